@@ -1,0 +1,127 @@
+"""Cards as immutable values that round-trip through their text codes (RULES.md GEN-2).
+
+French packs (Pontinho, Pontoon): rank `A 2 3 4 5 6 7 8 9 T J Q K` + suit `S H D C`.
+Tarot pack (Piedicavallo): suit cards with ranks `K Q N J T 9..2 A` and suits `S B C D`,
+trumps `T1`..`T21` (suit `T`) and the Matto `MT`.
+Parsing is case-insensitive and accepts `10` for `T`; `str()` is always canonical.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass
+from enum import Enum
+from typing import Iterable
+
+from referee.errors import CardError
+
+
+class PackKind(str, Enum):
+    FRENCH = "french"
+    TAROT = "tarot"
+
+
+FRENCH_RANKS = "A23456789TJQK"
+FRENCH_SUITS = "SHDC"
+TAROT_RANKS = "A23456789TJNQK"
+TAROT_SUITS = "SBCD"
+TRUMP_SUIT = "T"
+MATTO = "MT"
+
+# Numeric rank of each rank letter: ace 1, ten 10, jack 11, knight 12 (tarot), queen 12/13 ...
+# Only French ranks need arithmetic (sequences); tarot strength comes from the spec's orders.
+FRENCH_RANK_VALUE = {r: i + 1 for i, r in enumerate(FRENCH_RANKS)}
+
+_TRUMP_CODE = re.compile(r"^T([1-9]|1[0-9]|2[01])$")
+
+
+@dataclass(frozen=True, order=True, slots=True)
+class Card:
+    """One card. `rank` and `suit` are canonical letters; trumps have suit `T` and rank `1`..`21`."""
+
+    rank: str
+    suit: str
+
+    @classmethod
+    def parse(cls, text: str, pack: PackKind = PackKind.FRENCH) -> Card:
+        if not isinstance(text, str):
+            raise CardError(f"a card code is text, got `{text!r}`")
+        code = text.strip().upper()
+        if pack is PackKind.TAROT:
+            return _parse_tarot(code, text)
+        return _parse_french(code, text)
+
+    @property
+    def value(self) -> int:
+        """The French numeric rank: A=1 .. K=13 (trumps: their number)."""
+        if self.suit == TRUMP_SUIT:
+            return int(self.rank) if self.rank != "M" else 0
+        return FRENCH_RANK_VALUE[self.rank] if self.rank != "N" else 12
+
+    @property
+    def is_red(self) -> bool:
+        return self.suit in ("H", "D")
+
+    def __str__(self) -> str:
+        if self.suit == TRUMP_SUIT:
+            return MATTO if self.rank == "M" else f"T{self.rank}"
+        return f"{self.rank}{self.suit}"
+
+    def __repr__(self) -> str:
+        return f"Card.parse({str(self)!r})"
+
+
+def _parse_french(code: str, original: str) -> Card:
+    if code.startswith("10"):
+        code = "T" + code[2:]
+    if len(code) != 2 or code[0] not in FRENCH_RANKS or code[1] not in FRENCH_SUITS:
+        raise CardError(f"malformed card code `{original}`: expected a rank of "
+                        f"`{' '.join(FRENCH_RANKS)}` and a suit of `{' '.join(FRENCH_SUITS)}`")
+    return Card(code[0], code[1])
+
+
+def _parse_tarot(code: str, original: str) -> Card:
+    if code == MATTO:
+        return Card("M", TRUMP_SUIT)
+    match = _TRUMP_CODE.match(code)
+    if match:
+        return Card(match.group(1), TRUMP_SUIT)
+    if code.startswith("10"):
+        code = "T" + code[2:]
+    if len(code) != 2 or code[0] not in TAROT_RANKS or code[1] not in TAROT_SUITS:
+        raise CardError(f"malformed card code `{original}`: expected a trump `T1`..`T21`, "
+                        f"the Matto `MT`, or a rank and a suit of `{' '.join(TAROT_SUITS)}`")
+    return Card(code[0], code[1])
+
+
+def parse_cards(texts: Iterable[str], pack: PackKind = PackKind.FRENCH) -> tuple[Card, ...]:
+    return tuple(Card.parse(t, pack) for t in texts)
+
+
+def french_pack(copies: int = 1) -> list[Card]:
+    """Every card of `copies` French 52-card packs, in a fixed order (suit by suit, A..K)."""
+    one = [Card(r, s) for s in FRENCH_SUITS for r in FRENCH_RANKS]
+    return [c for c in one for _ in range(copies)]
+
+
+def codes(cards: Iterable[Card]) -> list[str]:
+    return [str(c) for c in cards]
+
+
+def missing_from(hand: Iterable[Card], wanted: Iterable[Card]) -> list[Card]:
+    """The cards of `wanted` (a multiset) that `hand` does not hold."""
+    have = Counter(hand)
+    missing: list[Card] = []
+    for card in wanted:
+        if have[card] > 0:
+            have[card] -= 1
+        else:
+            missing.append(card)
+    return missing
+
+
+def remove_cards(hand: list[Card], cards: Iterable[Card]) -> None:
+    """Remove each card once from `hand` (the caller checked that it holds them)."""
+    for card in cards:
+        hand.remove(card)

@@ -1,0 +1,35 @@
+"""Prove the properties a game's spec states about its rules (z3): proved / counterexample / unknown."""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+from referee.proofs.prover import DEFAULT_RLIMIT, prove, read_properties
+from referee.spec.registry import DEFAULT_SPECS, find_game, load_games
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("game", help="a game name (a spec in --specs)")
+    parser.add_argument("--specs", default=str(DEFAULT_SPECS), help="the specs folder")
+    parser.add_argument("--rlimit", type=int, default=DEFAULT_RLIMIT,
+                        help="z3's deterministic resource budget per query")
+    parser.add_argument("--only", help="prove only this property id")
+
+
+def run(args: argparse.Namespace) -> int:
+    game = find_game(load_games(args.specs), args.game)
+    properties = [p for p in read_properties(game) if not args.only or p.id == args.only]
+    if not properties:
+        print(f"`{game.name}` states no properties to prove")
+        return 1
+    failures = 0
+    for prop in properties:
+        print(f"{prop.id}: {prop.text}")
+        started = time.perf_counter()
+        for outcome in prove(game, prop, args.rlimit):
+            print(outcome.line())
+            failures += outcome.status != "proved"
+        print(f"{'':>14}  ({time.perf_counter() - started:.1f} s)")
+    print(f"{len(properties)} properties, {failures} not proved")
+    return 1 if failures else 0

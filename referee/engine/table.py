@@ -1,0 +1,126 @@
+"""A table: its setup plus the log of accepted moves; its state is the fold of that log.
+
+`propose` judges a move whole on a copy of the state: accepted and applied, or rejected with every
+rule broken and nothing changed (GEN-4). Illegal or unreadable moves are verdicts, never errors.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field, replace
+from typing import TYPE_CHECKING, Any, Iterable, Mapping
+
+from referee.cards import PackKind
+from referee.engine import chance
+from referee.engine.moves import parse_move
+from referee.errors import MoveFormatError, SetupError
+from referee.mechanics.base import Deal
+from referee.model import ADJUDICATOR, JSON, Move, Outcome, Verdict, Violation
+
+if TYPE_CHECKING:
+    from referee.spec.registry import Game
+
+GEN8 = "GEN-8"
+
+
+@dataclass(frozen=True)
+class TableSetup:
+    """What CreateTable asked for, resolved (seed and salt filled in) once the table exists."""
+
+    game: str
+    options: Mapping[str, JSON] = field(default_factory=dict)
+    seats: int = 4
+    dealer: int = 0
+    seed: int | None = None
+    deal: Mapping[str, JSON] | None = None
+    scores: Mapping[int, int] | None = None
+    balances: Mapping[int, int] | None = None
+    salt: str | None = None
+
+    def to_data(self) -> dict[str, JSON]:
+        data = asdict(self)
+        data["options"] = dict(self.options)
+        for key in ("scores", "balances"):
+            if data[key] is not None:
+                data[key] = {str(k): v for k, v in data[key].items()}
+        return data
+
+    @classmethod
+    def from_data(cls, data: Mapping[str, JSON]) -> TableSetup:
+        def seat_map(value: Any) -> dict[int, int] | None:
+            return None if value is None else {int(k): int(v) for k, v in value.items()}
+        return cls(game=data["game"], options=dict(data.get("options") or {}),
+                   seats=int(data.get("seats", 4)), dealer=int(data.get("dealer", 0)),
+                   seed=None if data.get("seed") is None else int(data["seed"]),
+                   deal=data.get("deal"), scores=seat_map(data.get("scores")),
+                   balances=seat_map(data.get("balances")), salt=data.get("salt"))
+
+
+class Table:
+    def __init__(self, game: Game, setup: TableSetup, state: Any) -> None:
+        self.game = game
+        self.setup = setup
+        self.state = state
+        self.version = 0
+        self.history: list[tuple[int, Move]] = []
+        self.commitment = chance.commitment(setup.salt or "", game.mechanic.deck(state))
+
+    @classmethod
+    def create(cls, game: Game, setup: TableSetup) -> Table:
+        """Validate options and seats, fill in seed and salt, and deal."""
+        options = game.resolve_options(setup.options)
+        spec = game.spec
+        if not spec.seats_min <= setup.seats <= spec.seats_max:
+            raise SetupError(f"`{game.name}` is played by {spec.seats_min} to {spec.seats_max} "
+                             f"seats, not `{setup.seats}`")
+        if not 0 <= setup.dealer < setup.seats:
+            raise SetupError(f"dealer `{setup.dealer}` is not a seat of this table")
+        setup = replace(setup, seed=chance.new_seed() if setup.seed is None else setup.seed,
+                        salt=setup.salt or chance.new_salt())
+        deal = Deal(seats=setup.seats, dealer=setup.dealer, options=options, seed=setup.seed or 0,
+                    stacked=setup.deal, scores=setup.scores, balances=setup.balances)
+        return cls(game, setup, game.mechanic.new_state(deal))
+
+    @classmethod
+    def replay(cls, game: Game, setup: TableSetup, moves: Iterable[tuple[int, Move]]) -> Table:
+        """Rebuild a table by folding its accepted moves (loading from a store)."""
+        table = cls.create(game, setup)
+        for seat, move in moves:
+            verdict = table.propose(seat, move)
+            if not verdict.accepted:
+                raise SetupError(f"the stored log does not replay: move {table.version + 1} "
+                                 f"`{move.type}` of seat {seat} is now rejected")
+        return table
+
+    @property
+    def is_over(self) -> bool:
+        return self.game.mechanic.is_over(self.state)
+
+    def propose(self, seat: int, move: Move) -> Verdict:
+        parsed = self._read(seat, move)
+        if isinstance(parsed, Violation):
+            return Verdict.reject(parsed, version=self.version)
+        judgement = self.game.mechanic.judge(self.state, seat, move.type, parsed)
+        if not judgement.accepted:
+            return Verdict.reject(*judgement.violations, version=self.version)
+        self.state = judgement.state
+        self.version += 1
+        self.history.append((seat, move))
+        return Verdict(Outcome.ACCEPTED, (), tuple(judgement.events), self.version)
+
+    def _read(self, seat: int, move: Move) -> dict[str, Any] | Violation:
+        """The parsed move, or GEN-8: no such seat, a finished hand, an unreadable move."""
+        if not isinstance(seat, int) or not 0 <= seat < self.setup.seats:
+            return Violation(GEN8, f"there is no seat `{seat}` at this table", code="unknown_seat")
+        if self.is_over:
+            return Violation(GEN8, "the hand is over: no more moves are accepted", code="hand_over")
+        try:
+            return parse_move(self.game.spec.moves, move, PackKind(self.game.spec.pack_kind))
+        except MoveFormatError as exc:
+            return Violation(GEN8, exc.message, code=exc.code)
+
+    def view(self, seat: int | None) -> dict[str, JSON]:
+        view = self.game.mechanic.view(self.state, seat)
+        view.update(game=self.game.name, version=self.version, commitment=self.commitment)
+        if self.is_over or seat == ADJUDICATOR:
+            view["salt"] = self.setup.salt
+        return view

@@ -1,0 +1,71 @@
+"""What a mechanic is: the generic, reusable part of a family of games that a spec selects.
+
+A mechanic owns its state type, the checkpoints its rules can judge (with their scopes), the
+effects of moves, and the views. Everything game-specific comes from the spec.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Mapping
+
+from referee.model import JSON, Event, Violation
+from referee.spec.schema import GameSpec
+
+
+@dataclass
+class Judgement:
+    """The result of judging one move: violations (then `state` is None) or the new state."""
+
+    violations: list[Violation] = field(default_factory=list)
+    state: Any = None
+    events: list[Event] = field(default_factory=list)
+
+    @property
+    def accepted(self) -> bool:
+        return not self.violations
+
+
+@dataclass(frozen=True)
+class Deal:
+    """How a table starts: seats, dealer, options, and either a seed or a stacked deal."""
+
+    seats: int
+    dealer: int
+    options: Mapping[str, Any]
+    seed: int
+    stacked: Mapping[str, Any] | None
+    scores: Mapping[int, int] | None = None
+    balances: Mapping[int, int] | None = None
+
+
+class Mechanic(ABC):
+    name: ClassVar[str]
+    sections: ClassVar[frozenset[str]] = frozenset()
+
+    def __init__(self, spec: GameSpec) -> None:
+        self.spec = spec
+
+    @abstractmethod
+    def new_state(self, deal: Deal) -> Any:
+        """The state after the deal; raises SetupError for a stacked deal that does not fit."""
+
+    @abstractmethod
+    def judge(self, state: Any, seat: int, move_type: str, move: Mapping[str, Any]) -> Judgement:
+        """Judge a parsed move on a copy of `state`; never changes `state` itself."""
+
+    @abstractmethod
+    def view(self, state: Any, seat: int | None) -> dict[str, JSON]:
+        """What `seat` may see (None: a spectator, ADJUDICATOR: everything)."""
+
+    @abstractmethod
+    def is_over(self, state: Any) -> bool:
+        """True when no move can be accepted any more."""
+
+    @abstractmethod
+    def deck(self, state: Any) -> list[Any]:
+        """The dealt deck order, committed to at creation and revealed at the end."""
+
+    def describe(self) -> dict[str, JSON]:
+        return {}

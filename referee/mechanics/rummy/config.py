@@ -1,0 +1,151 @@
+"""The rummy sections of a spec (`rummy`, `meld_kinds`, `scoring`), read and compiled."""
+
+from __future__ import annotations
+
+
+from dataclasses import dataclass
+from typing import Any, Callable, Mapping
+
+from referee.cards import Card, codes
+from referee.errors import SpecError
+from referee.mechanics.rummy.melds import MeldKind
+from referee.model import Violation
+from referee.spec.expr import BOOL, INT
+from referee.spec.rules import RULEBOOK_ID, RuleBook
+from referee.spec.schema import GameSpec, Where
+from referee.spec.yamlsource import PathKey, format_path
+
+# the mechanic's own verdicts, whose ids and sentences the spec gives (`rummy.violations`)
+REQUIRED_VIOLATIONS = ("no_meld", "ambiguous_layoff", "steal", "empty_stock", "no_discard")
+
+
+@dataclass
+class RummyConfig:
+    hand_size: int
+    packet_option: str | None
+    packets: Mapping[str, int]
+    steal_bonus: int
+    kinds: list[MeldKind]
+    violations: Mapping[str, Violation]
+    joker_test: Callable[[Mapping[str, Any]], bool]
+    points: Callable[[Mapping[str, Any]], int]
+    shapes: Mapping[str, tuple[str, Where]]  # kind -> its shape expression (for proofs)
+
+    @property
+    def no_meld(self) -> Violation:
+        return self.violations["no_meld"]
+
+    @property
+    def ambiguous(self) -> Violation:
+        return self.violations["ambiguous_layoff"]
+
+    def packet(self, options: Mapping[str, Any]) -> int:
+        if self.packet_option is None:
+            return 1
+        return int(self.packets[options[self.packet_option]])
+
+    def is_joker(self, options: Mapping[str, Any], turned: Card, card: Card) -> bool:
+        return bool(self.joker_test({"options": options, "turned": turned, "c": card}))
+
+    def hand_points(self, options: Mapping[str, Any], turned: Card, hand: list[Card], score: int) -> int:
+        return int(self.points({"options": options, "turned": turned, "hand": hand, "score": score}))
+
+    def violation(self, name: str, cards: list[Card] | None = None) -> Violation:
+        v = self.violations[name]
+        return Violation(v.rule, v.message, v.cites, tuple(codes(cards or [])), name)
+
+
+class _Reader:
+    def __init__(self, spec: GameSpec) -> None:
+        self.spec = spec
+        self.located = spec.located
+
+    def where(self, path: PathKey) -> Where:
+        line, column = self.located.where(path)
+        return Where(self.located.file, line, column, format_path(path))
+
+    def error(self, path: PathKey, message: str) -> SpecError:
+        return self.located.error(path, message)
+
+    def section(self, name: str) -> dict[str, Any]:
+        value = self.spec.sections.get(name)
+        if not isinstance(value, dict):
+            raise self.error((name,), f"the rummy mechanic needs a `{name}` section (a mapping)")
+        return value
+
+
+def read_config(spec: GameSpec, rules: RuleBook) -> RummyConfig:
+    reader = _Reader(spec)
+    rummy = reader.section("rummy")
+    hand_size = rummy.get("hand_size")
+    if not isinstance(hand_size, int) or hand_size < 1:
+        raise reader.error(("rummy", "hand_size"), "`hand_size` must be a positive integer")
+    packet_option, packets = _read_packets(reader, rummy.get("packets"))
+    scoring = reader.section("scoring")
+    return RummyConfig(
+        hand_size=hand_size, packet_option=packet_option, packets=packets,
+        steal_bonus=int(rummy.get("steal_bonus", 0)),
+        kinds=_read_kinds(reader, rules),
+        violations=_read_violations(reader, rummy.get("violations")),
+        joker_test=rules.compile_expression("card", "is_joker(c)", reader.where(("definitions",)), BOOL),
+        points=rules.compile_expression("scoring", str(scoring.get("hand_points")),
+                                        reader.where(("scoring", "hand_points")), INT),
+        shapes={str(name): (str(body["shape"]), reader.where(("meld_kinds", name, "shape")))
+                for name, body in reader.section("meld_kinds").items()})
+
+
+def _read_packets(reader: _Reader, raw: Any) -> tuple[str | None, dict[str, int]]:
+    if raw is None:
+        return None, {}
+    if not isinstance(raw, dict) or "option" not in raw:
+        raise reader.error(("rummy", "packets"), "`packets` names an option and a packet size per value")
+    option = reader.spec.options.get(str(raw["option"]))
+    if option is None:
+        raise reader.error(("rummy", "packets", "option"), f"unknown option `{raw['option']}`")
+    sizes = {k: v for k, v in raw.items() if k != "option"}
+    for value in option.values:
+        if not isinstance(sizes.get(value), int):
+            raise reader.error(("rummy", "packets"), f"no packet size for `{option.name}: {value}`")
+    return option.name, sizes
+
+
+def _read_kinds(reader: _Reader, rules: RuleBook) -> list[MeldKind]:
+    kinds = reader.section("meld_kinds")
+    result = []
+    for name, body in kinds.items():
+        path: PathKey = ("meld_kinds", name)
+        if not isinstance(body, dict) or not {"shape", "wild", "extend"} <= set(body):
+            raise reader.error(path, f"meld kind `{name}` needs `shape`, `wild` and `extend`")
+        if body["extend"] not in ("append", "ends"):
+            raise reader.error(path + ("extend",), f"`extend` is `append` or `ends`, got `{body['extend']}`")
+        misfit = _violation(reader, path + ("misfit",), body.get("misfit"))
+        result.append(MeldKind(
+            name=str(name), extend=str(body["extend"]), misfit=misfit,
+            shape=rules.compile_expression(name, str(body["shape"]), reader.where(path + ("shape",)), BOOL),
+            wild=rules.compile_expression(name, str(body["wild"]), reader.where(path + ("wild",)), BOOL)))
+    return result
+
+
+def _read_violations(reader: _Reader, raw: Any) -> dict[str, Violation]:
+    path: PathKey = ("rummy", "violations")
+    if not isinstance(raw, dict):
+        raise reader.error(path, "`rummy.violations` gives an id, sources and a text for: "
+                           + ", ".join(f"`{n}`" for n in REQUIRED_VIOLATIONS))
+    result = {name: _violation(reader, path + (name,), body) for name, body in raw.items()}
+    missing = [n for n in REQUIRED_VIOLATIONS if n not in result]
+    if missing:
+        raise reader.error(path, f"missing `{missing[0]}`")
+    return result
+
+
+def _violation(reader: _Reader, path: PathKey, body: Any) -> Violation:
+    if not isinstance(body, dict) or not isinstance(body.get("id"), str):
+        raise reader.error(path, "expected `{id: ..., source: [...], text: ...}`")
+    text = body.get("text", "")
+    message = text.get("en", "") if isinstance(text, dict) else str(text)
+    sources = body.get("source") or []
+    cites = tuple(str(s) for s in sources if RULEBOOK_ID.match(str(s)) and s != body["id"])
+    return Violation(body["id"], message, cites)
+
+
+__all__ = ["RummyConfig", "read_config"]

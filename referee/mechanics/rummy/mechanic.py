@@ -1,0 +1,355 @@
+"""The rummy mechanic: draw or take the discard, lay melds, lay off, steal jokers, discard, go out.
+
+The effects of moves are generic Python; whether a move is allowed is the spec's rules, judged at
+checkpoints (each move type before and after its effects, `take`, and one per meld kind). Every
+move is judged on a clone of the state, so a rejected move changes nothing.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from referee.cards import Card, codes, missing_from, remove_cards
+from referee.errors import SpecError, SpecErrors
+from referee.mechanics.base import Deal, Judgement, Mechanic
+from referee.mechanics.rummy import views
+from referee.mechanics.rummy.config import RummyConfig, read_config
+from referee.mechanics.rummy.deal import deal_from_seed, deal_stacked, pack_for
+from referee.mechanics.rummy.melds import MeldReader, Reading
+from referee.mechanics.rummy.scopes import checkpoint_scopes
+from referee.mechanics.rummy.state import TURNED, Meld, RummyState
+from referee.engine import chance
+from referee.model import JSON, Event, Violation
+from referee.spec.expr import BOOL
+from referee.spec.rules import RuleBook
+from referee.spec.schema import GameSpec
+
+GEN8 = "GEN-8"
+Env = dict[str, Any]
+
+
+def _held(hand: list[Card], cards: list[Card]) -> Violation | None:
+    """GEN-8: every card a move names must be in the proposer's hand."""
+    missing = missing_from(hand, cards)
+    if not missing:
+        return None
+    shown = ", ".join(f"`{c}`" for c in missing)
+    return Violation(GEN8, f"you do not hold {shown}", cards=tuple(codes(missing)), code="card_not_held")
+
+
+class RummyMechanic(Mechanic):
+    name = "rummy"
+    sections = frozenset({"rummy", "meld_kinds", "scoring"})
+
+    def __init__(self, spec: GameSpec) -> None:
+        super().__init__(spec)
+        self.rules = RuleBook(spec, checkpoint_scopes(spec))
+        try:
+            self.config: RummyConfig = read_config(spec, self.rules)
+        except SpecError as exc:
+            raise SpecErrors([exc]) from None
+        self.reader = MeldReader(self.config.kinds, self._judge_meld, self.config.no_meld,
+                                 self.config.ambiguous)
+        self.pack = pack_for(spec.pack_kind, spec.pack_copies)
+
+    # --- setting up -------------------------------------------------------------------------
+    def new_state(self, deal: Deal) -> RummyState:
+        size = self.config.hand_size
+        first = (deal.dealer + 1) % deal.seats
+        if deal.stacked is not None:
+            dealt = deal_stacked(self.pack, deal.seats, size, deal.stacked)
+        else:
+            packet = self.config.packet(deal.options)
+            dealt = deal_from_seed(self.pack, deal.seats, first, size, packet, deal.seed)
+        scores = [int((deal.scores or {}).get(s, 0)) for s in range(deal.seats)]
+        jokers = frozenset(c for c in set(self.pack) if self.config.is_joker(deal.options, dealt.turned, c))
+        return RummyState(seats=deal.seats, dealer=deal.dealer, seed=deal.seed,
+                          options=dict(deal.options), turned=dealt.turned, jokers=jokers,
+                          hands=dealt.hands, stock=list(reversed(dealt.stock)),
+                          discard=[dealt.turned], discarders=[TURNED], deck=dealt.deck,
+                          scores=scores, to_act=first, stolen=[0] * deal.seats)
+
+    def is_over(self, state: RummyState) -> bool:
+        return state.hand_over
+
+    def deck(self, state: RummyState) -> list[Card]:
+        return list(state.deck)
+
+    def view(self, state: RummyState, seat: int | None) -> dict[str, JSON]:
+        return views.view(state, seat)
+
+    def describe(self) -> dict[str, JSON]:
+        return {"checkpoints": sorted(self.rules.programs)}
+
+    # --- proofs: what `accepted at a checkpoint` means, and replaying a counterexample ---
+    def acceptance(self, checkpoint: str) -> list[tuple[Any, Any]]:
+        """(when, require) pairs, typed, that hold exactly when `checkpoint` accepts."""
+        pairs = [(r.typed_when, r.typed_require) for r in self.rules.rules_at(checkpoint)]
+        if checkpoint in self.config.shapes:
+            text, where = self.config.shapes[checkpoint]
+            pairs.insert(0, (None, self.rules.check_expression(checkpoint, text, where, BOOL)))
+        return pairs
+
+    def replay_accepts(self, checkpoint: str, given: Mapping[str, Any], cards: list[Card],
+                       turned: Card) -> bool:
+        """Does the engine's own meld checker accept `cards` as a `checkpoint` meld?"""
+        env = {name: False for name in ("in_turn", "has_discard", "top_is_turned", "going_out",
+                                        "has_taken")}
+        env.update(seat=0, to_act=0, mao=0, seats=1, phase="play", hand=[], discard_top=turned,
+                   discarder=TURNED, move_type="meld", taken_card=turned, turned=turned)
+        env.update(given)
+        kind = self.reader.kinds[checkpoint]
+        meld_env = self.reader.meld_env(env, checkpoint, cards, new=bool(given.get("new", True)))
+        return bool(kind.shape(meld_env)) and not self.rules.judge(checkpoint, meld_env)
+
+    # --- judging ----------------------------------------------------------------------------
+    def judge(self, state: RummyState, seat: int, move_type: str, move: Mapping[str, Any]) -> Judgement:
+        work = state.clone()
+        turn = _Turn(self, work, seat, move_type, dict(move))
+        handler = getattr(turn, f"do_{move_type}", None)
+        if handler is None:
+            return Judgement([Violation(GEN8, f"the rummy mechanic has no move `{move_type}`")])
+        turn.check_rules(at="before")
+        if not turn.violations:
+            handler()
+        if not turn.violations:
+            turn.check_rules(at="after")
+        if turn.violations:
+            return Judgement(_unique(turn.violations))
+        if work.hand_over:
+            turn.events.append(self._score(work))
+        return Judgement([], work, turn.events)
+
+    def _judge_meld(self, kind: str, env: Env, cards: tuple[str, ...]) -> list[Violation]:
+        return self.rules.judge(kind, env, cards=cards)
+
+    def _score(self, state: RummyState) -> Event:
+        """PN-24, PN-25, PN-10: what each seat adds when the hand ends."""
+        points = []
+        for seat in range(state.seats):
+            hand_points = 0 if seat == state.went_out else self.config.hand_points(
+                state.options, state.turned, state.hands[seat], state.scores[seat])
+            points.append(hand_points + self.config.steal_bonus * state.stolen[seat])
+        state.hand_points = points
+        state.scores = [s + p for s, p in zip(state.scores, points)]
+        return Event("hand_over", {
+            "went_out": state.went_out, "points": {str(s): p for s, p in enumerate(points)},
+            "scores": {str(s): p for s, p in enumerate(state.scores)},
+            "hands": {str(s): codes(h) for s, h in enumerate(state.hands)},
+            "deck": codes(state.deck)})
+
+
+class _Turn:
+    """One move being judged and applied on a working copy of the state."""
+
+    def __init__(self, mechanic: RummyMechanic, state: RummyState, seat: int, move_type: str,
+                 move: dict[str, Any]) -> None:
+        self.m = mechanic
+        self.s = state
+        self.seat = seat
+        self.move_type = move_type
+        self.move = move
+        self.hand = state.hands[seat]
+        self.violations: list[Violation] = []
+        self.events: list[Event] = []
+        self.taken: Card | None = None
+        self.taken_from = TURNED
+        self.used: list[Card] = []
+        self.going_out = move_type == "go_out" or (
+            move_type == "discard" and len(self.hand) == 1 and move.get("card") in self.hand)
+
+    # --- contexts for the rules ---
+    def env(self) -> Env:
+        s = self.s
+        return {
+            "options": s.options, "turned": s.turned, "seat": self.seat, "to_act": s.to_act,
+            "mao": s.mao, "seats": s.seats, "in_turn": self.seat == s.to_act, "phase": s.phase,
+            "hand": self.hand, "discard_top": s.discard[-1] if s.discard else s.turned,
+            "has_discard": bool(s.discard), "top_is_turned": s.top_is_turned,
+            "discarder": s.discarder, "going_out": self.going_out, "move_type": self.move_type,
+            "has_taken": self.taken is not None, "taken_card": self.taken or s.turned,
+        }
+
+    def check_rules(self, at: str) -> None:
+        env = self.env()
+        env["move"] = self.move
+        self.violations += self.m.rules.judge(self.move_type, env, at=at, cards=self._move_cards())
+
+    def _move_cards(self) -> tuple[str, ...]:
+        cards = self.move.get("cards") or []
+        single = [self.move["card"]] if "card" in self.move.get("present", ()) else []
+        return tuple(codes(list(cards) + single))
+
+    def fail(self, violation: Violation | None) -> bool:
+        if violation is not None:
+            self.violations.append(violation)
+        return violation is not None
+
+    # --- moves ---
+    def do_draw(self) -> None:
+        if not self.s.stock and not self._rebuild_stock():
+            self.fail(self.m.config.violation("empty_stock"))
+            return
+        card = self.s.stock.pop()
+        self.hand.append(card)
+        self.s.phase = "play"
+        self.events.append(Event("drew", {"seat": self.seat, "stock_size": len(self.s.stock)},
+                                 {"card": str(card)}, frozenset({self.seat})))
+
+    def do_take_discard(self) -> None:
+        hand_before = list(self.hand)
+        if not self._take():
+            return
+        if "meld" in self.move["present"]:
+            self._lay_meld(self.move["meld"])
+        elif "layoff" in self.move["present"]:
+            layoff = self.move["layoff"]
+            self._lay_off(layoff["meld"], layoff["cards"], layoff["at"])
+        self._check_take(hand_before)
+        self.s.phase = "play"
+
+    def do_meld(self) -> None:
+        self._lay_meld(self.move["cards"])
+
+    def do_layoff(self) -> None:
+        self._lay_off(self.move["meld"], self.move["cards"], self.move["at"])
+
+    def do_discard(self) -> None:
+        card = self.move["card"]
+        if self.fail(_held(self.hand, [card])):
+            return
+        self._discard(card)
+        if not self.hand:
+            self._go_out()
+            return
+        self.s.to_act = (self.seat + 1) % self.s.seats
+        self.s.phase = "take"
+
+    def do_go_out(self) -> None:
+        """PN-23: take, steals, new melds, lay-offs, discard, in this order, in one move."""
+        hand_before = list(self.hand)
+        if "take" in self.move["present"] and not self._take():
+            return
+        for steal in self.move["steals"]:
+            self._steal(steal["meld"], steal["card"])
+        for cards in self.move["melds"]:
+            self._lay_meld(cards)
+        for layoff in self.move["layoffs"]:
+            self._lay_off(layoff["meld"], layoff["cards"], layoff["at"])
+        if "take" in self.move["present"]:
+            self._check_take(hand_before)
+        if "discard" in self.move["present"] and not self.fail(_held(self.hand, [self.move["discard"]])):
+            self._discard(self.move["discard"])
+        if not self.violations and not self.hand:
+            self._go_out()
+
+    # --- parts of moves ---
+    def _take(self) -> bool:
+        if not self.s.discard:
+            self.fail(self.m.config.violation("no_discard"))
+            return False
+        self.taken = self.s.discard[-1]
+        self.taken_from = self.s.discarder
+        self.events.append(Event("took_discard", {"seat": self.seat, "card": str(self.taken)}))
+        self.s.discard.pop()
+        self.s.discarders.pop()
+        self.hand.append(self.taken)
+        return True
+
+    def _check_take(self, hand_before: list[Card]) -> None:
+        env = self.env()
+        env.update(hand=hand_before, taken=self.taken, used=self.used,
+                   discarder=self.taken_from, top_is_turned=self.taken_from == TURNED)
+        self.violations += self.m.rules.judge("take", env, cards=(str(self.taken),))
+
+    def _lay_meld(self, cards: list[Card]) -> None:
+        if self.fail(_held(self.hand, cards)):
+            return
+        reading = self.m.reader.read_new(self.env(), cards)
+        if isinstance(reading, list):
+            self.violations += reading
+            return
+        remove_cards(self.hand, cards)
+        self.used += cards
+        meld = Meld(len(self.s.melds) + 1, reading.kind, self.seat, reading.cards, reading.wild)
+        self.s.melds.append(meld)
+        self.events.append(Event("melded", {"seat": self.seat, "meld": meld.id, "kind": meld.kind,
+                                            "cards": codes(meld.cards)}))
+
+    def _lay_off(self, meld_id: int, cards: list[Card], at: str) -> None:
+        meld = self._meld(meld_id)
+        if meld is None or self.fail(_held(self.hand, cards)):
+            return
+        reading = self.m.reader.read_layoff(self.env(), meld, cards, at)
+        if isinstance(reading, list):
+            self.violations += reading
+            return
+        self._apply(meld, reading)
+        remove_cards(self.hand, cards)
+        self.used += cards
+        self.events.append(Event("laid_off", {"seat": self.seat, "meld": meld.id,
+                                              "cards": codes(cards), "meld_cards": codes(meld.cards)}))
+
+    def _steal(self, meld_id: int, card: Card) -> None:
+        """PN-10: the natural card takes the joker's place; the joker joins the hand."""
+        meld = self._meld(meld_id)
+        if meld is None or self.fail(_held(self.hand, [card])):
+            return
+        for place, wild in enumerate(meld.wild):
+            if not wild:
+                continue
+            cards = meld.cards[:place] + [card] + meld.cards[place + 1:]
+            flags = self.m.reader.wild_places(self.env(), meld.kind, cards)
+            if flags is not None and not flags[place]:
+                joker = meld.cards[place]
+                self._apply(meld, Reading(meld.kind, cards, flags))
+                remove_cards(self.hand, [card])
+                self.hand.append(joker)
+                self.s.stolen[meld.owner] += 1
+                self.events.append(Event("stole_joker", {"seat": self.seat, "meld": meld.id,
+                                                         "card": str(card), "joker": str(joker)}))
+                return
+        self.fail(self.m.config.violation("steal", cards=[card]))
+
+    def _meld(self, meld_id: int) -> Meld | None:
+        if 1 <= meld_id <= len(self.s.melds):
+            return self.s.melds[meld_id - 1]
+        self.fail(Violation(GEN8, f"there is no meld `{meld_id}` on the table", code="unknown_meld"))
+        return None
+
+    @staticmethod
+    def _apply(meld: Meld, reading: Reading) -> None:
+        meld.cards, meld.wild = reading.cards, reading.wild
+
+    def _discard(self, card: Card) -> None:
+        remove_cards(self.hand, [card])
+        self.s.discard.append(card)
+        self.s.discarders.append(self.seat)
+        self.events.append(Event("discarded", {"seat": self.seat, "card": str(card)}))
+
+    def _go_out(self) -> None:
+        self.s.went_out = self.seat
+        self.s.to_act = None  # type: ignore[assignment]  # nobody acts once the hand is over
+        self.events.append(Event("went_out", {"seat": self.seat}))
+
+    def _rebuild_stock(self) -> bool:
+        """PN-21: the discard pile but its top card, shuffled from the table seed."""
+        s = self.s
+        if len(s.discard) < 2:
+            return False
+        s.rebuilds += 1
+        s.stock = chance.shuffled(s.discard[:-1], s.seed, "rebuild", s.rebuilds)
+        s.discard, s.discarders = s.discard[-1:], s.discarders[-1:]
+        self.events.append(Event("stock_rebuilt", {"stock_size": len(s.stock)}))
+        return True
+
+
+def _unique(violations: list[Violation]) -> list[Violation]:
+    seen: set[tuple[str, str, tuple[str, ...]]] = set()
+    result = []
+    for v in violations:
+        key = (v.rule, v.message, v.cards)
+        if key not in seen:
+            seen.add(key)
+            result.append(v)
+    return result

@@ -1,0 +1,108 @@
+"""Reading cards as a meld, the way the spec's `meld_kinds` say.
+
+A kind (trio, sequence) applies to a card list when its `shape` holds; the meld is accepted under
+the first kind whose rules all pass. When none passes, the rejection shows the rules broken under
+the kind that fits best (fewest broken rules), so a same-rank meld with a repeated suit cites the
+trio rule (GEN-7). Which cards are wild (jokers standing for another card) is the kind's `wild`
+expression, evaluated at each place.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Mapping
+
+from referee.cards import Card, codes
+from referee.model import Violation
+from referee.mechanics.rummy.state import Meld
+
+Env = dict[str, Any]
+RuleJudge = Callable[[str, Env, tuple[str, ...]], list[Violation]]
+
+
+@dataclass(frozen=True)
+class MeldKind:
+    name: str
+    shape: Callable[[Mapping[str, Any]], bool]
+    wild: Callable[[Mapping[str, Any]], bool]
+    extend: str          # "append" (trio) or "ends" (sequence)
+    misfit: Violation    # cited when added cards break the kind's shape
+
+
+@dataclass(frozen=True)
+class Reading:
+    kind: str
+    cards: list[Card]
+    wild: list[bool]
+
+
+class MeldReader:
+    def __init__(self, kinds: list[MeldKind], judge: RuleJudge, no_meld: Violation,
+                 ambiguous: Violation) -> None:
+        self.kinds = {k.name: k for k in kinds}
+        self.judge = judge
+        self.no_meld = no_meld
+        self.ambiguous = ambiguous
+
+    def read_new(self, env: Env, cards: list[Card]) -> Reading | list[Violation]:
+        attempts: list[list[Violation]] = []
+        for kind in self.kinds.values():
+            meld_env = self.meld_env(env, kind.name, cards, new=True)
+            if not kind.shape(meld_env):
+                continue
+            broken = self.judge(kind.name, meld_env, tuple(codes(cards)))
+            if not broken:
+                return Reading(kind.name, list(cards), self._wild(kind, meld_env))
+            attempts.append(broken)
+        if not attempts:
+            return [_with_cards(self.no_meld, cards)]
+        return min(attempts, key=len)
+
+    def read_layoff(self, env: Env, meld: Meld, added: list[Card], at: str) -> Reading | list[Violation]:
+        """The meld with `added` laid off: appended (trio) or at one end (sequence);
+        `at` empty means the cards must tell which end."""
+        kind = self.kinds[meld.kind]
+        ends = [at] if at or kind.extend == "append" else ["high", "low"]
+        results: list[Reading] = []
+        failures: list[list[Violation]] = []
+        for end in ends:
+            cards = added + meld.cards if end == "low" else meld.cards + added
+            meld_env = self.meld_env(env, kind.name, cards, new=False)
+            if not kind.shape(meld_env):
+                failures.append([_with_cards(kind.misfit, cards)])
+                continue
+            broken = self.judge(kind.name, meld_env, tuple(codes(cards)))
+            if broken:
+                failures.append(broken)
+            else:
+                results.append(Reading(kind.name, cards, self._wild(kind, meld_env)))
+        if len(results) == 1 or (results and results[0].cards == results[-1].cards):
+            return results[0]
+        if results:
+            return [_with_cards(self.ambiguous, added)]
+        return min(failures, key=len)
+
+    def wild_places(self, env: Env, kind_name: str, cards: list[Card]) -> list[bool] | None:
+        """Wild flags if `cards` is a valid meld of `kind_name`, else None (used by steals)."""
+        kind = self.kinds[kind_name]
+        meld_env = self.meld_env(env, kind_name, cards, new=False)
+        if not kind.shape(meld_env) or self.judge(kind_name, meld_env, ()):
+            return None
+        return self._wild(kind, meld_env)
+
+    @staticmethod
+    def meld_env(env: Env, kind: str, cards: list[Card], new: bool) -> Env:
+        return {**env, "kind": kind, "cards": cards, "new": new, "place": 0}
+
+    @staticmethod
+    def _wild(kind: MeldKind, env: Env) -> list[bool]:
+        flags = []
+        for place in range(len(env["cards"])):
+            env["place"] = place
+            flags.append(bool(kind.wild(env)))
+        return flags
+
+
+def _with_cards(violation: Violation, cards: list[Card]) -> Violation:
+    return Violation(violation.rule, violation.message, violation.cites, tuple(codes(cards)),
+                     violation.code)

@@ -1,0 +1,38 @@
+"""The names (and their types) that rules can read at each rummy checkpoint."""
+
+from __future__ import annotations
+
+from referee.engine.moves import move_record_type
+from referee.spec.expr import BOOL, CARD, INT, STR, ListType, RecordType, Scope, Type
+from referee.spec.schema import GameSpec
+
+OPTION_TYPES: dict[str, Type] = {"enum": STR, "bool": BOOL, "int": INT}
+
+
+def options_type(spec: GameSpec) -> RecordType:
+    return RecordType({name: OPTION_TYPES[o.type] for name, o in spec.options.items()})
+
+
+def common_names(spec: GameSpec) -> dict[str, Type]:
+    """What every move-judging checkpoint knows about the table and the proposer."""
+    return {
+        "options": options_type(spec), "turned": CARD, "seat": INT, "to_act": INT, "mao": INT,
+        "seats": INT, "in_turn": BOOL, "phase": STR, "hand": ListType(CARD), "discard_top": CARD,
+        "has_discard": BOOL, "top_is_turned": BOOL, "discarder": INT, "going_out": BOOL,
+        "move_type": STR, "has_taken": BOOL, "taken_card": CARD,
+    }
+
+
+def checkpoint_scopes(spec: GameSpec) -> dict[str, Scope]:
+    common = common_names(spec)
+    scopes = {name: Scope({**common, "move": move_record_type(move)})
+              for name, move in spec.moves.items()}
+    scopes["take"] = Scope({**common, "taken": CARD, "used": ListType(CARD)})
+    meld = {**common, "cards": ListType(CARD), "place": INT, "new": BOOL, "kind": STR}
+    for kind in spec.sections.get("meld_kinds", {}) or {}:
+        scopes[str(kind)] = Scope(meld)
+    # outside any move: which cards are jokers, and what a hand left at the end scores
+    scopes["card"] = Scope({"options": options_type(spec), "turned": CARD, "c": CARD})
+    scopes["scoring"] = Scope({"options": options_type(spec), "turned": CARD,
+                               "hand": ListType(CARD), "score": INT})
+    return scopes

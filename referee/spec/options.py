@@ -1,0 +1,66 @@
+"""Table options: typed, defaulted, and validated when a table is created (RULES.md option tables)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+from referee.errors import OptionError
+
+OPTION_TYPES = ("enum", "bool", "int")
+
+
+@dataclass(frozen=True)
+class Option:
+    name: str
+    type: str
+    default: Any
+    values: tuple[Any, ...] = ()  # enum values
+    minimum: int | None = None
+    maximum: int | None = None
+    source: tuple[str, ...] = ()
+    text: Mapping[str, str] = field(default_factory=dict)
+
+    def allowed(self) -> str:
+        if self.type == "enum":
+            return ", ".join(f"`{v}`" for v in self.values)
+        if self.type == "bool":
+            return "`true`, `false`"
+        low = "" if self.minimum is None else f"{self.minimum}"
+        high = "" if self.maximum is None else f"{self.maximum}"
+        return f"an integer{f' from {low}' if low else ''}{f' to {high}' if high else ''}"
+
+    def validate(self, value: Any) -> Any:
+        """The value as the engine uses it, or OptionError naming the option and what is allowed."""
+        if self.type == "bool" and isinstance(value, bool):
+            return value
+        if self.type == "int" and _is_integral(value) and self._in_range(int(value)):
+            return int(value)
+        if self.type == "enum" and isinstance(value, str) and value in self.values:
+            return value
+        raise OptionError(f"option `{self.name}`: `{value}` is not allowed: expected {self.allowed()}")
+
+    def _in_range(self, value: int) -> bool:
+        return ((self.minimum is None or value >= self.minimum)
+                and (self.maximum is None or value <= self.maximum))
+
+    def describe(self) -> dict[str, Any]:
+        return {"name": self.name, "type": self.type, "default": self.default,
+                "values": list(self.values), "minimum": self.minimum, "maximum": self.maximum,
+                "source": list(self.source), "text": dict(self.text)}
+
+
+def _is_integral(value: Any) -> bool:
+    if isinstance(value, bool):
+        return False
+    return isinstance(value, int) or (isinstance(value, float) and value.is_integer())
+
+
+def resolve_options(declared: Mapping[str, Option], given: Mapping[str, Any]) -> dict[str, Any]:
+    """Every declared option with its value: the given one (validated) or its default."""
+    unknown = sorted(set(given) - set(declared))
+    if unknown:
+        known = ", ".join(f"`{n}`" for n in declared) or "none"
+        raise OptionError(f"unknown option `{unknown[0]}`: this game's options are {known}")
+    return {name: option.validate(given[name]) if name in given else option.default
+            for name, option in declared.items()}

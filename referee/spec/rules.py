@@ -1,0 +1,144 @@
+"""A spec's rules, compiled per checkpoint.
+
+A checkpoint is a point in judging a move where the mechanic offers a context (its names and
+their types): a move type (`draw`, `meld`, ...) before or after its effects, or a step inside a
+move (`take`, `trio`, `sequence`, ...). Each rule names the checkpoints it judges (`on:`); it is
+type-checked against each checkpoint's scope and compiled once into closures.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any, Iterable, Mapping
+
+from referee.errors import SpecError, SpecErrors
+from referee.model import Violation
+from referee.spec.expr import (BOOL, CARD, INT, STR, Definition, ListType, Origin, Program, Scope,
+                               Type, parse)
+from referee.spec.schema import DefinitionSpec, GameSpec, RuleSpec, Where
+
+RULEBOOK_ID = re.compile(r"^[A-Z]{2,3}-\d+$")
+TYPE_NAMES: dict[str, Type] = {"int": INT, "bool": BOOL, "str": STR, "card": CARD,
+                               "list[card]": ListType(CARD), "list[int]": ListType(INT)}
+
+
+def origin(where: Where) -> Origin:
+    return Origin(file=where.file, line=where.line, column=where.column, path=where.path)
+
+
+def parse_type(name: str, where: Where) -> Type:
+    if name not in TYPE_NAMES:
+        raise SpecError(f"unknown type `{name}`: expected one of "
+                        + ", ".join(f"`{t}`" for t in TYPE_NAMES),
+                        file=where.file, line=where.line, column=where.column, path=where.path)
+    return TYPE_NAMES[name]
+
+
+def build_program(definitions: Iterable[DefinitionSpec], checkpoint: str, scope: Scope,
+                  functions: Any = None) -> Program:
+    """The program for one checkpoint: its scope and the definitions meant for it."""
+    chosen = [d for d in definitions if not d.on or checkpoint in d.on]
+    return Program(scope=scope, functions=functions, definitions=[
+        Definition(d.name, params=[(p, parse_type(t, d.where)) for p, t in d.params],
+                   body=parse(d.body, origin=origin(d.where)))
+        for d in chosen])
+
+
+@dataclass
+class CompiledRule:
+    spec: RuleSpec
+    when: Any  # compiled closure or None
+    require: Any
+    typed_when: Any
+    typed_require: Any
+
+    def broken(self, env: Mapping[str, Any]) -> bool:
+        if self.when is not None and not self.when(env):
+            return False
+        return not self.require(env)
+
+    def violation(self, cards: Iterable[str] = ()) -> Violation:
+        cites = tuple(s for s in self.spec.source if RULEBOOK_ID.match(s) and s != self.spec.id)
+        return Violation(rule=self.spec.id, message=self.spec.sentence(), cites=cites,
+                         cards=tuple(cards))
+
+    def __repr__(self) -> str:
+        where = self.spec.where
+        return f"<rule {self.spec.id} at {where.file}:{where.line}>"
+
+
+class RuleBook:
+    """Every rule of a spec, compiled for each checkpoint and time (`before` / `after`)."""
+
+    def __init__(self, spec: GameSpec, scopes: Mapping[str, Scope], functions: Any = None) -> None:
+        self.spec = spec
+        self.programs: dict[str, Program] = {}
+        self.rules: dict[tuple[str, str], list[CompiledRule]] = {}
+        errors: list[SpecError] = []
+        for name, scope in scopes.items():
+            try:
+                self.programs[name] = build_program(spec.definitions, name, scope, functions)
+            except (SpecErrors, SpecError) as exc:
+                errors.extend(_unpack(exc))
+        for rule in spec.rules:
+            errors.extend(self._add(rule))
+        if errors:
+            raise SpecErrors(_unique(errors))
+
+    def _add(self, rule: RuleSpec) -> list[SpecError]:
+        errors: list[SpecError] = []
+        for checkpoint in rule.on:
+            program = self.programs.get(checkpoint)
+            if program is None:
+                known = ", ".join(f"`{c}`" for c in self.programs)
+                errors.append(SpecError(f"rule `{rule.id}`: unknown checkpoint `{checkpoint}`: "
+                                        f"expected one of {known}", file=rule.where.file,
+                                        line=rule.where.line, column=rule.where.column,
+                                        path=rule.where.path))
+                continue
+            try:
+                self.rules.setdefault((checkpoint, rule.at), []).append(self._compile(rule, program))
+            except (SpecErrors, SpecError) as exc:
+                errors.extend(_unpack(exc))
+        return errors
+
+    @staticmethod
+    def _compile(rule: RuleSpec, program: Program) -> CompiledRule:
+        typed_when = None
+        if rule.when is not None:
+            typed_when = program.check(parse(rule.when, origin=origin(rule.when_where or rule.where)),
+                                       expected=BOOL)
+        typed_require = program.check(parse(rule.require, origin=origin(rule.where)), expected=BOOL)
+        return CompiledRule(rule, program.compile(typed_when) if typed_when is not None else None,
+                            program.compile(typed_require), typed_when, typed_require)
+
+    def judge(self, checkpoint: str, env: Mapping[str, Any], at: str = "before",
+              cards: Iterable[str] = ()) -> list[Violation]:
+        shown = tuple(cards)
+        return [rule.violation(shown) for rule in self.rules.get((checkpoint, at), ())
+                if rule.broken(env)]
+
+    def compile_expression(self, checkpoint: str, text: str, where: Where, expected: Type) -> Any:
+        program = self.programs[checkpoint]
+        return program.compile(program.check(parse(text, origin=origin(where)), expected=expected))
+
+    def check_expression(self, checkpoint: str, text: str, where: Where, expected: Type) -> Any:
+        program = self.programs[checkpoint]
+        return program.check(parse(text, origin=origin(where)), expected=expected)
+
+    def rules_at(self, checkpoint: str, at: str = "before") -> list[CompiledRule]:
+        return list(self.rules.get((checkpoint, at), ()))
+
+
+def _unpack(exc: SpecError | SpecErrors) -> list[SpecError]:
+    return list(exc.errors) if isinstance(exc, SpecErrors) else [exc]
+
+
+def _unique(errors: list[SpecError]) -> list[SpecError]:
+    seen, result = set(), []
+    for error in errors:
+        if str(error) not in seen:
+            seen.add(str(error))
+            result.append(error)
+    return result

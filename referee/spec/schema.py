@@ -1,0 +1,337 @@
+"""The shape of a game spec, read from located YAML into frozen values.
+
+Reading never stops at the first problem: every error is collected (file:line:col and key path)
+and raised together as `SpecErrors`, so `referee check-spec` can list them all.
+The sections a mechanic owns (`rummy`, `meld_kinds`, `scoring`, ...) are kept as raw data here and
+read by that mechanic, which reports its errors the same way.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+from referee.errors import SpecError
+from referee.spec.options import OPTION_TYPES, Option
+from referee.spec.yamlsource import Located, PathKey
+
+KNOWN_KEYS = {"format", "game", "title", "source", "mechanics", "seats", "pack", "options",
+              "definitions", "moves", "rules", "extends", "note", "properties"}
+RULE_KEYS = {"id", "source", "on", "at", "when", "require", "text", "note"}
+SIGNATURE = re.compile(r"^\s*([a-z_][a-z0-9_]*)\s*(?:\((.*)\))?\s*$")
+PARAM = re.compile(r"^\s*([a-z_][a-z0-9_]*)\s*:\s*([a-z_\[\]]+)\s*$")
+
+
+@dataclass(frozen=True)
+class Where:
+    """Where a value sits in its spec: used as the origin of its expressions and errors."""
+
+    file: str
+    line: int
+    column: int
+    path: str
+
+
+@dataclass(frozen=True)
+class DefinitionSpec:
+    name: str
+    params: tuple[tuple[str, str], ...]
+    body: str
+    on: tuple[str, ...]
+    where: Where
+
+
+@dataclass(frozen=True)
+class RuleSpec:
+    id: str
+    source: tuple[str, ...]
+    on: tuple[str, ...]
+    at: str  # "before" the move's effects, or "after"
+    when: str | None
+    require: str
+    text: Mapping[str, str]
+    where: Where
+    when_where: Where | None = None
+    note: str = ""
+
+    def sentence(self, language: str = "en") -> str:
+        return self.text.get(language) or self.text.get("en") or self.id
+
+
+@dataclass(frozen=True)
+class FieldSpec:
+    """A move field: `type` is `card`, `cards`, `int`, `list_of_cards`, `enum`,
+    a record (`fields`), or a list of records (`list` + `fields`)."""
+
+    name: str
+    type: str
+    optional: bool = False
+    values: tuple[str, ...] = ()
+    fields: tuple[FieldSpec, ...] = ()
+
+
+@dataclass(frozen=True)
+class MoveSpec:
+    type: str
+    fields: tuple[FieldSpec, ...]
+    text: Mapping[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    name: str
+    title: Mapping[str, str]
+    source: tuple[str, ...]
+    mechanics: str
+    seats_min: int
+    seats_max: int
+    pack_kind: str
+    pack_copies: int
+    options: Mapping[str, Option]
+    definitions: tuple[DefinitionSpec, ...]
+    moves: Mapping[str, MoveSpec]
+    rules: tuple[RuleSpec, ...]
+    sections: Mapping[str, Any]  # mechanic-owned sections, raw
+    located: Located
+
+
+class SpecReader:
+    """Reads one located spec, collecting errors instead of stopping at the first."""
+
+    def __init__(self, located: Located) -> None:
+        self.located = located
+        self.errors: list[SpecError] = []
+
+    def error(self, path: PathKey, message: str) -> None:
+        self.errors.append(self.located.error(path, message))
+
+    def where(self, path: PathKey) -> Where:
+        line, column = self.located.where(path)
+        from referee.spec.yamlsource import format_path
+        return Where(self.located.file, line, column, format_path(path))
+
+    def expect(self, value: Any, kind: type | tuple[type, ...], path: PathKey, what: str) -> bool:
+        if isinstance(value, kind) and not (kind is int and isinstance(value, bool)):
+            return True
+        self.error(path, f"{what} must be {_kind_name(kind)}, got `{value!r}`")
+        return False
+
+    def texts(self, value: Any, path: PathKey) -> dict[str, str]:
+        if value is None:
+            return {}
+        if isinstance(value, str):
+            return {"en": value}
+        if isinstance(value, dict) and all(isinstance(v, str) for v in value.values()):
+            return {str(k): v for k, v in value.items()}
+        self.error(path, "a text is a sentence or a map of language to sentence")
+        return {}
+
+    def strings(self, value: Any, path: PathKey) -> tuple[str, ...]:
+        if value is None:
+            return ()
+        if isinstance(value, str):
+            return (value,)
+        if isinstance(value, list) and all(isinstance(v, (str, int)) for v in value):
+            return tuple(str(v) for v in value)
+        self.error(path, "expected a name or a list of names")
+        return ()
+
+
+def _kind_name(kind: type | tuple[type, ...]) -> str:
+    names = {dict: "a mapping", list: "a list", str: "text", int: "an integer", bool: "true or false"}
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    return " or ".join(names.get(k, k.__name__) for k in kinds)
+
+
+def read_spec(located: Located, mechanic_sections: set[str]) -> tuple[GameSpec | None, list[SpecError]]:
+    """The spec's common parts; mechanic sections are passed through raw."""
+    reader = SpecReader(located)
+    data = located.data
+    if not reader.expect(data, dict, (), "a spec"):
+        return None, reader.errors
+    for key in data:
+        if key not in KNOWN_KEYS | mechanic_sections:
+            reader.error((key,), f"unknown section `{key}`")
+    if data.get("format") != 1:
+        reader.error(("format",), "a spec starts with `format: 1`")
+    name = data.get("game")
+    reader.expect(name, str, ("game",), "`game`")
+    seats = data.get("seats", {})
+    seats_min, seats_max = _read_seats(reader, seats)
+    pack = data.get("pack", {})
+    if reader.expect(pack, dict, ("pack",), "`pack`") and pack.get("kind") not in ("french", "tarot"):
+        reader.error(("pack", "kind"), f"unknown pack kind `{pack.get('kind')}`: expected `french` or `tarot`")
+    spec = GameSpec(
+        name=str(name), title=reader.texts(data.get("title"), ("title",)),
+        source=reader.strings(data.get("source"), ("source",)),
+        mechanics=str(data.get("mechanics", "")),
+        seats_min=seats_min, seats_max=seats_max,
+        pack_kind=str(pack.get("kind", "french")) if isinstance(pack, dict) else "french",
+        pack_copies=int(pack.get("copies", 1)) if isinstance(pack, dict) else 1,
+        options=_read_options(reader, data.get("options", {})),
+        definitions=_read_definitions(reader, data.get("definitions", [])),
+        moves=_read_moves(reader, data.get("moves", {})),
+        rules=_read_rules(reader, data.get("rules", [])),
+        sections={k: data[k] for k in mechanic_sections if k in data},
+        located=located)
+    return spec, reader.errors
+
+
+def _read_seats(reader: SpecReader, seats: Any) -> tuple[int, int]:
+    if not reader.expect(seats, dict, ("seats",), "`seats`"):
+        return 1, 1
+    low, high = seats.get("min"), seats.get("max")
+    ok = reader.expect(low, int, ("seats", "min"), "`seats.min`")
+    ok = reader.expect(high, int, ("seats", "max"), "`seats.max`") and ok
+    if ok and not 1 <= low <= high:
+        reader.error(("seats",), f"seat limits `{low}`..`{high}` are not a range")
+    return (low, high) if ok else (1, 1)
+
+
+def _read_options(reader: SpecReader, options: Any) -> dict[str, Option]:
+    if not reader.expect(options, dict, ("options",), "`options`"):
+        return {}
+    result: dict[str, Option] = {}
+    for name, body in options.items():
+        path: PathKey = ("options", name)
+        if not reader.expect(body, dict, path, f"option `{name}`"):
+            continue
+        kind = body.get("type")
+        if kind not in OPTION_TYPES:
+            reader.error(path + ("type",), f"unknown option type `{kind}`: expected one of "
+                         + ", ".join(f"`{t}`" for t in OPTION_TYPES))
+            continue
+        option = Option(name=name, type=kind, default=body.get("default"),
+                        values=tuple(body.get("values", ())), minimum=body.get("min"),
+                        maximum=body.get("max"), source=reader.strings(body.get("source"), path + ("source",)),
+                        text=reader.texts(body.get("text"), path + ("text",)))
+        try:
+            option.validate(option.default)
+        except Exception as exc:  # noqa: BLE001 - an OptionError here is a spec error to report
+            reader.error(path + ("default",), f"the default is not allowed: {exc}")
+        result[name] = option
+    return result
+
+
+def _read_definitions(reader: SpecReader, items: Any) -> tuple[DefinitionSpec, ...]:
+    if not reader.expect(items, list, ("definitions",), "`definitions`"):
+        return ()
+    result = []
+    for index, item in enumerate(items):
+        path: PathKey = ("definitions", index)
+        if not reader.expect(item, dict, path, "a definition"):
+            continue
+        signature = SIGNATURE.match(str(item.get("name", "")))
+        if not signature:
+            reader.error(path + ("name",), f"a definition is named `name` or `name(param: type, ...)`, "
+                         f"got `{item.get('name')}`")
+            continue
+        params = _read_params(reader, signature.group(2), path + ("name",))
+        body = item.get("body")
+        if not reader.expect(body, (str, int, bool), path + ("body",), "a definition's `body`"):
+            continue
+        result.append(DefinitionSpec(signature.group(1), params, str(body).lower() if isinstance(body, bool) else str(body),
+                                     reader.strings(item.get("on"), path + ("on",)),
+                                     reader.where(path + ("body",))))
+    return tuple(result)
+
+
+def _read_params(reader: SpecReader, text: str | None, path: PathKey) -> tuple[tuple[str, str], ...]:
+    if not text or not text.strip():
+        return ()
+    params = []
+    for part in text.split(","):
+        match = PARAM.match(part)
+        if match:
+            params.append((match.group(1), match.group(2)))
+        else:
+            reader.error(path, f"a parameter is `name: type`, got `{part.strip()}`")
+    return tuple(params)
+
+
+def _read_moves(reader: SpecReader, moves: Any) -> dict[str, MoveSpec]:
+    if not reader.expect(moves, dict, ("moves",), "`moves`"):
+        return {}
+    result = {}
+    for name, body in moves.items():
+        path: PathKey = ("moves", name)
+        body = body or {}
+        if not reader.expect(body, dict, path, f"move `{name}`"):
+            continue
+        fields = body.get("fields", {}) or {}
+        if not reader.expect(fields, dict, path + ("fields",), "`fields`"):
+            continue
+        specs = tuple(f for f in (_read_field(reader, k, v, path + ("fields", k)) for k, v in fields.items()) if f)
+        result[name] = MoveSpec(name, specs, reader.texts(body.get("text"), path + ("text",)))
+    return result
+
+
+SIMPLE_FIELD_TYPES = {"card", "cards", "int", "list_of_cards"}
+
+
+def _read_field(reader: SpecReader, name: str, body: Any, path: PathKey) -> FieldSpec | None:
+    """`card` | `{type: enum, values: [...], optional: true}` | `{meld: int, ...}` (a record)
+    | `{list: {...record...}}`; a mapping with a `type` key is a field description."""
+    optional = False
+    if isinstance(body, dict) and "type" in body:
+        optional = bool(body.get("optional", False))
+        if body["type"] == "enum":
+            values = reader.strings(body.get("values"), path + ("values",))
+            return FieldSpec(name, "enum", optional, values)
+        body = body["type"]
+    if isinstance(body, str):
+        if body not in SIMPLE_FIELD_TYPES:
+            reader.error(path, f"unknown field type `{body}`: expected one of "
+                         + ", ".join(f"`{t}`" for t in sorted(SIMPLE_FIELD_TYPES)) + ", `enum`, a record or a list")
+            return None
+        return FieldSpec(name, body, optional)
+    if isinstance(body, dict) and set(body) == {"list"}:
+        inner = _read_field(reader, name, body["list"], path + ("list",))
+        return FieldSpec(name, "list", optional, fields=inner.fields) if inner else None
+    if isinstance(body, dict):
+        parts = tuple(f for f in (_read_field(reader, k, v, path + (k,)) for k, v in body.items()) if f)
+        return FieldSpec(name, "record", optional, fields=parts)
+    reader.error(path, f"cannot read the type of field `{name}`")
+    return None
+
+
+def _read_rules(reader: SpecReader, rules: Any) -> tuple[RuleSpec, ...]:
+    if not reader.expect(rules, list, ("rules",), "`rules`"):
+        return ()
+    result, seen = [], set()
+    for index, body in enumerate(rules):
+        path: PathKey = ("rules", index)
+        if not reader.expect(body, dict, path, "a rule"):
+            continue
+        for key in body:
+            if key not in RULE_KEYS:
+                reader.error(path + (key,), f"unknown rule key `{key}`: expected one of "
+                             + ", ".join(f"`{k}`" for k in sorted(RULE_KEYS)))
+        rule_id = body.get("id")
+        if not reader.expect(rule_id, str, path + ("id",), "a rule's `id`"):
+            continue
+        if rule_id in seen:
+            reader.error(path + ("id",), f"rule `{rule_id}` is defined twice")
+        seen.add(rule_id)
+        require = body.get("require")
+        if not reader.expect(require, (str, bool), path + ("require",), f"rule `{rule_id}`'s `require`"):
+            continue
+        when = body.get("when")
+        at = body.get("at", "before")
+        if at not in ("before", "after"):
+            reader.error(path + ("at",), f"`at` is `before` or `after`, got `{at}`")
+        on = reader.strings(body.get("on"), path + ("on",))
+        if not on:
+            reader.error(path + ("on",), f"rule `{rule_id}` needs `on:` (the moves or checkpoints it judges)")
+        result.append(RuleSpec(
+            id=rule_id, source=reader.strings(body.get("source"), path + ("source",)), on=on, at=at,
+            when=None if when is None else _expr_text(when), require=_expr_text(require),
+            text=reader.texts(body.get("text"), path + ("text",)), where=reader.where(path + ("require",)),
+            when_where=reader.where(path + ("when",)) if when is not None else None,
+            note=str(body.get("note", ""))))
+    return tuple(result)
+
+
+def _expr_text(value: Any) -> str:
+    return ("true" if value else "false") if isinstance(value, bool) else str(value)
