@@ -1,0 +1,55 @@
+"""Four bots play a whole hand of Pontinho against a referee over gRPC, printing the verdicts.
+
+    make run                                   # in one terminal
+    .venv/bin/python clients/python/examples/bots_play_pontinho.py --target 127.0.0.1:50051
+
+Each bot holds only its own seat's token and sees only its own view; it proposes candidate moves
+and keeps the first one the referee accepts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+
+from referee_client import RefereeClient
+from referee_client.rummy_bot import turn_candidates
+
+
+def play(client: RefereeClient, seats: int, seed: int, show: bool = True) -> dict:
+    table = client.create_table("pontinho", seats=seats, seed=seed)
+    rng = random.Random(seed)
+    print(f"table {table.id}: commitment {table.commitment[:16]}…") if show else None
+    while True:
+        public = client.view(table.id)
+        if public["hand_over"]:
+            return public
+        seat = int(public["to_act"])
+        token = table.tokens[seat]
+        for move in turn_candidates(client.view(table.id, token), rng):
+            verdict = client.propose(table.id, token, move)
+            if verdict["accepted"]:
+                if show:
+                    print(f"seat {seat}: {move} -> accepted (version {verdict['version']})")
+                break
+            if show and verdict["violations"]:
+                first = verdict["violations"][0]
+                print(f"seat {seat}: {move} -> rejected: {first['rule']}: {first['message']}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--target", default="127.0.0.1:50051")
+    parser.add_argument("--seats", type=int, default=4)
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--quiet", action="store_true", help="print only the result")
+    args = parser.parse_args(argv)
+    with RefereeClient(args.target) as client:
+        final = play(client, args.seats, args.seed, show=not args.quiet)
+    print(f"went out: seat {final['went_out']}; points {final['points']}; scores {final['scores']}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

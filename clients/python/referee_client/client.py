@@ -1,0 +1,118 @@
+"""A small Python client over the referee's generated gRPC stubs.
+
+    client = RefereeClient("127.0.0.1:50051")
+    table = client.create_table("pontinho", seats=4, seed=7)
+    verdict = client.propose(table.id, table.tokens[1], {"type": "draw"})
+    view = client.view(table.id, table.tokens[1])
+
+Moves, views and events are plain dicts (the move language of SCENARIOS.md); a verdict is a dict
+with `accepted`, `outcome`, `violations` (rule, message, cites, cards) and `events`.
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+from typing import Any, Iterator, Mapping
+
+import grpc
+from google.protobuf import json_format, struct_pb2
+
+from referee.api.v1 import referee_pb2 as pb
+from referee.api.v1 import referee_pb2_grpc as pb_grpc
+
+TOKEN_HEADER = "x-seat-token"
+
+
+@dataclass(frozen=True)
+class TableHandle:
+    id: str
+    tokens: dict[int, str]
+    commitment: str
+
+
+def _struct(data: Mapping[str, Any] | None) -> struct_pb2.Struct:
+    message = struct_pb2.Struct()
+    if data:
+        message.update(dict(data))
+    return message
+
+
+def _plain(value: Any) -> Any:
+    """Struct numbers come back as floats: integral ones become ints again."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    return value
+
+
+def _data(message: struct_pb2.Struct) -> dict[str, Any]:
+    return _plain(json_format.MessageToDict(message))
+
+
+def verdict_data(verdict: pb.Verdict) -> dict[str, Any]:
+    outcome = pb.Outcome.Name(verdict.outcome).removeprefix("OUTCOME_").lower()
+    return {
+        "accepted": outcome == "accepted", "outcome": outcome, "version": verdict.version,
+        "violations": [{"rule": v.rule, "message": v.message, "cites": list(v.cites),
+                        "cards": list(v.cards), "code": v.code} for v in verdict.violations],
+        "events": [{"kind": e.kind, **_data(e.data)} for e in verdict.events],
+    }
+
+
+class RefereeClient:
+    def __init__(self, target: str, channel: grpc.Channel | None = None) -> None:
+        self.channel = channel or grpc.insecure_channel(target)
+        self.stub = pb_grpc.RefereeStub(self.channel)
+
+    def close(self) -> None:
+        self.channel.close()
+
+    def __enter__(self) -> RefereeClient:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def games(self) -> list[str]:
+        return [g.name for g in self.stub.ListGames(pb.ListGamesRequest()).games]
+
+    def describe(self, game: str) -> dict[str, Any]:
+        return _data(self.stub.DescribeGame(pb.DescribeGameRequest(game=game)).description)
+
+    def create_table(self, game: str, seats: int, *, seed: int | None = None,
+                     deal: Mapping[str, Any] | None = None, options: Mapping[str, Any] | None = None,
+                     dealer: int = 0) -> TableHandle:
+        request = pb.CreateTableRequest(game=game, seats=seats, dealer=dealer, options=_struct(options))
+        if seed is not None:
+            request.seed = seed
+        if deal is not None:
+            request.deal.CopyFrom(_struct(deal))
+        reply = self.stub.CreateTable(request)
+        return TableHandle(reply.table_id, {s.seat: s.token for s in reply.seats}, reply.commitment)
+
+    def propose(self, table_id: str, token: str, move: Mapping[str, Any], *,
+                move_id: str | None = None, expected_version: int | None = None) -> dict[str, Any]:
+        body = dict(move)
+        request = pb.ProposeRequest(table_id=table_id, move_id=move_id or uuid.uuid4().hex,
+                                    move=pb.Move(type=str(body.pop("type", "")), fields=_struct(body)))
+        if expected_version is not None:
+            request.expected_version = expected_version
+        reply = self.stub.Propose(request, metadata=((TOKEN_HEADER, token),))
+        return verdict_data(reply.verdict)
+
+    def view(self, table_id: str, token: str | None = None) -> dict[str, Any]:
+        metadata = ((TOKEN_HEADER, token),) if token else ()
+        reply = self.stub.GetView(pb.GetViewRequest(table_id=table_id), metadata=metadata)
+        return {**_data(reply.view), "version": reply.version}
+
+    def watch(self, table_id: str, token: str | None = None, from_version: int = 0) -> Iterator[dict[str, Any]]:
+        metadata = ((TOKEN_HEADER, token),) if token else ()
+        stream = self.stub.Watch(pb.WatchRequest(table_id=table_id, from_version=from_version),
+                                 metadata=metadata)
+        for update in stream:
+            yield {"version": update.version, "seat": update.seat,
+                   "events": [{"kind": e.kind, **_data(e.data)} for e in update.events]}
