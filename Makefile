@@ -1,0 +1,44 @@
+# One command starts the referee (`make run`), one runs the tests (`make test`), on a fresh
+# machine with python3: everything else is installed into .venv on the way.
+
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+PROTOS := $(shell find proto -name '*.proto')
+# generated from $(PROTOS) by proto/generate.py; not committed (referee/api/.gitignore)
+# (one file stands for all the generated modules: they are always written together)
+API    := referee/api/v1/referee_pb2.py
+
+HOST   ?= 127.0.0.1
+PORT   ?= 50051
+DB     ?= var/referee.db
+PYTEST_ARGS ?=
+
+.DEFAULT_GOAL := help
+.PHONY: help install proto run test bench
+
+help: ## list the targets
+	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  %-8s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
+
+install: $(STAMP) ## create .venv and install the referee with its dev tools (again when pyproject.toml changes)
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $@
+
+proto: $(API) ## generate the gRPC code in referee/api from proto/
+
+$(API): $(PROTOS) proto/generate.py $(STAMP)
+	$(BIN)/python proto/generate.py
+
+run: $(STAMP) $(API) ## start the referee on 127.0.0.1:50051, tables in var/referee.db (HOST, PORT, DB)
+	$(BIN)/referee serve --host $(HOST) --port $(PORT) --db $(DB)
+
+# pytest exits 5 when it collects no test: not a failure of the code
+test: $(STAMP) $(API) ## run the whole test suite
+	$(BIN)/python -m pytest $(PYTEST_ARGS) || [ $$? -eq 5 ]
+
+bench: $(STAMP) $(API) ## measure proposals per second and verdict latency
+	$(BIN)/python -m referee.bench

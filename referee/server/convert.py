@@ -1,0 +1,167 @@
+"""Proto messages <-> domain data. No decisions here: only shapes.
+
+`google.protobuf.Struct` carries JSON, so its numbers are doubles and its keys strings. Coming in,
+integral numbers become ints (`meld: 1.0` is meld 1) and decimal keys become seat numbers
+(`hands: {"1": [...]}`); going out, seat keys become strings.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from google.protobuf import struct_pb2
+
+from referee.api.v1 import referee_pb2 as pb
+from referee.errors import InvalidArgument
+from referee.model import JSON, Move, Outcome, Violation
+from referee.service import Ruling, SeatView, SeenMove
+from referee.store.codec import restore_key
+
+OUTCOMES = {
+    Outcome.ACCEPTED: pb.OUTCOME_ACCEPTED,
+    Outcome.REJECTED: pb.OUTCOME_REJECTED,
+    Outcome.PENDING: pb.OUTCOME_PENDING,
+}
+
+# -- Struct <-> data ---------------------------------------------------------------------------
+
+
+def struct_to_data(struct: struct_pb2.Struct) -> dict[str | int, JSON]:
+    return {restore_key(k): value_to_data(v) for k, v in struct.fields.items()}
+
+
+def value_to_data(value: struct_pb2.Value) -> JSON:
+    kind = value.WhichOneof("kind")
+    if kind == "struct_value":
+        return struct_to_data(value.struct_value)
+    if kind == "list_value":
+        return [value_to_data(v) for v in value.list_value.values]
+    if kind == "number_value":
+        number = value.number_value
+        return int(number) if number.is_integer() else number
+    if kind in ("string_value", "bool_value"):
+        return getattr(value, kind)
+    return None  # null_value, or a Value with nothing set
+
+
+def data_to_struct(data: Mapping[Any, JSON]) -> struct_pb2.Struct:
+    struct = struct_pb2.Struct()
+    for key, item in data.items():
+        _set_value(struct.fields[str(key)], item)
+    return struct
+
+
+def _set_value(target: struct_pb2.Value, data: JSON) -> None:
+    if data is None:
+        target.null_value = struct_pb2.NULL_VALUE
+    elif isinstance(data, bool):  # before int: a bool is an int in Python
+        target.bool_value = data
+    elif isinstance(data, (int, float)):
+        target.number_value = data
+    elif isinstance(data, str):
+        target.string_value = data
+    elif isinstance(data, Mapping):
+        target.struct_value.CopyFrom(data_to_struct(data))
+    elif isinstance(data, (list, tuple, set, frozenset)):
+        items = sorted(data) if isinstance(data, (set, frozenset)) else data
+        target.list_value.SetInParent()
+        for item in items:
+            _set_value(target.list_value.values.add(), item)
+    else:
+        raise TypeError(f"cannot send {type(data).__name__} as json")
+
+
+# -- requests ----------------------------------------------------------------------------------
+
+
+def move_from_proto(move: pb.Move) -> Move:
+    """The move as the engine reads it. An unreadable move (no type, an unknown one, a missing
+    field) is the engine's to judge: a rejected verdict, as in-process."""
+    fields = struct_to_data(move.fields)
+    if "type" in fields:  # it would overwrite the move's type in `Move.to_data()`
+        raise InvalidArgument("`type` is not a move field: set `move.type`")
+    return Move(move.type, {str(name): value for name, value in fields.items()})
+
+
+def create_table_args(request: pb.CreateTableRequest) -> dict[str, Any]:
+    deck = request.WhichOneof("deck")
+    return {
+        "options": struct_to_data(request.options),
+        "seats": request.seats,
+        "dealer": request.dealer,
+        "seed": request.seed if deck == "seed" else None,
+        "deal": struct_to_data(request.deal) if deck == "deal" else None,
+        "scores": dict(request.scores) or None,
+        "balances": dict(request.balances) or None,
+    }
+
+
+def optional(message: Any, name: str) -> Any:
+    """The value of a proto3 `optional` field, None when unset."""
+    return getattr(message, name) if message.HasField(name) else None
+
+
+# -- responses ---------------------------------------------------------------------------------
+
+
+def game_summary(description: Mapping[str, JSON]) -> pb.GameSummary:
+    seats = description.get("seats") or {}
+    return pb.GameSummary(name=description["name"], title=_english(description.get("title")),
+                          min_seats=int(seats.get("min", 0)), max_seats=int(seats.get("max", 0)))
+
+
+def _english(text: JSON) -> str:
+    """A spec's text in English (`{en: ..., pt: ...}`), or in its first language, or as is."""
+    if isinstance(text, Mapping):
+        return str(text.get("en") or next(iter(text.values()), ""))
+    return "" if text is None else str(text)
+
+
+def event_to_proto(event: Mapping[str, JSON]) -> pb.Event:
+    """An event as `Event.seen_by` gives it: its `kind` and the fields the receiver may see."""
+    data = {k: v for k, v in event.items() if k != "kind"}
+    return pb.Event(kind=str(event["kind"]), data=data_to_struct(data))
+
+
+def violation_to_proto(violation: Violation | Mapping[str, JSON]) -> pb.Violation:
+    if not isinstance(violation, Violation):
+        violation = Violation.from_data(violation)
+    return pb.Violation(rule=violation.rule, message=violation.message, cites=violation.cites,
+                        cards=violation.cards, code=violation.code)
+
+
+def verdict_to_proto(ruling: Ruling) -> pb.Verdict:
+    verdict = ruling.verdict
+    return pb.Verdict(outcome=OUTCOMES[verdict.outcome],
+                      violations=[violation_to_proto(v) for v in verdict.violations],
+                      events=[event_to_proto(e) for e in ruling.events],
+                      version=verdict.version, move_id=ruling.move_id, seat=ruling.seat)
+
+
+def view_to_proto(view: SeatView) -> pb.GetViewResponse:
+    return pb.GetViewResponse(view=data_to_struct(view.view), version=view.version,
+                              seat=view.seat, commitment=view.commitment, over=view.over)
+
+
+def seen_move_to_proto(seen: SeenMove) -> pb.WatchResponse:
+    return pb.WatchResponse(version=seen.version, seat=seen.seat,
+                            events=[event_to_proto(e) for e in seen.events])
+
+
+def move_to_proto(move: Move | Mapping[str, JSON]) -> pb.Move:
+    if not isinstance(move, Move):
+        move = Move.from_data(move)
+    return pb.Move(type=move.type, fields=data_to_struct(move.fields))
+
+
+def adjudication_to_proto(report: Mapping[str, JSON]) -> pb.AdjudicateResponse:
+    """`referee.engine.replay.adjudicate`'s report: legal, step, seat, move, violations, moves,
+    result."""
+    response = pb.AdjudicateResponse(legal=bool(report["legal"]), step=report.get("step"),
+                                     seat=report.get("seat"), moves=int(report.get("moves", 0)),
+                                     violations=[violation_to_proto(v)
+                                                 for v in report.get("violations") or ()],
+                                     result=data_to_struct(report.get("result") or {}))
+    if report.get("move") is not None:
+        response.move.CopyFrom(move_to_proto(report["move"]))
+    return response

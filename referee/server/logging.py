@@ -1,0 +1,47 @@
+"""Structured logs: structlog, configured once, one JSON object per line.
+
+Every proposal produces exactly one `verdict` event with the table, seat, move type, move id,
+outcome, rule ids and latency, so that a log query answers "what was refused, why, how fast".
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+from typing import TextIO
+
+import structlog
+
+from referee.service import Ruling
+
+log = structlog.get_logger("referee.server")
+
+_configured = False
+
+
+def configure_logging(level: str = "info", stream: TextIO | None = None) -> None:
+    """JSON lines on `stream` (stderr: stdout carries the `listening` line). Once per process."""
+    global _configured
+    if _configured:
+        return
+    structlog.configure(
+        processors=[
+            structlog.contextvars.merge_contextvars,
+            structlog.processors.add_log_level,
+            structlog.processors.TimeStamper(fmt="iso", utc=True),
+            structlog.processors.dict_tracebacks,
+            structlog.processors.JSONRenderer(),
+        ],
+        wrapper_class=structlog.make_filtering_bound_logger(logging.getLevelName(level.upper())),
+        logger_factory=structlog.PrintLoggerFactory(stream or sys.stderr),
+        cache_logger_on_first_use=True,
+    )
+    _configured = True
+
+
+def log_verdict(table_id: str, move_type: str, ruling: Ruling, latency_s: float) -> None:
+    verdict = ruling.verdict
+    log.info("verdict", table=table_id, seat=ruling.seat, move_type=move_type,
+             move_id=ruling.move_id, outcome=verdict.outcome.value, accepted=verdict.accepted,
+             rule_ids=sorted(verdict.rule_ids()), version=verdict.version,
+             replayed=ruling.replayed, latency_ms=round(latency_s * 1000, 3))

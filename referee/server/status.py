@@ -1,0 +1,81 @@
+"""The one map from the referee's error codes to gRPC status codes, and the guard that applies it.
+
+An illegal move never gets here: it is a rejected verdict. What does get here is a protocol
+problem (a bad token, an unknown table, a malformed request), answered with its status and the
+error's message; anything else is a bug, answered INTERNAL without details and logged with them.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+from typing import Any, Callable, Iterator, TypeVar
+
+import grpc
+import structlog
+
+from referee.errors import RefereeError
+
+log = structlog.get_logger("referee.server")
+
+STATUS_OF_CODE: dict[str, grpc.StatusCode] = {
+    "not_found": grpc.StatusCode.NOT_FOUND,
+    "permission_denied": grpc.StatusCode.PERMISSION_DENIED,
+    "unauthenticated": grpc.StatusCode.UNAUTHENTICATED,
+    "version_conflict": grpc.StatusCode.ABORTED,
+    "invalid_argument": grpc.StatusCode.INVALID_ARGUMENT,
+    "invalid_option": grpc.StatusCode.INVALID_ARGUMENT,
+    "invalid_setup": grpc.StatusCode.INVALID_ARGUMENT,
+    "malformed_move": grpc.StatusCode.INVALID_ARGUMENT,  # outside a proposal: a record, a deal
+    "malformed_card": grpc.StatusCode.INVALID_ARGUMENT,
+    "resource_exhausted": grpc.StatusCode.RESOURCE_EXHAUSTED,
+}
+
+INTERNAL_MESSAGE = "internal error: the referee logged the details"
+
+
+def status_of(error: BaseException) -> tuple[grpc.StatusCode, str]:
+    """The status and message a client gets for `error`.
+
+    An error whose own code is not in the map takes its nearest base class's status: a new kind
+    of InvalidArgument (`invalid_scenario`, say) is still INVALID_ARGUMENT.
+    """
+    if isinstance(error, RefereeError):
+        for kind in type(error).__mro__:
+            status = STATUS_OF_CODE.get(getattr(kind, "code", ""))
+            if status is not None:
+                return status, error.message
+    return grpc.StatusCode.INTERNAL, INTERNAL_MESSAGE
+
+
+Method = TypeVar("Method", bound=Callable[..., Any])
+
+
+def guarded(method: Method) -> Method:
+    """Answer errors raised by a servicer method (unary or server-streaming) with their status."""
+    if inspect.isgeneratorfunction(method):
+        @functools.wraps(method)
+        def stream(self: Any, request: Any, context: grpc.ServicerContext) -> Iterator[Any]:
+            try:
+                yield from method(self, request, context)
+            except Exception as error:  # noqa: BLE001 - the boundary: every error gets a status
+                _abort(context, method.__name__, error)
+        return stream  # type: ignore[return-value]
+
+    @functools.wraps(method)
+    def unary(self: Any, request: Any, context: grpc.ServicerContext) -> Any:
+        try:
+            return method(self, request, context)
+        except Exception as error:  # noqa: BLE001 - the boundary: every error gets a status
+            _abort(context, method.__name__, error)
+    return unary  # type: ignore[return-value]
+
+
+def _abort(context: grpc.ServicerContext, rpc: str, error: Exception) -> None:
+    code, message = status_of(error)
+    if code is grpc.StatusCode.INTERNAL:
+        log.exception("internal_error", rpc=rpc)
+    else:
+        log.info("request_refused", rpc=rpc, status=code.name,
+                 error_code=getattr(error, "code", ""), message=message)
+    context.abort(code, message)

@@ -1,0 +1,471 @@
+"""The application service: tables, seats, proposals and verdicts, with no gRPC in sight.
+
+It owns the store, the loaded games and a cache of live tables. Each live table has a lock: one
+proposal at a time is judged, recorded, then answered. The promises it keeps:
+- an accepted move is committed to the store *before* its verdict is returned; if the store fails,
+  the cached table (which already applied the move) is dropped and rebuilt from the store, so memory
+  never runs ahead of the log;
+- a rejected move changes nothing, but its verdict is remembered when it came with a `move_id`;
+- a `move_id` seen before gets its first verdict back, and nothing is applied twice;
+- a seat acts only with its own token (only its sha256 is stored); a view or an event stream shows
+  a seat only what that seat may see (`Table.view(seat)`, `Event.seen_by(seat)`);
+- several processes may share one store: before judging, a table is checked against the store's
+  version, and a write that loses a race (`StoreConflict`) makes the table reload and judge again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+import threading
+from collections import deque
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Callable, Iterator, Mapping
+
+import structlog
+
+from referee.engine.replay import adjudicate, adjudicate_yaml
+from referee.engine.table import Table, TableSetup
+from referee.errors import (
+    InvalidArgument,
+    PermissionDenied,
+    RefereeError,
+    Unauthenticated,
+    VersionConflict,
+)
+from referee.model import JSON, Event, Move, Verdict
+from referee.spec.registry import Game, find_game
+from referee.store import codec
+from referee.store.base import Store, StoreConflict, TableRecord
+
+log = structlog.get_logger("referee.service")
+
+
+
+TOKEN_BYTES = 32
+MAX_MOVE_ID_LENGTH = 128
+CONFLICT_RETRIES = 5  # races lost in a row before giving up with VersionConflict
+WATCH_CAPACITY = 1024  # moves a watcher may fall behind before its stream is cut
+
+
+class WatcherTooSlow(RefereeError):
+    """A watcher did not read its events fast enough; it may resume from its last version."""
+
+    code = "resource_exhausted"
+
+
+@dataclass(frozen=True)
+class CreatedTable:
+    table_id: str
+    tokens: dict[int, str]  # seat -> secret token, given out once
+    commitment: str
+    version: int
+
+
+@dataclass(frozen=True)
+class Ruling:
+    """The answer to one proposal, with the events as the proposing seat may see them."""
+
+    verdict: Verdict
+    seat: int
+    move_id: str
+    events: list[dict[str, JSON]]
+    replayed: bool = False  # a retried move_id: this is the first verdict, given again
+
+
+@dataclass(frozen=True)
+class SeatView:
+    view: dict[str, JSON]
+    version: int
+    seat: int | None  # None: the public (spectator) view
+    commitment: str
+    over: bool
+
+
+@dataclass(frozen=True)
+class Accepted:
+    """One accepted move as watchers need it: its version, its seat, its unredacted events."""
+
+    version: int
+    seat: int
+    events: tuple[Event, ...]
+
+
+@dataclass(frozen=True)
+class SeenMove:
+    """An accepted move redacted for one watcher."""
+
+    version: int
+    seat: int
+    events: list[dict[str, JSON]]
+
+
+class Subscription:
+    """One watcher's queue: the backlog, then each accepted move, redacted for its seat.
+
+    Iterating blocks until the next move; it ends when the table is over or the watch is
+    cancelled, and raises `WatcherTooSlow` (after the queued moves) if the watcher fell behind.
+    """
+
+    def __init__(self, seat: int | None, capacity: int) -> None:
+        self.seat = seat
+        self._capacity = capacity
+        self._items: deque[Accepted] = deque()
+        self._ready = threading.Condition()
+        self._closed = False
+        self._overflowed = False
+        self._on_cancel: list[Callable[[Subscription], None]] = []
+
+    def push(self, item: Accepted) -> None:
+        with self._ready:
+            if self._closed:
+                return
+            if len(self._items) >= self._capacity:
+                self._overflowed = self._closed = True
+            else:
+                self._items.append(item)
+            self._ready.notify()
+
+    def close(self) -> None:
+        """No more moves: the watcher gets the queued ones, then the end of the stream."""
+        with self._ready:
+            self._closed = True
+            self._ready.notify()
+
+    def on_cancel(self, callback: Callable[[Subscription], None]) -> None:
+        self._on_cancel.append(callback)
+
+    def cancel(self) -> None:
+        """The watcher left: stop, and stop receiving."""
+        self.close()
+        for callback in self._on_cancel:
+            callback(self)
+
+    def __iter__(self) -> Iterator[SeenMove]:
+        while (item := self._next()) is not None:
+            yield SeenMove(item.version, item.seat, [e.seen_by(self.seat) for e in item.events])
+        if self._overflowed:
+            raise WatcherTooSlow("the watcher fell behind the table: watch again from the last "
+                                 "version received")
+
+    def _next(self) -> Accepted | None:
+        with self._ready:
+            while not self._items and not self._closed:
+                self._ready.wait()
+            return self._items.popleft() if self._items else None
+
+
+class Broadcast:
+    """The watchers of one table, and the last version they were sent.
+
+    Moves are published under the table's lock, so every watcher gets them in order. Moves that
+    another process made reach the watchers when this process reloads the table (`catch_up`).
+    """
+
+    def __init__(self, version: int) -> None:
+        self.version = version
+        self._subscriptions: set[Subscription] = set()
+        self._lock = threading.Lock()
+
+    def add(self, subscription: Subscription) -> None:
+        with self._lock:
+            self._subscriptions.add(subscription)
+        subscription.on_cancel(self.remove)
+
+    def remove(self, subscription: Subscription) -> None:
+        with self._lock:
+            self._subscriptions.discard(subscription)
+
+    def catch_up(self, history: list[Accepted], *, over: bool) -> None:
+        """Send the moves of `history` not sent yet; after the last move of a table, end."""
+        fresh = history[self.version:]
+        if not fresh:
+            return
+        self.version = fresh[-1].version
+        with self._lock:
+            subscriptions = list(self._subscriptions)
+            if over:
+                self._subscriptions.clear()
+        for subscription in subscriptions:
+            for item in fresh:
+                subscription.push(item)
+            if over:
+                subscription.close()
+
+    def close_all(self) -> None:
+        with self._lock:
+            subscriptions, self._subscriptions = list(self._subscriptions), set()
+        for subscription in subscriptions:
+            subscription.close()
+
+
+@dataclass
+class LiveTable:
+    """A table in memory, rebuilt from its record. Replaced (never repaired) when it goes stale."""
+
+    table_id: str
+    table: Table
+    seat_of_token: dict[str, int]  # sha256 of the token -> seat
+    history: list[Accepted]
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    retired: bool = False  # dropped from the cache: whoever holds it must fetch a fresh one
+
+
+class RefereeService:
+    def __init__(self, store: Store, games: Mapping[str, Game], *,
+                 watch_capacity: int = WATCH_CAPACITY) -> None:
+        self._store = store
+        self._games = dict(games)
+        self._watch_capacity = watch_capacity
+        self._tables: dict[str, LiveTable] = {}
+        self._broadcasts: dict[str, Broadcast] = {}
+        self._lock = threading.Lock()  # guards the two dicts above
+
+    # -- games ---------------------------------------------------------------------------------
+
+    def list_games(self) -> list[dict[str, JSON]]:
+        """Each game's description (as `describe_game`), by name."""
+        return [self.describe_game(name) for name in sorted(self._games)]
+
+    def describe_game(self, name: str) -> dict[str, JSON]:
+        game = self._game(name)
+        return {"name": game.name, **game.describe()}
+
+    def _game(self, name: str) -> Game:
+        if not name:
+            raise InvalidArgument("missing `game`")
+        return find_game(self._games, name)
+
+    # -- tables --------------------------------------------------------------------------------
+
+    def create_table(self, game_name: str, *, options: Mapping[str, JSON] | None = None,
+                     seats: int, dealer: int = 0, seed: int | None = None,
+                     deal: Mapping[str, JSON] | None = None,
+                     scores: Mapping[int, int] | None = None,
+                     balances: Mapping[int, int] | None = None) -> CreatedTable:
+        """Open a table (its options, seats and deal checked by the engine) and deal out tokens."""
+        game = self._game(game_name)
+        setup = TableSetup(game=game.name, options=dict(options or {}), seats=seats, dealer=dealer,
+                           seed=seed, deal=dict(deal) if deal is not None else None,
+                           scores=dict(scores) if scores else None,
+                           balances=dict(balances) if balances else None)
+        table = Table.create(game, setup)
+        tokens = {seat: secrets.token_urlsafe(TOKEN_BYTES) for seat in range(seats)}
+        digests = {seat: _digest(token) for seat, token in tokens.items()}
+        table_id = secrets.token_hex(8)
+        # the table's own setup: the engine filled in the seed and the commitment's salt, which
+        # a restart needs to deal the same cards behind the same commitment
+        self._store.create_table(table_id, table.setup.to_data(), digests)
+        live = LiveTable(table_id, table, {d: s for s, d in digests.items()}, [])
+        with self._lock:
+            self._tables[table_id] = live
+        log.info("table_created", table=table_id, game=game.name, seats=seats)
+        return CreatedTable(table_id, tokens, table.commitment, table.version)
+
+    def propose(self, table_id: str, token: str | None, move: Move, *, move_id: str = "",
+                expected_version: int | None = None, seat: int | None = None) -> Ruling:
+        """Judge `move` for the token's seat; record it; then answer (see the module docstring)."""
+        _check_move_id(move_id)
+        for _ in range(CONFLICT_RETRIES):
+            with self._locked(table_id) as live:
+                actor = self._seat(live, token, seat)
+                ruling = (self._first_verdict(live, actor, move, move_id)
+                          or self._judge(live, actor, move, move_id, expected_version))
+                if ruling is not None:
+                    return ruling
+        raise VersionConflict(f"table `{table_id}` kept changing while judging: propose again")
+
+    def view(self, table_id: str, token: str | None, *, seat: int | None = None) -> SeatView:
+        """The token's seat view, or the public view without a token."""
+        with self._locked(table_id) as live:
+            viewer = self._viewer(live, token, seat)
+            table = live.table
+            return SeatView(table.view(viewer), table.version, viewer, table.commitment,
+                            table.is_over)
+
+    def watch(self, table_id: str, token: str | None, *, from_version: int = 0) -> Subscription:
+        """Moves accepted after `from_version`, then live ones, each redacted for the caller.
+
+        The caller must `cancel()` the subscription when it stops reading early.
+        """
+        if from_version < 0:
+            raise InvalidArgument(f"`from_version` must be 0 or more, got `{from_version}`")
+        with self._locked(table_id) as live:
+            viewer = self._viewer(live, token, None)
+            backlog = live.history[from_version:]
+            subscription = Subscription(viewer, self._watch_capacity + len(backlog))
+            for item in backlog:
+                subscription.push(item)
+            if live.table.is_over:
+                subscription.close()
+            else:  # registered under the table lock: no move falls between backlog and live
+                self._broadcast(live).add(subscription)
+            return subscription
+
+    def adjudicate(self, record: JSON) -> dict[str, JSON]:
+        """Replay a game record: the first illegal move and why, or the confirmed final result."""
+        if not isinstance(record, Mapping):
+            raise InvalidArgument("a game record is a mapping with `game`, `seats`, `deal` or "
+                                  "`seed`, and `steps`")
+        return adjudicate(self._games, dict(record))
+
+    def adjudicate_yaml(self, text: str) -> dict[str, JSON]:
+        return adjudicate_yaml(self._games, text)
+
+    def close(self) -> None:
+        """End every watch stream (on shutdown)."""
+        with self._lock:
+            broadcasts = list(self._broadcasts.values())
+        for broadcast in broadcasts:
+            broadcast.close_all()
+
+    # -- the live-table cache ------------------------------------------------------------------
+
+    @contextmanager
+    def _locked(self, table_id: str) -> Iterator[LiveTable]:
+        """The table, locked and as fresh as the store (reloaded when another process moved it)."""
+        if not table_id:
+            raise InvalidArgument("missing `table_id`")
+        while True:
+            live = self._live(table_id)
+            with live.lock:
+                if live.retired:
+                    continue
+                if self._store.version(table_id) != live.table.version:
+                    self._retire(live, "stale")
+                    continue
+                self._tell_watchers(live)  # of moves another process made, if any
+                yield live
+                return
+
+    def _live(self, table_id: str) -> LiveTable:
+        with self._lock:
+            live = self._tables.get(table_id)
+        if live is not None:
+            return live
+        loaded = self._load(self._store.load_table(table_id))  # outside the lock: replay is slow
+        with self._lock:
+            return self._tables.setdefault(table_id, loaded)
+
+    def _load(self, record: TableRecord) -> LiveTable:
+        setup = TableSetup.from_data(record.setup)
+        game = self._game(setup.game)
+        moves = [(m.seat, Move.from_data(m.move)) for m in record.moves]
+        try:
+            table = Table.replay(game, setup, moves)
+        except RefereeError as error:  # the server's problem (a spec changed), not the client's
+            raise RefereeError(f"table `{record.table_id}` does not replay: {error}") from error
+        if table.version != record.version:
+            raise RefereeError(f"table `{record.table_id}` does not replay: {record.version} "
+                               f"moves stored, {table.version} accepted again")
+        history = [Accepted(m.seq or 0, m.seat, Verdict.from_data(m.verdict).events)
+                   for m in record.moves]
+        seats = {digest: seat for seat, digest in record.token_hashes.items()}
+        return LiveTable(record.table_id, table, seats, history)
+
+    def _retire(self, live: LiveTable, reason: str) -> None:
+        live.retired = True
+        with self._lock:
+            if self._tables.get(live.table_id) is live:
+                del self._tables[live.table_id]
+        log.info("table_reloading", table=live.table_id, reason=reason)
+
+    def _broadcast(self, live: LiveTable) -> Broadcast:
+        with self._lock:
+            return self._broadcasts.setdefault(live.table_id, Broadcast(live.table.version))
+
+    def _tell_watchers(self, live: LiveTable) -> None:
+        with self._lock:
+            broadcast = self._broadcasts.get(live.table_id)
+        if broadcast is not None:
+            broadcast.catch_up(live.history, over=live.table.is_over)
+
+    # -- proposals -----------------------------------------------------------------------------
+
+    def _seat(self, live: LiveTable, token: str | None, claimed: int | None) -> int:
+        """The seat the token stands for: acting needs a token."""
+        seat = self._viewer(live, token, claimed)
+        if seat is None:
+            raise Unauthenticated("missing seat token")
+        return seat
+
+    def _viewer(self, live: LiveTable, token: str | None, claimed: int | None) -> int | None:
+        """The seat the token stands for, or None (the public) without a token."""
+        if not token:
+            if claimed is not None:
+                raise Unauthenticated(f"missing seat token: seat {claimed}'s view needs it")
+            return None
+        seat = live.seat_of_token.get(_digest(token))
+        if seat is None:
+            raise Unauthenticated(f"the seat token is not valid for table `{live.table_id}`")
+        if claimed is not None and claimed != seat:
+            raise PermissionDenied(f"the token is seat {seat}'s: it cannot act for seat {claimed}")
+        return seat
+
+    def _first_verdict(self, live: LiveTable, seat: int, move: Move,
+                       move_id: str) -> Ruling | None:
+        if not move_id:
+            return None
+        first = self._store.find_verdict(live.table_id, move_id)
+        if first is None:
+            return None
+        if first.seat != seat or first.move != codec.decode(codec.encode(move.to_data())):
+            raise InvalidArgument(f"move id `{move_id}` was already used for another move")
+        verdict = Verdict.from_data(first.verdict)
+        return Ruling(verdict, seat, move_id, [e.seen_by(seat) for e in verdict.events],
+                      replayed=True)
+
+    def _judge(self, live: LiveTable, seat: int, move: Move, move_id: str,
+               expected_version: int | None) -> Ruling | None:
+        """Judge, record, answer; None when another process recorded a move first (retry)."""
+        _check_expected_version(live, expected_version)
+        before = live.table.version
+        verdict = live.table.propose(seat, move)
+        try:
+            self._record(live, seat, move, move_id, verdict, before)
+        except StoreConflict:  # the store is ahead of this table: reload, judge again
+            self._retire(live, "store conflict")
+            return None
+        except BaseException:  # the table may hold a move the store does not: drop it
+            self._retire(live, "store failure")
+            raise
+        return Ruling(verdict, seat, move_id, [e.seen_by(seat) for e in verdict.events])
+
+    def _record(self, live: LiveTable, seat: int, move: Move, move_id: str, verdict: Verdict,
+                version_before: int) -> None:
+        """Commit the move if it changed the table (else remember the verdict), tell the watchers.
+
+        Whether a move is logged depends on the table's version, not on the outcome, so that
+        whatever the engine counts as a change (a pending claim, say) is replayed after a restart.
+        """
+        if live.table.version == version_before:  # rejected: nothing changed
+            if move_id:
+                self._store.record_rejection(live.table_id, seat, move.to_data(), move_id,
+                                             verdict.to_data())
+            return
+        if live.table.version != version_before + 1:
+            raise RefereeError(f"one move moved table `{live.table_id}` from version "
+                               f"{version_before} to {live.table.version}")
+        self._store.append_move(live.table_id, live.table.version, seat, move.to_data(),
+                                move_id or None, verdict.to_data())
+        live.history.append(Accepted(live.table.version, seat, verdict.events))
+        self._tell_watchers(live)
+
+
+def _digest(token: str) -> str:
+    # Only digests are stored and compared: a leaked database gives no seat away, and a dict
+    # lookup by digest leaks nothing useful through timing about the token itself.
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def _check_move_id(move_id: str) -> None:
+    if len(move_id) > MAX_MOVE_ID_LENGTH:
+        raise InvalidArgument(f"`move_id` is longer than {MAX_MOVE_ID_LENGTH} characters")
+
+
+def _check_expected_version(live: LiveTable, expected: int | None) -> None:
+    if expected is not None and expected != live.table.version:
+        raise VersionConflict(f"table `{live.table_id}` is at version {live.table.version}, "
+                              f"not {expected}")
+

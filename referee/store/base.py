@@ -1,0 +1,97 @@
+"""The event store interface: a table is its set-up plus its accepted moves, in order.
+
+A store keeps, per table: the set-up data (`TableSetup.to_data()`), the sha256 of each seat's
+token (never the token), and every *proposal* whose verdict must survive a restart: each accepted
+move with its sequence number (1, 2, 3... = the table version it made), and each rejection that
+came with a `move_id` (so a retry gets the same answer). The unique keys (table, seq) and
+(table, move_id) are what make several referee processes on one database safe: the second writer
+gets `StoreConflict`, reloads the table and judges again.
+
+Implementations: `MemoryStore` (tests), `SqliteStore` (the default, embedded); PostgreSQL fits the
+same interface with the same two unique keys.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+from referee.errors import NotFound, VersionConflict
+
+JSON = Any
+
+
+class StoreConflict(VersionConflict):
+    """Another writer already used this (table, seq) or (table, move_id): reload and judge again."""
+
+
+@dataclass(frozen=True)
+class Proposal:
+    """One stored verdict: an accepted move (with its `seq`) or a remembered rejection."""
+
+    seat: int
+    move: Mapping[str, JSON]
+    verdict: Mapping[str, JSON]
+    move_id: str | None = None
+    seq: int | None = None  # None: a rejection
+
+    @property
+    def accepted(self) -> bool:
+        return self.seq is not None
+
+
+@dataclass(frozen=True)
+class TableRecord:
+    """Everything needed to rebuild a table: fold `moves` over `setup`."""
+
+    table_id: str
+    setup: Mapping[str, JSON]
+    token_hashes: Mapping[int, str]  # seat -> hex sha256 of its token
+    moves: tuple[Proposal, ...] = field(default=())  # accepted moves, by seq
+
+    @property
+    def version(self) -> int:
+        return len(self.moves)
+
+
+def unknown_table(table_id: str) -> NotFound:
+    return NotFound(f"unknown table `{table_id}`")
+
+
+class Store(ABC):
+    """Durable tables. Every write is committed (on disk, for a durable store) when it returns."""
+
+    @abstractmethod
+    def create_table(self, table_id: str, setup: Mapping[str, JSON],
+                     token_hashes: Mapping[int, str]) -> None:
+        """Record a new table; `StoreConflict` if the id is taken."""
+
+    @abstractmethod
+    def load_table(self, table_id: str) -> TableRecord:
+        """The table's set-up, token hashes and accepted moves; `NotFound` if unknown."""
+
+    @abstractmethod
+    def append_move(self, table_id: str, seq: int, seat: int, move: Mapping[str, JSON],
+                    move_id: str | None, verdict: Mapping[str, JSON]) -> None:
+        """Commit accepted move number `seq`; `StoreConflict` if `seq` or `move_id` is taken."""
+
+    @abstractmethod
+    def record_rejection(self, table_id: str, seat: int, move: Mapping[str, JSON],
+                         move_id: str, verdict: Mapping[str, JSON]) -> None:
+        """Remember a rejected proposal by its move id; `StoreConflict` if the id is taken."""
+
+    @abstractmethod
+    def find_verdict(self, table_id: str, move_id: str) -> Proposal | None:
+        """The first verdict given to `move_id` at this table, if any."""
+
+    @abstractmethod
+    def version(self, table_id: str) -> int:
+        """The number of accepted moves (cheap: checks whether a cached table is stale)."""
+
+    @abstractmethod
+    def table_ids(self) -> list[str]:
+        """Every table, oldest first."""
+
+    def close(self) -> None:  # noqa: B027 - a no-op unless the store holds connections
+        """Release connections; the store is unusable afterwards."""

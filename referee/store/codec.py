@@ -1,0 +1,31 @@
+"""JSON as the store and the wire see it, with seat numbers kept as numbers.
+
+JSON objects only have string keys, but the domain keys seats by int (`hands: {1: [...]}`,
+`hand_size: {2: 9}`). Decoding turns keys that are canonical decimal integers back into ints, so
+data read back equals the data written. No other key is ever all digits (option names, move
+fields and card codes start with a letter or contain one).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+JSON = Any
+
+_INT_KEY = re.compile(r"-?(0|[1-9][0-9]*)")
+
+
+def restore_key(key: str) -> str | int:
+    """`"2"` -> 2 (a seat); any other key unchanged."""
+    return int(key) if _INT_KEY.fullmatch(key) else key
+
+
+def encode(data: JSON) -> str:
+    """Compact, deterministic JSON; fails on values JSON cannot hold (NaN, sets, objects)."""
+    return json.dumps(data, separators=(",", ":"), sort_keys=True, allow_nan=False)
+
+
+def decode(text: str) -> JSON:
+    return json.loads(text, object_hook=lambda obj: {restore_key(k): v for k, v in obj.items()})

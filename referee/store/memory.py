@@ -1,0 +1,98 @@
+"""A store in memory, for tests: same contract as the durable stores, nothing survives the process.
+
+Data is kept encoded as JSON, as a real database would, so what a test reads back is exactly what
+SQLite would give (ints, not tuples; seat keys as ints), and nothing shares state with the caller.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
+from typing import Mapping
+
+from referee.store import codec
+from referee.store.base import JSON, Proposal, Store, StoreConflict, TableRecord, unknown_table
+
+
+@dataclass
+class _Row:
+    seat: int
+    move: str
+    verdict: str
+    move_id: str | None
+    seq: int | None
+
+    def proposal(self) -> Proposal:
+        return Proposal(self.seat, codec.decode(self.move), codec.decode(self.verdict),
+                        self.move_id, self.seq)
+
+
+@dataclass
+class _Table:
+    setup: str
+    token_hashes: dict[int, str]
+    moves: list[_Row] = field(default_factory=list)
+    by_move_id: dict[str, _Row] = field(default_factory=dict)
+
+
+class MemoryStore(Store):
+    def __init__(self) -> None:
+        self._tables: dict[str, _Table] = {}
+        self._lock = threading.Lock()
+
+    def create_table(self, table_id: str, setup: Mapping[str, JSON],
+                     token_hashes: Mapping[int, str]) -> None:
+        with self._lock:
+            if table_id in self._tables:
+                raise StoreConflict(f"table `{table_id}` already exists")
+            self._tables[table_id] = _Table(codec.encode(setup), dict(token_hashes))
+
+    def load_table(self, table_id: str) -> TableRecord:
+        with self._lock:
+            table = self._get(table_id)
+            return TableRecord(table_id, codec.decode(table.setup), dict(table.token_hashes),
+                               tuple(row.proposal() for row in table.moves))
+
+    def append_move(self, table_id: str, seq: int, seat: int, move: Mapping[str, JSON],
+                    move_id: str | None, verdict: Mapping[str, JSON]) -> None:
+        with self._lock:
+            table = self._get(table_id)
+            if seq != len(table.moves) + 1:
+                raise StoreConflict(f"table `{table_id}` already has move {seq}")
+            row = _Row(seat, codec.encode(move), codec.encode(verdict), move_id, seq)
+            self._remember(table, row)
+            table.moves.append(row)
+
+    def record_rejection(self, table_id: str, seat: int, move: Mapping[str, JSON],
+                         move_id: str, verdict: Mapping[str, JSON]) -> None:
+        with self._lock:
+            table = self._get(table_id)
+            self._remember(table, _Row(seat, codec.encode(move), codec.encode(verdict),
+                                       move_id, None))
+
+    def find_verdict(self, table_id: str, move_id: str) -> Proposal | None:
+        with self._lock:
+            row = self._get(table_id).by_move_id.get(move_id)
+            return row.proposal() if row else None
+
+    def version(self, table_id: str) -> int:
+        with self._lock:
+            return len(self._get(table_id).moves)
+
+    def table_ids(self) -> list[str]:
+        with self._lock:
+            return list(self._tables)
+
+    def _get(self, table_id: str) -> _Table:
+        table = self._tables.get(table_id)
+        if table is None:
+            raise unknown_table(table_id)
+        return table
+
+    @staticmethod
+    def _remember(table: _Table, row: _Row) -> None:
+        if row.move_id is None:
+            return
+        if row.move_id in table.by_move_id:
+            raise StoreConflict(f"move id `{row.move_id}` was already used")
+        table.by_move_id[row.move_id] = row

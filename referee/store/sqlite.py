@@ -1,0 +1,191 @@
+"""The default store: one SQLite file, WAL journal, `synchronous=FULL`.
+
+With `synchronous=FULL` a commit returns only once the write-ahead log is synced to disk, so an
+accepted move survives `kill -9` and power loss; the service sends the verdict after the commit.
+One connection, guarded by a lock: SQLite has a single writer anyway, and the cost of a move is
+the sync, not the SQL. Several processes may open the same file (the busy timeout makes them take
+turns); the unique keys turn a race on one table into `StoreConflict` for the loser.
+
+The schema is versioned with `PRAGMA user_version`: each entry of `MIGRATIONS` moves the file one
+version up, inside a transaction.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from contextlib import contextmanager
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Iterator, Mapping
+
+from referee.errors import RefereeError
+from referee.store import codec
+from referee.store.base import JSON, Proposal, Store, StoreConflict, TableRecord, unknown_table
+
+MIGRATIONS: tuple[str, ...] = (
+    # version 1
+    """
+    CREATE TABLE tables (
+        id          TEXT PRIMARY KEY,
+        game        TEXT NOT NULL,
+        setup       TEXT NOT NULL,        -- TableSetup.to_data(), JSON
+        created_at  TEXT NOT NULL
+    );
+    CREATE TABLE seat_tokens (
+        table_id      TEXT NOT NULL REFERENCES tables(id),
+        seat          INTEGER NOT NULL,
+        token_sha256  TEXT NOT NULL,
+        PRIMARY KEY (table_id, seat)
+    );
+    -- accepted moves (seq = 1, 2, 3 ...) and rejections remembered by move id (seq NULL)
+    CREATE TABLE proposals (
+        table_id    TEXT NOT NULL REFERENCES tables(id),
+        seq         INTEGER,
+        move_id     TEXT,
+        seat        INTEGER NOT NULL,
+        move        TEXT NOT NULL,        -- Move.to_data(), JSON
+        verdict     TEXT NOT NULL,        -- Verdict.to_data(), JSON, with every secret
+        created_at  TEXT NOT NULL,
+        CHECK (seq IS NOT NULL OR move_id IS NOT NULL),
+        UNIQUE (table_id, seq),
+        UNIQUE (table_id, move_id)
+    );
+    """,
+)
+
+BUSY_TIMEOUT_S = 10.0
+
+
+class SqliteStore(Store):
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self._lock = threading.Lock()
+        # autocommit mode (isolation_level=None): transactions are explicit, see `_transaction`
+        self._db = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S, isolation_level=None,
+                                   check_same_thread=False)
+        self._configure()
+        self._migrate()
+
+    def _configure(self) -> None:
+        mode = self._db.execute("PRAGMA journal_mode=WAL").fetchone()[0]
+        if mode != "wal":
+            raise RefereeError(f"cannot use a write-ahead log for `{self.path}`: got `{mode}`")
+        self._db.execute("PRAGMA synchronous=FULL")
+        self._db.execute("PRAGMA foreign_keys=ON")
+
+    def _migrate(self) -> None:
+        with self._transaction() as db:
+            current = db.execute("PRAGMA user_version").fetchone()[0]
+            if current > len(MIGRATIONS):
+                raise RefereeError(f"`{self.path}` has schema version {current}, newer than this "
+                                   f"referee's {len(MIGRATIONS)}: upgrade the referee")
+            for version, script in enumerate(MIGRATIONS[current:], start=current + 1):
+                for statement in _statements(script):
+                    db.execute(statement)
+                db.execute(f"PRAGMA user_version={version}")  # a pragma cannot take a parameter
+
+    @contextmanager
+    def _transaction(self) -> Iterator[sqlite3.Connection]:
+        """One write transaction; IMMEDIATE takes the write lock up front (no upgrade deadlock)."""
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._db
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
+
+    def create_table(self, table_id: str, setup: Mapping[str, JSON],
+                     token_hashes: Mapping[int, str]) -> None:
+        with self._transaction() as db:
+            try:
+                db.execute("INSERT INTO tables (id, game, setup, created_at) VALUES (?, ?, ?, ?)",
+                           (table_id, str(setup.get("game", "")), codec.encode(setup), _now()))
+            except sqlite3.IntegrityError as error:
+                raise StoreConflict(f"table `{table_id}` already exists") from error
+            db.executemany("INSERT INTO seat_tokens (table_id, seat, token_sha256) "
+                           "VALUES (?, ?, ?)",
+                           [(table_id, seat, digest) for seat, digest in token_hashes.items()])
+
+    def load_table(self, table_id: str) -> TableRecord:
+        with self._lock:
+            row = self._db.execute("SELECT setup FROM tables WHERE id = ?", (table_id,)).fetchone()
+            if row is None:
+                raise unknown_table(table_id)
+            tokens = self._db.execute("SELECT seat, token_sha256 FROM seat_tokens "
+                                      "WHERE table_id = ?", (table_id,)).fetchall()
+            moves = self._db.execute("SELECT seat, move, verdict, move_id, seq FROM proposals "
+                                     "WHERE table_id = ? AND seq IS NOT NULL ORDER BY seq",
+                                     (table_id,)).fetchall()
+        return TableRecord(table_id, codec.decode(row[0]), dict(tokens),
+                           tuple(_proposal(m) for m in moves))
+
+    def append_move(self, table_id: str, seq: int, seat: int, move: Mapping[str, JSON],
+                    move_id: str | None, verdict: Mapping[str, JSON]) -> None:
+        with self._transaction() as db:
+            if _version(db, table_id) != seq - 1:
+                raise StoreConflict(f"table `{table_id}` is not at version {seq - 1}")
+            _insert(db, table_id, seq, seat, move, move_id, verdict)
+
+    def record_rejection(self, table_id: str, seat: int, move: Mapping[str, JSON],
+                         move_id: str, verdict: Mapping[str, JSON]) -> None:
+        with self._transaction() as db:
+            _version(db, table_id)  # NotFound for an unknown table
+            _insert(db, table_id, None, seat, move, move_id, verdict)
+
+    def find_verdict(self, table_id: str, move_id: str) -> Proposal | None:
+        with self._lock:
+            row = self._db.execute("SELECT seat, move, verdict, move_id, seq FROM proposals "
+                                   "WHERE table_id = ? AND move_id = ?",
+                                   (table_id, move_id)).fetchone()
+        return _proposal(row) if row else None
+
+    def version(self, table_id: str) -> int:
+        with self._lock:
+            return _version(self._db, table_id)
+
+    def table_ids(self) -> list[str]:
+        with self._lock:
+            rows = self._db.execute("SELECT id FROM tables ORDER BY created_at, rowid").fetchall()
+        return [r[0] for r in rows]
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+
+def _version(db: sqlite3.Connection, table_id: str) -> int:
+    row = db.execute("SELECT (SELECT MAX(seq) FROM proposals WHERE table_id = t.id) "
+                     "FROM tables t WHERE t.id = ?", (table_id,)).fetchone()
+    if row is None:
+        raise unknown_table(table_id)
+    return int(row[0] or 0)
+
+
+def _insert(db: sqlite3.Connection, table_id: str, seq: int | None, seat: int,
+            move: Mapping[str, JSON], move_id: str | None, verdict: Mapping[str, JSON]) -> None:
+    try:
+        db.execute("INSERT INTO proposals (table_id, seq, move_id, seat, move, verdict, created_at)"
+                   " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                   (table_id, seq, move_id, seat, codec.encode(move), codec.encode(verdict),
+                    _now()))
+    except sqlite3.IntegrityError as error:  # the table exists (checked): a unique key is taken
+        raise StoreConflict(f"move {seq} or move id `{move_id}` of table `{table_id}` is taken") \
+            from error
+
+
+def _proposal(row: tuple[int, str, str, str | None, int | None]) -> Proposal:
+    seat, move, verdict, move_id, seq = row
+    return Proposal(seat, codec.decode(move), codec.decode(verdict), move_id, seq)
+
+
+def _statements(script: str) -> list[str]:
+    """Split a migration into statements (no `;` inside the schema's literals or comments)."""
+    lines = [line.split("--", 1)[0] for line in script.splitlines()]
+    return [s.strip() for s in "\n".join(lines).split(";") if s.strip()]
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")

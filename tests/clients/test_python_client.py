@@ -1,0 +1,65 @@
+"""The Python client and its bots example, against a real referee on a free port (SQLite file)."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+
+from referee.server.app import create_server
+from referee.service import RefereeService
+from referee.spec.registry import load_games
+from referee.store.sqlite import SqliteStore
+from referee_client import RefereeClient
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "clients/python/examples/bots_play_pontinho.py"
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[RefereeClient]:
+    service = RefereeService(SqliteStore(tmp_path / "referee.db"), load_games())
+    server, port = create_server(service)
+    server.start()
+    with RefereeClient(f"127.0.0.1:{port}") as connected:
+        yield connected
+    server.stop(None)
+    service.close()
+
+
+def _example():
+    spec = importlib.util.spec_from_file_location("bots_play_pontinho", EXAMPLE)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_four_bots_play_a_whole_hand_over_grpc(client: RefereeClient) -> None:
+    final = _example().play(client, seats=4, seed=7, show=False)
+    assert final["hand_over"] is True
+    went_out = final["went_out"]
+    assert final["points"][str(went_out)] == 0
+    assert all(points >= 0 for points in final["points"].values())
+    # the revealed hands: the one who went out holds nothing
+    assert final["hands"][str(went_out)] == []
+
+
+def test_a_seat_view_shows_its_own_hand_only(client: RefereeClient) -> None:
+    table = client.create_table("pontinho", seats=3, seed=11)
+    views = [client.view(table.id, table.tokens[s]) for s in range(3)]
+    for seat, view in enumerate(views):
+        assert len(view["hand"]) == 9
+        assert "hands" not in view and "stock" not in view
+        assert view["seat"] == seat and "hand" in view
+    public = client.view(table.id)
+    assert "hand" not in public and public["hand_sizes"] == {"0": 9, "1": 9, "2": 9}
+
+
+def test_rejected_move_is_explained_and_changes_nothing(client: RefereeClient) -> None:
+    table = client.create_table("pontinho", seats=3, seed=5)
+    before = client.view(table.id, table.tokens[1])
+    verdict = client.propose(table.id, table.tokens[1], {"type": "discard", "card": before["hand"][0]})
+    assert not verdict["accepted"]
+    assert {"PN-16"} <= {c for v in verdict["violations"] for c in v["cites"]}
+    assert client.view(table.id, table.tokens[1]) == before

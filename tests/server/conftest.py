@@ -1,0 +1,53 @@
+"""A real referee on a free port, in-process, reached through real gRPC channels."""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+import grpc
+import pytest
+from server_support import MAX_MESSAGE_BYTES, OpenTable, open_table
+
+from referee.api.v1 import referee_pb2_grpc
+from referee.server.app import create_server
+from referee.service import RefereeService
+from referee.spec.registry import Game, load_games
+from referee.store.base import Store
+from referee.store.memory import MemoryStore
+
+
+@pytest.fixture(scope="session")
+def games() -> dict[str, Game]:
+    return load_games()
+
+
+@pytest.fixture
+def store() -> Store:
+    return MemoryStore()
+
+
+@pytest.fixture
+def service(store: Store, games: dict[str, Game]) -> Iterator[RefereeService]:
+    running = RefereeService(store, games)
+    yield running
+    running.close()
+
+
+@pytest.fixture
+def address(service: RefereeService) -> Iterator[str]:
+    server, port = create_server(service, max_message_bytes=MAX_MESSAGE_BYTES)
+    server.start()
+    yield f"127.0.0.1:{port}"
+    service.close()
+    server.stop(None)
+
+
+@pytest.fixture
+def stub(address: str) -> Iterator[referee_pb2_grpc.RefereeStub]:
+    with grpc.insecure_channel(address) as channel:
+        yield referee_pb2_grpc.RefereeStub(channel)
+
+
+@pytest.fixture
+def table(stub: referee_pb2_grpc.RefereeStub) -> OpenTable:
+    return open_table(stub)

@@ -1,0 +1,111 @@
+"""Helpers for the server tests: a small game client over real gRPC, and view inspection."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import grpc
+import pytest
+
+from referee.api.v1 import referee_pb2 as pb
+from referee.api.v1 import referee_pb2_grpc
+from referee.engine.table import Table, TableSetup
+from referee.model import ADJUDICATOR, Move
+from referee.server.convert import data_to_struct, struct_to_data
+from referee.spec.registry import Game
+from referee.store.base import Store
+
+MAX_MESSAGE_BYTES = 64 * 1024  # the test server's limit (the real default is 1 MiB)
+
+# Seat 1 (after the dealer, seat 0) acts first; every hand is distinct from the others and from
+# the turned card, so a card code in a view tells whose card it is. Jokers: 9S, 9C (turned 9D).
+DEAL: dict[str, Any] = {
+    "hands": {
+        1: ["5C", "6C", "7C", "8C", "KH", "KS", "2D", "3D", "JH"],
+        2: ["4S", "4H", "6D", "TS", "TC", "QD", "QC", "AH", "8H"],
+        0: ["2S", "3S", "5H", "6H", "JD", "JS", "KC", "AD", "7S"],
+    },
+    "turned": "9D",
+    "stock": ["4C", "TH", "5S"],  # seat 1 draws 4C, seat 2 draws TH
+}
+
+
+def seat_metadata(token: str | None) -> tuple[tuple[str, str], ...]:
+    return () if token is None else (("x-seat-token", token),)
+
+
+@dataclass
+class OpenTable:
+    """A table created through the API, with every seat's token: the tests' game client."""
+
+    stub: referee_pb2_grpc.RefereeStub
+    table_id: str
+    tokens: dict[int, str]
+    commitment: str
+
+    def propose(self, seat: int, move_type: str, *, move_id: str = "",
+                expected_version: int | None = None, token: str | None = None,
+                **fields: Any) -> pb.Verdict:
+        request = pb.ProposeRequest(table_id=self.table_id, move_id=move_id,
+                                    move=pb.Move(type=move_type, fields=data_to_struct(fields)),
+                                    expected_version=expected_version)
+        response = self.stub.Propose(request, metadata=seat_metadata(token or self.tokens[seat]))
+        return response.verdict
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        token = None if seat is None else self.tokens[seat]
+        response = self.stub.GetView(pb.GetViewRequest(table_id=self.table_id),
+                                     metadata=seat_metadata(token))
+        return struct_to_data(response.view)
+
+    def version(self) -> int:
+        return int(self.stub.GetView(pb.GetViewRequest(table_id=self.table_id)).version)
+
+
+def open_table(stub: referee_pb2_grpc.RefereeStub, deal: dict[str, Any] | None = None,
+               **request: Any) -> OpenTable:
+    request.setdefault("game", "pontinho")
+    request.setdefault("seats", 3)
+    response = stub.CreateTable(pb.CreateTableRequest(deal=data_to_struct(deal or DEAL), **request))
+    tokens = {t.seat: t.token for t in response.seats}
+    return OpenTable(stub, response.table_id, tokens, response.commitment)
+
+
+def full_view(store: Store, games: dict[str, Game], table_id: str) -> dict[str, Any]:
+    """The adjudicator's view, rebuilt from the store (the API never shows it to anyone)."""
+    record = store.load_table(table_id)
+    setup = TableSetup.from_data(record.setup)
+    moves = [(m.seat, Move.from_data(m.move)) for m in record.moves]
+    return Table.replay(games[setup.game], setup, moves).view(ADJUDICATOR)
+
+
+def strings_in(data: Any) -> set[str]:
+    """Every string anywhere in `data`, keys included."""
+    if isinstance(data, str):
+        return {data}
+    if isinstance(data, dict):
+        return {s for k, v in data.items() for s in strings_in(k) | strings_in(v)}
+    if isinstance(data, (list, tuple)):
+        return {s for item in data for s in strings_in(item)}
+    return set()
+
+
+def status_of(call: Any) -> grpc.StatusCode:
+    """The status code of a call expected to fail."""
+    with pytest.raises(grpc.RpcError) as failure:
+        call()
+    return failure.value.code()  # type: ignore[no-any-return]
+
+
+# Seat 1 can go out on its first turn: draw KD, lay three sequences, discard KD.
+GOING_OUT_DEAL: dict[str, Any] = {
+    "hands": {
+        1: ["3H", "4H", "5H", "6S", "7S", "8S", "2C", "3C", "4C"],
+        2: ["4S", "4D", "6D", "TS", "TC", "QD", "QC", "AH", "8H"],
+        0: ["2S", "3S", "5D", "6H", "JD", "JS", "KC", "AD", "7D"],
+    },
+    "turned": "9D",
+    "stock": ["KD", "TH", "5S"],
+}
+GOING_OUT_MELDS = [["3H", "4H", "5H"], ["6S", "7S", "8S"], ["2C", "3C", "4C"]]

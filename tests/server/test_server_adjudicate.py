@@ -1,0 +1,52 @@
+"""Adjudicate: a game record replayed, its first illegal move with reasons, or its result."""
+
+from __future__ import annotations
+
+import grpc
+import pytest
+import yaml
+from server_support import DEAL, status_of
+
+from referee.api.v1 import referee_pb2 as pb
+from referee.api.v1.referee_pb2_grpc import RefereeStub
+from referee.server.convert import data_to_struct, struct_to_data
+
+RECORD = {
+    "format": 1, "game": "pontinho", "seats": 3, "dealer": 0, "deal": DEAL,
+    "steps": [
+        {"seat": 1, "move": {"type": "draw"}},
+        {"seat": 1, "move": {"type": "meld", "cards": ["4C", "5C", "6C"]}},
+        {"seat": 1, "move": {"type": "discard", "card": "JH"}},
+        {"seat": 2, "move": {"type": "draw"}},
+    ],
+}
+ILLEGAL = {**RECORD, "steps": [*RECORD["steps"][:3],
+                               {"seat": 2, "move": {"type": "meld", "cards": ["QD", "QC"]}}]}
+
+
+def test_a_legal_record_is_confirmed_with_its_result(stub: RefereeStub) -> None:
+    report = stub.Adjudicate(pb.AdjudicateRequest(record_yaml=yaml.safe_dump(RECORD)))
+    assert report.legal and not report.HasField("step") and report.moves == 4
+    result = struct_to_data(report.result)
+    assert result["to_act"] == 2 and len(result["hands"][2]) == 10
+
+
+def test_an_illegal_record_names_its_first_illegal_move(stub: RefereeStub) -> None:
+    report = stub.Adjudicate(pb.AdjudicateRequest(record_data=data_to_struct(ILLEGAL)))
+    assert not report.legal
+    assert (report.step, report.seat, report.moves) == (3, 2, 3)
+    assert report.move.type == "meld"
+    assert report.violations and all(v.rule and v.message for v in report.violations)
+
+
+def test_a_record_as_data_and_as_yaml_agree(stub: RefereeStub) -> None:
+    as_data = stub.Adjudicate(pb.AdjudicateRequest(record_data=data_to_struct(ILLEGAL)))
+    as_yaml = stub.Adjudicate(pb.AdjudicateRequest(record_yaml=yaml.safe_dump(ILLEGAL)))
+    assert as_data == as_yaml
+
+
+@pytest.mark.parametrize("text", ["steps: [", "just a string",
+                                  yaml.safe_dump({**RECORD, "game": None})])
+def test_an_unreadable_record_is_an_invalid_argument(stub: RefereeStub, text: str) -> None:
+    request = pb.AdjudicateRequest(record_yaml=text)
+    assert status_of(lambda: stub.Adjudicate(request)) is grpc.StatusCode.INVALID_ARGUMENT

@@ -1,0 +1,144 @@
+"""Propose: illegal or unreadable moves are verdicts; protocol problems are statuses; in both
+cases nothing changes. Retries with a move id are answered once."""
+
+from __future__ import annotations
+
+import grpc
+from server_support import (
+    GOING_OUT_DEAL,
+    GOING_OUT_MELDS,
+    OpenTable,
+    open_table,
+    seat_metadata,
+    status_of,
+)
+
+from referee.api.v1 import referee_pb2 as pb
+from referee.api.v1.referee_pb2_grpc import RefereeStub
+
+
+def assert_rejected(verdict: pb.Verdict, table: OpenTable, version: int, *words: str) -> None:
+    """A rejection with a reason (citing a rule), and the table where it was."""
+    assert verdict.outcome == pb.OUTCOME_REJECTED
+    assert verdict.violations and all(v.rule and v.message for v in verdict.violations)
+    assert verdict.version == table.version() == version
+    text = " ".join(v.message for v in verdict.violations)
+    assert all(word in text for word in words), text
+
+
+def test_a_legal_move_is_accepted_with_its_events(table: OpenTable) -> None:
+    verdict = table.propose(1, "draw")
+    assert (verdict.outcome, verdict.version, verdict.seat) == (pb.OUTCOME_ACCEPTED, 1, 1)
+    assert [e.kind for e in verdict.events] == ["drew"]
+    assert table.version() == 1
+
+
+def test_the_proposer_sees_its_drawn_card_in_the_verdict(table: OpenTable) -> None:
+    drew = table.propose(1, "draw").events[0]
+    assert "4C" in str(drew.data)
+
+
+def test_a_malformed_card_code_is_a_rejection(table: OpenTable) -> None:
+    table.propose(1, "draw")
+    assert_rejected(table.propose(1, "discard", card="JX"), table, 1, "`JX`")
+
+
+def test_an_unknown_move_type_is_a_rejection(table: OpenTable) -> None:
+    assert_rejected(table.propose(1, "castle"), table, 0, "`castle`")
+    assert_rejected(table.propose(1, ""), table, 0)
+
+
+def test_a_missing_field_is_a_rejection(table: OpenTable) -> None:
+    table.propose(1, "draw")
+    assert_rejected(table.propose(1, "discard"), table, 1, "card")
+
+
+def test_an_unknown_field_is_a_rejection(table: OpenTable) -> None:
+    assert_rejected(table.propose(1, "draw", card="4C"), table, 0, "card")
+
+
+def test_a_card_not_held_is_a_rejection(table: OpenTable) -> None:
+    table.propose(1, "draw")
+    assert_rejected(table.propose(1, "discard", card="QD"), table, 1, "`QD`")
+
+
+def test_a_seat_out_of_turn_is_rejected(table: OpenTable) -> None:
+    verdict = table.propose(2, "draw")
+    assert_rejected(verdict, table, 0)
+    assert "GEN-7" in {v.rule for v in verdict.violations} | {c for v in verdict.violations
+                                                                for c in v.cites}
+
+
+def test_no_move_is_accepted_after_the_hand_is_over(stub: RefereeStub) -> None:
+    table = open_table(stub, GOING_OUT_DEAL)
+    table.propose(1, "draw")
+    out = table.propose(1, "go_out", melds=GOING_OUT_MELDS, discard="KD")
+    assert out.outcome == pb.OUTCOME_ACCEPTED, out.violations
+    view = table.view(None)
+    assert view["hand_over"] is True
+    assert_rejected(table.propose(2, "draw"), table, 2, "over")
+
+
+def test_an_unknown_table_is_not_found(table: OpenTable) -> None:
+    request = pb.ProposeRequest(table_id="nope", move=pb.Move(type="draw"))
+    propose = lambda: table.stub.Propose(request, metadata=seat_metadata(table.tokens[1]))  # noqa: E731
+    assert status_of(propose) is grpc.StatusCode.NOT_FOUND
+    view = lambda: table.stub.GetView(pb.GetViewRequest(table_id="nope"))  # noqa: E731
+    assert status_of(view) is grpc.StatusCode.NOT_FOUND
+
+
+def test_a_missing_table_id_is_an_invalid_argument(table: OpenTable) -> None:
+    view = lambda: table.stub.GetView(pb.GetViewRequest())  # noqa: E731
+    assert status_of(view) is grpc.StatusCode.INVALID_ARGUMENT
+
+
+def test_a_type_among_the_fields_is_an_invalid_argument(table: OpenTable) -> None:
+    propose = lambda: table.propose(1, "draw", type="meld")  # noqa: E731
+    assert status_of(propose) is grpc.StatusCode.INVALID_ARGUMENT
+
+
+def test_a_stale_expected_version_is_aborted(table: OpenTable) -> None:
+    table.propose(1, "draw", expected_version=0)
+    stale = lambda: table.propose(1, "discard", card="JH", expected_version=0)  # noqa: E731
+    assert status_of(stale) is grpc.StatusCode.ABORTED
+    assert table.version() == 1
+    assert table.propose(1, "discard", card="JH", expected_version=1).version == 2
+
+
+def test_a_retried_move_id_gets_the_first_verdict_and_applies_once(table: OpenTable) -> None:
+    first = table.propose(1, "draw", move_id="m-1")
+    again = table.propose(1, "draw", move_id="m-1")
+    assert first == again and first.move_id == "m-1"
+    assert table.version() == 1
+    assert table.propose(1, "draw", move_id="m-2").outcome == pb.OUTCOME_REJECTED  # drew already
+
+
+def test_a_retry_after_the_table_moved_on_still_gets_the_first_verdict(table: OpenTable) -> None:
+    first = table.propose(1, "draw", move_id="m-1", expected_version=0)
+    table.propose(1, "discard", card="JH")
+    assert table.propose(1, "draw", move_id="m-1", expected_version=0) == first
+    assert table.version() == 2
+
+
+def test_a_retried_rejection_gets_the_same_rejection(table: OpenTable) -> None:
+    first = table.propose(2, "draw", move_id="early")
+    table.propose(1, "draw")
+    table.propose(1, "discard", card="JH")  # now seat 2 could draw, but the answer was given
+    again = table.propose(2, "draw", move_id="early")
+    assert again == first and again.outcome == pb.OUTCOME_REJECTED
+    assert table.version() == 2
+
+
+def test_a_move_id_used_for_another_move_is_an_invalid_argument(table: OpenTable) -> None:
+    table.propose(1, "draw", move_id="m-1")
+    other = lambda: table.propose(1, "discard", card="JH", move_id="m-1")  # noqa: E731
+    assert status_of(other) is grpc.StatusCode.INVALID_ARGUMENT
+    assert table.version() == 1
+
+
+def test_integral_numbers_arrive_as_ints(table: OpenTable) -> None:
+    """Struct numbers are doubles: `meld: 1.0` must read as meld 1, not be refused as a float."""
+    table.propose(1, "draw")
+    assert table.propose(1, "meld", cards=["4C", "5C", "6C"]).outcome == pb.OUTCOME_ACCEPTED
+    verdict = table.propose(1, "layoff", meld=1, cards=["7C", "8C"])
+    assert verdict.outcome == pb.OUTCOME_ACCEPTED, verdict.violations

@@ -1,0 +1,109 @@
+"""Watch: each watcher gets every accepted move, live, with the events redacted for it."""
+
+from __future__ import annotations
+
+import threading
+import time
+from typing import Any
+
+import grpc
+from server_support import (
+    GOING_OUT_DEAL,
+    GOING_OUT_MELDS,
+    OpenTable,
+    open_table,
+    seat_metadata,
+    status_of,
+)
+
+from referee.api.v1 import referee_pb2 as pb
+from referee.api.v1.referee_pb2_grpc import RefereeStub
+from referee.server.convert import struct_to_data
+
+
+class Watcher:
+    """Reads one Watch stream in a thread, as a live client would."""
+
+    def __init__(self, table: OpenTable, seat: int | None, from_version: int = 0) -> None:
+        token = None if seat is None else table.tokens[seat]
+        request = pb.WatchRequest(table_id=table.table_id, from_version=from_version)
+        self.call = table.stub.Watch(request, metadata=seat_metadata(token))
+        self.received: list[pb.WatchResponse] = []
+        self.error: grpc.RpcError | None = None
+        self.thread = threading.Thread(target=self._read, daemon=True)
+        self.thread.start()
+
+    def _read(self) -> None:
+        try:
+            for response in self.call:
+                self.received.append(response)
+        except grpc.RpcError as error:
+            self.error = error
+
+    def wait_for(self, count: int, timeout_s: float = 5.0) -> list[pb.WatchResponse]:
+        deadline = time.monotonic() + timeout_s
+        while len(self.received) < count and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert len(self.received) >= count, f"got {len(self.received)} of {count} moves"
+        return self.received
+
+    def events(self) -> list[dict[str, Any]]:
+        return [{"kind": e.kind, **struct_to_data(e.data)}
+                for r in self.received for e in r.events]
+
+    def close(self) -> None:
+        self.call.cancel()
+        self.thread.join(timeout=5)
+
+
+def strings(events: list[dict[str, Any]]) -> set[str]:
+    return {v for e in events for v in e.values() if isinstance(v, str)}
+
+
+def test_every_watcher_gets_the_moves_live_each_redacted_for_it(table: OpenTable) -> None:
+    watchers = {seat: Watcher(table, seat) for seat in (1, 2, None)}
+    table.propose(1, "draw")  # 4C, seen by seat 1 only
+    for watcher in watchers.values():
+        watcher.wait_for(1)  # subscribed: what follows arrives live
+    table.propose(1, "discard", card="JH")
+    table.propose(2, "draw")  # TH, seen by seat 2 only
+    for watcher in watchers.values():
+        assert [(r.version, r.seat) for r in watcher.wait_for(3)] == [(1, 1), (2, 1), (3, 2)]
+    seen = {seat: strings(w.events()) for seat, w in watchers.items()}
+    assert "4C" in seen[1] and "TH" not in seen[1]
+    assert "TH" in seen[2] and "4C" not in seen[2]
+    assert not {"4C", "TH"} & seen[None]
+    assert "JH" in seen[None]  # a discard is public
+    for watcher in watchers.values():
+        watcher.close()
+
+
+def test_a_watch_from_a_version_starts_after_it(table: OpenTable) -> None:
+    table.propose(1, "draw")
+    table.propose(1, "discard", card="JH")
+    watcher = Watcher(table, 0, from_version=1)
+    assert [r.version for r in watcher.wait_for(1)] == [2]
+    table.propose(2, "draw")
+    assert [r.version for r in watcher.wait_for(2)] == [2, 3]
+    watcher.close()
+
+
+def test_the_stream_ends_when_the_table_is_over(stub: RefereeStub) -> None:
+    table = open_table(stub, GOING_OUT_DEAL)
+    watcher = Watcher(table, None)
+    table.propose(1, "draw")
+    table.propose(1, "go_out", melds=GOING_OUT_MELDS, discard="KD")
+    watcher.thread.join(timeout=5)
+    assert not watcher.thread.is_alive() and watcher.error is None
+    assert [r.version for r in watcher.received] == [1, 2]
+    late = Watcher(table, 2)  # a watcher arriving after the end gets the story, then the end
+    late.thread.join(timeout=5)
+    assert [r.version for r in late.received] == [1, 2]
+
+
+def test_watching_needs_a_known_table_and_a_valid_token(table: OpenTable) -> None:
+    unknown = table.stub.Watch(pb.WatchRequest(table_id="nope"))
+    assert status_of(lambda: next(unknown)) is grpc.StatusCode.NOT_FOUND
+    forged = table.stub.Watch(pb.WatchRequest(table_id=table.table_id),
+                              metadata=seat_metadata("forged"))
+    assert status_of(lambda: next(forged)) is grpc.StatusCode.UNAUTHENTICATED

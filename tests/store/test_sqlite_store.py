@@ -1,0 +1,91 @@
+"""What only the SQLite store promises: durability settings, a versioned schema, shared files."""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from pathlib import Path
+
+import pytest
+
+from referee.errors import RefereeError
+from referee.store.base import StoreConflict
+from referee.store.sqlite import MIGRATIONS, SqliteStore
+
+SETUP = {"game": "pontinho", "seats": 3}
+DRAW = {"type": "draw"}
+VERDICT = {"outcome": "accepted", "violations": [], "events": [], "version": 1}
+
+
+def pragma(store: SqliteStore, name: str) -> object:
+    return store._db.execute(f"PRAGMA {name}").fetchone()[0]
+
+
+def test_it_writes_ahead_and_syncs_every_commit(tmp_path: Path) -> None:
+    store = SqliteStore(tmp_path / "t.db")
+    assert pragma(store, "journal_mode") == "wal"
+    assert pragma(store, "synchronous") == 2  # FULL
+    assert pragma(store, "user_version") == len(MIGRATIONS)
+
+
+def test_tables_survive_closing_and_reopening(tmp_path: Path) -> None:
+    first = SqliteStore(tmp_path / "t.db")
+    first.create_table("t1", SETUP, {0: "h0"})
+    first.append_move("t1", 1, 1, DRAW, "m1", VERDICT)
+    first.close()
+    again = SqliteStore(tmp_path / "t.db")
+    record = again.load_table("t1")
+    assert (record.setup, record.token_hashes, record.version) == (SETUP, {0: "h0"}, 1)
+    assert again.find_verdict("t1", "m1") is not None
+
+
+def test_a_committed_move_is_visible_to_another_connection_at_once(tmp_path: Path) -> None:
+    """Nothing waits in a buffer: when append_move returns, the move is in the file."""
+    store = SqliteStore(tmp_path / "t.db")
+    store.create_table("t1", SETUP, {0: "h0"})
+    store.append_move("t1", 1, 1, DRAW, None, VERDICT)
+    reader = sqlite3.connect(tmp_path / "t.db")
+    assert reader.execute("SELECT count(*) FROM proposals").fetchone()[0] == 1
+
+
+def test_a_newer_schema_is_refused(tmp_path: Path) -> None:
+    SqliteStore(tmp_path / "t.db").close()
+    db = sqlite3.connect(tmp_path / "t.db")
+    db.execute(f"PRAGMA user_version={len(MIGRATIONS) + 1}")
+    db.commit()
+    db.close()
+    with pytest.raises(RefereeError, match="newer than this referee"):
+        SqliteStore(tmp_path / "t.db")
+
+
+def test_two_processes_on_one_file_race_and_one_wins(tmp_path: Path) -> None:
+    """Two stores (as two referee processes) append move 1 of one table: exactly one succeeds."""
+    stores = [SqliteStore(tmp_path / "t.db") for _ in range(2)]
+    stores[0].create_table("t1", SETUP, {0: "h0"})
+    outcomes: list[str] = []
+    start = threading.Barrier(2)
+
+    def append(store: SqliteStore, seat: int) -> None:
+        start.wait()
+        try:
+            store.append_move("t1", 1, seat, DRAW, None, VERDICT)
+            outcomes.append("won")
+        except StoreConflict:
+            outcomes.append("lost")
+
+    threads = [threading.Thread(target=append, args=(s, i)) for i, s in enumerate(stores)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(outcomes) == ["lost", "won"]
+    assert stores[1].version("t1") == 1
+
+
+def test_a_failed_write_leaves_no_trace(tmp_path: Path) -> None:
+    store = SqliteStore(tmp_path / "t.db")
+    store.create_table("t1", SETUP, {0: "h0"})
+    with pytest.raises(ValueError):  # NaN is not JSON: refused before anything is written
+        store.append_move("t1", 1, 1, {"type": "bet", "amount": float("nan")}, None, VERDICT)
+    assert store.version("t1") == 0
+    store.append_move("t1", 1, 1, DRAW, None, VERDICT)  # and the store still works

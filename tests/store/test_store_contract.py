@@ -1,0 +1,120 @@
+"""The contract every store keeps (memory and SQLite alike; PostgreSQL must pass it too)."""
+
+from __future__ import annotations
+
+import pytest
+
+from referee.errors import NotFound, VersionConflict
+from referee.store.base import Store, StoreConflict
+
+SETUP = {"game": "pontinho", "options": {"joker_rule": "next_rank_same_suit"}, "seats": 3,
+         "dealer": 0, "seed": None, "deal": {"hands": {0: ["2S"], 1: ["3H"]}, "turned": "9D"},
+         "scores": {1: 40}}
+TOKENS = {0: "a" * 64, 1: "b" * 64, 2: "c" * 64}
+DRAW = {"type": "draw"}
+ACCEPTED = {"outcome": "accepted", "violations": [], "version": 1,
+            "events": [{"kind": "drew", "data": {"seat": 1}, "secret": {"card": "4C"},
+                        "audience": [1]}]}
+REJECTED = {"outcome": "rejected", "version": 1, "events": [],
+            "violations": [{"rule": "GEN-7", "message": "not your turn", "cites": [],
+                            "cards": [], "code": "rule_broken"}]}
+
+
+def test_a_new_table_loads_with_its_setup_and_token_hashes(store: Store) -> None:
+    store.create_table("t1", SETUP, TOKENS)
+    record = store.load_table("t1")
+    assert (record.table_id, record.version, record.moves) == ("t1", 0, ())
+    assert record.setup == SETUP  # seat keys come back as ints, as they went in
+    assert record.token_hashes == TOKENS
+
+
+def test_a_table_id_is_used_once(store: Store) -> None:
+    store.create_table("t1", SETUP, TOKENS)
+    with pytest.raises(StoreConflict):
+        store.create_table("t1", SETUP, TOKENS)
+
+
+def test_an_unknown_table_is_not_found_everywhere(store: Store) -> None:
+    with pytest.raises(NotFound, match="unknown table `nope`"):
+        store.load_table("nope")
+    with pytest.raises(NotFound):
+        store.append_move("nope", 1, 0, DRAW, None, ACCEPTED)
+    with pytest.raises(NotFound):
+        store.record_rejection("nope", 0, DRAW, "m1", REJECTED)
+    with pytest.raises(NotFound):
+        store.version("nope")
+
+
+def test_accepted_moves_come_back_in_order(store: Store) -> None:
+    store.create_table("t1", SETUP, TOKENS)
+    store.append_move("t1", 1, 1, DRAW, "m1", ACCEPTED)
+    store.append_move("t1", 2, 1, {"type": "discard", "card": "JH"}, None, ACCEPTED)
+    record = store.load_table("t1")
+    assert store.version("t1") == record.version == 2
+    assert [(m.seq, m.seat, m.move["type"], m.move_id) for m in record.moves] == [
+        (1, 1, "draw", "m1"), (2, 1, "discard", None)]
+    assert record.moves[0].verdict == ACCEPTED
+
+
+def test_a_sequence_number_is_taken_once(store: Store) -> None:
+    """Two writers racing on one table: the second gets a conflict (a version conflict)."""
+    store.create_table("t1", SETUP, TOKENS)
+    store.append_move("t1", 1, 1, DRAW, None, ACCEPTED)
+    with pytest.raises(StoreConflict):
+        store.append_move("t1", 1, 2, DRAW, None, ACCEPTED)
+    with pytest.raises(VersionConflict):  # StoreConflict is one
+        store.append_move("t1", 3, 1, DRAW, None, ACCEPTED)  # no gap either
+    assert store.version("t1") == 1
+
+
+def test_a_move_id_is_used_once_accepted_or_rejected(store: Store) -> None:
+    store.create_table("t1", SETUP, TOKENS)
+    store.record_rejection("t1", 2, DRAW, "m1", REJECTED)
+    with pytest.raises(StoreConflict):
+        store.append_move("t1", 1, 1, DRAW, "m1", ACCEPTED)
+    store.append_move("t1", 1, 1, DRAW, "m2", ACCEPTED)
+    with pytest.raises(StoreConflict):
+        store.record_rejection("t1", 1, DRAW, "m2", REJECTED)
+    assert store.version("t1") == 1
+
+
+def test_the_first_verdict_of_a_move_id_is_found(store: Store) -> None:
+    store.create_table("t1", SETUP, TOKENS)
+    store.append_move("t1", 1, 1, DRAW, "m1", ACCEPTED)
+    store.record_rejection("t1", 2, DRAW, "m2", REJECTED)
+    accepted, rejected = store.find_verdict("t1", "m1"), store.find_verdict("t1", "m2")
+    assert accepted is not None and accepted.accepted and accepted.verdict == ACCEPTED
+    assert rejected is not None and not rejected.accepted
+    assert (rejected.seat, rejected.move, rejected.verdict) == (2, DRAW, REJECTED)
+    assert store.find_verdict("t1", "m3") is None
+
+
+def test_rejections_are_not_moves(store: Store) -> None:
+    store.create_table("t1", SETUP, TOKENS)
+    store.record_rejection("t1", 2, DRAW, "m1", REJECTED)
+    assert store.version("t1") == 0
+    assert store.load_table("t1").moves == ()
+
+
+def test_move_ids_belong_to_their_table(store: Store) -> None:
+    store.create_table("t1", SETUP, TOKENS)
+    store.create_table("t2", SETUP, TOKENS)
+    store.append_move("t1", 1, 1, DRAW, "m1", ACCEPTED)
+    store.append_move("t2", 1, 1, DRAW, "m1", ACCEPTED)
+    assert store.find_verdict("t2", "m1") is not None
+    assert store.table_ids() == ["t1", "t2"]
+
+
+def test_what_is_read_back_is_a_copy(store: Store) -> None:
+    setup = {"game": "pontinho", "options": {}}
+    store.create_table("t1", setup, TOKENS)
+    setup["options"]["joker_rule"] = "changed"
+    loaded = store.load_table("t1")
+    loaded.setup["options"]["x"] = 1  # type: ignore[index]
+    assert store.load_table("t1").setup == {"game": "pontinho", "options": {}}
+
+
+def test_decimal_keys_are_read_back_as_seat_numbers(store: Store) -> None:
+    """JSON has only string keys: `{"1": 40}` and `{1: 40}` are one thing, read back as seat 1."""
+    store.create_table("t1", {"game": "pontinho", "scores": {"1": 40, "-1": 0, "01": 2}}, TOKENS)
+    assert store.load_table("t1").setup["scores"] == {1: 40, -1: 0, "01": 2}
