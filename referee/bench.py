@@ -3,7 +3,7 @@
 Machines here are noisy, so every figure comes with a ratio to a baseline measured alongside it:
 - in-process: verdicts per second of the engine on a recorded bot game (accepted and rejected
   proposals), against the cost of merely parsing those moves;
-- over gRPC, with the SQLite store (WAL, synchronous FULL: every accepted move is fsync'd before
+- over gRPC, a referee in its own process with the SQLite store (WAL, synchronous FULL: every accepted move is fsync'd before
   its verdict): Propose throughput and p50/p99 latency at 1 and 16 concurrent clients, against
   the transport floor: the gRPC health check on the same server, same concurrency.
 """
@@ -11,12 +11,15 @@ Machines here are noisy, so every figure comes with a ratio to a baseline measur
 from __future__ import annotations
 
 import argparse
+import subprocess
+import sys
+from contextlib import contextmanager
 import random
 import tempfile
 import threading
 import time
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
@@ -25,11 +28,8 @@ from referee.engine.moves import parse_move
 from referee.engine.table import Table, TableSetup
 from referee.cards import PackKind
 from referee.model import ADJUDICATOR, Move
-from referee.server.app import create_server
 from referee.server.logging import configure_logging
-from referee.service import RefereeService
 from referee.spec.registry import load_games
-from referee.store.sqlite import SqliteStore
 from referee_client import RefereeClient
 from referee_client.rummy_bot import turn_candidates
 
@@ -123,20 +123,28 @@ def _floor(address: str) -> Callable[[int], Callable[[], None]]:
     return make
 
 
-def over_grpc(games: dict[str, Any], seconds: float) -> dict[int, dict[str, dict[str, float]]]:
+@contextmanager
+def referee_process(folder: str) -> Iterator[str]:
+    """A real referee in its own process (as in production: the clients do not share its GIL)."""
+    command = [sys.executable, "-m", "referee", "serve", "--port", "0", "--db",
+               str(Path(folder) / "bench.db"), "--log-level", "warning"]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
+    try:
+        line = process.stdout.readline() if process.stdout else ""
+        if "listening on" not in line:
+            raise RuntimeError(f"the referee did not start: {line!r}")
+        yield line.rsplit(" ", 1)[-1].strip()
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+
+
+def over_grpc(seconds: float) -> dict[int, dict[str, dict[str, float]]]:
     results: dict[int, dict[str, dict[str, float]]] = {}
-    with tempfile.TemporaryDirectory() as folder:
-        service = RefereeService(SqliteStore(Path(folder) / "bench.db"), games)
-        server, port = create_server(service, port=0)
-        server.start()
-        address = f"127.0.0.1:{port}"
-        try:
-            for clients in (1, 16):
-                results[clients] = {"floor": _drive(clients, seconds, _floor(address)),
-                                    "propose": _drive(clients, seconds, _proposer(address))}
-        finally:
-            server.stop(grace=None)
-            service.close()
+    with tempfile.TemporaryDirectory() as folder, referee_process(folder) as address:
+        for clients in (1, 16):
+            results[clients] = {"floor": _drive(clients, seconds, _floor(address)),
+                                "propose": _drive(clients, seconds, _proposer(address))}
     return results
 
 
@@ -151,7 +159,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"pontinho in-process: {local['verdicts_per_s']:,.0f} verdicts/s over a recorded hand of "
           f"{local['proposals']} proposals; parsing alone {local['parses_per_s']:,.0f}/s "
           f"(judging costs {local['parses_per_s'] / local['verdicts_per_s']:.1f}x parsing)")
-    for clients, pair in over_grpc(games, args.seconds).items():
+    for clients, pair in over_grpc(args.seconds).items():
         floor, propose = pair["floor"], pair["propose"]
         print(f"pontinho gRPC, {clients:>2} client(s), SQLite: Propose {propose['rps']:,.0f}/s "
               f"p50 {propose['p50_ms']:.2f} ms p99 {propose['p99_ms']:.2f} ms | floor (health check) "

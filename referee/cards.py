@@ -69,6 +69,8 @@ class Card:
         return f"{self.rank}{self.suit}"
 
     def __repr__(self) -> str:
+        if self.suit in ("B", TRUMP_SUIT) or self.rank == "N":  # codes only the tarot pack has
+            return f"Card.parse({str(self)!r}, PackKind.TAROT)"
         return f"Card.parse({str(self)!r})"
 
 

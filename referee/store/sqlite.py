@@ -3,7 +3,9 @@
 With `synchronous=FULL` a commit returns only once the write-ahead log is synced to disk, so an
 accepted move survives `kill -9` and power loss; the service sends the verdict after the commit.
 One connection, guarded by a lock: SQLite has a single writer anyway, and the cost of a move is
-the sync, not the SQL. Several processes may open the same file (the busy timeout makes them take
+the sync, not the SQL. So accepted moves are committed in groups: a move's insert joins the open
+transaction, and one commit (one sync) makes every move in it durable before any of their verdicts
+is sent (`append_move` returns only once its group is committed). Several processes may open the same file (the busy timeout makes them take
 turns); the unique keys turn a race on one table into `StoreConflict` for the loser.
 
 The schema is versioned with `PRAGMA user_version`: each entry of `MIGRATIONS` moves the file one
@@ -60,7 +62,11 @@ BUSY_TIMEOUT_S = 10.0
 class SqliteStore(Store):
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
-        self._lock = threading.Lock()
+        self._lock = threading.Lock()           # guards the connection
+        self._commit_lock = threading.Lock()    # one group commit at a time
+        self._group = 0                         # the open group of appended moves
+        self._durable = -1                      # the last group committed
+        self._failed: set[int] = set()          # groups whose commit failed
         # autocommit mode (isolation_level=None): transactions are explicit, see `_transaction`
         self._db = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S, isolation_level=None,
                                    check_same_thread=False)
@@ -89,6 +95,7 @@ class SqliteStore(Store):
     def _transaction(self) -> Iterator[sqlite3.Connection]:
         """One write transaction; IMMEDIATE takes the write lock up front (no upgrade deadlock)."""
         with self._lock:
+            self._commit_group()
             self._db.execute("BEGIN IMMEDIATE")
             try:
                 yield self._db
@@ -124,10 +131,45 @@ class SqliteStore(Store):
 
     def append_move(self, table_id: str, seq: int, seat: int, move: Mapping[str, JSON],
                     move_id: str | None, verdict: Mapping[str, JSON]) -> None:
-        with self._transaction() as db:
-            if _version(db, table_id) != seq - 1:
-                raise StoreConflict(f"table `{table_id}` is not at version {seq - 1}")
-            _insert(db, table_id, seq, seat, move, move_id, verdict)
+        error: RefereeError | None = None
+        with self._lock:
+            if not self._db.in_transaction:
+                self._db.execute("BEGIN IMMEDIATE")
+            group = self._group
+            try:
+                # a failing statement is undone alone: the other moves of the group stay in it
+                if _version(self._db, table_id) != seq - 1:
+                    raise StoreConflict(f"table `{table_id}` is not at version {seq - 1}")
+                _insert(self._db, table_id, seq, seat, move, move_id, verdict)
+            except RefereeError as exc:
+                error = exc
+        self._wait_durable(group)  # even after a conflict: never leave the write lock held
+        if error is not None:
+            raise error
+
+    def _wait_durable(self, group: int) -> None:
+        """Return once `group` is committed; the first waiter commits it for everyone."""
+        with self._commit_lock:
+            with self._lock:
+                if self._durable < group:
+                    self._commit_group()
+            if group in self._failed:
+                raise RefereeError(f"the store could not commit to `{self.path}`")
+
+    def _commit_group(self) -> None:
+        """Commit the open group, if any (the caller holds `_lock`)."""
+        if not self._db.in_transaction:
+            return
+        group, self._group = self._group, self._group + 1
+        try:
+            self._db.execute("COMMIT")
+        except sqlite3.Error:
+            self._failed.add(group)
+            if self._db.in_transaction:
+                self._db.execute("ROLLBACK")
+            raise
+        finally:
+            self._durable = group
 
     def record_rejection(self, table_id: str, seat: int, move: Mapping[str, JSON],
                          move_id: str, verdict: Mapping[str, JSON]) -> None:
@@ -153,6 +195,7 @@ class SqliteStore(Store):
 
     def close(self) -> None:
         with self._lock:
+            self._commit_group()
             self._db.close()
 
 
