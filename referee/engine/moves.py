@@ -86,7 +86,8 @@ def _cards(spec: FieldSpec, value: Any, where: str, pack: PackKind) -> list[Card
 
 
 def _int(spec: FieldSpec, value: Any, where: str, pack: PackKind) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or int(value) != value:
+    integral = isinstance(value, int) or (isinstance(value, float) and value.is_integer())
+    if isinstance(value, bool) or not integral:  # NaN and infinities are not integers either
         raise MoveFormatError(f"{where}: expected an integer, got `{value!r}`")
     return int(value)
 

@@ -154,7 +154,6 @@ class _Turn:
         self.events: list[Event] = []
         self.taken: Card | None = None
         self.taken_from = TURNED
-        self.used: list[Card] = []
         self.going_out = move_type == "go_out" or (
             move_type == "discard" and len(self.hand) == 1 and move.get("card") in self.hand)
 
@@ -232,6 +231,8 @@ class _Turn:
             return
         for steal in self.move["steals"]:
             self._steal(steal["meld"], steal["card"])
+        if self.violations:  # the rest needs the stolen jokers: judging it would only echo
+            return
         for cards in self.move["melds"]:
             self._lay_meld(cards)
         for layoff in self.move["layoffs"]:
@@ -258,9 +259,19 @@ class _Turn:
 
     def _check_take(self, hand_before: list[Card]) -> None:
         env = self.env()
-        env.update(hand=hand_before, taken=self.taken, used=self.used,
+        env.update(hand=hand_before, taken=self.taken, used=self._named_for_use(),
                    discarder=self.taken_from, top_is_turned=self.taken_from == TURNED)
         self.violations += self.m.rules.judge("take", env, cards=(str(self.taken),))
+
+    def _named_for_use(self) -> list[Card]:
+        """The cards the move says it lays (melds and lay-offs), whether or not they fit."""
+        move = self.move
+        if self.move_type == "take_discard":
+            named = list(move["meld"]) + list(move["layoff"]["cards"])
+        else:
+            named = [c for meld in move["melds"] for c in meld]
+            named += [c for layoff in move["layoffs"] for c in layoff["cards"]]
+        return named
 
     def _lay_meld(self, cards: list[Card]) -> None:
         if self.fail(_held(self.hand, cards)):
@@ -270,7 +281,6 @@ class _Turn:
             self.violations += reading
             return
         remove_cards(self.hand, cards)
-        self.used += cards
         meld = Meld(len(self.s.melds) + 1, reading.kind, self.seat, reading.cards, reading.wild)
         self.s.melds.append(meld)
         self.events.append(Event("melded", {"seat": self.seat, "meld": meld.id, "kind": meld.kind,
@@ -286,7 +296,6 @@ class _Turn:
             return
         self._apply(meld, reading)
         remove_cards(self.hand, cards)
-        self.used += cards
         self.events.append(Event("laid_off", {"seat": self.seat, "meld": meld.id,
                                               "cards": codes(cards), "meld_cards": codes(meld.cards)}))
 

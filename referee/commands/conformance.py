@@ -1,0 +1,65 @@
+"""Run conformance scenarios (SCENARIOS.md) in-process or against a running referee.
+
+Each PATH is a scenario file or a folder (every `*.yaml` under it). Every step that did not get
+the expected answer is printed with its file, line and step, and the verdict it got. The exit
+status is 1 if any scenario failed, 2 if the specs or the target cannot be reached.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from referee.errors import RefereeError
+from referee.scenario.runner import Report, run_file, scenario_files
+from referee.scenario.target import InProcessTarget, Target, default_specs, load_specs
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("paths", nargs="+", metavar="PATH", help="scenario files or folders")
+    parser.add_argument("--target", metavar="HOST:PORT",
+                        help="a running referee to test (default: the engine in this process)")
+    parser.add_argument("--specs", metavar="DIR", default=None,
+                        help="the game specs for the in-process engine (default: `specs`)")
+    parser.add_argument("-v", "--verbose", action="store_true",
+                        help="also list the scenarios that passed")
+
+
+def make_target(args: argparse.Namespace) -> Target:
+    if args.target:
+        from referee.scenario.remote import GrpcTarget
+
+        return GrpcTarget.connect(args.target)
+    return InProcessTarget(load_specs(args.specs or default_specs()))
+
+
+def run(args: argparse.Namespace) -> int:
+    files = list(scenario_files(args.paths))
+    if not files:
+        print("no scenario files found in " + ", ".join(f"`{p}`" for p in args.paths),
+              file=sys.stderr)
+        return 1
+    try:
+        target = make_target(args)
+    except RefereeError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    try:
+        reports = [run_file(path, target) for path in files]
+    finally:
+        target.close()
+    for report in reports:
+        _print(report, args.verbose)
+    failed = sum(not r.passed for r in reports)
+    print(f"{len(reports) - failed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+def _print(report: Report, verbose: bool) -> None:
+    if report.passed:
+        if verbose:
+            print(f"ok   {report.source}")
+        return
+    print(f"FAIL {report.source}")
+    for failure in report.failures:
+        print(f"  {failure}")

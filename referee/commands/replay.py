@@ -1,0 +1,59 @@
+"""Replay a game record offline: its first illegal move with the rules broken, or its result.
+
+The record is a SCENARIOS.md file (expectations and checks, if any, are ignored). The exit
+status is 0 for a legal record, 1 when a move is illegal, 2 when the record cannot be read.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from referee.engine.replay import replay
+from referee.errors import RefereeError
+from referee.model import JSON
+from referee.scenario.checks import show
+from referee.scenario.format import load_file
+from referee.scenario.runner import reason
+from referee.scenario.target import default_specs, load_specs
+
+SUMMARY_FIELDS = ("to_act", "hand_over", "match_over", "winner", "scores", "blown", "balances",
+                  "pot", "kitty", "points")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("file", metavar="FILE", help="a game record (SCENARIOS.md format)")
+    parser.add_argument("--specs", metavar="DIR", default=None,
+                        help="the game specs (default: `specs`)")
+    parser.add_argument("--json", action="store_true", help="print the whole answer as JSON")
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        scenario = load_file(args.file)
+        answer = replay(load_specs(args.specs or default_specs()), scenario)
+    except RefereeError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps(answer, indent=2, sort_keys=True))
+    else:
+        _print(args.file, scenario.steps, answer)
+    return 0 if answer["legal"] else 1
+
+
+def _print(source: str, steps: Any, answer: dict[str, JSON]) -> None:
+    if answer["legal"]:
+        print(f"{source}: legal: {answer['moves']} moves accepted")
+        result = answer["result"]
+        for key in SUMMARY_FIELDS:
+            if key in result:
+                print(f"  {key}: {show(result[key])}")
+        return
+    step = steps[answer["step"]]
+    print(f"{step.where} (seat {answer['seat']} `{answer['move']['type']}`): illegal move "
+          f"after {answer['moves']} accepted")
+    for violation in answer["violations"]:
+        print(f"  {reason(violation['rule'], violation['cites'], violation['message'])}")

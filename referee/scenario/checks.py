@@ -1,0 +1,133 @@
+"""`check` keys compared with a table's full view (SCENARIOS.md): one small function per key.
+
+Each comparer takes the expected value (as the loader read it) and the view, and returns the
+mismatches as sentences (`seat 1: expected 10, got 9`); no mismatch, no sentence. Mappings by
+seat (`hand_size`, `scores`, ...) compare only the seats the scenario lists.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any, Callable, Mapping
+
+from referee.model import JSON
+
+View = Mapping[str, JSON]
+Comparer = Callable[[Any, View], list[str]]
+_MISSING = object()
+
+
+def show(value: Any) -> str:
+    """A value as a scenario writes it: `[4C, 5C]`, `{0: 12}`, `true`, `null`."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(show(v) for v in value) + "]"
+    if isinstance(value, Mapping):
+        return "{" + ", ".join(f"{k}: {show(v)}" for k, v in value.items()) + "}"
+    return str(value)
+
+
+def canonical_card(code: Any) -> Any:
+    """`10h` -> `TH`: the loose input GEN-2 accepts, in canonical form (others as they are)."""
+    if not isinstance(code, str):
+        return code
+    text = code.strip().upper()
+    return "T" + text[2:] if text.startswith("10") and len(text) == 3 else text
+
+
+def _cards(codes: Any) -> list[Any]:
+    return [canonical_card(c) for c in codes] if isinstance(codes, list) else codes
+
+
+def _differ(expected: Any, actual: Any) -> list[str]:
+    if actual is _MISSING:
+        return ["the view does not have it"]
+    return [] if expected == actual else [f"expected {show(expected)}, got {show(actual)}"]
+
+
+def field_of(name: str, normalize: Callable[[Any], Any] = lambda v: v) -> Comparer:
+    """A scalar field of the view under the same name (`to_act`, `pot`, `hand_over`, ...)."""
+    def compare(expected: Any, view: View) -> list[str]:
+        actual = view.get(name, _MISSING)
+        if actual is not _MISSING:
+            actual = normalize(actual)
+        return _differ(normalize(expected), actual)
+    return compare
+
+
+def per_key(name: str, compare_one: Callable[[Any, Any], list[str]] | None = None,
+            label: str = "seat") -> Comparer:
+    """A mapping by seat or team in the view's field `name`; only the listed keys are compared."""
+    one = compare_one or _differ
+
+    def compare(expected: Mapping[int, Any], view: View) -> list[str]:
+        table = view.get(name, _MISSING)
+        if not isinstance(table, Mapping):
+            return [f"the view has no `{name}`"]
+        problems = []
+        for key, want in expected.items():
+            got = table.get(str(key), table.get(key, _MISSING))  # type: ignore[call-overload]
+            problems += [f"of {label} {key}: {p}" for p in one(want, got)]
+        return problems
+    return compare
+
+
+def _same_multiset(expected: list[str], actual: Any) -> list[str]:
+    if not isinstance(actual, list):
+        return ["the view does not show this hand"]
+    want, got = Counter(_cards(expected)), Counter(_cards(actual))
+    if want == got:
+        return []
+    missing, extra = sorted((want - got).elements()), sorted((got - want).elements())
+    detail = "; ".join(part for part in (
+        f"missing {show(missing)}" if missing else "", f"extra {show(extra)}" if extra else "")
+        if part)
+    return [f"expected {show(sorted(want.elements()))}, got {show(sorted(got.elements()))} "
+            f"({detail})"]
+
+
+def melds(expected: list[list[str]], view: View) -> list[str]:
+    table = view.get("melds", _MISSING)
+    if not isinstance(table, list):
+        return ["the view has no `melds`"]
+    actual = [_cards(m.get("cards", [])) for m in table]
+    return _differ([_cards(m) for m in expected], actual)
+
+
+def blown(expected: list[int], view: View) -> list[str]:
+    actual = view.get("blown", _MISSING)
+    if not isinstance(actual, list):
+        return ["the view has no `blown`"]
+    return _differ(sorted(set(expected)), sorted(set(actual)))
+
+
+COMPARERS: dict[str, Comparer] = {
+    "to_act": field_of("to_act"),
+    "hand": per_key("hands", _same_multiset),
+    "hand_size": per_key("hand_sizes"),
+    "discard_top": field_of("discard_top", canonical_card),
+    "stock_size": field_of("stock_size"),
+    "melds": melds,
+    "scores": per_key("scores"),
+    "blown": blown,
+    "hand_over": field_of("hand_over"),
+    "match_over": field_of("match_over"),
+    "winner": field_of("winner"),
+    "balances": per_key("balances"),
+    "pot": field_of("pot"),
+    "kitty": field_of("kitty"),
+    "banker": field_of("banker"),
+    "points": per_key("points", label="team"),
+    "tricks": per_key("tricks", label="team"),
+}
+
+
+def compare(checks: Mapping[str, Any], view: View) -> list[str]:
+    """Every mismatch between `checks` and `view`, each prefixed by its key."""
+    problems = []
+    for key, expected in checks.items():
+        problems += [f"`{key}` {p}" for p in COMPARERS[key](expected, view)]
+    return problems

@@ -1,0 +1,149 @@
+"""A `Target` that runs scenarios against a running referee over gRPC (`referee.v1.Referee`).
+
+The runner holds every seat's token (CreateTable returns one per seat), so it proposes each move
+as its seat and builds the full view a `check` needs from the seats' own views: each seat's hand
+from that seat's view, the public fields from any of them. No superuser view is needed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+import grpc
+from google.protobuf import json_format, struct_pb2
+
+from referee.api.v1 import referee_pb2 as pb
+from referee.api.v1 import referee_pb2_grpc as pb_grpc
+from referee.errors import InvalidArgument, NotFound, RefereeError
+from referee.model import ADJUDICATOR, JSON, Move, Outcome, Verdict, Violation
+from referee.scenario.fields import integral
+from referee.scenario.format import Setup
+from referee.scenario.target import Unsupported
+
+TOKEN_KEY = "x-seat-token"
+OUTCOMES = {pb.OUTCOME_ACCEPTED: Outcome.ACCEPTED, pb.OUTCOME_REJECTED: Outcome.REJECTED,
+            pb.OUTCOME_PENDING: Outcome.PENDING}
+
+
+class TargetError(RefereeError):
+    """The server answered with a gRPC error status (not a verdict)."""
+
+    code = "target_error"
+
+
+@dataclass(frozen=True)
+class RemoteTable:
+    table_id: str
+    tokens: Mapping[int, str]
+
+
+def _struct(data: Mapping[str, JSON]) -> struct_pb2.Struct:
+    message = struct_pb2.Struct()
+    message.update(_text_keys(data))
+    return message
+
+
+def _text_keys(data: Any) -> Any:
+    """Struct keys are text: seat keys `{0: [...]}` become `{"0": [...]}`."""
+    if isinstance(data, Mapping):
+        return {str(k): _text_keys(v) for k, v in data.items()}
+    if isinstance(data, list):
+        return [_text_keys(v) for v in data]
+    return data
+
+
+def _data(message: struct_pb2.Struct) -> dict[str, JSON]:
+    data: dict[str, JSON] = integral(json_format.MessageToDict(message))
+    return data
+
+
+def _error(exc: grpc.RpcError) -> RefereeError:
+    status, details = exc.code(), exc.details() or ""
+    if status is grpc.StatusCode.INVALID_ARGUMENT:
+        return InvalidArgument(details)
+    if status is grpc.StatusCode.NOT_FOUND:
+        return NotFound(details)
+    return TargetError(f"{status.name.lower()}: {details}")
+
+
+def create_request(setup: Setup) -> pb.CreateTableRequest:
+    request = pb.CreateTableRequest(game=setup.game, seats=setup.seats, dealer=setup.dealer,
+                                    options=_struct(setup.options),
+                                    scores=dict(setup.scores or {}),
+                                    balances=dict(setup.balances or {}))
+    if setup.deal is not None:
+        request.deal.CopyFrom(_struct(setup.deal))
+    elif setup.seed is not None:
+        request.seed = setup.seed
+    return request
+
+
+def verdict_of(message: pb.Verdict) -> Verdict:
+    violations = tuple(Violation(rule=v.rule, message=v.message, cites=tuple(v.cites),
+                                 cards=tuple(v.cards), code=v.code or "rule_broken")
+                       for v in message.violations)
+    outcome = OUTCOMES.get(message.outcome)
+    if outcome is None:
+        raise TargetError(f"a verdict without an outcome: `{message.outcome}`")
+    return Verdict(outcome, violations, (), message.version)
+
+
+class GrpcTarget:
+    """Tables on a referee server; the handle holds the table id and every seat's token."""
+
+    def __init__(self, channel: grpc.Channel, timeout: float = 10.0) -> None:
+        self.channel, self.timeout = channel, timeout
+        self.stub = pb_grpc.RefereeStub(channel)
+
+    @classmethod
+    def connect(cls, address: str, wait: float = 5.0) -> GrpcTarget:
+        """A target at `address` (`host:port`), once its channel is ready (TargetError if not)."""
+        channel = grpc.insecure_channel(address)
+        try:
+            grpc.channel_ready_future(channel).result(timeout=wait)
+        except grpc.FutureTimeoutError:
+            channel.close()
+            raise TargetError(f"cannot reach a referee at `{address}` within {wait:g} s") from None
+        return cls(channel)
+
+    def _call(self, method: Any, request: Any, token: str | None = None) -> Any:
+        metadata = ((TOKEN_KEY, token),) if token else None
+        try:
+            return method(request, metadata=metadata, timeout=self.timeout)
+        except grpc.RpcError as exc:
+            raise _error(exc) from exc
+
+    def create_table(self, setup: Setup) -> RemoteTable:
+        answer = self._call(self.stub.CreateTable, create_request(setup))
+        return RemoteTable(answer.table_id, {s.seat: s.token for s in answer.seats})
+
+    def propose(self, handle: RemoteTable, seat: int, move: Move) -> Verdict:
+        request = pb.ProposeRequest(table_id=handle.table_id, seat=seat,
+                                    move=pb.Move(type=move.type, fields=_struct(move.fields)))
+        answer = self._call(self.stub.Propose, request, handle.tokens[seat])
+        return verdict_of(answer.verdict)
+
+    def view(self, handle: RemoteTable, seat: int = ADJUDICATOR) -> dict[str, JSON]:
+        if seat != ADJUDICATOR:
+            return self._seat_view(handle, seat)
+        views = {s: self._seat_view(handle, s) for s in sorted(handle.tokens)}
+        return merge_views(views)
+
+    def _seat_view(self, handle: RemoteTable, seat: int) -> dict[str, JSON]:
+        request = pb.GetViewRequest(table_id=handle.table_id, seat=seat)
+        return _data(self._call(self.stub.GetView, request, handle.tokens[seat]).view)
+
+    def close_window(self, handle: RemoteTable) -> None:
+        raise Unsupported("`close_window` is not supported against a server: its clock decides")
+
+    def close(self) -> None:
+        self.channel.close()
+
+
+def merge_views(views: Mapping[int, dict[str, JSON]]) -> dict[str, JSON]:
+    """A full view from every seat's own: public fields from the first, each hand from its seat."""
+    first = dict(views[min(views)])
+    first.pop("hand", None)
+    first["hands"] = {str(seat): view.get("hand") for seat, view in views.items()}
+    return first

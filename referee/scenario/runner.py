@@ -1,0 +1,154 @@
+"""Run scenarios against a `Target` and report every step that did not get the expected answer.
+
+A run never stops at the first failure: each step is judged, so one report shows every wrong
+verdict and every failed check, each with its file, line and step. A setup the engine refuses
+(a card dealt more often than the pack holds, a wrong number of cards, an unknown option) is an
+error in the scenario and is reported as such, with the file name.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable, Iterator
+
+from referee.errors import InvalidArgument, NotFound, RefereeError
+from referee.model import ADJUDICATOR, Outcome, Verdict
+from referee.scenario import checks
+from referee.scenario.format import (
+    CheckStep, Expect, MoveStep, Scenario, ScenarioError, Step, Where, load_file)
+from referee.scenario.target import Target, Unsupported
+
+OUTCOME_OF = {Expect.ACCEPT: Outcome.ACCEPTED, Expect.REJECT: Outcome.REJECTED,
+              Expect.PENDING: Outcome.PENDING}
+
+
+@dataclass(frozen=True)
+class Failure:
+    """One step that went wrong (`where` is None for the file or its setup)."""
+
+    source: str
+    message: str
+    where: Where | None = None
+    step: str = ""
+
+    def __str__(self) -> str:
+        if self.where is None:
+            return f"{self.source}: {self.message}"
+        what = f" ({self.step})" if self.step else ""
+        return f"{self.where}{what}: {self.message}"
+
+
+@dataclass
+class Report:
+    source: str
+    name: str = ""
+    failures: list[Failure] = field(default_factory=list)
+    steps: int = 0
+
+    @property
+    def passed(self) -> bool:
+        return not self.failures
+
+
+def describe_verdict(verdict: Verdict) -> str:
+    """`rejected: PN-12: a trio is ...; GEN-8: ...`, or `accepted`."""
+    if not verdict.violations:
+        return verdict.outcome.value
+    reasons = "; ".join(reason(v.rule, v.cites, v.message) for v in verdict.violations)
+    return f"{verdict.outcome.value}: {reasons}"
+
+
+def reason(rule: str, cites: Iterable[str], message: str) -> str:
+    """`PN-13-shape (PN-12, PN-13): these cards are ...`: the rule, then the ids it cites."""
+    others = [c for c in dict.fromkeys(cites) if c != rule]
+    return f"{rule} ({', '.join(others)}): {message}" if others else f"{rule}: {message}"
+
+
+def judge_move(step: MoveStep, verdict: Verdict) -> str | None:
+    """Why `verdict` is not what `step` expects, or None."""
+    if step.expect is None:
+        return None
+    if verdict.outcome is not OUTCOME_OF[step.expect]:
+        return f"expected {step.expect.value}, got {describe_verdict(verdict)}"
+    if step.rule is not None and step.rule not in verdict.rule_ids():
+        return (f"expected a rejection citing `{step.rule}`, got "
+                f"{describe_verdict(verdict)}")
+    return None
+
+
+class Run:
+    """One scenario on one table of a target."""
+
+    def __init__(self, scenario: Scenario, target: Target) -> None:
+        self.scenario, self.target = scenario, target
+        self.report = Report(scenario.source, scenario.name)
+        self.table: Any = None
+
+    def execute(self) -> Report:
+        try:
+            self.table = self.target.create_table(self.scenario.setup)
+        except (InvalidArgument, NotFound) as exc:  # the setup (deal, options, game) is wrong
+            self._fail(None, f"error in the scenario: the table cannot be set up: {exc.message}")
+            return self.report
+        except RefereeError as exc:
+            self._fail(None, f"error from the referee: {exc.code}: {exc.message}")
+            return self.report
+        for step in self.scenario.steps:
+            self.report.steps += 1
+            self._step(step)
+        return self.report
+
+    def _step(self, step: Step) -> None:
+        try:
+            problems = self._problems(step)
+        except Unsupported as exc:
+            problems = [exc.message]
+        except RefereeError as exc:
+            problems = [f"error from the referee: {exc.code}: {exc.message}"]
+        for problem in problems:
+            self._fail(step, problem)
+
+    def _problems(self, step: Step) -> list[str]:
+        if isinstance(step, MoveStep):
+            verdict = self.target.propose(self.table, step.seat, step.move)
+            problem = judge_move(step, verdict)
+            return [problem] if problem else []
+        if isinstance(step, CheckStep):
+            return checks.compare(step.checks, self.target.view(self.table, ADJUDICATOR))
+        self.target.close_window(self.table)  # a CloseWindowStep
+        return []
+
+    def _fail(self, step: Step | None, message: str) -> None:
+        where = step.where if step is not None else None
+        what = step.describe() if step is not None else ""
+        self.report.failures.append(Failure(self.scenario.source, message, where, what))
+
+
+def run_scenario(scenario: Scenario, target: Target) -> Report:
+    return Run(scenario, target).execute()
+
+
+def run_file(path: str | Path, target: Target) -> Report:
+    """Load and run one file; a file that cannot be loaded is one failure, not an exception."""
+    try:
+        scenario = load_file(path)
+    except ScenarioError as exc:
+        return Report(str(path), failures=[Failure(str(path), f"error in the scenario: "
+                                                              f"{_located(exc)}")])
+    return run_scenario(scenario, target)
+
+
+def _located(exc: ScenarioError) -> str:
+    where = f"line {exc.line}: " if exc.line else ""
+    step = f"step {exc.step}: " if exc.step else ""
+    return f"{where}{step}{exc.detail}"
+
+
+def scenario_files(paths: Iterable[str | Path]) -> Iterator[Path]:
+    """Every file named, and every `*.yaml` under each folder named (sorted, recursively)."""
+    for path in map(Path, paths):
+        if path.is_dir():
+            yield from sorted(path.rglob("*.yaml"))
+        else:
+            yield path

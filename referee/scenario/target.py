@@ -1,0 +1,99 @@
+"""Where scenarios run: a `Target` is anything that can create a table and judge moves.
+
+`InProcessTarget` drives the engine directly; `referee.scenario.remote.GrpcTarget` drives a
+running referee over gRPC. The runner only sees this small interface, so the same scenarios
+check both, and any other implementation of the API.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Mapping, Protocol
+
+from referee.errors import NotFound, RefereeError
+from referee.model import ADJUDICATOR, JSON, Move, Verdict
+from referee.scenario.format import Setup
+
+
+class Unsupported(RefereeError):
+    """The target or the game cannot do what a step asks (a claim window where none opens)."""
+
+    code = "unsupported"
+
+
+class Target(Protocol):
+    def create_table(self, setup: Setup) -> Any:
+        """A handle for a new table; raises `SetupError` / `OptionError` for a bad setup."""
+
+    def propose(self, handle: Any, seat: int, move: Move) -> Verdict:
+        """The verdict on `move` proposed by `seat`."""
+
+    def view(self, handle: Any, seat: int) -> dict[str, JSON]:
+        """What `seat` sees; `ADJUDICATOR` (-1): the full view (`hands` of every seat)."""
+
+    def close_window(self, handle: Any) -> None:
+        """Make the open claim window's deadline pass; `Unsupported` if there is none."""
+
+    def close(self) -> None:
+        """Release what the target holds (channels, servers)."""
+
+
+def table_setup(setup: Setup) -> Any:
+    """The engine's `TableSetup` for a scenario's setup."""
+    from referee.engine.table import TableSetup
+
+    return TableSetup(game=setup.game, options=dict(setup.options), seats=setup.seats,
+                      dealer=setup.dealer, seed=setup.seed,
+                      deal=dict(setup.deal) if setup.deal is not None else None,
+                      scores=dict(setup.scores) if setup.scores is not None else None,
+                      balances=dict(setup.balances) if setup.balances is not None else None)
+
+
+def game_named(games: Mapping[str, Any], name: str) -> Any:
+    if name not in games:
+        known = ", ".join(f"`{n}`" for n in sorted(games)) or "none"
+        raise NotFound(f"unknown game `{name}`: known games are {known}")
+    return games[name]
+
+
+def load_specs(folder: str | Path = "specs") -> dict[str, Any]:
+    from referee.spec.registry import load_games
+
+    return dict(load_games(str(folder)))
+
+
+class InProcessTarget:
+    """Tables of the engine in this process; the handle is the `Table` itself."""
+
+    def __init__(self, games: Mapping[str, Any]) -> None:
+        self.games = games
+
+    def create_table(self, setup: Setup) -> Any:
+        from referee.engine.table import Table
+
+        return Table.create(game_named(self.games, setup.game), table_setup(setup))
+
+    def propose(self, handle: Any, seat: int, move: Move) -> Verdict:
+        verdict: Verdict = handle.propose(seat, move)
+        return verdict
+
+    def view(self, handle: Any, seat: int = ADJUDICATOR) -> dict[str, JSON]:
+        view: dict[str, JSON] = handle.view(seat)
+        return view
+
+    def close_window(self, handle: Any) -> None:
+        close = getattr(handle, "close_window", None)
+        if close is None:
+            raise Unsupported("`close_window` is not supported by this game: no claim window")
+        close()
+
+    def close(self) -> None:
+        return None
+
+
+
+def default_specs() -> Path:
+    """The specs the server uses by default (`specs/` of the source tree)."""
+    from referee.spec.registry import DEFAULT_SPECS
+
+    return Path(DEFAULT_SPECS)
