@@ -110,10 +110,14 @@ def _prove_options(game: Game, prop: Property, program: Any, claim: Any, conditi
         solver = z3.Solver()
         solver.set("rlimit", rlimit)
         solver.add(*domain)
+        # accepted: every condition holds, and none would raise (the engine would stop on it)
         for when, require in conditions:
-            held = _as_bool(program.encode(require, env))
-            solver.add(held if when is None else s_implies(program.encode(when, env), held))
-        solver.add(s_not(program.encode(claim, env)))
+            held = _as_bool(program.encode_full(require, env).holds)
+            if when is not None:
+                guard = program.encode_full(when, env)
+                held = s_and(s_not(guard.error), s_implies(guard.value, held))
+            solver.add(_as_bool(held))
+        solver.add(_as_bool(s_not(program.encode_full(claim, env).holds)))
         answer = solver.check()
         if answer == z3.unsat:
             outcome.sizes = size
