@@ -22,7 +22,8 @@ from referee.errors import SpecError
 from referee.spec.expr import BOOL, CARD, INT, STR, ListType, Origin, parse
 from referee.spec.expr.symbolic import SymCard, s_and, s_implies, s_not, s_eq
 from referee.spec.registry import Game
-from referee.spec.yamlsource import format_path
+from referee.spec.rules import origin
+from referee.spec.schema import expression_at
 
 DEFAULT_RLIMIT = 50_000_000
 LIST_NAME = "cards"  # the symbolic list a property ranges over
@@ -70,16 +71,15 @@ def read_properties(game: Game) -> list[Property]:
     result = []
     for index, body in enumerate(raw):
         path = ("properties", index)
-        line, column = located.where(path + ("claim",))
         if not isinstance(body, dict) or not {"id", "on", "claim"} <= set(body):
             raise located.error(path, "a property needs `id`, `on` and `claim`")
+        claim_text, claim_where = expression_at(located, path + ("claim",), body["claim"])
         options = {k: tuple(v if isinstance(v, list) else [v]) for k, v in (body.get("options") or {}).items()}
         result.append(Property(
             id=str(body["id"]), text=str(body.get("text", "")), on=str(body["on"]),
             given=dict(body.get("given") or {}), options=options,
-            max_cards=int(body.get("max_cards", 10)), claim=str(body["claim"]),
-            origin=Origin(file=located.file, line=line, column=column,
-                          path=format_path(path + ("claim",))),
+            max_cards=int(body.get("max_cards", 10)), claim=claim_text,
+            origin=origin(claim_where),
             source=tuple(str(s) for s in body.get("source") or ())))
     return result
 

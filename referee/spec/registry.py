@@ -58,9 +58,15 @@ def load_game(path: str | Path, specs_dir: str | Path | None = None) -> Game:
         raise SpecErrors([located.error(("mechanics",), f"unknown mechanics "
                                         f"`{data.get('mechanics')}`: expected one of {known}")])
     spec, errors = read_spec(located, set(mechanic_class.sections))
-    if errors or spec is None:
+    if spec is None:
         raise SpecErrors(errors)
-    return Game(spec, mechanic_class(spec))
+    try:  # compile what could be read, so expression errors are reported with schema errors
+        mechanic = mechanic_class(spec)
+    except SpecErrors as exc:
+        errors += exc.errors
+    if errors:
+        raise SpecErrors(errors)
+    return Game(spec, mechanic)
 
 
 def load_games(specs_dir: str | Path = DEFAULT_SPECS) -> dict[str, Game]:

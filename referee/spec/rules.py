@@ -24,7 +24,8 @@ TYPE_NAMES: dict[str, Type] = {"int": INT, "bool": BOOL, "str": STR, "card": CAR
 
 
 def origin(where: Where) -> Origin:
-    return Origin(file=where.file, line=where.line, column=where.column, path=where.path)
+    return Origin(file=where.file, line=where.line, column=where.column, path=where.path,
+                  indent=where.indent)
 
 
 def parse_type(name: str, where: Where) -> Type:
@@ -76,11 +77,14 @@ class RuleBook:
         self.programs: dict[str, Program] = {}
         self.rules: dict[tuple[str, str], list[CompiledRule]] = {}
         errors: list[SpecError] = []
+        broken: set[str] = set()  # checkpoints whose definitions failed: their rules wait
         for name, scope in scopes.items():
             try:
                 self.programs[name] = build_program(spec.definitions, name, scope, functions)
             except (SpecErrors, SpecError) as exc:
                 errors.extend(_unpack(exc))
+                broken.add(name)
+        self.broken = broken
         for rule in spec.rules:
             errors.extend(self._add(rule))
         if errors:
@@ -89,13 +93,15 @@ class RuleBook:
     def _add(self, rule: RuleSpec) -> list[SpecError]:
         errors: list[SpecError] = []
         for checkpoint in rule.on:
+            if checkpoint in self.broken:
+                continue  # its definitions are already reported
             program = self.programs.get(checkpoint)
             if program is None:
-                known = ", ".join(f"`{c}`" for c in self.programs)
+                known = ", ".join(f"`{c}`" for c in sorted({*self.programs, *self.broken}))
+                at = rule.on_where or rule.where
                 errors.append(SpecError(f"rule `{rule.id}`: unknown checkpoint `{checkpoint}`: "
-                                        f"expected one of {known}", file=rule.where.file,
-                                        line=rule.where.line, column=rule.where.column,
-                                        path=rule.where.path))
+                                        f"expected one of {known}", file=at.file,
+                                        line=at.line, column=at.column, path=at.path))
                 continue
             try:
                 self.rules.setdefault((checkpoint, rule.at), []).append(self._compile(rule, program))

@@ -14,7 +14,7 @@ from typing import Any, Mapping
 
 from referee.errors import SpecError
 from referee.spec.options import OPTION_TYPES, Option
-from referee.spec.yamlsource import Located, PathKey
+from referee.spec.yamlsource import Located, PathKey, format_path
 
 KNOWN_KEYS = {"format", "game", "title", "source", "mechanics", "seats", "pack", "options",
               "definitions", "moves", "rules", "extends", "note", "properties"}
@@ -31,6 +31,7 @@ class Where:
     line: int
     column: int
     path: str
+    indent: int = 0  # for an expression: the column its continuation lines are indented by
 
 
 @dataclass(frozen=True)
@@ -53,6 +54,7 @@ class RuleSpec:
     text: Mapping[str, str]
     where: Where
     when_where: Where | None = None
+    on_where: Where | None = None
     note: str = ""
 
     def sentence(self, language: str = "en") -> str:
@@ -103,13 +105,16 @@ class SpecReader:
         self.located = located
         self.errors: list[SpecError] = []
 
-    def error(self, path: PathKey, message: str) -> None:
-        self.errors.append(self.located.error(path, message))
+    def error(self, path: PathKey, message: str, at_key: bool = False) -> None:
+        self.errors.append(self.located.error(path, message, at_key))
 
     def where(self, path: PathKey) -> Where:
         line, column = self.located.where(path)
-        from referee.spec.yamlsource import format_path
         return Where(self.located.file, line, column, format_path(path))
+
+    def expression(self, path: PathKey, value: Any) -> tuple[str, Where]:
+        """An expression's text as written (line breaks kept) and where it starts."""
+        return expression_at(self.located, path, value)
 
     def expect(self, value: Any, kind: type | tuple[type, ...], path: PathKey, what: str) -> bool:
         if isinstance(value, kind) and not (kind is int and isinstance(value, bool)):
@@ -138,6 +143,14 @@ class SpecReader:
         return ()
 
 
+def expression_at(located: Located, path: PathKey, value: Any) -> tuple[str, Where]:
+    if isinstance(value, bool):
+        value = "true" if value else "false"
+    scalar = located.scalar(path, value)
+    return scalar.text, Where(located.file, scalar.line, scalar.column, format_path(path),
+                              scalar.indent)
+
+
 def _kind_name(kind: type | tuple[type, ...]) -> str:
     names = {dict: "a mapping", list: "a list", str: "text", int: "an integer", bool: "true or false"}
     kinds = kind if isinstance(kind, tuple) else (kind,)
@@ -152,7 +165,7 @@ def read_spec(located: Located, mechanic_sections: set[str]) -> tuple[GameSpec |
         return None, reader.errors
     for key in data:
         if key not in KNOWN_KEYS | mechanic_sections:
-            reader.error((key,), f"unknown section `{key}`")
+            reader.error((key,), f"unknown section `{key}`", at_key=True)
     if data.get("format") != 1:
         reader.error(("format",), "a spec starts with `format: 1`")
     name = data.get("game")
@@ -231,9 +244,9 @@ def _read_definitions(reader: SpecReader, items: Any) -> tuple[DefinitionSpec, .
         body = item.get("body")
         if not reader.expect(body, (str, int, bool), path + ("body",), "a definition's `body`"):
             continue
-        result.append(DefinitionSpec(signature.group(1), params, str(body).lower() if isinstance(body, bool) else str(body),
-                                     reader.strings(item.get("on"), path + ("on",)),
-                                     reader.where(path + ("body",))))
+        text, where = reader.expression(path + ("body",), body)
+        result.append(DefinitionSpec(signature.group(1), params, text,
+                                     reader.strings(item.get("on"), path + ("on",)), where))
     return tuple(result)
 
 
@@ -307,7 +320,7 @@ def _read_rules(reader: SpecReader, rules: Any) -> tuple[RuleSpec, ...]:
         for key in body:
             if key not in RULE_KEYS:
                 reader.error(path + (key,), f"unknown rule key `{key}`: expected one of "
-                             + ", ".join(f"`{k}`" for k in sorted(RULE_KEYS)))
+                             + ", ".join(f"`{k}`" for k in sorted(RULE_KEYS)), at_key=True)
         rule_id = body.get("id")
         if not reader.expect(rule_id, str, path + ("id",), "a rule's `id`"):
             continue
@@ -324,14 +337,13 @@ def _read_rules(reader: SpecReader, rules: Any) -> tuple[RuleSpec, ...]:
         on = reader.strings(body.get("on"), path + ("on",))
         if not on:
             reader.error(path + ("on",), f"rule `{rule_id}` needs `on:` (the moves or checkpoints it judges)")
+        require_text, require_where = reader.expression(path + ("require",), require)
+        when_text, when_where = reader.expression(path + ("when",), when) if when is not None else (None, None)
         result.append(RuleSpec(
             id=rule_id, source=reader.strings(body.get("source"), path + ("source",)), on=on, at=at,
-            when=None if when is None else _expr_text(when), require=_expr_text(require),
-            text=reader.texts(body.get("text"), path + ("text",)), where=reader.where(path + ("require",)),
-            when_where=reader.where(path + ("when",)) if when is not None else None,
+            when=when_text, require=require_text,
+            text=reader.texts(body.get("text"), path + ("text",)), where=require_where,
+            when_where=when_where, on_where=reader.where(path + ("on",)),
             note=str(body.get("note", ""))))
     return tuple(result)
 
-
-def _expr_text(value: Any) -> str:
-    return ("true" if value else "false") if isinstance(value, bool) else str(value)

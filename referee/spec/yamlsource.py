@@ -24,14 +24,37 @@ def format_path(path: PathKey) -> str:
     return text
 
 
+@dataclass(frozen=True)
+class ScalarText:
+    """A scalar's text as written, with where it starts (for expressions spanning lines).
+
+    Block scalars (`>-`, `|`) keep their line breaks here (YAML folds `>` into one line), so
+    an error inside an expression can point at its real line; `indent` is the block's indentation.
+    """
+
+    text: str
+    line: int
+    column: int
+    indent: int
+
+
 @dataclass
 class Located:
-    """Plain data loaded from a YAML file, plus the position of every key path in it."""
+    """Plain data loaded from a YAML file, plus where every value (and every key) sits."""
 
     data: Any
     file: str
     positions: dict[PathKey, tuple[int, int]] = field(default_factory=dict)
+    keys: dict[PathKey, tuple[int, int]] = field(default_factory=dict)
     lines: list[str] = field(default_factory=list)
+    scalars: dict[PathKey, ScalarText] = field(default_factory=dict)
+
+    def scalar(self, path: PathKey, value: Any) -> ScalarText:
+        """The text of the scalar at `path` as written, or `value` placed at `path`."""
+        if path in self.scalars:
+            return self.scalars[path]
+        line, column = self.where(path)
+        return ScalarText(str(value), line, column, column - 1)
 
     def where(self, path: PathKey) -> tuple[int, int]:
         """Line and column (1-based) of `path`, or of its nearest located parent."""
@@ -39,8 +62,9 @@ class Located:
             path = path[:-1]
         return self.positions.get(path, (1, 1))
 
-    def error(self, path: PathKey, message: str) -> SpecError:
-        line, column = self.where(path)
+    def error(self, path: PathKey, message: str, at_key: bool = False) -> SpecError:
+        """An error about the value at `path`, or about its key itself (`at_key`)."""
+        line, column = self.keys[path] if at_key and path in self.keys else self.where(path)
         return SpecError(message, file=self.file, line=line, column=column,
                          path=format_path(path))
 
@@ -59,22 +83,38 @@ def parse_yaml(text: str, file: str = "<spec>") -> Located:
         problem = getattr(exc, "problem", None) or str(exc)
         raise SpecError(f"not valid YAML: {problem}", file=file, line=line, column=column) from None
     located = Located(data=None, file=file, lines=text.splitlines())
-    located.data = _convert(node, (), located.positions) if node is not None else {}
+    located.data = _convert(node, (), located) if node is not None else {}
     return located
 
 
-def _convert(node: yaml.Node, path: PathKey, positions: dict[PathKey, tuple[int, int]]) -> Any:
-    positions[path] = (node.start_mark.line + 1, node.start_mark.column + 1)
+def _convert(node: yaml.Node, path: PathKey, located: Located) -> Any:
+    located.positions[path] = (node.start_mark.line + 1, node.start_mark.column + 1)
     if isinstance(node, yaml.MappingNode):
         result: dict[Any, Any] = {}
         for key_node, value_node in node.value:
             # keys are names: `on:` stays "on", never YAML 1.1's boolean
             key = key_node.value if isinstance(key_node, yaml.ScalarNode) else _scalar(key_node)
-            result[key] = _convert(value_node, path + (str(key),), positions)
+            located.keys[path + (str(key),)] = (key_node.start_mark.line + 1,
+                                                key_node.start_mark.column + 1)
+            result[key] = _convert(value_node, path + (str(key),), located)
         return result
     if isinstance(node, yaml.SequenceNode):
-        return [_convert(item, path + (i,), positions) for i, item in enumerate(node.value)]
+        return [_convert(item, path + (i,), located) for i, item in enumerate(node.value)]
+    if isinstance(node, yaml.ScalarNode):
+        located.scalars[path] = _scalar_text(node, located.lines)
     return _scalar(node)
+
+
+def _scalar_text(node: yaml.ScalarNode, lines: list[str]) -> ScalarText:
+    start, end = node.start_mark, node.end_mark
+    if node.style in (">", "|"):
+        body = lines[start.line + 1:end.line + (1 if end.column else 0)]
+        indent = min((len(l) - len(l.lstrip()) for l in body if l.strip()), default=0)
+        text = "\n".join(l[indent:] for l in body).rstrip()
+        return ScalarText(text, start.line + 2, indent + 1, indent)
+    if node.style in ("'", '"'):
+        return ScalarText(str(node.value), start.line + 1, start.column + 2, start.column + 1)
+    return ScalarText(str(node.value), start.line + 1, start.column + 1, start.column)
 
 
 def _scalar(node: yaml.Node) -> Any:

@@ -12,7 +12,7 @@ from referee.mechanics.rummy.melds import MeldKind
 from referee.model import Violation
 from referee.spec.expr import BOOL, INT
 from referee.spec.rules import RULEBOOK_ID, RuleBook
-from referee.spec.schema import GameSpec, Where
+from referee.spec.schema import GameSpec, Where, expression_at
 from referee.spec.yamlsource import PathKey, format_path
 
 # the mechanic's own verdicts, whose ids and sentences the spec gives (`rummy.violations`)
@@ -64,6 +64,9 @@ class _Reader:
         line, column = self.located.where(path)
         return Where(self.located.file, line, column, format_path(path))
 
+    def expression(self, path: PathKey, value: Any) -> tuple[str, Where]:
+        return expression_at(self.located, path, value)
+
     def error(self, path: PathKey, message: str) -> SpecError:
         return self.located.error(path, message)
 
@@ -88,9 +91,9 @@ def read_config(spec: GameSpec, rules: RuleBook) -> RummyConfig:
         kinds=_read_kinds(reader, rules),
         violations=_read_violations(reader, rummy.get("violations")),
         joker_test=rules.compile_expression("card", "is_joker(c)", reader.where(("definitions",)), BOOL),
-        points=rules.compile_expression("scoring", str(scoring.get("hand_points")),
-                                        reader.where(("scoring", "hand_points")), INT),
-        shapes={str(name): (str(body["shape"]), reader.where(("meld_kinds", name, "shape")))
+        points=rules.compile_expression("scoring", *reader.expression(
+            ("scoring", "hand_points"), scoring.get("hand_points")), INT),
+        shapes={str(name): reader.expression(("meld_kinds", name, "shape"), body["shape"])
                 for name, body in reader.section("meld_kinds").items()})
 
 
@@ -121,8 +124,8 @@ def _read_kinds(reader: _Reader, rules: RuleBook) -> list[MeldKind]:
         misfit = _violation(reader, path + ("misfit",), body.get("misfit"))
         result.append(MeldKind(
             name=str(name), extend=str(body["extend"]), misfit=misfit,
-            shape=rules.compile_expression(name, str(body["shape"]), reader.where(path + ("shape",)), BOOL),
-            wild=rules.compile_expression(name, str(body["wild"]), reader.where(path + ("wild",)), BOOL)))
+            shape=rules.compile_expression(name, *reader.expression(path + ("shape",), body["shape"]), BOOL),
+            wild=rules.compile_expression(name, *reader.expression(path + ("wild",), body["wild"]), BOOL)))
     return result
 
 

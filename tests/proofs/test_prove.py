@@ -1,0 +1,198 @@
+"""Proofs are three-valued (STYLE.md 9): the spec's properties are proved; a deliberately broken
+rule yields a counterexample that the engine really accepts; an exhausted budget is `unknown`,
+never `proved`."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+from typing import Any, Callable
+
+import pytest
+
+from referee.cards import Card, codes, french_pack
+from referee.cli import main
+from referee.engine.table import Table, TableSetup
+from referee.model import ADJUDICATOR, Move, Verdict
+from referee.proofs.prover import Outcome, Property, prove, read_properties
+from referee.spec.registry import DEFAULT_SPECS, Game, load_game
+
+JOKER_RULES = ["same_rank_other_colour", "next_rank_same_suit"]
+PROPERTY_IDS = ["trio-three-suits", "sequence-no-joker-at-ends", "sequence-one-suit-consecutive"]
+ORIGINAL = (DEFAULT_SPECS / "pontinho.yaml").read_text(encoding="utf-8")
+MAO = 1  # dealer 0: seat 1 acts first
+StackDeal = Callable[..., dict[str, Any]]  # the `stacked` fixture (tests/conftest.py)
+
+# Each break weakens one rule of the spec; the property named beside it must then fail.
+BREAKS: dict[str, tuple[list[tuple[str, str]], str]] = {
+    # PN-7 forgets the high end of the sequence
+    "PN-7-low-end-only": (
+        [("require: not seq_wild(0) and not seq_wild(size(cards) - 1)",
+          "require: not seq_wild(0)")],
+        "sequence-no-joker-at-ends"),
+    # PN-12 lets the fourth suit (the foreigner) join a trio
+    "PN-12-four-suits": (
+        [("'trio_suits <= 3 and trio_suits +", "'trio_suits <= 4 and trio_suits +")],
+        "trio-three-suits"),
+    # PN-13 without its suit condition: neither the shape nor the places check the suit
+    "PN-13-any-suit": (
+        [("shape: 'anchor >= 0 and all(c in cards: is_joker(c) or suit(c) == seq_suit)'",
+          "shape: 'anchor >= 0'"),
+         ("suit(cards[i]) == seq_suit\n      and (rank(cards[i])", "(rank(cards[i])")],
+        "sequence-one-suit-consecutive"),
+}
+
+
+def broken_game(tmp_path: Path, name: str) -> tuple[Game, Property]:
+    edits, property_id = BREAKS[name]
+    text = ORIGINAL
+    for old, new in edits:
+        assert text.count(old) == 1, old
+        text = text.replace(old, new)
+    path = tmp_path / f"{name}.yaml"
+    path.write_text(text, encoding="utf-8")
+    game = load_game(path)
+    return game, next(p for p in read_properties(game) if p.id == property_id)
+
+
+@pytest.fixture(scope="module")
+def proofs(pontinho: Game) -> dict[str, list[Outcome]]:
+    return {prop.id: prove(pontinho, prop) for prop in read_properties(pontinho)}
+
+
+# --- the real spec ------------------------------------------------------------------------
+
+def test_the_spec_states_the_three_properties(pontinho: Game) -> None:
+    props = read_properties(pontinho)
+    assert [p.id for p in props] == PROPERTY_IDS
+    for prop in props:
+        assert list(prop.options["joker_rule"]) == JOKER_RULES
+        assert prop.origin.path == f"properties[{props.index(prop)}].claim"
+
+
+@pytest.mark.parametrize("property_id", PROPERTY_IDS)
+def test_property_is_proved_for_both_joker_rules(proofs: dict[str, list[Outcome]],
+                                                 property_id: str) -> None:
+    outcomes = proofs[property_id]
+    assert [o.options["joker_rule"] for o in outcomes] == JOKER_RULES
+    for outcome in outcomes:
+        assert outcome.status == "proved", outcome.line()
+        assert outcome.sizes == outcome.property.max_cards
+        assert outcome.counterexample == {} and outcome.replayed is None
+        assert "proved" in outcome.line()
+
+
+# --- the prover has teeth -----------------------------------------------------------------
+
+def _jokers(game: Game, options: dict[str, Any], turned: Card) -> set[Card]:
+    return {c for c in set(french_pack(2)) if game.mechanic.config.is_joker(options, turned, c)}
+
+
+def _natural_sequence(length: int, avoid: Counter[Card], jokers: set[Card]) -> list[Card]:
+    """`length` consecutive natural cards of one suit, none of them a joker, that the pack still
+    holds once `avoid` is taken out of it."""
+    left = Counter(french_pack(2)) - avoid
+    for suit in "SHDC":
+        for low in range(14 - length):
+            run = [Card("A23456789TJQK"[low + k], suit) for k in range(length)]
+            if all(left[c] and c not in jokers for c in run):
+                return run
+    raise AssertionError(f"no natural sequence of {length} cards is left")
+
+
+def _play_counterexample(stack_deal: StackDeal, game: Game, options: dict[str, Any],
+                         cards: list[Card], turned: Card, going_out: bool) -> tuple[Table, Verdict]:
+    """Seat 1 holds `cards`, draws, and lays them: as a meld, or in a move that goes out."""
+    placed = Counter(cards) + Counter([turned])
+    over = [str(c) for c, n in placed.items() if n > 2]
+    assert not over, f"the counterexample cannot be dealt from two packs: {over}"
+    assert len(cards) <= 9 and not (going_out and len(cards) == 8), \
+        f"no 9-card hand can lay the counterexample {codes(cards)} this way"
+    rest = 9 - len(cards)
+    stock: list[Card] = []
+    if going_out:
+        # the rest of the hand is one natural sequence (two cards short of one: the drawn card
+        # completes it); otherwise the drawn card is the final discard
+        extra = _natural_sequence(3 if rest == 2 else rest, placed, _jokers(game, options, turned))
+        hand, stock = cards + extra[:rest], extra[rest:]
+    else:
+        left = Counter(french_pack(2)) - placed
+        hand = cards + sorted(left.elements())[:rest]
+    deal = stack_deal(4, {MAO: codes(hand)}, str(turned), codes(stock))
+    setup = TableSetup(game=game.name, seats=4, seed=1, options=options, deal=deal)
+    table = Table.create(game, setup)
+    assert table.propose(MAO, Move.from_data({"type": "draw"})).accepted
+    if not going_out:
+        return table, table.propose(MAO, Move.from_data({"type": "meld", "cards": codes(cards)}))
+    melds = [codes(cards)] + ([codes(extra)] if extra else [])
+    move: dict[str, Any] = {"type": "go_out", "melds": melds}
+    if rest != 2:
+        move["discard"] = table.view(MAO)["hand"][-1]  # the drawn card
+    return table, table.propose(MAO, Move.from_data(move))
+
+
+@pytest.mark.parametrize("name", list(BREAKS))
+def test_a_broken_rule_yields_a_counterexample_the_engine_accepts(
+        tmp_path: Path, pontinho: Game, stacked: StackDeal, name: str) -> None:
+    game, prop = broken_game(tmp_path, name)
+    outcomes = prove(game, prop)
+    assert [o.options["joker_rule"] for o in outcomes] == JOKER_RULES
+    for outcome in outcomes:
+        assert outcome.status == "counterexample", outcome.line()
+        assert outcome.replayed is True, outcome.line()
+        assert "accepted by the engine" in outcome.line()
+        example = outcome.counterexample
+        cards = [Card.parse(c) for c in example["cards"]]
+        turned = Card.parse(example["turned"])
+        context = {**prop.given, **example["context"]}
+        going_out = bool(context.get("going_out", False))
+        options = pontinho.resolve_options(outcome.options)
+
+        # the broken rules really accept it at a table ...
+        table, verdict = _play_counterexample(stacked, game, options, cards, turned, going_out)
+        assert verdict.accepted, (outcome.line(), verdict.violations)
+        laid = table.view(ADJUDICATOR)["melds"][0]
+        assert (laid["kind"], laid["cards"]) == (prop.on, example["cards"])
+        # ... and the real rules refuse the same move
+        _, verdict = _play_counterexample(stacked, pontinho, options, cards, turned, going_out)
+        assert not verdict.accepted, outcome.line()
+
+
+# --- unknown is never proved --------------------------------------------------------------
+
+def test_an_exhausted_budget_is_unknown_not_proved(pontinho: Game) -> None:
+    for prop in read_properties(pontinho):
+        for outcome in prove(pontinho, prop, rlimit=1):
+            assert outcome.status == "unknown", outcome.line()
+            assert outcome.sizes < prop.max_cards
+            assert outcome.counterexample == {} and outcome.replayed is None
+            assert "not proved" in outcome.line()
+
+
+def test_prove_command_fails_when_the_solver_gives_up(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["prove", "pontinho", "--rlimit", "1"]) == 1
+    out, _ = capsys.readouterr()
+    statuses = [line.split()[0] for line in out.splitlines() if "[joker_rule=" in line]
+    assert statuses == ["unknown"] * 6, out
+    assert "3 properties, 6 not proved" in out
+
+
+def test_prove_command_succeeds_on_one_property(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["prove", "pontinho", "--only", "trio-three-suits"]) == 0
+    out, _ = capsys.readouterr()
+    assert out.count("        proved  trio-three-suits") == 2
+    assert "1 properties, 0 not proved" in out
+
+
+@pytest.mark.parametrize("going_out", [False, True])
+def test_a_known_breach_of_the_broken_pn13_is_played_both_ways(
+        tmp_path: Path, pontinho: Game, stacked: StackDeal, going_out: bool) -> None:
+    # JD is a joker (turned JC) that fits its place by rank only; KH is of another suit
+    game, _ = broken_game(tmp_path, "PN-13-any-suit")
+    options = pontinho.resolve_options({})
+    cards, turned = [Card.parse(c) for c in ("JD", "QD", "KH")], Card.parse("JC")
+    table, verdict = _play_counterexample(stacked, game, options, cards, turned, going_out)
+    assert verdict.accepted, verdict.violations
+    assert table.is_over is going_out
+    _, verdict = _play_counterexample(stacked, pontinho, options, cards, turned, going_out)
+    assert "PN-13-shape" in verdict.rule_ids()

@@ -1,0 +1,301 @@
+"""Spec errors point at the spot: file:line:col, the key path, and a caret under expressions
+(STYLE.md 7). Each test breaks a copy of `specs/pontinho.yaml` in one place."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+
+from referee.cli import main
+from referee.errors import SpecError, SpecErrors
+from referee.spec.registry import DEFAULT_SPECS, load_game
+
+SPEC = DEFAULT_SPECS / "pontinho.yaml"
+ORIGINAL = SPEC.read_text(encoding="utf-8")
+RULE_IDS = [rule["id"] for rule in yaml.safe_load(ORIGINAL)["rules"]]
+
+
+def at(rule_id: str, key: str) -> str:
+    """The key path of a rule's key, e.g. `rules[9].require`."""
+    return f"rules[{RULE_IDS.index(rule_id)}].{key}"
+
+
+def broken(tmp_path: Path, *edits: tuple[str, str], name: str = "broken.yaml") -> Path:
+    """A copy of the Pontinho spec with each `old` text replaced (once) by `new`."""
+    text = ORIGINAL
+    for old, new in edits:
+        assert text.count(old) == 1, f"the edit target `{old}` is not unique in the spec"
+        text = text.replace(old, new)
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def errors_of(path: Path) -> list[SpecError]:
+    with pytest.raises(SpecErrors) as caught:
+        load_game(path)
+    return caught.value.errors
+
+
+def only_error(path: Path) -> SpecError:
+    errors = errors_of(path)
+    assert len(errors) == 1, "\n".join(str(e) for e in errors)
+    return errors[0]
+
+
+def spot(path: Path, needle: str, occurrence: int = 0) -> tuple[int, int]:
+    """The 1-based line and column of the `occurrence`-th `needle` in the file."""
+    found = []
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        start = line.find(needle)
+        while start >= 0:
+            found.append((number, start + 1))
+            start = line.find(needle, start + 1)
+    return found[occurrence]
+
+
+def assert_located(error: SpecError, path: Path, line: int, key_path: str,
+                   column: int | None = None) -> None:
+    assert error.file == str(path)
+    assert (error.line, error.path) == (line, key_path), str(error)
+    if column is not None:
+        assert error.column == column, str(error)
+    assert str(error).startswith(f"{path}:{error.line}:{error.column}: at `{key_path}`: ")
+
+
+def caret_column(error: SpecError) -> int:
+    """The column of the caret in the error's excerpt, within the excerpt's expression line."""
+    text_line, caret_line = error.excerpt.splitlines()[-2:]
+    assert caret_line.strip() == "^", error.excerpt
+    return caret_line.index("^") - (len(text_line) - len(text_line.lstrip()))
+
+
+def test_the_real_spec_has_no_errors() -> None:
+    game = load_game(SPEC)
+    assert game.name == "pontinho"
+
+
+# --- one error each -----------------------------------------------------------------------
+
+def test_unknown_section_is_reported_at_its_key(tmp_path: Path) -> None:
+    path = broken(tmp_path, ("\nscoring:\n", "\nscorng:\n  rules: 1\nscoring:\n"))
+    error = only_error(path)
+    assert "unknown section `scorng`" in error.detail
+    assert_located(error, path, spot(path, "scorng:")[0], "scorng")
+
+
+def test_unknown_section_on_one_line_is_reported_at_its_line(tmp_path: Path) -> None:
+    path = broken(tmp_path, ("\nscoring:\n", "\nscorng: 1\nscoring:\n"))
+    error = only_error(path)
+    assert "unknown section `scorng`" in error.detail
+    assert_located(error, path, spot(path, "scorng:")[0], "scorng")
+
+
+def test_rule_without_on_is_reported_at_the_rule(tmp_path: Path) -> None:
+    path = broken(tmp_path, ("    on: [take_discard]\n    require: in_turn\n",
+                             "    require: in_turn\n"))
+    error = only_error(path)
+    assert "rule `PN-19` needs `on:`" in error.detail
+    assert_located(error, path, spot(path, "- id: PN-19")[0], at("PN-19", "on"))
+
+
+def test_unknown_name_suggests_the_closest_and_points_at_it(tmp_path: Path) -> None:
+    path = broken(tmp_path, ("require: discarder != seat\n", "require: discarder != sat\n"))
+    error = only_error(path)
+    assert "unknown name `sat`" in error.detail
+    assert "did you mean `seat`?" in error.detail
+    line, column = spot(path, "discarder != sat")
+    assert_located(error, path, line, at("PN-15", "require"), column + len("discarder != "))
+    assert caret_column(error) == len("discarder != ")
+
+
+def test_unknown_name_in_a_quoted_expression_points_at_it(tmp_path: Path) -> None:
+    path = broken(tmp_path, ("'trio_suits <= 3 and trio_suits +",
+                             "'trio_suits <= 3 and trio_suit +"))
+    error = only_error(path)
+    assert "did you mean `trio_suits`?" in error.detail
+    line, column = spot(path, "trio_suit +")
+    assert_located(error, path, line, at("PN-12", "require"), column)
+
+
+def test_unknown_name_in_a_multi_line_rule_points_at_its_line(tmp_path: Path) -> None:
+    # PN-13's `require: >-` spans three lines; the typo is on the second line of the block
+    path = broken(tmp_path, ("and all(i in indices(cards): seq_fits(i) or is_joker(cards[i]))",
+                             "and all(i in indices(cards): seq_fit(i) or is_joker(cards[i]))"))
+    error = only_error(path)
+    assert "did you mean `seq_fits`?" in error.detail
+    line, column = spot(path, "seq_fit(i)")
+    assert_located(error, path, line, at("PN-13", "require"), column)
+
+
+def test_unknown_name_in_a_multi_line_definition_points_at_its_line(tmp_path: Path) -> None:
+    path = broken(tmp_path, ("then rank(c) == rank(turned) and", "then rank(c) == rank(turnd) and"))
+    error = errors_of(path)[0]
+    assert "unknown name `turnd`: did you mean `turned`?" in error.detail
+    line, column = spot(path, "rank(turnd)")
+    assert_located(error, path, line, "definitions[0].body", column + len("rank("))
+
+
+def test_a_broken_definition_is_reported_once_without_echo_errors(tmp_path: Path) -> None:
+    # `is_joker` is used at every checkpoint: one typo in it is one error, not one per rule
+    path = broken(tmp_path, ("then rank(c) == rank(turned) and", "then rank(c) == rank(turnd) and"))
+    errors = errors_of(path)
+    assert [e.path for e in errors] == ["definitions[0].body"], "\n".join(str(e) for e in errors)
+
+
+def test_type_error_names_both_types_and_points_at_the_operator(tmp_path: Path) -> None:
+    path = broken(tmp_path, ("require: size(hand) != 1\n", 'require: size(hand) != "one"\n'))
+    error = only_error(path)
+    assert "`int`" in error.detail and "`str`" in error.detail
+    line, column = spot(path, "!= \"one\"")
+    assert_located(error, path, line, at("PN-17", "require"), column)
+    assert caret_column(error) == len("size(hand) ")
+
+
+def test_syntax_error_shows_the_expression_with_a_caret(tmp_path: Path) -> None:
+    path = broken(tmp_path, ("require: taken in used\n", "require: taken in (used\n"))
+    error = only_error(path)
+    assert "expected `)`" in error.detail
+    line, _ = spot(path, "taken in (used")
+    assert_located(error, path, line, at("PN-18", "require"))
+    text_line, caret_line = error.excerpt.splitlines()
+    assert text_line.strip() == "taken in (used"
+    assert caret_line.strip() == "^"
+    assert caret_column(error) == len("taken in (used")  # just past the end of the expression
+
+
+def test_unknown_checkpoint_is_reported_at_on(tmp_path: Path) -> None:
+    path = broken(tmp_path, ("    on: [take]\n    require: taken in used\n",
+                             "    on: [tkae]\n    require: taken in used\n"))
+    error = only_error(path)
+    assert "unknown checkpoint `tkae`" in error.detail
+    assert "`take`" in error.detail  # the known checkpoints are listed
+    assert_located(error, path, spot(path, "on: [tkae]")[0], at("PN-18", "on"))
+
+
+def test_bad_option_default_names_the_option_and_the_allowed_values(tmp_path: Path) -> None:
+    path = broken(tmp_path, ("    default: singles\n", "    default: pairs\n"))
+    error = only_error(path)
+    assert "`deal_packets`" in error.detail and "`pairs`" in error.detail
+    assert "`singles`, `threes`" in error.detail
+    line, column = spot(path, "pairs")
+    assert_located(error, path, line, "options.deal_packets.default", column)
+
+
+def test_bad_bool_option_default(tmp_path: Path) -> None:
+    path = broken(tmp_path, ("    type: bool\n    default: true\n",
+                             "    type: bool\n    default: maybe\n"))
+    error = only_error(path)
+    assert "`ace_one_at_98`" in error.detail and "`maybe`" in error.detail
+    assert_located(error, path, spot(path, "maybe")[0], "options.ace_one_at_98.default")
+
+
+def test_yaml_syntax_error_is_located(tmp_path: Path) -> None:
+    path = broken(tmp_path, ("seats: {min: 3, max: 5}", "seats: {min: 3, max: 5"))
+    with pytest.raises(SpecError) as caught:
+        load_game(path)
+    error = caught.value
+    assert not isinstance(error, SpecErrors)
+    assert "not valid YAML" in error.detail
+    assert error.file == str(path)
+    # the flow mapping opened on the `seats:` line is found unclosed at the start of the next
+    assert error.line in (spot(path, "seats: {")[0], spot(path, "seats: {")[0] + 1)
+    assert str(error).startswith(f"{path}:{error.line}:{error.column}: ")
+
+
+def test_unknown_field_type_lists_the_known_ones(tmp_path: Path) -> None:
+    path = broken(tmp_path, ("    fields: {card: card}\n", "    fields: {card: carte}\n"))
+    error = only_error(path)
+    assert "unknown field type `carte`" in error.detail
+    assert "`cards`" in error.detail and "`enum`" in error.detail
+    line, column = spot(path, "carte")
+    assert_located(error, path, line, "moves.discard.fields.card", column)
+
+
+def test_misspelt_rule_key_is_reported(tmp_path: Path) -> None:
+    path = broken(tmp_path, ("require: taken in used\n", "requires: taken in used\n"))
+    errors = errors_of(path)
+    assert any("unknown rule key `requires`" in e.detail and e.path == at("PN-18", "requires")
+               for e in errors), "\n".join(str(e) for e in errors)
+
+
+# --- several errors in one file -----------------------------------------------------------
+
+EXPRESSION_ERRORS = [
+    ("require: discarder != seat\n", "require: discarder != sat\n"),
+    ("require: size(hand) != 1\n", 'require: size(hand) != "one"\n'),
+    ("require: taken in used\n", "require: taken in (used\n"),
+]
+SCHEMA_ERRORS = [
+    ("\nscoring:\n", "\nscorng: 1\nscoring:\n"),
+    ("    default: singles\n", "    default: pairs\n"),
+    ("    fields: {card: card}\n", "    fields: {card: carte}\n"),
+]
+
+
+def test_every_expression_error_is_reported(tmp_path: Path) -> None:
+    errors = errors_of(broken(tmp_path, *EXPRESSION_ERRORS))
+    assert [e.path for e in errors] == [at(rule, "require") for rule in ("PN-15", "PN-17", "PN-18")]
+
+
+def test_every_schema_error_is_reported(tmp_path: Path) -> None:
+    errors = errors_of(broken(tmp_path, *SCHEMA_ERRORS))
+    assert sorted(e.path for e in errors) == ["moves.discard.fields.card",
+                                              "options.deal_packets.default", "scorng"]
+
+
+def test_schema_and_expression_errors_are_reported_together(tmp_path: Path) -> None:
+    errors = errors_of(broken(tmp_path, *SCHEMA_ERRORS, *EXPRESSION_ERRORS))
+    assert sorted(e.path for e in errors) == sorted([
+        "moves.discard.fields.card", "options.deal_packets.default", "scorng",
+        at("PN-15", "require"), at("PN-17", "require"), at("PN-18", "require")]), \
+        "\n".join(str(e) for e in errors)
+
+
+# --- the command --------------------------------------------------------------------------
+
+def test_check_spec_command_accepts_the_real_spec(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["check-spec", str(SPEC)]) == 0
+    out, err = capsys.readouterr()
+    assert f"{SPEC}: ok: `pontinho`" in out
+    assert err == ""
+
+
+def test_check_spec_command_lists_every_error_on_stderr(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = broken(tmp_path, *EXPRESSION_ERRORS)
+    assert main(["check-spec", str(path)]) == 1
+    out, err = capsys.readouterr()
+    assert out == ""
+    for needle in ("discarder != sat", 'size(hand) != "one"', "taken in (used"):
+        line = spot(path, needle)[0]
+        assert f"{path}:{line}:" in err
+    assert "did you mean `seat`?" in err
+    assert "^" in err
+    assert f"{path}: 3 error(s)" in err
+
+
+def test_check_spec_command_reports_yaml_errors(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = broken(tmp_path, ("seats: {min: 3, max: 5}", "seats: {min: 3, max: 5"))
+    assert main(["check-spec", str(path)]) == 1
+    _, err = capsys.readouterr()
+    assert f"{path}:" in err and "not valid YAML" in err
+
+
+def test_check_spec_command_fails_if_any_file_fails(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = broken(tmp_path, ("    default: singles\n", "    default: pairs\n"))
+    assert main(["check-spec", str(SPEC), str(path)]) == 1
+    out, err = capsys.readouterr()
+    assert f"{SPEC}: ok" in out
+    assert f"{path}:" in err and "options.deal_packets.default" in err
+
+
+def test_check_spec_command_reports_a_missing_file(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["check-spec", str(tmp_path / "absent.yaml")]) == 1
+    _, err = capsys.readouterr()
+    assert "absent.yaml" in err
