@@ -14,6 +14,7 @@ COMMANDS = {
     "replay": "replay",
     "conformance": "conformance",
     "play": "play",
+    "diff": "diff",
 }
 
 

@@ -1,4 +1,4 @@
-"""Watch bots play a game in-process: every proposal and verdict, then the result."""
+"""Watch bots play a whole match in-process: every proposal and verdict, then the winner."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from referee.model import ADJUDICATOR, Move
 from referee.spec.registry import DEFAULT_SPECS, find_game, load_games
 from referee_client.rummy_bot import turn_candidates
 
-MAX_PROPOSALS = 20_000
+MAX_PROPOSALS = 500_000  # a safety net: a match of random bots ends long before
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -28,7 +28,8 @@ def run(args: argparse.Namespace) -> int:
     print(f"{game.name}: {args.bots} bots, seed {args.seed}, commitment {table.commitment[:16]}…")
     proposals = 0
     while not table.is_over and proposals < MAX_PROPOSALS:
-        seat = table.view(ADJUDICATOR)["to_act"]
+        full = table.view(ADJUDICATOR)
+        seat = full["to_act"] if full["to_act"] is not None else full["deciding"][0]
         for move in turn_candidates(table.view(seat), rng):
             proposals += 1
             verdict = table.propose(seat, Move.from_data(move))
@@ -39,6 +40,6 @@ def run(args: argparse.Namespace) -> int:
             if verdict.accepted:
                 break
     final = table.view(ADJUDICATOR)
-    print(f"hand over: {final['hand_over']}, went out: {final.get('went_out')}, "
-          f"points: {final.get('points')}, scores: {final['scores']}, proposals: {proposals}")
+    print(f"match over after {final['hand_number']} hands: winner seat {final['winner']}; "
+          f"scores {final['scores']}; blown {final['blown']}; proposals {proposals}")
     return 0 if table.is_over else 1

@@ -34,3 +34,12 @@ def commitment(salt: str, deck: Sequence[object]) -> str:
     """A hash of the deck order, published at creation and checkable once the deck is revealed."""
     text = salt + ":" + ",".join(str(c) for c in deck)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def hand_salt(salt: str, hand_number: int) -> str:
+    """Each hand's own salt: revealing one hand's deck reveals nothing of the next."""
+    return hashlib.sha256(f"{salt}:hand:{hand_number}".encode("utf-8")).hexdigest()[:32]
+
+
+def hand_commitment(salt: str, hand_number: int, deck: Sequence[object]) -> str:
+    return commitment(hand_salt(salt, hand_number), deck)

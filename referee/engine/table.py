@@ -62,7 +62,7 @@ class Table:
         self.state = state
         self.version = 0
         self.history: list[tuple[int, Move]] = []
-        self.commitment = chance.commitment(setup.salt or "", game.mechanic.deck(state))
+        self.commitment = game.mechanic.commitment(state)  # the first deal's, as CreateTable says
 
     @classmethod
     def create(cls, game: Game, setup: TableSetup) -> Table:
@@ -77,7 +77,8 @@ class Table:
         setup = replace(setup, seed=chance.new_seed() if setup.seed is None else setup.seed,
                         salt=setup.salt or chance.new_salt())
         deal = Deal(seats=setup.seats, dealer=setup.dealer, options=options, seed=setup.seed or 0,
-                    stacked=setup.deal, scores=setup.scores, balances=setup.balances)
+                    stacked=setup.deal, scores=setup.scores, balances=setup.balances,
+                    salt=setup.salt or "")
         return cls(game, setup, game.mechanic.new_state(deal))
 
     @classmethod
@@ -120,7 +121,7 @@ class Table:
 
     def view(self, seat: int | None) -> dict[str, JSON]:
         view = self.game.mechanic.view(self.state, seat)
-        view.update(game=self.game.name, version=self.version, commitment=self.commitment)
-        if self.is_over or seat == ADJUDICATOR:
+        view.update(game=self.game.name, version=self.version)
+        if seat == ADJUDICATOR:
             view["salt"] = self.setup.salt
         return view

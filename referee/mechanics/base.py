@@ -38,6 +38,7 @@ class Deal:
     stacked: Mapping[str, Any] | None
     scores: Mapping[int, int] | None = None
     balances: Mapping[int, int] | None = None
+    salt: str = ""  # the table's secret salt for the deck commitments (GEN-5)
 
 
 class Mechanic(ABC):
@@ -64,8 +65,8 @@ class Mechanic(ABC):
         """True when no move can be accepted any more."""
 
     @abstractmethod
-    def deck(self, state: Any) -> list[Any]:
-        """The dealt deck order, committed to at creation and revealed at the end."""
+    def commitment(self, state: Any) -> str:
+        """The commitment (hash) of the deck being played, revealed when its hand ends."""
 
     def describe(self) -> dict[str, JSON]:
         return {}

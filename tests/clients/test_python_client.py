@@ -35,14 +35,17 @@ def _example():
     return module
 
 
-def test_four_bots_play_a_whole_hand_over_grpc(client: RefereeClient) -> None:
+def test_four_bots_play_a_whole_match_over_grpc(client: RefereeClient) -> None:
     final = _example().play(client, seats=4, seed=7, show=False)
-    assert final["hand_over"] is True
-    went_out = final["went_out"]
-    assert final["points"][str(went_out)] == 0
-    assert all(points >= 0 for points in final["points"].values())
-    # the revealed hands: the one who went out holds nothing
-    assert final["hands"][str(went_out)] == []
+    assert final["match_over"] is True
+    winner = final["winner"]
+    # PN-27: everyone else blew (at 100 or more) and is out; the winner is under 100
+    assert final["scores"][str(winner)] < 100
+    assert set(final["blown"]) == {0, 1, 2, 3} - {winner}
+    assert all(final["scores"][str(s)] >= 100 for s in final["blown"])
+    # the last hand, revealed: whoever went out holds nothing and scored nothing
+    last = final["last_hand"]
+    assert last["hands"][str(last["went_out"])] == [] and last["points"][str(last["went_out"])] == 0
 
 
 def test_a_seat_view_shows_its_own_hand_only(client: RefereeClient) -> None:

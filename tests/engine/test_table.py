@@ -25,11 +25,12 @@ def new_table(game: Game, **setup: Any) -> Table:
 
 
 def bot_moves(table: Table, rng: random.Random, accepted: int) -> None:
-    """Let the random bot play `accepted` moves (or until the hand is over)."""
+    """Let the random bot play `accepted` moves (or until the match is over)."""
     for _ in range(accepted):
         if table.is_over:
             return
-        seat = table.view(ADJUDICATOR)["to_act"]
+        full = table.view(ADJUDICATOR)
+        seat = full["to_act"] if full["to_act"] is not None else full["deciding"][0]
         for move in turn_candidates(table.view(seat), rng):
             if table.propose(seat, Move.from_data(move)).accepted:
                 break
@@ -40,7 +41,8 @@ def bot_moves(table: Table, rng: random.Random, accepted: int) -> None:
 def test_defaults_fill_every_option(pontinho: Game) -> None:
     assert pontinho.resolve_options({}) == {
         "joker_rule": "same_rank_other_colour", "deal_packets": "singles",
-        "joker_recovery": "steal_to_go_out", "go_out_discard": "optional", "ace_one_at_98": True}
+        "joker_recovery": "steal_to_go_out", "go_out_discard": "optional", "ace_one_at_98": True,
+        "reentry": "once", "stakes": 0}
 
 
 def test_unknown_option_is_named_with_the_known_ones(pontinho: Game) -> None:
@@ -56,7 +58,7 @@ def test_unknown_option_is_named_with_the_known_ones(pontinho: Game) -> None:
     ("joker_rule", "wild", "`same_rank_other_colour`, `next_rank_same_suit`"),
     ("deal_packets", "pairs", "`singles`, `threes`"),
     ("deal_packets", 3, "`singles`, `threes`"),
-    ("joker_recovery", "substitute", "`steal_to_go_out`"),
+    ("joker_recovery", "swap", "`steal_to_go_out`, `substitute`"),
     ("go_out_discard", "never", "`optional`, `forbidden`, `required`"),
     ("ace_one_at_98", "yes", "`true`, `false`"),
     ("ace_one_at_98", 1, "`true`, `false`"),
@@ -198,8 +200,8 @@ def test_singles_and_threes_deal_the_same_deck_differently(pontinho: Game, seats
     singles, threes = (new_table(pontinho, seats=seats, dealer=seats - 1,
                                  options={"deal_packets": packets})
                        for packets in ("singles", "threes"))
-    deck = codes(pontinho.mechanic.deck(singles.state))
-    assert deck == codes(pontinho.mechanic.deck(threes.state))
+    deck = codes(singles.state.deck)
+    assert deck == codes(threes.state.deck)
     one, three = singles.view(ADJUDICATOR), threes.view(ADJUDICATOR)
     assert one["hands"] != three["hands"]
     for view in (one, three):
@@ -257,33 +259,37 @@ def test_the_commitment_is_checkable_once_the_hand_is_over(pontinho: Game) -> No
     for seat in range(3):
         view = table.view(seat)
         assert view["commitment"] == table.commitment
-        assert "salt" not in view and "deck" not in view
-    bot_moves(table, random.Random(3), 2000)
-    assert table.is_over
-    final = table.view(0)
-    assert final["commitment"] == table.commitment
-    text = final["salt"] + ":" + ",".join(final["deck"])
-    assert hashlib.sha256(text.encode("utf-8")).hexdigest() == final["commitment"]
+        assert "salt" not in view and "deck" not in view and not view["last_hand"]
+    rng = random.Random(3)
+    while table.view(ADJUDICATOR)["hand_number"] == 1:
+        bot_moves(table, rng, 1)
+    finished = table.view(0)["last_hand"]  # the first hand, revealed to everyone
+    assert finished["commitment"] == table.commitment
+    text = finished["salt"] + ":" + ",".join(finished["deck"])
+    assert hashlib.sha256(text.encode("utf-8")).hexdigest() == table.commitment
     # the revealed deck is the one that was dealt (singles, seat 1 first)
-    deck = final["deck"]
+    deck = finished["deck"]
     assert sorted(deck) == sorted(codes(pontinho.mechanic.pack))
     for seat in range(3):
         assert dealt["hands"][str(seat)] == deck[(seat - 1) % 3:27:3]
     assert deck[27] == dealt["turned"] and deck[28:] == dealt["stock"]
+    # the next hand has a commitment of its own, and its salt stays secret
+    assert table.view(0)["commitment"] != table.commitment
 
 
-def test_a_spectator_sees_the_salt_only_at_the_end(pontinho: Game, stacked: StackDeal) -> None:
+def test_a_spectator_sees_the_hand_revealed_only_at_its_end(pontinho: Game, stacked: StackDeal) -> None:
     hand = ["2S", "3S", "4S", "5H", "5D", "5C", "9C", "TC", "JC"]
     table = new_table(pontinho, deal=stacked(4, {1: hand}, "KD", ["QH"]))
-    assert "salt" not in table.view(None) and "hands" not in table.view(None)
+    assert not table.view(None)["last_hand"] and "hands" not in table.view(None)
     assert table.propose(1, Move.from_data({"type": "draw"})).accepted
     verdict = table.propose(1, Move.from_data({
         "type": "go_out", "melds": [["2S", "3S", "4S"], ["5H", "5D", "5C"], ["9C", "TC", "JC"]],
         "discard": "QH"}))
-    assert verdict.accepted and table.is_over
+    assert verdict.accepted
     view = table.view(None)
-    assert view["salt"] == table.setup.salt and view["hands"]["1"] == []
-    text = view["salt"] + ":" + ",".join(view["deck"])
+    finished = view["last_hand"]
+    assert finished["hands"]["1"] == [] and "hands" not in view and "salt" not in view
+    text = finished["salt"] + ":" + ",".join(finished["deck"])
     assert hashlib.sha256(text.encode("utf-8")).hexdigest() == table.commitment
 
 

@@ -151,7 +151,8 @@ def test_a_broken_rule_yields_a_counterexample_the_engine_accepts(
         # the broken rules really accept it at a table ...
         table, verdict = _play_counterexample(stacked, game, options, cards, turned, going_out)
         assert verdict.accepted, (outcome.line(), verdict.violations)
-        laid = table.view(ADJUDICATOR)["melds"][0]
+        view = table.view(ADJUDICATOR)  # after going out, the finished hand is `last_hand`
+        laid = (view["last_hand"] if going_out else view)["melds"][0]
         assert (laid["kind"], laid["cards"]) == (prop.on, example["cards"])
         # ... and the real rules refuse the same move
         _, verdict = _play_counterexample(stacked, pontinho, options, cards, turned, going_out)
@@ -193,6 +194,6 @@ def test_a_known_breach_of_the_broken_pn13_is_played_both_ways(
     cards, turned = [Card.parse(c) for c in ("JD", "QD", "KH")], Card.parse("JC")
     table, verdict = _play_counterexample(stacked, game, options, cards, turned, going_out)
     assert verdict.accepted, verdict.violations
-    assert table.is_over is going_out
+    assert table.view(ADJUDICATOR)["hand_over"] is going_out
     _, verdict = _play_counterexample(stacked, pontinho, options, cards, turned, going_out)
     assert "PN-13-shape" in verdict.rule_ids()

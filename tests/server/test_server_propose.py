@@ -15,6 +15,7 @@ from server_support import (
 
 from referee.api.v1 import referee_pb2 as pb
 from referee.api.v1.referee_pb2_grpc import RefereeStub
+from referee.server.convert import data_to_struct
 
 
 def assert_rejected(verdict: pb.Verdict, table: OpenTable, version: int, *words: str) -> None:
@@ -69,13 +70,15 @@ def test_a_seat_out_of_turn_is_rejected(table: OpenTable) -> None:
                                                                 for c in v.cites}
 
 
-def test_no_move_is_accepted_after_the_hand_is_over(stub: RefereeStub) -> None:
-    table = open_table(stub, GOING_OUT_DEAL)
+def test_no_move_is_accepted_after_the_match_is_over(stub: RefereeStub) -> None:
+    # seats 0 and 2 start at 99 with no re-entry: seat 1 going out ends the match (PN-26, PN-27)
+    table = open_table(stub, GOING_OUT_DEAL, scores={0: 99, 2: 99},
+                       options=data_to_struct({"reentry": "none"}))
     table.propose(1, "draw")
     out = table.propose(1, "go_out", melds=GOING_OUT_MELDS, discard="KD")
     assert out.outcome == pb.OUTCOME_ACCEPTED, out.violations
     view = table.view(None)
-    assert view["hand_over"] is True
+    assert view["hand_over"] is True and view["match_over"] is True and view["winner"] == 1
     assert_rejected(table.propose(2, "draw"), table, 2, "over")
 
 

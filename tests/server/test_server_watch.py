@@ -18,6 +18,7 @@ from server_support import (
 
 from referee.api.v1 import referee_pb2 as pb
 from referee.api.v1.referee_pb2_grpc import RefereeStub
+from referee.server.convert import data_to_struct
 from referee.server.convert import struct_to_data
 
 
@@ -89,7 +90,9 @@ def test_a_watch_from_a_version_starts_after_it(table: OpenTable) -> None:
 
 
 def test_the_stream_ends_when_the_table_is_over(stub: RefereeStub) -> None:
-    table = open_table(stub, GOING_OUT_DEAL)
+    # seats 0 and 2 at 99, no re-entry: seat 1 going out ends the match
+    table = open_table(stub, GOING_OUT_DEAL, scores={0: 99, 2: 99},
+                       options=data_to_struct({"reentry": "none"}))
     watcher = Watcher(table, None)
     table.propose(1, "draw")
     table.propose(1, "go_out", melds=GOING_OUT_MELDS, discard="KD")

@@ -1,4 +1,4 @@
-"""Four bots play a whole hand of Pontinho against a referee over gRPC, printing the verdicts.
+"""Four bots play a whole match of Pontinho against a referee over gRPC, printing the verdicts.
 
     make run                                   # in one terminal
     .venv/bin/python clients/python/examples/bots_play_pontinho.py --target 127.0.0.1:50051
@@ -23,9 +23,10 @@ def play(client: RefereeClient, seats: int, seed: int, show: bool = True) -> dic
     print(f"table {table.id}: commitment {table.commitment[:16]}…") if show else None
     while True:
         public = client.view(table.id)
-        if public["hand_over"]:
+        if public["match_over"]:
             return public
-        seat = int(public["to_act"])
+        # between hands, blown seats decide on re-entry (PN-29); otherwise one seat is to act
+        seat = int(public["to_act"]) if public["to_act"] is not None else public["deciding"][0]
         token = table.tokens[seat]
         for move in turn_candidates(client.view(table.id, token), rng):
             verdict = client.propose(table.id, token, move)
@@ -47,7 +48,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     with RefereeClient(args.target) as client:
         final = play(client, args.seats, args.seed, show=not args.quiet)
-    print(f"went out: seat {final['went_out']}; points {final['points']}; scores {final['scores']}")
+    print(f"match over after {final['hand_number']} hands: seat {final['winner']} wins; "
+          f"scores {final['scores']}")
     return 0
 
 

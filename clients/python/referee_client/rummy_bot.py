@@ -17,6 +17,10 @@ def turn_candidates(view: dict[str, Any], rng: random.Random) -> Iterator[Move]:
     """Moves worth proposing now, best first; the caller proposes until one is accepted."""
     legal = view.get("legal_moves", [])
     hand = list(view.get("hand", []))
+    if "reenter" in legal:
+        yield {"type": "reenter" if rng.random() < 0.7 else "decline"}
+        yield {"type": "decline"}
+        return
     if "draw" in legal:
         if "take_discard" in legal and rng.random() < 0.5:
             yield from _take_discard_candidates(view, hand)
@@ -34,12 +38,32 @@ def turn_candidates(view: dict[str, Any], rng: random.Random) -> Iterator[Move]:
 
 
 def _meld_candidates(hand: list[str], rng: random.Random) -> Iterator[Move]:
+    """Likely melds first (three suits of a rank, runs of a suit), then a few random triples."""
     if len(hand) < 4:  # keep a card to discard (PN-22)
         return
+    for cards in _likely_melds(hand):
+        yield {"type": "meld", "cards": cards}
     combos = list(itertools.combinations(sorted(hand, key=_order), 3))
     rng.shuffle(combos)
-    for combo in combos[:60]:
+    for combo in combos[:10]:
         yield {"type": "meld", "cards": list(combo)}
+
+
+def _likely_melds(hand: list[str]) -> Iterator[list[str]]:
+    by_rank: dict[str, dict[str, str]] = {}
+    by_suit: dict[str, set[int]] = {}
+    for card in hand:
+        by_rank.setdefault(card[0], {})[card[1]] = card
+        by_suit.setdefault(card[1], set()).add(_RANKS.index(card[0]))
+    for suits in by_rank.values():
+        if len(suits) >= 3:
+            yield list(suits.values())[:3]
+    for suit, ranks in by_suit.items():
+        for low in range(0, 11):
+            if {low, low + 1, low + 2} <= ranks:
+                yield [_RANKS[r] + suit for r in (low, low + 1, low + 2)]
+        if {11, 12, 0} <= ranks:  # Q K A
+            yield ["Q" + suit, "K" + suit, "A" + suit]
 
 
 def _layoff_candidates(view: dict[str, Any], hand: list[str]) -> Iterator[Move]:

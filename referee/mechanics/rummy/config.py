@@ -8,6 +8,7 @@ from typing import Any, Callable, Mapping
 
 from referee.cards import Card, codes
 from referee.errors import SpecError
+from referee.mechanics.rummy.match import MatchRules
 from referee.mechanics.rummy.melds import MeldKind
 from referee.model import Violation
 from referee.spec.expr import BOOL, INT
@@ -24,7 +25,8 @@ class RummyConfig:
     hand_size: int
     packet_option: str | None
     packets: Mapping[str, int]
-    steal_bonus: int
+    bonus: Callable[[Mapping[str, Any]], int]  # per joker stolen from a seat's meld (PN-10)
+    match: MatchRules
     kinds: list[MeldKind]
     violations: Mapping[str, Violation]
     joker_test: Callable[[Mapping[str, Any]], bool]
@@ -49,6 +51,9 @@ class RummyConfig:
 
     def hand_points(self, options: Mapping[str, Any], turned: Card, hand: list[Card], score: int) -> int:
         return int(self.points({"options": options, "turned": turned, "hand": hand, "score": score}))
+
+    def steal_bonus(self, options: Mapping[str, Any], turned: Card) -> int:
+        return int(self.bonus({"options": options, "turned": turned, "hand": [], "score": 0}))
 
     def violation(self, name: str, cards: list[Card] | None = None) -> Violation:
         v = self.violations[name]
@@ -87,7 +92,9 @@ def read_config(spec: GameSpec, rules: RuleBook) -> RummyConfig:
     scoring = reader.section("scoring")
     return RummyConfig(
         hand_size=hand_size, packet_option=packet_option, packets=packets,
-        steal_bonus=int(rummy.get("steal_bonus", 0)),
+        bonus=rules.compile_expression("scoring", *reader.expression(
+            ("rummy", "steal_bonus"), rummy.get("steal_bonus", 0)), INT),
+        match=_read_match(reader, rummy.get("match")),
         kinds=_read_kinds(reader, rules),
         violations=_read_violations(reader, rummy.get("violations")),
         joker_test=rules.compile_expression("card", "is_joker(c)", reader.where(("definitions",)), BOOL),
@@ -95,6 +102,18 @@ def read_config(spec: GameSpec, rules: RuleBook) -> RummyConfig:
             ("scoring", "hand_points"), scoring.get("hand_points")), INT),
         shapes={str(name): reader.expression(("meld_kinds", name, "shape"), body["shape"])
                 for name, body in reader.section("meld_kinds").items()})
+
+
+def _read_match(reader: _Reader, raw: Any) -> MatchRules:
+    path: PathKey = ("rummy", "match")
+    if not isinstance(raw, dict) or not isinstance(raw.get("blow_at"), int):
+        raise reader.error(path, "`rummy.match` needs `blow_at` (the total that blows, PN-26)")
+    stake = raw.get("stake")
+    if stake is not None and stake not in reader.spec.options:
+        raise reader.error(path + ("stake",), f"unknown option `{stake}`")
+    return MatchRules(blow_at=raw["blow_at"], stake_option=stake,
+                      drop_percent=int(raw.get("drop_percent", 0)),
+                      doubling=bool(raw.get("reentry_doubling", False)))
 
 
 def _read_packets(reader: _Reader, raw: Any) -> tuple[str | None, dict[str, int]]:

@@ -23,15 +23,15 @@ class Dealt:
     deck: tuple[Card, ...]
 
 
-def deal_from_seed(pack: list[Card], seats: int, first: int, hand_size: int, packet: int,
+def deal_from_seed(pack: list[Card], seats: int, order: list[int], hand_size: int, packet: int,
                    seed: int, hand_number: int = 1) -> Dealt:
-    """Deal `hand_size` cards each in packets, starting with `first`; the next card is turned."""
+    """Deal `hand_size` cards in packets to the seats of `order` (the first is the mão), round
+    after round; the next card is turned. Seats not in `order` get no cards."""
     deck = chance.shuffled(pack, seed, "deal", hand_number)
     hands: list[list[Card]] = [[] for _ in range(seats)]
     position = 0
     for _ in range(0, hand_size, packet):
-        for offset in range(seats):
-            seat = (first + offset) % seats
+        for seat in order:
             take = min(packet, hand_size - len(hands[seat]))
             hands[seat].extend(deck[position:position + take])
             position += take

@@ -12,9 +12,9 @@ from typing import Any, Mapping
 from referee.cards import Card, codes, missing_from, remove_cards
 from referee.errors import SpecError, SpecErrors
 from referee.mechanics.base import Deal, Judgement, Mechanic
-from referee.mechanics.rummy import views
+from referee.mechanics.rummy import match, views
 from referee.mechanics.rummy.config import RummyConfig, read_config
-from referee.mechanics.rummy.deal import deal_from_seed, deal_stacked, pack_for
+from referee.mechanics.rummy.deal import pack_for
 from referee.mechanics.rummy.melds import MeldReader, Reading
 from referee.mechanics.rummy.scopes import checkpoint_scopes
 from referee.mechanics.rummy.state import TURNED, Meld, RummyState
@@ -54,26 +54,24 @@ class RummyMechanic(Mechanic):
 
     # --- setting up -------------------------------------------------------------------------
     def new_state(self, deal: Deal) -> RummyState:
-        size = self.config.hand_size
-        first = (deal.dealer + 1) % deal.seats
-        if deal.stacked is not None:
-            dealt = deal_stacked(self.pack, deal.seats, size, deal.stacked)
-        else:
-            packet = self.config.packet(deal.options)
-            dealt = deal_from_seed(self.pack, deal.seats, first, size, packet, deal.seed)
-        scores = [int((deal.scores or {}).get(s, 0)) for s in range(deal.seats)]
-        jokers = frozenset(c for c in set(self.pack) if self.config.is_joker(deal.options, dealt.turned, c))
-        return RummyState(seats=deal.seats, dealer=deal.dealer, seed=deal.seed,
-                          options=dict(deal.options), turned=dealt.turned, jokers=jokers,
-                          hands=dealt.hands, stock=list(reversed(dealt.stock)),
-                          discard=[dealt.turned], discarders=[TURNED], deck=dealt.deck,
-                          scores=scores, to_act=first, stolen=[0] * deal.seats)
+        seats = deal.seats
+        state = RummyState(
+            seats=seats, dealer=deal.dealer, seed=deal.seed, salt=deal.salt, options=dict(deal.options),
+            turned=self.pack[0], jokers=frozenset(), hands=[[] for _ in range(seats)], stock=[],
+            discard=[], discarders=[], deck=(), to_act=None,
+            scores=[int((deal.scores or {}).get(s, 0)) for s in range(seats)],
+            in_match=[True] * seats, blown=[False] * seats, blows=[0] * seats,
+            reentries=[0] * seats, stolen=[0] * seats,
+            balances=[int((deal.balances or {}).get(s, 0)) for s in range(seats)])
+        match.pay_entry_stakes(state, self.config.match)
+        match.deal_hand(state, self.config, deal.stacked, self.pack)
+        return state
 
     def is_over(self, state: RummyState) -> bool:
-        return state.hand_over
+        return state.match_over
 
-    def deck(self, state: RummyState) -> list[Card]:
-        return list(state.deck)
+    def commitment(self, state: RummyState) -> str:
+        return chance.hand_commitment(state.salt, state.hand_number, state.deck)
 
     def view(self, state: RummyState, seat: int | None) -> dict[str, JSON]:
         return views.view(state, seat)
@@ -96,7 +94,8 @@ class RummyMechanic(Mechanic):
         env = {name: False for name in ("in_turn", "has_discard", "top_is_turned", "going_out",
                                         "has_taken")}
         env.update(seat=0, to_act=0, mao=0, seats=1, phase="play", hand=[], discard_top=turned,
-                   discarder=TURNED, move_type="meld", taken_card=turned, turned=turned)
+                   discarder=TURNED, move_type="meld", taken_card=turned, turned=turned,
+                   score=0, deciding=False, reentries=0, blows=0, under=1, stolen=[])
         env.update(given)
         kind = self.reader.kinds[checkpoint]
         meld_env = self.reader.meld_env(env, checkpoint, cards, new=bool(given.get("new", True)))
@@ -116,27 +115,22 @@ class RummyMechanic(Mechanic):
             turn.check_rules(at="after")
         if turn.violations:
             return Judgement(_unique(turn.violations))
-        if work.hand_over:
-            turn.events.append(self._score(work))
+        work.hand_ended = work.went_out is not None
+        if work.hand_ended:
+            turn.events += match.end_hand(work, self.config, self.config.match,
+                                          self.may_reenter, self.pack)
         return Judgement([], work, turn.events)
+
+    def may_reenter(self, state: RummyState, seat: int) -> bool:
+        """PN-28: would this blown seat's `reenter` be accepted now (the spec's rules)?"""
+        asking = state.clone()
+        asking.phase, asking.deciding, asking.to_act = "decide", [seat], None
+        turn = _Turn(self, asking, seat, "reenter", {"present": []})
+        turn.check_rules(at="before")
+        return not turn.violations
 
     def _judge_meld(self, kind: str, env: Env, cards: tuple[str, ...]) -> list[Violation]:
         return self.rules.judge(kind, env, cards=cards)
-
-    def _score(self, state: RummyState) -> Event:
-        """PN-24, PN-25, PN-10: what each seat adds when the hand ends."""
-        points = []
-        for seat in range(state.seats):
-            hand_points = 0 if seat == state.went_out else self.config.hand_points(
-                state.options, state.turned, state.hands[seat], state.scores[seat])
-            points.append(hand_points + self.config.steal_bonus * state.stolen[seat])
-        state.hand_points = points
-        state.scores = [s + p for s, p in zip(state.scores, points)]
-        return Event("hand_over", {
-            "went_out": state.went_out, "points": {str(s): p for s, p in enumerate(points)},
-            "scores": {str(s): p for s, p in enumerate(state.scores)},
-            "hands": {str(s): codes(h) for s, h in enumerate(state.hands)},
-            "deck": codes(state.deck)})
 
 
 class _Turn:
@@ -154,6 +148,7 @@ class _Turn:
         self.events: list[Event] = []
         self.taken: Card | None = None
         self.taken_from = TURNED
+        self.stolen: list[Card] = []  # jokers taken back by this move
         self.going_out = move_type == "go_out" or (
             move_type == "discard" and len(self.hand) == 1 and move.get("card") in self.hand)
 
@@ -161,12 +156,16 @@ class _Turn:
     def env(self) -> Env:
         s = self.s
         return {
-            "options": s.options, "turned": s.turned, "seat": self.seat, "to_act": s.to_act,
+            "options": s.options, "turned": s.turned, "seat": self.seat,
+            "to_act": -1 if s.to_act is None else s.to_act,
             "mao": s.mao, "seats": s.seats, "in_turn": self.seat == s.to_act, "phase": s.phase,
             "hand": self.hand, "discard_top": s.discard[-1] if s.discard else s.turned,
             "has_discard": bool(s.discard), "top_is_turned": s.top_is_turned,
             "discarder": s.discarder, "going_out": self.going_out, "move_type": self.move_type,
             "has_taken": self.taken is not None, "taken_card": self.taken or s.turned,
+            "score": s.scores[self.seat], "deciding": self.seat in s.deciding,
+            "reentries": s.reentries[self.seat], "blows": s.blows[self.seat],
+            "under": len(s.playing), "stolen": self.stolen,
         }
 
     def check_rules(self, at: str) -> None:
@@ -213,6 +212,12 @@ class _Turn:
     def do_layoff(self) -> None:
         self._lay_off(self.move["meld"], self.move["cards"], self.move["at"])
 
+    def do_swap_joker(self) -> None:
+        """PN-10 `substitute`: the natural card takes the joker's place, the joker a new meld."""
+        self._steal(self.move["meld"], self.move["card"])
+        if not self.violations:
+            self._lay_meld(self.move["new_meld"])
+
     def do_discard(self) -> None:
         card = self.move["card"]
         if self.fail(_held(self.hand, [card])):
@@ -221,7 +226,7 @@ class _Turn:
         if not self.hand:
             self._go_out()
             return
-        self.s.to_act = (self.seat + 1) % self.s.seats
+        self.s.to_act = self.s.next_seat(self.seat)
         self.s.phase = "take"
 
     def do_go_out(self) -> None:
@@ -315,6 +320,7 @@ class _Turn:
                 remove_cards(self.hand, [card])
                 self.hand.append(joker)
                 self.s.stolen[meld.owner] += 1
+                self.stolen.append(joker)
                 self.events.append(Event("stole_joker", {"seat": self.seat, "meld": meld.id,
                                                          "card": str(card), "joker": str(joker)}))
                 return
@@ -338,8 +344,27 @@ class _Turn:
 
     def _go_out(self) -> None:
         self.s.went_out = self.seat
-        self.s.to_act = None  # type: ignore[assignment]  # nobody acts once the hand is over
+        self.s.to_act = None  # nobody acts until the next hand is dealt
         self.events.append(Event("went_out", {"seat": self.seat}))
+
+    # --- between hands (PN-28, PN-29) ---
+    def do_reenter(self) -> None:
+        self.s.deciding.remove(self.seat)
+        self.events += match.reenter(self.s, self.seat, self.m.config.match)
+        self._after_decision()
+
+    def do_decline(self) -> None:
+        self.s.deciding.remove(self.seat)
+        self.events += match.decline(self.s, self.seat)
+        self._after_decision()
+
+    def _after_decision(self) -> None:
+        if self.s.deciding:
+            return
+        if len(self.s.playing) <= 1:
+            self.events += match.end_match(self.s, [])
+        else:
+            self.events += match.next_hand(self.s, self.m.config, self.m.pack)
 
     def _rebuild_stock(self) -> bool:
         """PN-21: the discard pile but its top card, shuffled from the table seed."""

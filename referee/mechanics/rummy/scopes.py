@@ -20,6 +20,9 @@ def common_names(spec: GameSpec) -> dict[str, Type]:
         "seats": INT, "in_turn": BOOL, "phase": STR, "hand": ListType(CARD), "discard_top": CARD,
         "has_discard": BOOL, "top_is_turned": BOOL, "discarder": INT, "going_out": BOOL,
         "move_type": STR, "has_taken": BOOL, "taken_card": CARD,
+        # the match (PN-26..PN-29): the proposer's total, re-entry state, players still in
+        "score": INT, "deciding": BOOL, "reentries": INT, "blows": INT, "under": INT,
+        "stolen": ListType(CARD),  # the jokers this move took back from the table (PN-10)
     }
 
 

@@ -24,9 +24,12 @@ class Meld:
 
 @dataclass
 class RummyState:
+    """A match: the hand being played, and what carries from hand to hand (PN-26..PN-32)."""
+
     seats: int
     dealer: int
     seed: int
+    salt: str                       # the table's secret: each hand's deck commitment is salted
     options: dict[str, Any]
     turned: Card
     jokers: frozenset[Card]
@@ -34,23 +37,51 @@ class RummyState:
     stock: list[Card]               # the top is the last element
     discard: list[Card]             # the top is the last element
     discarders: list[int]           # who discarded each card of `discard` (TURNED for the turned card)
-    deck: tuple[Card, ...]          # the dealt order, for the commitment
-    scores: list[int]               # match totals before this hand's scoring, then after
-    to_act: int
-    phase: str = "take"             # "take": the seat in turn must take a card; "play": after
+    deck: tuple[Card, ...]          # this hand's dealt order
+    scores: list[int]               # match totals
+    to_act: int | None              # None between hands and once the match is over
+    phase: str = "take"             # take | play (a turn), decide (re-entry, between hands), over
     melds: list[Meld] = field(default_factory=list)
     stolen: list[int] = field(default_factory=list)  # per seat: jokers stolen from its melds
     rebuilds: int = 0               # how many times the stock was rebuilt (PN-21)
-    went_out: int | None = None     # the seat that went out: the hand is over
-    hand_points: list[int] = field(default_factory=list)
+    went_out: int | None = None     # the seat that went out of this hand
+    hand_number: int = 1
+    hand_ended: bool = False        # the last accepted move ended a hand
+    in_match: list[bool] = field(default_factory=list)   # not out for good
+    blown: list[bool] = field(default_factory=list)      # at or over the blowing score (PN-26)
+    blows: list[int] = field(default_factory=list)
+    reentries: list[int] = field(default_factory=list)
+    deciding: list[int] = field(default_factory=list)    # seats to decide on re-entry (PN-29)
+    balances: list[int] = field(default_factory=list)    # chips off the table (GEN-6)
+    pot: int = 0
+    winner: int | None = None
+    last_hand: dict[str, Any] = field(default_factory=dict)  # the finished hand, revealed
 
     @property
     def mao(self) -> int:
-        return (self.dealer + 1) % self.seats
+        return self.next_seat(self.dealer)
 
     @property
     def hand_over(self) -> bool:
-        return self.went_out is not None
+        """No more moves of this hand: someone went out (the next may not be dealt yet)."""
+        return self.went_out is not None or self.phase in ("decide", "over")
+
+    @property
+    def match_over(self) -> bool:
+        return self.phase == "over"
+
+    @property
+    def playing(self) -> list[int]:
+        """The seats dealt in: in the match and not blown."""
+        return [s for s in range(self.seats) if self.in_match[s] and not self.blown[s]]
+
+    def next_seat(self, seat: int) -> int:
+        """The first seat after `seat` in play order that is playing (GEN-1)."""
+        for step in range(1, self.seats + 1):
+            candidate = (seat + step) % self.seats
+            if self.in_match[candidate] and not self.blown[candidate]:
+                return candidate
+        return seat
 
     @property
     def discarder(self) -> int:
@@ -62,12 +93,9 @@ class RummyState:
 
     def clone(self) -> RummyState:
         copy = RummyState(**{k: getattr(self, k) for k in self.__dataclass_fields__})
+        for name in ("stock", "discard", "discarders", "scores", "stolen", "in_match", "blown",
+                     "blows", "reentries", "deciding", "balances"):
+            setattr(copy, name, list(getattr(self, name)))
         copy.hands = [list(h) for h in self.hands]
-        copy.stock = list(self.stock)
-        copy.discard = list(self.discard)
-        copy.discarders = list(self.discarders)
-        copy.scores = list(self.scores)
         copy.melds = [m.clone() for m in self.melds]
-        copy.stolen = list(self.stolen)
-        copy.hand_points = list(self.hand_points)
         return copy

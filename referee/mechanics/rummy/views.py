@@ -8,13 +8,15 @@ over every hand and the dealt deck are revealed (so the commitment can be checke
 from __future__ import annotations
 
 from referee.cards import codes
+from referee.engine import chance
 from referee.mechanics.rummy.state import RummyState
 from referee.model import ADJUDICATOR, JSON
 
 
 def view(state: RummyState, seat: int | None) -> dict[str, JSON]:
     result = public_view(state)
-    if seat == ADJUDICATOR or state.hand_over:
+    between = state.phase in ("decide", "over")  # the finished hand is still on the table
+    if seat == ADJUDICATOR or between:
         result["hands"] = {str(s): codes(h) for s, h in enumerate(state.hands)}
     if seat == ADJUDICATOR:
         result["stock"] = codes(reversed(state.stock))
@@ -26,32 +28,43 @@ def view(state: RummyState, seat: int | None) -> dict[str, JSON]:
 
 
 def public_view(state: RummyState) -> dict[str, JSON]:
-    result: dict[str, JSON] = {
+    last = state.last_hand
+    return {
         "seats": state.seats, "dealer": state.dealer, "mao": state.mao,
-        "to_act": state.to_act, "phase": state.phase,
-        "hand_over": state.hand_over, "match_over": False, "went_out": state.went_out,
-        "winner": None,
+        "commitment": chance.hand_commitment(state.salt, state.hand_number, state.deck),
+        "to_act": state.to_act, "phase": state.phase, "hand_number": state.hand_number,
+        "hand_over": state.hand_ended or state.phase in ("decide", "over"),
+        "match_over": state.match_over, "winner": state.winner,
+        "went_out": state.went_out if state.went_out is not None else last.get("went_out"),
         "hand_sizes": {str(s): len(h) for s, h in enumerate(state.hands)},
         "discard_top": str(state.discard[-1]) if state.discard else None,
         "discard_size": len(state.discard), "stock_size": len(state.stock),
         "turned": str(state.turned), "jokers": codes(sorted(state.jokers)),
         "melds": [{"id": m.id, "kind": m.kind, "owner": m.owner, "cards": codes(m.cards),
                    "wild": [i for i, w in enumerate(m.wild) if w]} for m in state.melds],
-        "scores": {str(s): p for s, p in enumerate(state.scores)}, "blown": [],
+        "scores": _per_seat(state.scores),
+        "blown": [s for s in range(state.seats) if state.blown[s] or not state.in_match[s]],
+        "out": [s for s in range(state.seats) if not state.in_match[s]],
+        "deciding": list(state.deciding),
+        "balances": _per_seat(state.balances), "pot": state.pot,
+        "points": last.get("points", {}), "last_hand": dict(last),
     }
-    if state.hand_over:
-        result["points"] = {str(s): p for s, p in enumerate(state.hand_points)}
-        result["deck"] = codes(state.deck)
-    return result
+
+
+def _per_seat(values: list[int]) -> dict[str, int]:
+    return {str(s): v for s, v in enumerate(values)}
 
 
 def legal_move_types(state: RummyState, seat: int) -> list[str]:
     """A hint for clients: the move types that may be legal now (each is still judged)."""
-    if state.hand_over:
+    if state.phase == "decide":
+        return ["reenter", "decline"] if seat in state.deciding else []
+    if state.phase == "over" or not state.in_match[seat] or state.blown[seat]:
         return []
     can_take = bool(state.discard) and state.discarder != seat and len(state.hands[seat]) != 1
     if seat != state.to_act:
         return ["go_out"] if can_take else []
     if state.phase == "take":
         return ["draw"] + (["take_discard", "go_out"] if can_take else [])
-    return ["meld", "layoff", "discard", "go_out"]
+    swap = ["swap_joker"] if state.options.get("joker_recovery") == "substitute" else []
+    return ["meld", "layoff", "discard", "go_out", *swap]

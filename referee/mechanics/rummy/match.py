@@ -1,0 +1,187 @@
+"""From hand to hand: scoring, blowing, drops, re-entry, the next deal, the winner (PN-24..PN-32).
+
+Who may re-enter is the spec's `reenter` rules, asked in advance: a blown seat is asked to decide
+exactly when its `reenter` would be accepted. Chips move only by `transfer`, each an event, so
+balances plus pot never change in sum (GEN-6).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Callable, Mapping
+
+from referee.cards import Card, codes
+from referee.engine import chance
+from referee.mechanics.rummy.deal import Dealt, deal_from_seed, deal_stacked
+from referee.mechanics.rummy.state import TURNED, RummyState
+from referee.model import Event
+
+if TYPE_CHECKING:
+    from referee.mechanics.rummy.config import RummyConfig
+
+
+@dataclass(frozen=True)
+class MatchRules:
+    blow_at: int                   # PN-26: a total at or over this blows
+    stake_option: str | None       # the option holding the entry stake (PN-30); 0 = no stakes
+    drop_percent: int              # PN-31: of the stake, to whoever goes out
+    doubling: bool                 # PN-30: each re-entry pays the stake doubled per earlier blow
+
+    def stake(self, options: Mapping[str, Any]) -> int:
+        return int(options.get(self.stake_option, 0)) if self.stake_option else 0
+
+
+def transfer(state: RummyState, source: int | None, target: int | None, amount: int,
+             reason: str) -> Event:
+    """Move chips between a seat's balance and the pot (None): the only way chips move."""
+    if source is None:
+        state.pot -= amount
+    else:
+        state.balances[source] -= amount
+    if target is None:
+        state.pot += amount
+    else:
+        state.balances[target] += amount
+    return Event("transfer", {"from": "pot" if source is None else source,
+                              "to": "pot" if target is None else target,
+                              "amount": amount, "reason": reason})
+
+
+def pay_entry_stakes(state: RummyState, rules: MatchRules) -> list[Event]:
+    stake = rules.stake(state.options)
+    return [transfer(state, s, None, stake, "entry stake") for s in range(state.seats)] if stake else []
+
+
+def deal_hand(state: RummyState, config: RummyConfig, stacked: Mapping[str, Any] | None,
+              pack: list[Card]) -> list[Event]:
+    """Deal the hand `state.hand_number` to the seats playing, the mão first."""
+    order = [state.mao]
+    while len(order) < len(state.playing):
+        order.append(state.next_seat(order[-1]))
+    if stacked is not None:
+        dealt = deal_stacked(pack, state.seats, config.hand_size, stacked)
+    else:
+        dealt = deal_from_seed(pack, state.seats, order, config.hand_size,
+                               config.packet(state.options), state.seed, state.hand_number)
+    _lay_out(state, config, dealt)
+    public = Event("hand_dealt", {"hand_number": state.hand_number, "dealer": state.dealer,
+                                  "mao": state.mao, "turned": str(state.turned),
+                                  "jokers": codes(sorted(state.jokers)),
+                                  "commitment": hand_commitment(state)})
+    private = [Event("dealt", {"seat": s}, {"cards": codes(state.hands[s])}, frozenset({s}))
+               for s in order]
+    return [public, *private]
+
+
+def _lay_out(state: RummyState, config: RummyConfig, dealt: Dealt) -> None:
+    state.hands, state.turned, state.deck = dealt.hands, dealt.turned, dealt.deck
+    state.stock = list(reversed(dealt.stock))
+    state.discard, state.discarders = [dealt.turned], [TURNED]
+    state.jokers = frozenset(c for c in set(dealt.deck)
+                             if config.is_joker(state.options, dealt.turned, c))
+    state.melds, state.stolen = [], [0] * state.seats
+    state.went_out, state.rebuilds = None, 0
+    state.to_act, state.phase = state.mao, "take"
+
+
+def score_hand(state: RummyState, config: RummyConfig) -> list[int]:
+    """PN-24, PN-25, PN-10: what each seat adds; the seat that went out adds nothing."""
+    points = []
+    for seat in range(state.seats):  # seats not dealt in hold no cards: they add nothing
+        hand = 0 if seat == state.went_out else config.hand_points(
+            state.options, state.turned, state.hands[seat], state.scores[seat])
+        points.append(hand + config.steal_bonus(state.options, state.turned) * state.stolen[seat])
+    return points
+
+
+def end_hand(state: RummyState, config: RummyConfig, rules: MatchRules,
+             may_reenter: Callable[[RummyState, int], bool], pack: list[Card]) -> list[Event]:
+    """After the move that went out: score, blow, pay drops, then ask, deal on, or end."""
+    points = score_hand(state, config)
+    state.scores = [s + p for s, p in zip(state.scores, points)]
+    state.last_hand = finished_table(state, points)
+    events = [Event("hand_over", {**state.last_hand,
+                                  "scores": {str(s): p for s, p in enumerate(state.scores)}})]
+    newly_blown = [s for s in state.playing if state.scores[s] >= rules.blow_at]
+    for seat in newly_blown:
+        state.blown[seat] = True
+        state.blows[seat] += 1
+        events.append(Event("blown", {"seat": seat, "score": state.scores[seat]}))
+    if len(state.playing) <= 1:
+        return events + end_match(state, newly_blown)
+    events += _pay_drops(state, rules)
+    state.deciding = [s for s in newly_blown if may_reenter(state, s)]
+    for seat in set(newly_blown) - set(state.deciding):
+        state.in_match[seat] = False
+    if state.deciding:
+        state.phase, state.to_act = "decide", None
+        events.append(Event("deciding", {"seats": list(state.deciding)}))
+        return events
+    return events + next_hand(state, config, pack)
+
+
+def finished_table(state: RummyState, points: list[int]) -> dict[str, Any]:
+    """The hand just ended, revealed: every hand, the melds, the dealt deck, the points."""
+    return {"hand_number": state.hand_number, "went_out": state.went_out,
+            "points": {str(s): p for s, p in enumerate(points)},
+            "hands": {str(s): codes(h) for s, h in enumerate(state.hands)},
+            "hand_sizes": {str(s): len(h) for s, h in enumerate(state.hands)},
+            "melds": [{"id": m.id, "kind": m.kind, "owner": m.owner, "cards": codes(m.cards)}
+                      for m in state.melds],
+            "discard_top": str(state.discard[-1]) if state.discard else None,
+            "stock_size": len(state.stock), "deck": codes(state.deck),
+            "commitment": hand_commitment(state),
+            "salt": chance.hand_salt(state.salt, state.hand_number)}
+
+
+def hand_commitment(state: RummyState) -> str:
+    """GEN-5: sha256 of the hand's salt and its dealt deck, checkable once the deck is revealed."""
+    return chance.hand_commitment(state.salt, state.hand_number, state.deck)
+
+
+def _pay_drops(state: RummyState, rules: MatchRules) -> list[Event]:
+    """PN-31: every other player still in pays the drop to whoever went out."""
+    drop = rules.stake(state.options) * rules.drop_percent // 100
+    if not drop or state.went_out is None:
+        return []
+    return [transfer(state, s, state.went_out, drop, "drop")
+            for s in state.playing if s != state.went_out]
+
+
+def reenter(state: RummyState, seat: int, rules: MatchRules) -> list[Event]:
+    """PN-28: back at the score of the worst placed player still in, paying the stake (PN-30)."""
+    score = max(state.scores[s] for s in state.playing)
+    state.scores[seat] = score
+    state.blown[seat] = False
+    state.reentries[seat] += 1
+    events = [Event("reentered", {"seat": seat, "score": score})]
+    price = rules.stake(state.options) * (2 ** (state.blows[seat] - 1) if rules.doubling else 1)
+    if price:
+        events.append(transfer(state, seat, None, price, "re-entry"))
+    return events
+
+
+def decline(state: RummyState, seat: int) -> list[Event]:
+    state.in_match[seat] = False
+    return [Event("declined", {"seat": seat})]
+
+
+def next_hand(state: RummyState, config: RummyConfig, pack: list[Card]) -> list[Event]:
+    """PN-2: the deal passes to the next seat playing; the hand is dealt from the table seed."""
+    state.deciding = []
+    state.dealer = state.next_seat(state.dealer)
+    state.hand_number += 1
+    return deal_hand(state, config, None, pack)
+
+
+def end_match(state: RummyState, blown: list[int]) -> list[Event]:
+    """PN-27, PN-32: the last player in wins and takes the pot."""
+    playing = state.playing
+    state.winner = playing[0] if playing else state.went_out
+    for seat in blown:
+        state.in_match[seat] = False
+    state.phase, state.to_act, state.deciding = "over", None, []
+    events = [Event("match_over", {"winner": state.winner, "pot": state.pot})]
+    if state.pot and state.winner is not None:
+        events.append(transfer(state, None, state.winner, state.pot, "pot"))
+    return events

@@ -1,0 +1,221 @@
+"""`referee diff` (issue 3, item 6): z3 finds where two rule sets differ, or proves they agree
+within the bound; a meld difference comes with a scenario that really plays out that way on both
+sides; an exhausted budget is `unknown`, never `equivalent`."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from referee.cli import main
+from referee.proofs.diff import Comparison, Finding, Pair, Side, compare, parse_side
+from referee.proofs.diff_scenario import Witness
+from referee.scenario.format import load_data, load_file, load_text
+from referee.scenario.runner import run_scenario
+from referee.scenario.target import InProcessTarget
+from referee.spec.registry import DEFAULT_SPECS, Game, load_game
+
+NEXT_RANK = "pontinho:joker_rule=next_rank_same_suit"
+BOUND = 4  # small: the whole file runs in seconds
+MELD_KINDS = {"trio", "sequence"}
+
+# A variant in the spirit of Taradinho (TD-1): anyone may take the top discard, a joker may sit
+# in a trio at any time, and a `pass` move. (The real Taradinho spec comes later.) Made by editing
+# a copy of pontinho.yaml rather than with `extends`: see the report on `extends` and rule texts.
+SKETCH_EDITS = [
+    (r"(?m)^game: pontinho$", "game: sketch"),
+    (r"(?m)^moves:\n", 'moves:\n  pass: {text: {en: "decline the top discard"}}\n'),
+    (r"(- id: PN-19\n(?:    .*\n)*?    require: )in_turn", r'\1"true"'),  # TD-1
+    (r"require: 'all\(c in cards: trio_natural\(c\)\)'", 'require: "true"'),  # PN-8 relaxed
+]
+
+
+def _sketch_text() -> str:
+    text = (DEFAULT_SPECS / "pontinho.yaml").read_text(encoding="utf-8")
+    for pattern, replacement in SKETCH_EDITS:
+        text, count = re.subn(pattern, replacement, text, count=1)
+        assert count == 1, pattern
+    return text
+
+
+def _pair(games: dict[str, Game], a: str, b: str, **kwargs: Any) -> Pair:
+    return Pair((parse_side(a, games), parse_side(b, games)), **{"max_cards": BOUND, **kwargs})
+
+
+def _by_label(results: list[Comparison]) -> dict[str, Comparison]:
+    return {c.label: c for c in results}
+
+
+@pytest.fixture(scope="module")
+def games(pontinho: Game, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Game]:
+    path = tmp_path_factory.mktemp("specs") / "sketch.yaml"
+    path.write_text(_sketch_text(), encoding="utf-8")
+    return {"pontinho": pontinho, "sketch": load_game(path)}
+
+
+@pytest.fixture(scope="module")
+def joker_rules(games: dict[str, Game]) -> dict[str, Comparison]:
+    return _by_label(list(compare(_pair(games, "pontinho", NEXT_RANK))))
+
+
+@pytest.fixture(scope="module")
+def sketch(games: dict[str, Game]) -> dict[str, Comparison]:
+    return _by_label(list(compare(_pair(games, "pontinho", "sketch"))))
+
+
+# --- a spec against itself ----------------------------------------------------------------
+
+def test_a_spec_against_itself_is_equivalent_at_every_checkpoint(games: dict[str, Game]) -> None:
+    results = list(compare(_pair(games, "pontinho", "pontinho")))
+    labels = {c.label for c in results}
+    assert {"draw", "take_discard", "meld", "layoff", "discard", "go_out", "take"} <= labels
+    assert MELD_KINDS | {"go_out (after its effects)"} <= labels
+    for comparison in results:
+        assert comparison.status == "equivalent", comparison
+        for finding in comparison.findings:
+            assert finding.status == "agree" and finding.sizes == len(comparison.sizes)
+    assert _by_label(results)["trio"].sizes == tuple(range(BOUND + 1))
+
+
+# --- two option sets known to differ ------------------------------------------------------
+
+def test_the_joker_rules_differ_at_the_melds_only(joker_rules: dict[str, Comparison]) -> None:
+    differing = {label for label, c in joker_rules.items() if c.status != "equivalent"}
+    assert differing == MELD_KINDS
+    for kind in MELD_KINDS:
+        assert [f.status for f in joker_rules[kind].findings] == ["differs", "differs"]
+
+
+@pytest.mark.parametrize("kind", sorted(MELD_KINDS))
+@pytest.mark.parametrize("accepts", [0, 1])
+def test_a_meld_difference_is_a_scenario_that_plays_out_on_both_sides(
+        games: dict[str, Game], joker_rules: dict[str, Comparison], kind: str, accepts: int) -> None:
+    finding = joker_rules[kind].findings[accepts]
+    witness = finding.scenario
+    assert isinstance(witness, Witness) and witness.confirmed, finding.no_scenario
+    sides = [parse_side(text, games) for text in ("pontinho", NEXT_RANK)]
+    _assert_replays(games, witness, sides[accepts], sides[1 - accepts], kind)
+
+
+def _assert_replays(games: dict[str, Game], witness: Witness, yes: Side, no: Side, kind: str) -> None:
+    """The accepting side's scenario passes; its steps on the other side reject the meld."""
+    target = InProcessTarget(games)
+    scenario = load_text(witness.text, witness.name)
+    assert (scenario.setup.game, dict(scenario.setup.options)) == (yes.game.name, dict(yes.given))
+    steps = scenario.steps
+    assert [(s.seat, s.move.type) for s in steps][:1] == [(1, "draw")]  # type: ignore[union-attr]
+    assert steps[-1].move.type in ("meld", "go_out")  # type: ignore[union-attr]
+    report = run_scenario(scenario, target)
+    assert report.passed, [str(f) for f in report.failures]
+    # the same deal and steps at the other side's table: the meld is rejected
+    data = yaml.safe_load(witness.text)
+    data["game"], data["options"] = no.game.name, dict(no.given)
+    data["steps"][-1]["expect"] = "reject"
+    report = run_scenario(load_data(data, "other side"), target)
+    assert report.passed, [str(f) for f in report.failures]
+    assert witness.text.startswith("# referee diff") and f"at `{kind}`" in witness.text
+
+
+def test_a_difference_names_what_the_rejecting_side_breaks(joker_rules: dict[str, Comparison]) -> None:
+    for kind in MELD_KINDS:
+        for finding in joker_rules[kind].findings:
+            assert finding.broken and finding.size is not None and finding.size <= BOUND
+            assert len(finding.situation["cards"]) == finding.size
+            assert {"cards", "turned"} <= set(finding.situation)
+
+
+# --- move checkpoints: the situation, honestly without a scenario --------------------------
+
+def test_a_move_difference_shows_a_consistent_situation(games: dict[str, Game]) -> None:
+    results = _by_label(list(compare(_pair(games, "pontinho", "pontinho:go_out_discard=forbidden"))))
+    assert {label for label, c in results.items() if c.status == "differs"} == {"discard", "go_out"}
+    finding = results["discard"].findings[0]  # A accepts a discard that goes out; B forbids it
+    assert finding.broken == ["PN-23-discard-forbidden"]
+    assert results["discard"].findings[1].status == "agree"
+    seen = finding.situation
+    # the rummy facts: a discard goes out exactly when it is the last card held
+    assert seen["going_out"] is True and seen["hand"] == [seen["move.card"]]
+    assert finding.scenario is None
+
+
+# --- two different games ------------------------------------------------------------------
+
+def test_two_games_differ_where_their_rules_do(sketch: dict[str, Comparison]) -> None:
+    assert sketch["pass"].status == "differs" and sketch["pass"].only == 1
+    take = sketch["take_discard"]
+    assert [f.status for f in take.findings] == ["agree", "differs"]
+    assert take.findings[1].broken == ["PN-19"] and take.findings[1].situation["in_turn"] is False
+    trio = sketch["trio"]
+    assert [f.status for f in trio.findings] == ["agree", "differs"]
+    assert "PN-8" in trio.findings[1].broken
+    others = {label for label, c in sketch.items() if c.status != "equivalent"}
+    assert others == {"pass", "take_discard", "trio"}
+
+
+def test_a_scenario_between_two_games_plays_out(games: dict[str, Game],
+                                                sketch: dict[str, Comparison]) -> None:
+    witness = sketch["trio"].findings[1].scenario
+    assert witness is not None and witness.confirmed and not witness.going_out
+    _assert_replays(games, witness, parse_side("sketch", games), parse_side("pontinho", games), "trio")
+
+
+# --- unknown is never equivalent ----------------------------------------------------------
+
+def test_an_exhausted_budget_is_unknown_never_equivalent(games: dict[str, Game]) -> None:
+    for comparison in compare(_pair(games, "pontinho", NEXT_RANK, rlimit=1)):
+        for finding in comparison.findings:
+            assert finding.status != "differs"
+            if finding.status == "unknown":
+                assert "gave up" in finding.reason
+        if comparison.check is not None and comparison.check.role == "meld":
+            assert comparison.status == "unknown"
+
+
+# --- the command --------------------------------------------------------------------------
+
+def test_command_proves_a_spec_equivalent_to_itself(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["diff", "pontinho", "pontinho", "--max-cards", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "0 differ, 0 unknown" in out and "proved equivalent for every card list of 0..2" in out
+
+
+def test_command_writes_runnable_scenarios(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                           games: dict[str, Game]) -> None:
+    code = main(["diff", "pontinho", NEXT_RANK, "--only", "sequence", "--max-cards", "3",
+                 "--out", str(tmp_path)])
+    out = capsys.readouterr().out
+    assert code == 1, out
+    assert "1 checkpoints: 0 equivalent, 1 differ" in out and out.count("\n---\n") == 2
+    files = sorted(tmp_path.glob("*.yaml"))
+    assert len(files) == 4  # each direction: the scenario, and the other side's rejection
+    for path in files:
+        report = run_scenario(load_file(path), InProcessTarget(games))
+        assert report.passed, [str(f) for f in report.failures]
+
+
+def test_command_says_unknown_with_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["diff", "pontinho", "pontinho", "--only", "trio", "--rlimit", "1"]) == 2
+    assert "unknown: the solver gave up" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("side, message", [
+    ("pontinho:joker_rule", "error: side `pontinho:joker_rule`: `joker_rule` is not `option=value`"),
+    ("pontinho:jokers=all", "error: unknown option `jokers`"),
+    ("pontinho:ace_one_at_98=maybe", "error: option `ace_one_at_98`: `maybe` is not allowed"),
+    ("pontinha", "error: unknown game `pontinha`"),
+])
+def test_command_rejects_a_side_it_cannot_read(capsys: pytest.CaptureFixture[str], side: str,
+                                               message: str) -> None:
+    assert main(["diff", "pontinho", side]) == 2
+    assert capsys.readouterr().out.startswith(message)
+
+
+def test_a_side_reads_typed_options(games: dict[str, Game]) -> None:
+    side = parse_side("pontinho:ace_one_at_98=false,go_out_discard=required", games)
+    assert dict(side.given) == {"ace_one_at_98": False, "go_out_discard": "required"}
+    assert side.options["joker_rule"] == "same_rank_other_colour"
+    assert isinstance(Finding(0).situation, dict)
