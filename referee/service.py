@@ -26,7 +26,7 @@ from typing import Callable, Iterator, Mapping
 import structlog
 
 from referee.engine.replay import adjudicate, adjudicate_yaml
-from referee.engine.table import Table, TableSetup
+from referee.engine.table import CLOSE_WINDOW, SYSTEM, Table, TableSetup
 from referee.errors import (
     InvalidArgument,
     PermissionDenied,
@@ -220,7 +220,9 @@ class RefereeService:
         self._watch_capacity = watch_capacity
         self._tables: dict[str, LiveTable] = {}
         self._broadcasts: dict[str, Broadcast] = {}
-        self._lock = threading.Lock()  # guards the two dicts above
+        self._deadlines: dict[str, tuple[int, threading.Timer]] = {}  # table -> (window, timer)
+        self._lock = threading.Lock()  # guards the three dicts above
+        self._closed = False
 
     # -- games ---------------------------------------------------------------------------------
 
@@ -314,11 +316,58 @@ class RefereeService:
         return adjudicate_yaml(self._games, text)
 
     def close(self) -> None:
-        """End every watch stream (on shutdown)."""
+        """End every watch stream and claim-window timer (on shutdown)."""
         with self._lock:
+            self._closed = True
             broadcasts = list(self._broadcasts.values())
+            timers = [timer for _, timer in self._deadlines.values()]
+            self._deadlines.clear()
+        for timer in timers:
+            timer.cancel()
         for broadcast in broadcasts:
             broadcast.close_all()
+
+    # -- claim windows (TD-4): the server's clock closes them ------------------------------------
+
+    def _arm_deadline(self, live: LiveTable) -> None:
+        """Start the timer of a newly opened claim window (a reloaded table's gets a full one)."""
+        window = live.table.open_window
+        if window is None:
+            return
+        number, length_ms = window
+        with self._lock:
+            armed = self._deadlines.get(live.table_id)
+            if self._closed or (armed is not None and armed[0] == number):
+                return
+            timer = threading.Timer(length_ms / 1000, self._deadline_passed,
+                                    args=(live.table_id, number))
+            timer.daemon = True
+            self._deadlines[live.table_id] = (number, timer)
+        timer.start()
+
+    def _deadline_passed(self, table_id: str, number: int) -> None:
+        with self._lock:
+            if self._deadlines.get(table_id, (None,))[0] == number:
+                del self._deadlines[table_id]
+        try:
+            with self._locked(table_id) as live:
+                window = live.table.open_window
+                if window is None or window[0] != number:
+                    return  # every seat answered before the deadline
+                before = live.table.version
+                verdict = live.table.close_window()
+                if verdict is not None:
+                    self._record(live, SYSTEM, Move(CLOSE_WINDOW), "", verdict, before)
+                    log.info("claim_window_closed", table=table_id, window=number)
+        except RefereeError as error:  # a timer has nobody to answer: log, never crash
+            self._retire_quietly(table_id)
+            log.error("claim_window_not_closed", table=table_id, window=number, error=str(error))
+
+    def _retire_quietly(self, table_id: str) -> None:
+        with self._lock:
+            live = self._tables.pop(table_id, None)
+        if live is not None:
+            live.retired = True
 
     # -- the live-table cache ------------------------------------------------------------------
 
@@ -346,7 +395,9 @@ class RefereeService:
             return live
         loaded = self._load(self._store.load_table(table_id))  # outside the lock: replay is slow
         with self._lock:
-            return self._tables.setdefault(table_id, loaded)
+            live = self._tables.setdefault(table_id, loaded)
+        self._arm_deadline(live)
+        return live
 
     def _load(self, record: TableRecord) -> LiveTable:
         setup = TableSetup.from_data(record.setup)
@@ -451,6 +502,7 @@ class RefereeService:
                                 move_id or None, verdict.to_data())
         live.history.append(Accepted(live.table.version, seat, verdict.events))
         self._tell_watchers(live)
+        self._arm_deadline(live)
 
 
 def _digest(token: str) -> str:

@@ -1,8 +1,10 @@
 """Compare two rule sets with z3: where one accepts a move the other rejects, as a runnable scenario.
 
 `referee diff pontinho pontinho:joker_rule=next_rank_same_suit` (a side is a game, with options
-after a colon). Exit status: 0 when every checkpoint is proved equivalent within the bound,
-1 when a difference was found, 2 when the solver gave up somewhere (or the sides cannot be read).
+after a colon). Exit status: 0 when the rules of every checkpoint are proved equivalent within the
+bound, 1 when a difference was found, 2 when the solver gave up somewhere (or the sides cannot be
+read). What the rules do not read (an option only the mechanic uses, such as `claims`) is listed
+as not compared: it does not change the exit status.
 """
 
 from __future__ import annotations
@@ -15,16 +17,18 @@ from typing import Any
 from referee.errors import RefereeError
 from referee.proofs import rummy_context
 from referee.proofs.diff import (DEFAULT_MAX_CARDS, DEFAULT_RLIMIT, Comparison, Finding, Pair,
-                                 compare, parse_side)
+                                 compare, parse_side, unexamined)
 from referee.spec.registry import DEFAULT_SPECS, load_games
 
 NAMES = ("A", "B")
-NOT_COMPARED = "not compared: which cards are jokers (`card`) and what a hand left scores " \
-               "(`scoring`), except where meld and move rules use them; the `rummy` parameters"
+NOT_COMPARED = ("not compared: what a hand left scores (`scoring`), the `rummy` parameters (hand "
+                "size, packets, steal bonus), and which cards are jokers (`card`) beyond what the "
+                "meld rules show")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("a", metavar="A", help="a game, with options: `pontinho:joker_rule=next_rank_same_suit`")
+    parser.add_argument("a", metavar="A",
+                        help="a game, with options: `pontinho:joker_rule=next_rank_same_suit`")
     parser.add_argument("b", metavar="B", help="the other game, with options")
     parser.add_argument("--max-cards", type=int, default=DEFAULT_MAX_CARDS,
                         help="the bound: most cards in any card list of a situation")
@@ -59,6 +63,10 @@ def run(args: argparse.Namespace) -> int:
         results.append(comparison)
         print("\n".join(report(comparison, pair, args.out)))
     print(summary(results, time.perf_counter() - started))
+    outside = unexamined(pair, results)
+    if outside:
+        print("the sides also differ where no compared rule looks (the mechanic or the scoring "
+              "reads these; not compared): " + ", ".join(outside))
     print(NOT_COMPARED)
     return exit_code(results)
 
@@ -100,9 +108,10 @@ def report(c: Comparison, pair: Pair, out: str | None) -> list[str]:
 
 
 def _bound(c: Comparison, pair: Pair) -> str:
-    if c.sizes == (None,):
+    if not c.listed:
         return f"in every situation with card lists of up to {pair.max_cards} cards"
-    return f"for every card list of 0..{pair.max_cards} cards"
+    return (f"for every `{c.listed}` of 0..{pair.max_cards} cards "
+            f"(other card lists: up to {pair.max_cards})")
 
 
 def _finding(f: Finding, c: Comparison, pair: Pair, out: str | None) -> list[str]:
@@ -110,11 +119,12 @@ def _finding(f: Finding, c: Comparison, pair: Pair, out: str | None) -> list[str
     if f.status == "agree":
         return [f"             {yes} accepts nothing {no} rejects, {_bound(c, pair)}"]
     if f.status == "unknown":
-        return [f"             does {yes} accept what {no} rejects? unknown: {f.reason} "
-                "(not proved equivalent)"]
-    cards = "" if f.size is None else f" with {f.size} card{'s' if f.size != 1 else ''}"
-    lines = [f"             {yes} accepts, {no} rejects ({', '.join(f.broken) or 'no condition named'})"
-             f"{cards}:", f"               {_situation(f.situation)}"]
+        return [(f"             does {yes} accept what {no} rejects? unknown: {f.reason} "
+                 "(not proved equivalent)")]
+    cards = "" if f.size is None else f" with {f.size} card{'s' if f.size != 1 else ''} in `{c.listed}`"
+    broken = ", ".join(f.broken) or "no condition named"
+    lines = [f"             {yes} accepts, {no} rejects ({broken}){cards}:",
+             f"               {_situation(f.situation)}"]
     return lines + _scenario(f, c, out)
 
 
@@ -134,8 +144,8 @@ def _value(value: Any) -> str:
 
 def _scenario(f: Finding, c: Comparison, out: str | None) -> list[str]:
     if c.check is not None and c.check.role != "meld":
-        return ["               no scenario: reaching this context generically needs a game "
-                "played up to it; the values above are the situation"]
+        return [("               no scenario: reaching this context generically needs a game "
+                 "played up to it; the values above are the situation")]
     witness = f.scenario
     if witness is None:
         return [f"               no scenario: {f.no_scenario}"]
@@ -148,6 +158,7 @@ def _scenario(f: Finding, c: Comparison, out: str | None) -> list[str]:
         other.write_text(witness.other_text, encoding="utf-8")
         where = f", written to {folder / witness.name} (and {other.name})"
     # printed as a YAML document (`---` ... `...`), so it can be cut out and run as it is
-    return [f"               scenario (replayed: the engine accepts it on "
-            f"{NAMES[f.accepts]} and rejects the meld on {NAMES[1 - f.accepts]}){where}:",
+    replayed = (f"the engine accepts it on {NAMES[f.accepts]} and rejects the meld on "
+                f"{NAMES[1 - f.accepts]}")
+    return [f"               scenario (replayed: {replayed}){where}:",
             "---", *witness.text.splitlines(), "..."]

@@ -13,13 +13,15 @@ from referee.cards import PackKind
 from referee.engine import chance
 from referee.engine.moves import parse_move
 from referee.errors import MoveFormatError, SetupError
-from referee.mechanics.base import Deal
+from referee.mechanics.base import Deal, Judgement
 from referee.model import ADJUDICATOR, JSON, Move, Outcome, Verdict, Violation
 
 if TYPE_CHECKING:
     from referee.spec.registry import Game
 
 GEN8 = "GEN-8"
+SYSTEM = -2                  # the table itself, for moves no seat makes (a deadline passing)
+CLOSE_WINDOW = "close_window"
 
 
 @dataclass(frozen=True)
@@ -86,8 +88,8 @@ class Table:
         """Rebuild a table by folding its accepted moves (loading from a store)."""
         table = cls.create(game, setup)
         for seat, move in moves:
-            verdict = table.propose(seat, move)
-            if not verdict.accepted:
+            verdict = table.close_window() if seat == SYSTEM else table.propose(seat, move)
+            if verdict is None or verdict.outcome is Outcome.REJECTED:
                 raise SetupError(f"the stored log does not replay: move {table.version + 1} "
                                  f"`{move.type}` of seat {seat} is now rejected")
         return table
@@ -103,10 +105,27 @@ class Table:
         judgement = self.game.mechanic.judge(self.state, seat, move.type, parsed)
         if not judgement.accepted:
             return Verdict.reject(*judgement.violations, version=self.version)
+        return self._commit(seat, move, judgement)
+
+    def close_window(self) -> Verdict | None:
+        """The open claim window's deadline has passed (the server's clock says so): close it.
+        Logged as a move of the table itself (seat SYSTEM), so replays need no clock."""
+        judgement = self.game.mechanic.close_window(self.state)
+        if judgement is None:
+            return None
+        return self._commit(SYSTEM, Move(CLOSE_WINDOW), judgement)
+
+    @property
+    def open_window(self) -> tuple[int, int] | None:
+        """(window number, its length in ms) while a claim window is open."""
+        return self.game.mechanic.open_window(self.state)
+
+    def _commit(self, seat: int, move: Move, judgement: Judgement) -> Verdict:
         self.state = judgement.state
         self.version += 1
         self.history.append((seat, move))
-        return Verdict(Outcome.ACCEPTED, (), tuple(judgement.events), self.version)
+        outcome = Outcome.PENDING if judgement.pending else Outcome.ACCEPTED
+        return Verdict(outcome, (), tuple(judgement.events), self.version)
 
     def _read(self, seat: int, move: Move) -> dict[str, Any] | Violation:
         """The parsed move, or GEN-8: no such seat, a finished hand, an unreadable move."""

@@ -21,6 +21,7 @@ class Judgement:
     violations: list[Violation] = field(default_factory=list)
     state: Any = None
     events: list[Event] = field(default_factory=list)
+    pending: bool = False  # accepted into the log, its effect awaiting others (a claim, TD-4)
 
     @property
     def accepted(self) -> bool:
@@ -67,6 +68,14 @@ class Mechanic(ABC):
     @abstractmethod
     def commitment(self, state: Any) -> str:
         """The commitment (hash) of the deck being played, revealed when its hand ends."""
+
+    def close_window(self, state: Any) -> Judgement | None:
+        """Close an open claim window (its deadline passed); None when none is open."""
+        return None
+
+    def open_window(self, state: Any) -> tuple[int, int] | None:
+        """The open claim window's number and length in milliseconds, if one is open."""
+        return None
 
     def describe(self) -> dict[str, JSON]:
         return {}

@@ -56,6 +56,7 @@ def parse_side(text: str, games: Mapping[str, Game]) -> Side:
         if not equals:
             raise SideError(f"side `{text}`: `{part}` is not `option=value`")
         given[key.strip()] = _option_value(game, key.strip(), value.strip())
+    rummy.mechanic(game)  # the only mechanic whose contexts a diff knows
     return Side(text, game, given, game.resolve_options(given))
 
 
@@ -84,13 +85,13 @@ class Condition:
 
 
 def conditions(game: Game, check: Check) -> list[Condition]:
-    rules = game.mechanic.rules
+    rules = rummy.mechanic(game).rules
     if check.at == "after":
         return [Condition(r.spec.id, r.typed_when, r.typed_require)
                 for r in rules.rules_at(check.checkpoint, "after")]
     ids = {id(r.typed_require): r.spec.id for r in rules.rules_at(check.checkpoint)}
     return [Condition(ids.get(id(require), f"the shape of `{check.checkpoint}`"), when, require)
-            for when, require in game.mechanic.acceptance(check.checkpoint)]
+            for when, require in rummy.mechanic(game).acceptance(check.checkpoint)]
 
 
 def held(program: Any, condition: Condition, env: Mapping[str, Any]) -> BoolLike:
@@ -128,7 +129,7 @@ class Judge:
 
 
 def judge(side: Side, check: Check) -> Judge:
-    program = side.game.mechanic.rules.programs[check.checkpoint]
+    program = rummy.mechanic(side.game).rules.programs[check.checkpoint]
     return Judge(side, check.checkpoint, program, conditions(side.game, check))
 
 
@@ -160,7 +161,9 @@ class Comparison:
     findings: list[Finding] = field(default_factory=list)
     only: int | None = None       # the side that alone has this checkpoint
     problem: str = ""             # why the sides could not be compared here
-    sizes: tuple[int | None, ...] = ()
+    sizes: tuple[int | None, ...] = ()   # the sizes tried, (None,): no card list of its own
+    listed: str = ""              # the card list whose sizes are tried: `cards`, `used`, ...
+    reads: frozenset[Path] = frozenset()   # every name the compared conditions read
     seconds: float = 0.0
 
     @property
@@ -198,7 +201,7 @@ class Pair:
                 continue
             role = rummy.role_of(a, name) or ""
             yield Check(name, role, "before", seats, moves, laying)
-            if role == "move" and any(g.mechanic.rules.rules_at(name, "after") for g in (a, b)):
+            if role == "move" and any(rummy.mechanic(g).rules.rules_at(name, "after") for g in (a, b)):
                 yield Check(name, role, "after", seats, moves, laying)
         yield from ((name, 1) for name in names_b if name not in rummy.checkpoints(a))
 
@@ -239,6 +242,8 @@ def compare_check(pair: Pair, check: Check) -> Comparison:
         result.problem = f"the contexts differ: {exc}"
         return result
     result.sizes = tuple(range(pair.max_cards + 1)) if shape.primary else (None,)
+    result.listed = ".".join(shape.primary or ())
+    result.reads = shape.paths
     try:
         _search(pair, shape, judges, result)
     except (EncodeError, ContextError) as exc:
@@ -295,6 +300,24 @@ def _ask(pair: Pair, shape: Shape, sit: Situation, yes: Judge, no: Judge, findin
     return False
 
 
+def unexamined(pair: Pair, results: list[Comparison]) -> list[str]:
+    """What differs between the sides outside every compared condition: options that only the
+    mechanic or the scoring reads, and the mechanic's own sections of the specs."""
+    read = {p[1] for c in results for p in c.reads if p[0] == "options" and len(p) > 1}
+    if any(("options",) in c.reads for c in results):
+        return []  # a condition reads the whole record: every option is compared
+    a, b = pair.sides
+    notes = [f"option `{name}`: `{a.options.get(name)}` / `{b.options.get(name)}`"
+             for name in dict.fromkeys([*a.options, *b.options])
+             if name not in read and a.options.get(name) != b.options.get(name)]
+    sections = dict.fromkeys([*a.game.spec.sections, *b.game.spec.sections])
+    for section in sections:
+        mine, theirs = (s.game.spec.sections.get(section) or {} for s in pair.sides)
+        notes += [f"`{section}.{key}`" for key in dict.fromkeys([*mine, *theirs])
+                  if mine.get(key) != theirs.get(key)]
+    return notes
+
+
 def decode_situation(shape: Shape, env: Mapping[str, Any], model: z3.ModelRef) -> dict[str, Any]:
     """The shown names' values in a model: `{"cards": ["7S", ...], "move.present": [...]}`."""
     shown = {}
@@ -321,4 +344,4 @@ def _size_text(size: int | None) -> str:
 
 
 __all__ = ["Side", "Pair", "Comparison", "Finding", "parse_side", "compare", "compare_check",
-           "DEFAULT_MAX_CARDS", "DEFAULT_RLIMIT"]
+           "unexamined", "DEFAULT_MAX_CARDS", "DEFAULT_RLIMIT"]

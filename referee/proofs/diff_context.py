@@ -122,7 +122,7 @@ class Shape:
     check: Check
     types: Mapping[str, Type]               # every name of both sides' scopes (options aside)
     paths: frozenset[Path]                  # what the conditions and the facts read
-    read: frozenset[Path]                   # what a report shows (`make_shape`)
+    reported: frozenset[Path]               # what a report shows (`make_shape`)
     move_fields: tuple[FieldSpec, ...] = ()  # the `move` record's fields, for `present` and enums
 
     @property
@@ -132,8 +132,11 @@ class Shape:
 
     @property
     def shown(self) -> list[Path]:
-        """What a report shows of a situation: what the conditions read, options aside."""
-        return sorted(p for p in self.read if p[0] != "options" and _has_path(self.types, p))
+        """What a report shows of a situation: what the conditions read, but the options and
+        the names the checkpoint fixes (`kind`, `move_type`)."""
+        fixed = rummy.fixed(self.check)
+        return sorted(p for p in self.reported
+                      if p[0] != "options" and p[0] not in fixed and _has_path(self.types, p))
 
 
 def make_shape(check: Check, types: Mapping[str, Type], read: set[Path],

@@ -9,7 +9,8 @@ other side rejects whole: under this kind and every other kind it knows, so the 
 tries every kind, rejects the move too. The scenario is then run through the engine
 (`referee.scenario.runner`, in-process): the accepting side must accept every step, and the same
 steps with the other side's game and options must reject the meld. Only a confirmed scenario is
-offered as a reproduction.
+offered as a reproduction. (Going out, the hand's other cards are chosen after z3 answers: a rule
+that reads them is checked by the replay alone.)
 """
 
 from __future__ import annotations
@@ -87,6 +88,10 @@ def attach_scenario(pair: Pair, check: Check, finding: Finding) -> None:
                            f"that only earlier moves make")
 
 
+def _hand_size(side: Side) -> int:
+    return rummy.mechanic(side.game).config.hand_size
+
+
 def _kinds(side: Side, check: Check) -> list[Judge]:
     """The side's judges for this kind first, then for every other meld kind it knows."""
     kinds = [k for k in rummy.checkpoints(side.game) if rummy.role_of(side.game, k) == "meld"]
@@ -98,7 +103,7 @@ def _kinds(side: Side, check: Check) -> list[Judge]:
 def _smallest(pair: Pair, check: Check, judges: list[Judge],
               going_out: bool) -> _Found | str | None:
     """The fewest cards that show the difference in that context; a text if the solver gave up."""
-    hand_size = pair.sides[0].game.mechanic.config.hand_size
+    hand_size = _hand_size(judges[0].side)
     largest = hand_size - 3 if going_out else hand_size  # going out keeps a 3-card sequence
     for size in range(1, min(pair.max_cards, largest) + 1):
         found = _solve(pair, check, judges, size, going_out)
@@ -110,7 +115,7 @@ def _smallest(pair: Pair, check: Check, judges: list[Judge],
 def _solve(pair: Pair, check: Check, judges: list[Judge], size: int,
            going_out: bool) -> _Found | str | None:
     yes, no_kinds = judges[0], judges[1:]
-    hand_size = yes.side.game.mechanic.config.hand_size
+    hand_size = _hand_size(yes.side)
     shape = shape_for(judges, check)
     rest = [SymCard.fresh(f"hand{k}") for k in range(hand_size + 1 - size)]  # + the card drawn
     seats = max(s.game.spec.seats_min for s in pair.sides)
@@ -160,7 +165,7 @@ def _natural_run(side: Side, found: _Found, length: int) -> list[Card] | None:
     """`length` consecutive cards of one suit, none a joker at this side's table, that the pack
     still holds besides the meld and the turned card."""
     left = Counter(french_pack(side.game.spec.pack_copies)) - Counter([*found.cards, found.turned])
-    is_joker = side.game.mechanic.config.is_joker
+    is_joker = rummy.mechanic(side.game).config.is_joker
     for suit in SUITS:
         for low in range(len(RANKS) - length + 1):
             run = [Card(RANKS[low + k], suit) for k in range(length)]
@@ -179,7 +184,7 @@ def _witness(pair: Pair, check: Check, accepts: int, found: _Found, rest: list[C
     the meld and `discard` ends the move."""
     yes, no = pair.sides[accepts], pair.sides[1 - accepts]
     seats = max(s.game.spec.seats_min for s in pair.sides)
-    hand_size = yes.game.mechanic.config.hand_size
+    hand_size = _hand_size(yes)
     others = _left(pair, [*found.cards, *rest, found.turned])
     hands = _hands(seats, found.cards + rest[:-1], others, hand_size)
     name = f"{check.checkpoint}-{_slug(yes.text)}-accepts"

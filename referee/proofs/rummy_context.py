@@ -18,6 +18,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
+from referee.errors import InvalidArgument
+from referee.mechanics.rummy import RummyMechanic
 from referee.spec.expr.symbolic import (BoolLike, SymList, s_and, s_eq, s_implies, s_member, s_not,
                                         s_occurrences, s_or)
 from referee.spec.registry import Game
@@ -48,6 +50,14 @@ class Check:
         return self.checkpoint if self.at == "before" else f"{self.checkpoint} (after its effects)"
 
 
+def mechanic(game: Game) -> RummyMechanic:
+    """The game's rummy mechanic: what the facts here are about."""
+    if not isinstance(game.mechanic, RummyMechanic):
+        raise InvalidArgument(f"game `{game.name}` uses the `{game.spec.mechanics}` mechanics: "
+                              f"`referee diff` knows rummy games only")
+    return game.mechanic
+
+
 def role_of(game: Game, checkpoint: str) -> str | None:
     """What a checkpoint judges; None for those outside any move (`card`, `scoring`)."""
     if checkpoint in game.spec.moves:
@@ -70,7 +80,7 @@ def laying_moves(game: Game) -> list[str]:
 
 def checkpoints(game: Game) -> list[str]:
     """The checkpoints of a game that judge moves, in the game's own order."""
-    return [c for c in game.mechanic.rules.programs if role_of(game, c) is not None]
+    return [c for c in mechanic(game).rules.programs if role_of(game, c) is not None]
 
 
 # --- values fixed by the checkpoint, and the strings a name ranges over -------------------------
@@ -78,7 +88,7 @@ def checkpoints(game: Game) -> list[str]:
 def fixed(check: Check) -> dict[str, Any]:
     """Names whose value the checkpoint itself decides."""
     if check.role == "meld":
-        return {"kind": check.checkpoint, "place": 0}  # rules are judged with `place` 0
+        return {"kind": check.checkpoint, "place": 0}  # rules see `place` 0 (melds.py `meld_env`)
     if check.role == "move":
         return {"move_type": check.checkpoint}
     return {}
@@ -106,17 +116,10 @@ class Fact:
                 and all(p in names for p in self.needs))
 
 
-def _get(env: Env, path: Path) -> Any:
-    value = env[path[0]]
-    for part in path[1:]:
-        value = value[part]
-    return value
-
-
 def _seat_of_table(name: str, lowest: int = 0) -> Fact:
     return Fact(f"`{name}` is {'-1 or ' if lowest < 0 else ''}a seat of the table",
                 ((name,), ("seats",)),
-                lambda e, c: s_and(_get(e, (name,)) >= lowest, _get(e, (name,)) < e["seats"]))
+                lambda e, c: s_and(e[name] >= lowest, e[name] < e["seats"]))
 
 
 def _moves_with(check: Check, env: Env, moves: tuple[str, ...]) -> BoolLike:
@@ -163,6 +166,10 @@ RUMMY_FACTS: tuple[Fact, ...] = (
          lambda e, c: s_eq(s_eq(e["to_act"], TURNED),
                            s_or(s_eq(e["phase"], "decide"), s_eq(e["phase"], "over"))),
          at=("before",)),  # a move that goes out ends the hand: its `after` rules see -1
+    Fact("`under` counts the seats still playing the match (0..seats)", (("under",), ("seats",)),
+         lambda e, c: s_and(e["under"] >= 0, e["under"] <= e["seats"])),
+    Fact("`blows` is a count", (("blows",),), lambda e, c: e["blows"] >= 0),
+    Fact("`reentries` is a count", (("reentries",),), lambda e, c: e["reentries"] >= 0),
     Fact("`in_turn` is `seat == to_act`", (("in_turn",), ("seat",), ("to_act",)),
          lambda e, c: s_eq(e["in_turn"], s_eq(e["seat"], e["to_act"]))),
     Fact("`top_is_turned` only when `discarder` is -1", (("top_is_turned",), ("discarder",)),

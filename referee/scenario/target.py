@@ -85,7 +85,8 @@ class InProcessTarget:
         close = getattr(handle, "close_window", None)
         if close is None:
             raise Unsupported("`close_window` is not supported by this game: no claim window")
-        close()
+        if close() is None:
+            raise Unsupported("`close_window`: no claim window is open")
 
     def close(self) -> None:
         return None

@@ -42,7 +42,7 @@ def test_defaults_fill_every_option(pontinho: Game) -> None:
     assert pontinho.resolve_options({}) == {
         "joker_rule": "same_rank_other_colour", "deal_packets": "singles",
         "joker_recovery": "steal_to_go_out", "go_out_discard": "optional", "ace_one_at_98": True,
-        "reentry": "once", "stakes": 0}
+        "reentry": "once", "stakes": 0, "claims": "first_valid", "claim_window_ms": 3000}
 
 
 def test_unknown_option_is_named_with_the_known_ones(pontinho: Game) -> None:
@@ -326,7 +326,7 @@ def test_a_non_finite_number_for_an_int_field_is_rejected(pontinho: Game, value:
 
 
 @pytest.mark.parametrize("move, code", [
-    ({"type": "pass"}, "malformed_move"),
+    ({"type": "fold"}, "malformed_move"),
     ({}, "malformed_move"),
     ({"type": "discard", "card": "ZZ"}, "malformed_move"),
     ({"type": "discard", "card": 5}, "malformed_move"),

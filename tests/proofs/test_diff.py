@@ -12,7 +12,7 @@ import pytest
 import yaml
 
 from referee.cli import main
-from referee.proofs.diff import Comparison, Finding, Pair, Side, compare, parse_side
+from referee.proofs.diff import Comparison, Pair, Side, compare, parse_side, unexamined
 from referee.proofs.diff_scenario import Witness
 from referee.scenario.format import load_data, load_file, load_text
 from referee.scenario.runner import run_scenario
@@ -24,11 +24,12 @@ BOUND = 4  # small: the whole file runs in seconds
 MELD_KINDS = {"trio", "sequence"}
 
 # A variant in the spirit of Taradinho (TD-1): anyone may take the top discard, a joker may sit
-# in a trio at any time, and a `pass` move. (The real Taradinho spec comes later.) Made by editing
-# a copy of pontinho.yaml rather than with `extends`: see the report on `extends` and rule texts.
+# in a trio at any time, and a move of its own (`knock`). (The real Taradinho spec comes later.)
+# Made by editing a copy of pontinho.yaml rather than with `extends`, whose rule texts are read at
+# the child file's positions (see the report to the lead).
 SKETCH_EDITS = [
     (r"(?m)^game: pontinho$", "game: sketch"),
-    (r"(?m)^moves:\n", 'moves:\n  pass: {text: {en: "decline the top discard"}}\n'),
+    (r"(?m)^moves:\n", 'moves:\n  knock: {text: {en: "a move only this game has"}}\n'),
     (r"(- id: PN-19\n(?:    .*\n)*?    require: )in_turn", r'\1"true"'),  # TD-1
     (r"require: 'all\(c in cards: trio_natural\(c\)\)'", 'require: "true"'),  # PN-8 relaxed
 ]
@@ -145,7 +146,7 @@ def test_a_move_difference_shows_a_consistent_situation(games: dict[str, Game]) 
 # --- two different games ------------------------------------------------------------------
 
 def test_two_games_differ_where_their_rules_do(sketch: dict[str, Comparison]) -> None:
-    assert sketch["pass"].status == "differs" and sketch["pass"].only == 1
+    assert sketch["knock"].status == "differs" and sketch["knock"].only == 1
     take = sketch["take_discard"]
     assert [f.status for f in take.findings] == ["agree", "differs"]
     assert take.findings[1].broken == ["PN-19"] and take.findings[1].situation["in_turn"] is False
@@ -153,7 +154,7 @@ def test_two_games_differ_where_their_rules_do(sketch: dict[str, Comparison]) ->
     assert [f.status for f in trio.findings] == ["agree", "differs"]
     assert "PN-8" in trio.findings[1].broken
     others = {label for label, c in sketch.items() if c.status != "equivalent"}
-    assert others == {"pass", "take_discard", "trio"}
+    assert others == {"knock", "take_discard", "trio"}
 
 
 def test_a_scenario_between_two_games_plays_out(games: dict[str, Game],
@@ -180,7 +181,7 @@ def test_an_exhausted_budget_is_unknown_never_equivalent(games: dict[str, Game])
 def test_command_proves_a_spec_equivalent_to_itself(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["diff", "pontinho", "pontinho", "--max-cards", "2"]) == 0
     out = capsys.readouterr().out
-    assert "0 differ, 0 unknown" in out and "proved equivalent for every card list of 0..2" in out
+    assert "0 differ, 0 unknown" in out and "proved equivalent for every `cards` of 0..2 cards" in out
 
 
 def test_command_writes_runnable_scenarios(tmp_path: Path, capsys: pytest.CaptureFixture[str],
@@ -214,8 +215,17 @@ def test_command_rejects_a_side_it_cannot_read(capsys: pytest.CaptureFixture[str
     assert capsys.readouterr().out.startswith(message)
 
 
+def test_options_no_rule_reads_are_listed_as_not_compared(games: dict[str, Game]) -> None:
+    pair = _pair(games, "pontinho", "pontinho:claims=window,deal_packets=threes", max_cards=2)
+    results = list(compare(pair))
+    assert all(c.status == "equivalent" for c in results)  # no rule reads either option ...
+    notes = unexamined(pair, results)  # ... so the report names them rather than hiding them
+    assert sorted(notes) == ["option `claims`: `first_valid` / `window`",
+                             "option `deal_packets`: `singles` / `threes`"]
+    assert unexamined(_pair(games, "pontinho", NEXT_RANK, max_cards=2), results) == []
+
+
 def test_a_side_reads_typed_options(games: dict[str, Game]) -> None:
     side = parse_side("pontinho:ace_one_at_98=false,go_out_discard=required", games)
     assert dict(side.given) == {"ace_one_at_98": False, "go_out_discard": "required"}
     assert side.options["joker_rule"] == "same_rank_other_colour"
-    assert isinstance(Finding(0).situation, dict)

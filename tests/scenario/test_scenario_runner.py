@@ -182,10 +182,9 @@ def test_an_unknown_game(tmp_path: Path, engine: InProcessTarget) -> None:
     assert "unknown game `canasta`" in setup_error(run_file(path, engine), path)
 
 
-def test_close_window_where_the_game_has_none(tmp_path: Path, engine: InProcessTarget) -> None:
+def test_close_window_when_none_is_open(tmp_path: Path, engine: InProcessTarget) -> None:
     path = tmp_path / "window.yaml"
     path.write_text("format: 1\ngame: pontinho\nseats: 3\nseed: 1\nsteps:\n"
                     "  - {close_window: true}\n")
     [failure] = messages(run_file(path, engine))
-    assert failure.endswith("step 1 (close_window): `close_window` is not supported by this "
-                            "game: no claim window")
+    assert failure.endswith("step 1 (close_window): `close_window`: no claim window is open")

@@ -10,14 +10,35 @@ from referee.cards import Card, codes
 from referee.errors import SpecError
 from referee.mechanics.rummy.match import MatchRules
 from referee.mechanics.rummy.melds import MeldKind
+from referee.mechanics.rummy.scopes import options_type
 from referee.model import Violation
-from referee.spec.expr import BOOL, INT
-from referee.spec.rules import RULEBOOK_ID, RuleBook
+from referee.spec.expr import BOOL, INT, Compiled, ListType, Scope, TypedExpr, parse
+from referee.spec.rules import RULEBOOK_ID, RuleBook, build_program, origin
 from referee.spec.schema import GameSpec, Where, expression_at
 from referee.spec.yamlsource import PathKey, format_path
 
 # the mechanic's own verdicts, whose ids and sentences the spec gives (`rummy.violations`)
 REQUIRED_VIOLATIONS = ("no_meld", "ambiguous_layoff", "steal", "empty_stock", "no_discard")
+# The context of `rummy.match.reentry_score`: no rule judges it, so it is no checkpoint of the
+# rule book; only definitions that name it in their `on:` reach it.
+REENTRY = "reentry"
+
+
+@dataclass(frozen=True)
+class SpecExpression:
+    """A value the mechanic computes from a spec expression (not a rule): proofs reason about it.
+
+    `typed` is what z3 encodes (its program holds the context's names), `compiled` what the
+    engine runs: both from the same text, so a proof speaks of the engine's own computation.
+    """
+
+    path: str              # where the spec states it, e.g. `scoring.hand_points`
+    context: str           # the context it reads: a checkpoint (`scoring`) or its own (`reentry`)
+    typed: TypedExpr
+    compiled: Compiled
+
+    def __call__(self, env: Mapping[str, Any]) -> Any:
+        return self.compiled(env)
 
 
 @dataclass
@@ -27,11 +48,14 @@ class RummyConfig:
     packets: Mapping[str, int]
     bonus: Callable[[Mapping[str, Any]], int]  # per joker stolen from a seat's meld (PN-10)
     match: MatchRules
+    claims: ClaimRules
     kinds: list[MeldKind]
     violations: Mapping[str, Violation]
     joker_test: Callable[[Mapping[str, Any]], bool]
     points: Callable[[Mapping[str, Any]], int]
     shapes: Mapping[str, tuple[str, Where]]  # kind -> its shape expression (for proofs)
+    # the spec expressions the mechanic computes with, by dotted path (for proofs)
+    expressions: Mapping[str, SpecExpression]
 
     @property
     def no_meld(self) -> Violation:
@@ -51,6 +75,14 @@ class RummyConfig:
 
     def hand_points(self, options: Mapping[str, Any], turned: Card, hand: list[Card], score: int) -> int:
         return int(self.points({"options": options, "turned": turned, "hand": hand, "score": score}))
+
+    def windows(self, options: Mapping[str, Any]) -> bool:
+        """Does a discard open a claim window at this table (TD-5)?"""
+        rules = self.claims
+        return rules.option is not None and options.get(rules.option) == rules.window_value
+
+    def window_ms(self, options: Mapping[str, Any]) -> int:
+        return int(options.get(self.claims.deadline_option or "", 0))
 
     def steal_bonus(self, options: Mapping[str, Any], turned: Card) -> int:
         return int(self.bonus({"options": options, "turned": turned, "hand": [], "score": 0}))
@@ -90,30 +122,87 @@ def read_config(spec: GameSpec, rules: RuleBook) -> RummyConfig:
         raise reader.error(("rummy", "hand_size"), "`hand_size` must be a positive integer")
     packet_option, packets = _read_packets(reader, rummy.get("packets"))
     scoring = reader.section("scoring")
+    bonus = _checkpoint_expression(reader, rules, "scoring", ("rummy", "steal_bonus"),
+                                   rummy.get("steal_bonus", 0))
+    points = _checkpoint_expression(reader, rules, "scoring", ("scoring", "hand_points"),
+                                    scoring.get("hand_points"))
+    match, reentry = _read_match(reader, rummy.get("match"))
     return RummyConfig(
         hand_size=hand_size, packet_option=packet_option, packets=packets,
-        bonus=rules.compile_expression("scoring", *reader.expression(
-            ("rummy", "steal_bonus"), rummy.get("steal_bonus", 0)), INT),
-        match=_read_match(reader, rummy.get("match")),
+        bonus=bonus, match=match,
+        claims=_read_claims(reader, rummy.get("claims")),
         kinds=_read_kinds(reader, rules),
         violations=_read_violations(reader, rummy.get("violations")),
         joker_test=rules.compile_expression("card", "is_joker(c)", reader.where(("definitions",)), BOOL),
-        points=rules.compile_expression("scoring", *reader.expression(
-            ("scoring", "hand_points"), scoring.get("hand_points")), INT),
+        points=points,
         shapes={str(name): reader.expression(("meld_kinds", name, "shape"), body["shape"])
-                for name, body in reader.section("meld_kinds").items()})
+                for name, body in reader.section("meld_kinds").items()},
+        expressions={e.path: e for e in (bonus, points, reentry)})
 
 
-def _read_match(reader: _Reader, raw: Any) -> MatchRules:
+def _checkpoint_expression(reader: _Reader, rules: RuleBook, checkpoint: str, path: PathKey,
+                           value: Any) -> SpecExpression:
+    """An int expression of the spec over a checkpoint's context (`scoring.hand_points`)."""
+    text, where = reader.expression(path, value)
+    typed = rules.check_expression(checkpoint, text, where, INT)
+    return SpecExpression(".".join(map(str, path)), checkpoint, typed, typed.compile())
+
+
+@dataclass(frozen=True)
+class ClaimRules:
+    option: str | None           # the option choosing how claims are settled (TD-5)
+    window_value: str            # its value that opens a window on each discard
+    deadline_option: str | None  # the option holding the window's length in milliseconds
+
+
+def _read_claims(reader: _Reader, raw: Any) -> ClaimRules:
+    if raw is None:
+        return ClaimRules(None, "", None)
+    path: PathKey = ("rummy", "claims")
+    if not isinstance(raw, dict) or not {"option", "window", "deadline"} <= set(raw):
+        raise reader.error(path, "`rummy.claims` names `option`, its `window` value and the "
+                           "`deadline` option (milliseconds)")
+    for key in ("option", "deadline"):
+        if raw[key] not in reader.spec.options:
+            raise reader.error(path + (key,), f"unknown option `{raw[key]}`")
+    return ClaimRules(str(raw["option"]), str(raw["window"]), str(raw["deadline"]))
+
+
+def _read_match(reader: _Reader, raw: Any) -> tuple[MatchRules, SpecExpression]:
     path: PathKey = ("rummy", "match")
     if not isinstance(raw, dict) or not isinstance(raw.get("blow_at"), int):
         raise reader.error(path, "`rummy.match` needs `blow_at` (the total that blows, PN-26)")
     stake = raw.get("stake")
     if stake is not None and stake not in reader.spec.options:
         raise reader.error(path + ("stake",), f"unknown option `{stake}`")
-    return MatchRules(blow_at=raw["blow_at"], stake_option=stake,
-                      drop_percent=int(raw.get("drop_percent", 0)),
-                      doubling=bool(raw.get("reentry_doubling", False)))
+    reentry = _reentry_expression(reader, raw.get("reentry_score"))
+    rules = MatchRules(blow_at=raw["blow_at"], stake_option=stake,
+                       drop_percent=int(raw.get("drop_percent", 0)),
+                       doubling=bool(raw.get("reentry_doubling", False)),
+                       reentry_score=_reentry_score(reentry))
+    return rules, reentry
+
+
+def _reentry_expression(reader: _Reader, value: Any) -> SpecExpression:
+    """PN-28: `rummy.match.reentry_score`, the score a blown player comes back at, over
+    `options` and `still_in` (the scores of the players still in, in seat order)."""
+    path: PathKey = ("rummy", "match", "reentry_score")
+    if value is None:
+        raise reader.error(path[:-1], "`rummy.match` needs `reentry_score`: the score a blown "
+                           "player comes back at (PN-28), an expression over `still_in`")
+    text, where = reader.expression(path, value)
+    scope = Scope({"options": options_type(reader.spec), "still_in": ListType(INT)})
+    program = build_program([d for d in reader.spec.definitions if REENTRY in d.on], REENTRY,
+                            scope)
+    typed = program.check(parse(text, origin=origin(where)), expected=INT)
+    return SpecExpression(".".join(path), REENTRY, typed, typed.compile())
+
+
+def _reentry_score(expression: SpecExpression) -> Callable[[Mapping[str, Any], list[int]], int]:
+    """What `match.reenter` calls: the compiled expression over its context."""
+    def reentry_score(options: Mapping[str, Any], still_in: list[int]) -> int:
+        return int(expression({"options": options, "still_in": still_in}))
+    return reentry_score
 
 
 def _read_packets(reader: _Reader, raw: Any) -> tuple[str | None, dict[str, int]]:
@@ -170,4 +259,4 @@ def _violation(reader: _Reader, path: PathKey, body: Any) -> Violation:
     return Violation(body["id"], message, cites)
 
 
-__all__ = ["RummyConfig", "read_config"]
+__all__ = ["REENTRY", "RummyConfig", "SpecExpression", "read_config"]

@@ -26,6 +26,8 @@ class MatchRules:
     stake_option: str | None       # the option holding the entry stake (PN-30); 0 = no stakes
     drop_percent: int              # PN-31: of the stake, to whoever goes out
     doubling: bool                 # PN-30: each re-entry pays the stake doubled per earlier blow
+    # PN-28: the spec's `rummy.match.reentry_score`, given the options and the scores still in
+    reentry_score: Callable[[Mapping[str, Any], list[int]], int]
 
     def stake(self, options: Mapping[str, Any]) -> int:
         return int(options.get(self.stake_option, 0)) if self.stake_option else 0
@@ -150,7 +152,7 @@ def _pay_drops(state: RummyState, rules: MatchRules) -> list[Event]:
 
 def reenter(state: RummyState, seat: int, rules: MatchRules) -> list[Event]:
     """PN-28: back at the score of the worst placed player still in, paying the stake (PN-30)."""
-    score = max(state.scores[s] for s in state.playing)
+    score = rules.reentry_score(state.options, [state.scores[s] for s in state.playing])
     state.scores[seat] = score
     state.blown[seat] = False
     state.reentries[seat] += 1

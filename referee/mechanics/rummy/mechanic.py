@@ -12,7 +12,7 @@ from typing import Any, Mapping
 from referee.cards import Card, codes, missing_from, remove_cards
 from referee.errors import SpecError, SpecErrors
 from referee.mechanics.base import Deal, Judgement, Mechanic
-from referee.mechanics.rummy import match, views
+from referee.mechanics.rummy import claims, match, views
 from referee.mechanics.rummy.config import RummyConfig, read_config
 from referee.mechanics.rummy.deal import pack_for
 from referee.mechanics.rummy.melds import MeldReader, Reading
@@ -95,7 +95,8 @@ class RummyMechanic(Mechanic):
                                         "has_taken")}
         env.update(seat=0, to_act=0, mao=0, seats=1, phase="play", hand=[], discard_top=turned,
                    discarder=TURNED, move_type="meld", taken_card=turned, turned=turned,
-                   score=0, deciding=False, reentries=0, blows=0, under=1, stolen=[])
+                   score=0, deciding=False, reentries=0, blows=0, under=1, stolen=[],
+                   window_open=False, responded=False)
         env.update(given)
         kind = self.reader.kinds[checkpoint]
         meld_env = self.reader.meld_env(env, checkpoint, cards, new=bool(given.get("new", True)))
@@ -104,11 +105,21 @@ class RummyMechanic(Mechanic):
     # --- judging ----------------------------------------------------------------------------
     def judge(self, state: RummyState, seat: int, move_type: str, move: Mapping[str, Any]) -> Judgement:
         work = state.clone()
-        turn = _Turn(self, work, seat, move_type, dict(move))
-        handler = getattr(turn, f"do_{move_type}", None)
-        if handler is None:
-            return Judgement([Violation(GEN8, f"the rummy mechanic has no move `{move_type}`")])
+        if work.window is not None and move_type in (*claims.CLAIMS, "pass"):
+            return self._answer_window(work, seat, move_type, dict(move))
+        outcome = self.apply(work, seat, move_type, dict(move))
+        if (outcome.accepted and move_type == "discard" and not work.hand_over
+                and self.config.windows(work.options)):
+            outcome.events.append(claims.open_window(work))
+        return outcome
+
+    def apply(self, work: RummyState, seat: int, move_type: str, move: dict[str, Any]) -> Judgement:
+        """Judge a move and apply it to `work` (a copy the caller may throw away)."""
+        turn = _Turn(self, work, seat, move_type, move)
         turn.check_rules(at="before")
+        handler = getattr(turn, f"do_{move_type}", None)
+        if not turn.violations and handler is None:
+            turn.fail(Violation(GEN8, f"there is no move `{move_type}` now", code="malformed_move"))
         if not turn.violations:
             handler()
         if not turn.violations:
@@ -120,6 +131,27 @@ class RummyMechanic(Mechanic):
             turn.events += match.end_hand(work, self.config, self.config.match,
                                           self.may_reenter, self.pack)
         return Judgement([], work, turn.events)
+
+    def _answer_window(self, work: RummyState, seat: int, move_type: str,
+                       move: dict[str, Any]) -> Judgement:
+        """TD-4: a claim is judged as if applied now, and recorded (pending) if valid."""
+        turn = _Turn(self, work, seat, move_type, move)
+        turn.check_rules(at="before")
+        if not turn.violations and move_type != "pass":
+            turn.violations += self.apply(work.clone(), seat, move_type, move).violations
+        if turn.violations:
+            return Judgement(_unique(turn.violations))
+        return claims.record(self, work, seat, move_type, move)
+
+    def close_window(self, state: RummyState) -> Judgement | None:
+        if state.window is None:
+            return None
+        return claims.close(self, state.clone())
+
+    def open_window(self, state: RummyState) -> tuple[int, int] | None:
+        if state.window is None:
+            return None
+        return state.window.number, self.config.window_ms(state.options)
 
     def may_reenter(self, state: RummyState, seat: int) -> bool:
         """PN-28: would this blown seat's `reenter` be accepted now (the spec's rules)?"""
@@ -166,6 +198,8 @@ class _Turn:
             "score": s.scores[self.seat], "deciding": self.seat in s.deciding,
             "reentries": s.reentries[self.seat], "blows": s.blows[self.seat],
             "under": len(s.playing), "stolen": self.stolen,
+            "window_open": s.window is not None,
+            "responded": s.window is not None and s.window.answered(self.seat),
         }
 
     def check_rules(self, at: str) -> None:
@@ -204,7 +238,10 @@ class _Turn:
             layoff = self.move["layoff"]
             self._lay_off(layoff["meld"], layoff["cards"], layoff["at"])
         self._check_take(hand_before)
-        self.s.phase = "play"
+        if self.seat == self.s.to_act:
+            self.s.phase = "play"
+        else:  # TD-2: an out-of-turn take; play continues from the seat after the taker
+            self.s.to_act, self.s.phase = self.s.next_seat(self.seat), "take"
 
     def do_meld(self) -> None:
         self._lay_meld(self.move["cards"])

@@ -23,6 +23,8 @@ def common_names(spec: GameSpec) -> dict[str, Type]:
         # the match (PN-26..PN-29): the proposer's total, re-entry state, players still in
         "score": INT, "deciding": BOOL, "reentries": INT, "blows": INT, "under": INT,
         "stolen": ListType(CARD),  # the jokers this move took back from the table (PN-10)
+        # a claim window is open on the last discard (TD-4); the proposer already answered it
+        "window_open": BOOL, "responded": BOOL,
     }
 
 

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from referee.cards import Card
+
+if TYPE_CHECKING:
+    from referee.mechanics.rummy.claims import Window
 
 TURNED = -1  # the discarder of the turned card: nobody
 
@@ -56,6 +59,8 @@ class RummyState:
     pot: int = 0
     winner: int | None = None
     last_hand: dict[str, Any] = field(default_factory=dict)  # the finished hand, revealed
+    window: Window | None = None    # the open claim window (TD-4)
+    window_count: int = 0
 
     @property
     def mao(self) -> int:
@@ -98,4 +103,5 @@ class RummyState:
             setattr(copy, name, list(getattr(self, name)))
         copy.hands = [list(h) for h in self.hands]
         copy.melds = [m.clone() for m in self.melds]
+        copy.window = self.window.clone() if self.window else None
         return copy

@@ -1,0 +1,103 @@
+"""Claim windows (TD-3, TD-4): several seats may claim one discard; the fairest claim wins.
+
+With `claims: window`, a discard opens a window. While it is open every seat but the discarder
+may claim the discard (`take_discard`, or `go_out` taking it) or `pass`; a valid claim is
+answered *pending* and recorded, an invalid one is rejected. The window closes when every seat
+has answered, or at its deadline (the server's clock: `close`), and TD-3 picks the winner: a
+claim that goes out, else the claimant nearest after the discarder. The winner's move is then
+applied; the others are void. Judging stays deterministic: the deadline is an explicit move in
+the table's log, never a clock reading.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from referee.mechanics.base import Judgement
+from referee.model import Event
+
+if TYPE_CHECKING:
+    from referee.mechanics.rummy.mechanic import RummyMechanic
+    from referee.mechanics.rummy.state import RummyState
+
+CLAIMS = ("take_discard", "go_out")
+
+
+@dataclass
+class Window:
+    number: int                      # counts the windows of a table: a timer closes its own
+    discarder: int
+    claims: dict[int, tuple[str, dict[str, Any]]] = field(default_factory=dict)
+    passed: list[int] = field(default_factory=list)
+
+    def clone(self) -> Window:
+        return Window(self.number, self.discarder, dict(self.claims), list(self.passed))
+
+    def answered(self, seat: int) -> bool:
+        return seat in self.claims or seat in self.passed
+
+
+def open_window(state: RummyState) -> Event:
+    number = state.window_count = state.window_count + 1
+    state.window = Window(number, state.discarder)
+    return Event("claim_window", {"window": number, "discarder": state.discarder,
+                                  "card": str(state.discard[-1])})
+
+
+def eligible(state: RummyState) -> list[int]:
+    """Who may answer the open window: every seat playing but the discarder."""
+    assert state.window is not None
+    return [s for s in state.playing if s != state.window.discarder]
+
+
+def record(mechanic: RummyMechanic, state: RummyState, seat: int, move_type: str,
+           move: dict[str, Any]) -> Judgement:
+    """A valid claim or a pass, while the window is open (the caller judged the rules)."""
+    window = state.window
+    assert window is not None
+    if move_type == "pass":
+        window.passed.append(seat)
+        events = [Event("passed", {"seat": seat, "window": window.number})]
+        pending = False
+    else:
+        window.claims[seat] = (move_type, move)
+        events = [Event("claimed", {"seat": seat, "window": window.number, "move": move_type})]
+        pending = True
+    if all(window.answered(s) for s in eligible(state)):
+        closing = close(mechanic, state)
+        closing.events[:0] = events
+        closing.pending = pending
+        return closing
+    return Judgement([], state, events, pending=pending)
+
+
+def close(mechanic: RummyMechanic, state: RummyState) -> Judgement:
+    """Close the window: apply the winning claim (TD-3), or let play go on if nobody claimed."""
+    window = state.window
+    assert window is not None
+    state.window = None
+    closed = Event("window_closed", {"window": window.number, "claims": sorted(window.claims)})
+    if not window.claims:
+        return Judgement([], state, [closed])
+    winner = winning_claim(state, window)
+    move_type, move = window.claims[winner]
+    outcome = mechanic.apply(state, winner, move_type, move)
+    if outcome.violations:  # the table has not changed since the claim was judged: a bug
+        raise RuntimeError(f"claim of seat {winner} judged valid, then rejected: {outcome.violations}")
+    lost = [Event("claim_lost", {"seat": s, "winner": winner, "reason": f"claim lost to seat {winner}"})
+            for s in sorted(window.claims) if s != winner]
+    outcome.events[:0] = [closed, Event("claim_won", {"seat": winner, "move": move_type}), *lost]
+    return outcome
+
+
+def winning_claim(state: RummyState, window: Window) -> int:
+    """TD-3: a claim that goes out wins; otherwise the claimant nearest after the discarder."""
+    order = []
+    seat = window.discarder
+    for _ in range(state.seats):
+        seat = (seat + 1) % state.seats
+        order.append(seat)
+    claimants = [s for s in order if s in window.claims]
+    going_out = [s for s in claimants if window.claims[s][0] == "go_out"]
+    return (going_out or claimants)[0]
