@@ -17,22 +17,31 @@ from referee_client import RefereeClient
 from referee_client.rummy_bot import turn_candidates
 
 
-def play(client: RefereeClient, seats: int, seed: int, show: bool = True) -> dict:
-    table = client.create_table("pontinho", seats=seats, seed=seed)
+def next_to_answer(public: dict) -> int:
+    """A seat a claim window waits for (TD-4), a blown seat deciding on re-entry (PN-29), or
+    the seat in turn: everything needed is in the public view."""
+    window = public.get("claim_window")
+    if window and window["waiting"]:
+        return int(window["waiting"][0])
+    return int(public["to_act"]) if public["to_act"] is not None else int(public["deciding"][0])
+
+
+def play(client: RefereeClient, seats: int, seed: int, show: bool = True,
+         game: str = "pontinho") -> dict:
+    table = client.create_table(game, seats=seats, seed=seed)
     rng = random.Random(seed)
     print(f"table {table.id}: commitment {table.commitment[:16]}…") if show else None
     while True:
         public = client.view(table.id)
         if public["match_over"]:
             return public
-        # between hands, blown seats decide on re-entry (PN-29); otherwise one seat is to act
-        seat = int(public["to_act"]) if public["to_act"] is not None else public["deciding"][0]
+        seat = next_to_answer(public)
         token = table.tokens[seat]
         for move in turn_candidates(client.view(table.id, token), rng):
             verdict = client.propose(table.id, token, move)
-            if verdict["accepted"]:
+            if verdict["outcome"] != "rejected":  # accepted, or a claim pending (TD-4)
                 if show:
-                    print(f"seat {seat}: {move} -> accepted (version {verdict['version']})")
+                    print(f"seat {seat}: {move} -> {verdict['outcome']} (version {verdict['version']})")
                 break
             if show and verdict["violations"]:
                 first = verdict["violations"][0]
@@ -44,10 +53,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--target", default="127.0.0.1:50051")
     parser.add_argument("--seats", type=int, default=4)
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--game", default="pontinho", help="pontinho or taradinho")
     parser.add_argument("--quiet", action="store_true", help="print only the result")
     args = parser.parse_args(argv)
     with RefereeClient(args.target) as client:
-        final = play(client, args.seats, args.seed, show=not args.quiet)
+        final = play(client, args.seats, args.seed, show=not args.quiet, game=args.game)
     print(f"match over after {final['hand_number']} hands: seat {final['winner']} wins; "
           f"scores {final['scores']}")
     return 0

@@ -21,6 +21,11 @@ def turn_candidates(view: dict[str, Any], rng: random.Random) -> Iterator[Move]:
         yield {"type": "reenter" if rng.random() < 0.7 else "decline"}
         yield {"type": "decline"}
         return
+    if "pass" in legal:  # a claim window (TD-4): claim the discard now and then, else pass
+        if "take_discard" in legal and rng.random() < 0.5:
+            yield from _take_discard_candidates(view, hand)
+        yield {"type": "pass"}
+        return
     if "draw" in legal:
         if "take_discard" in legal and rng.random() < 0.5:
             yield from _take_discard_candidates(view, hand)

@@ -48,7 +48,17 @@ def public_view(state: RummyState) -> dict[str, JSON]:
         "deciding": list(state.deciding),
         "balances": _per_seat(state.balances), "pot": state.pot,
         "points": last.get("points", {}), "last_hand": dict(last),
+        "claim_window": _window(state),
     }
+
+
+def _window(state: RummyState) -> dict[str, JSON] | None:
+    """The open claim window (TD-4): who discarded, who may still answer (claims stay secret)."""
+    window = state.window
+    if window is None:
+        return None
+    waiting = [s for s in state.playing if s != window.discarder and not window.answered(s)]
+    return {"number": window.number, "discarder": window.discarder, "waiting": waiting}
 
 
 def _per_seat(values: list[int]) -> dict[str, int]:
@@ -62,6 +72,10 @@ def legal_move_types(state: RummyState, seat: int) -> list[str]:
     if state.phase == "over" or not state.in_match[seat] or state.blown[seat]:
         return []
     can_take = bool(state.discard) and state.discarder != seat and len(state.hands[seat]) != 1
+    if state.window is not None:
+        if seat == state.window.discarder or state.window.answered(seat):
+            return []
+        return ["pass", "take_discard", "go_out"] if can_take else ["pass"]
     if seat != state.to_act:
         return ["go_out"] if can_take else []
     if state.phase == "take":
