@@ -11,7 +11,7 @@ from referee.mechanics.base import Mechanic
 from referee.model import JSON
 from referee.spec.options import resolve_options
 from referee.spec.schema import GameSpec, read_spec
-from referee.spec.yamlsource import Located, load_yaml
+from referee.spec.yamlsource import Located, PathKey, load_yaml
 
 DEFAULT_SPECS = Path(__file__).resolve().parents[2] / "specs"
 
@@ -85,7 +85,8 @@ def find_game(games: Mapping[str, Game], name: str) -> Game:
 
 
 def _load_with_parents(path: Path, specs_dir: Path, seen: tuple[Path, ...] = ()) -> Located:
-    """A spec with `extends: parent` is the parent's data overridden by its own (see `merge`)."""
+    """A spec with `extends: parent` is the parent's data overridden by its own (see `merge`);
+    every merged value keeps the file, line and column it was written at."""
     located = load_yaml(path)
     parent_name = located.data.get("extends") if isinstance(located.data, dict) else None
     if parent_name is None:
@@ -95,42 +96,84 @@ def _load_with_parents(path: Path, specs_dir: Path, seen: tuple[Path, ...] = ())
         problem = "extends itself" if parent_path in seen else "is not a spec in " + str(specs_dir)
         raise SpecErrors([located.error(("extends",), f"`{parent_name}` {problem}")])
     parent = _load_with_parents(parent_path, specs_dir, seen + (path,))
-    located.data = merge(parent.data, located.data)
-    return located
+    merged = Located(data=None, file=located.file, lines=located.lines)
+    merged.data = _merge(parent, (), located, (), merged, ())
+    return merged
 
 
 def merge(parent: Mapping[str, Any], child: Mapping[str, Any]) -> dict[str, Any]:
+    """Child over parent (plain data): see `_merge`."""
+    out = Located(data=None, file="<merged>")
+    return _merge(Located(dict(parent), "<parent>"), (), Located(dict(child), "<child>"), (), out, ())
+
+
+def _merge(parent: Located, p_path: PathKey, child: Located, c_path: PathKey, out: Located,
+           path: PathKey) -> Any:
     """Child over parent: mappings merge key by key; `rules` and `definitions` merge by id/name
-    (a child entry replaces the parent's, new ones are appended); other lists are replaced."""
-    result = copy.deepcopy(dict(parent))
-    for key, value in child.items():
-        if key == "extends":
-            continue
-        if key in ("rules", "definitions") and isinstance(value, list):
-            result[key] = _merge_named(result.get(key, []), value, "id" if key == "rules" else "name")
-        elif isinstance(value, dict) and isinstance(result.get(key), dict):
-            result[key] = merge(result[key], value)
-        else:
-            result[key] = copy.deepcopy(value)
-    return result
+    (a child entry replaces the parent's, `remove: true` drops it, new ones are appended); other
+    values are the child's. Positions follow each value into `out`."""
+    p_value, c_value = _at(parent.data, p_path), _at(child.data, c_path)
+    if isinstance(p_value, dict) and isinstance(c_value, dict):
+        result: dict[str, Any] = {}
+        _place(out, child, c_path, path)
+        for key in [*p_value, *[k for k in c_value if k not in p_value]]:
+            if key == "extends":
+                continue
+            if key not in c_value:
+                out.graft(parent, p_path + (key,), path + (key,))
+                result[key] = copy.deepcopy(p_value[key])
+            elif key not in p_value:
+                out.graft(child, c_path + (key,), path + (key,))
+                result[key] = copy.deepcopy(c_value[key])
+            elif path == () and key in NAMED_LISTS and isinstance(c_value[key], list):
+                result[key] = _merge_named(parent, p_path + (key,), child, c_path + (key,), out,
+                                           (key,), NAMED_LISTS[key])
+            else:
+                result[key] = _merge(parent, p_path + (key,), child, c_path + (key,), out, path + (key,))
+        return result
+    out.graft(child, c_path, path)
+    return copy.deepcopy(c_value)
 
 
-def _merge_named(parent: list[Any], child: list[Any], key: str) -> list[Any]:
+NAMED_LISTS = {"rules": "id", "definitions": "name"}
+
+
+def _merge_named(parent: Located, p_path: PathKey, child: Located, c_path: PathKey, out: Located,
+                 path: PathKey, key: str) -> list[Any]:
     def name_of(item: Any) -> Any:
         raw = item.get(key) if isinstance(item, dict) else None
         return str(raw).split("(")[0].strip() if raw is not None else None
-    merged = list(parent)
-    index = {name_of(item): i for i, item in enumerate(merged)}
-    for item in child:
+    # each entry: (where it comes from, its index there)
+    entries: list[tuple[Located, PathKey]] = [(parent, p_path + (i,))
+                                              for i in range(len(_at(parent.data, p_path) or []))]
+    for i, item in enumerate(_at(child.data, c_path)):
+        names = [name_of(_at(src.data, at)) for src, at in entries]
         if isinstance(item, dict) and item.get("remove"):
-            merged = [m for m in merged if name_of(m) != name_of(item)]
-            index = {name_of(m): i for i, m in enumerate(merged)}
-        elif name_of(item) in index:
-            merged[index[name_of(item)]] = item
+            entries = [e for e, n in zip(entries, names) if n != name_of(item)]
+        elif name_of(item) in names:
+            entries[names.index(name_of(item))] = (child, c_path + (i,))
         else:
-            index[name_of(item)] = len(merged)
-            merged.append(item)
-    return merged
+            entries.append((child, c_path + (i,)))
+    result = []
+    _place(out, child, c_path, path)
+    for index, (source, at) in enumerate(entries):
+        out.graft(source, at, path + (index,))
+        result.append(copy.deepcopy(_at(source.data, at)))
+    return result
+
+
+def _place(out: Located, source: Located, source_path: PathKey, path: PathKey) -> None:
+    """Where a merged mapping or list itself sits (its entries are placed one by one)."""
+    out.positions[path] = source.where(source_path)
+    if source_path in source.keys:
+        out.keys[path] = source.keys[source_path]
+    out.files[path] = source.file_of(source_path)
+
+
+def _at(data: Any, path: PathKey) -> Any:
+    for part in path:
+        data = data[part]
+    return data
 
 
 __all__ = ["Game", "load_game", "load_games", "find_game", "merge", "SpecError"]

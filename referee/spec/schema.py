@@ -110,7 +110,7 @@ class SpecReader:
 
     def where(self, path: PathKey) -> Where:
         line, column = self.located.where(path)
-        return Where(self.located.file, line, column, format_path(path))
+        return Where(self.located.file_of(path), line, column, format_path(path))
 
     def expression(self, path: PathKey, value: Any) -> tuple[str, Where]:
         """An expression's text as written (line breaks kept) and where it starts."""
@@ -147,7 +147,7 @@ def expression_at(located: Located, path: PathKey, value: Any) -> tuple[str, Whe
     if isinstance(value, bool):
         value = "true" if value else "false"
     scalar = located.scalar(path, value)
-    return scalar.text, Where(located.file, scalar.line, scalar.column, format_path(path),
+    return scalar.text, Where(located.file_of(path), scalar.line, scalar.column, format_path(path),
                               scalar.indent)
 
 

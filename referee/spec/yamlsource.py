@@ -48,6 +48,13 @@ class Located:
     keys: dict[PathKey, tuple[int, int]] = field(default_factory=dict)
     lines: list[str] = field(default_factory=list)
     scalars: dict[PathKey, ScalarText] = field(default_factory=dict)
+    files: dict[PathKey, str] = field(default_factory=dict)  # parts from another file (extends)
+
+    def file_of(self, path: PathKey) -> str:
+        """The file `path` was written in: a spec that extends another holds both."""
+        while path and path not in self.files:
+            path = path[:-1]
+        return self.files.get(path, self.file)
 
     def scalar(self, path: PathKey, value: Any) -> ScalarText:
         """The text of the scalar at `path` as written, or `value` placed at `path`."""
@@ -65,8 +72,22 @@ class Located:
     def error(self, path: PathKey, message: str, at_key: bool = False) -> SpecError:
         """An error about the value at `path`, or about its key itself (`at_key`)."""
         line, column = self.keys[path] if at_key and path in self.keys else self.where(path)
-        return SpecError(message, file=self.file, line=line, column=column,
+        return SpecError(message, file=self.file_of(path), line=line, column=column,
                          path=format_path(path))
+
+    def graft(self, source: Located, source_path: PathKey, path: PathKey) -> None:
+        """Take the positions of `source`'s subtree at `source_path` as this one's at `path`."""
+        def moved(table: dict[PathKey, Any], into: dict[PathKey, Any]) -> None:
+            size = len(source_path)
+            for key, value in table.items():
+                if key[:size] == source_path:
+                    into[path + key[size:]] = value
+        moved(source.positions, self.positions)
+        moved(source.keys, self.keys)
+        moved(source.scalars, self.scalars)
+        here = source.file_of(source_path)
+        moved({k: v for k, v in source.files.items()}, self.files)
+        self.files[path] = here
 
 
 def load_yaml(path: str | Path) -> Located:

@@ -17,7 +17,7 @@ from referee.proofs.diff_scenario import Witness
 from referee.scenario.format import load_data, load_file, load_text
 from referee.scenario.runner import run_scenario
 from referee.scenario.target import InProcessTarget
-from referee.spec.registry import DEFAULT_SPECS, Game, load_game
+from referee.spec.registry import DEFAULT_SPECS, Game, load_game, load_games
 
 NEXT_RANK = "pontinho:joker_rule=next_rank_same_suit"
 BOUND = 4  # small: the whole file runs in seconds
@@ -162,6 +162,17 @@ def test_a_scenario_between_two_games_plays_out(games: dict[str, Game],
     witness = sketch["trio"].findings[1].scenario
     assert witness is not None and witness.confirmed and not witness.going_out
     _assert_replays(games, witness, parse_side("sketch", games), parse_side("pontinho", games), "trio")
+
+
+def test_taradinho_takes_the_discard_out_of_turn_where_pontinho_does_not() -> None:
+    games = load_games()
+    if "taradinho" not in games:
+        pytest.skip("no Taradinho spec yet")
+    results = _by_label(list(compare(_pair(games, "pontinho", "taradinho", max_cards=2))))
+    take = results["take_discard"].findings[1]  # TD-1: Taradinho accepts, Pontinho rejects
+    assert take.status == "differs" and "PN-19" in take.broken
+    assert take.situation["in_turn"] is False
+    assert all(c.status != "unknown" for c in results.values())
 
 
 # --- unknown is never equivalent ----------------------------------------------------------

@@ -99,7 +99,7 @@ class _Reader:
 
     def where(self, path: PathKey) -> Where:
         line, column = self.located.where(path)
-        return Where(self.located.file, line, column, format_path(path))
+        return Where(self.located.file_of(path), line, column, format_path(path))
 
     def expression(self, path: PathKey, value: Any) -> tuple[str, Where]:
         return expression_at(self.located, path, value)
