@@ -70,6 +70,10 @@ class Event:
     secret: Mapping[str, JSON] = field(default_factory=dict)
     audience: frozenset[int] = frozenset()
 
+    def __post_init__(self) -> None:
+        if "kind" in self.data or "kind" in self.secret:  # it would hide the event's own kind
+            raise ValueError(f"event `{self.kind}`: `kind` is reserved for the event's kind")
+
     def seen_by(self, seat: int | None) -> dict[str, JSON]:
         """The event as `seat` may see it (None: a spectator; -1: the adjudicator sees all)."""
         body: dict[str, JSON] = {"kind": self.kind, **dict(self.data)}

@@ -77,7 +77,8 @@ def _read_one(game: Game, located: Located, path: PathKey, body: Any) -> Propert
         raise located.error(path, "a property needs `id`, `on` and `claim`")
     unknown = sorted(set(body) - KEYS)
     if unknown:
-        raise located.error(path + (unknown[0],), f"unknown property key `{unknown[0]}`", at_key=True)
+        raise located.error(path + (unknown[0],), f"unknown property key `{unknown[0]}`",
+                            at_key=True)
     claim_text, claim_where = expression_at(located, path + ("claim",), body["claim"])
     constants = _constants(located, path + ("constants",), body.get("constants") or {})
     over, (low, high) = _over(located, path, body, constants)
@@ -121,7 +122,8 @@ def _constants(located: Located, path: PathKey, raw: Any) -> dict[str, int]:
     if not isinstance(raw, dict):
         raise located.error(path, "`constants` maps names to places in the spec: "
                             "`{blow_at: rummy.match.blow_at}`")
-    return {str(name): _spec_int(located, path + (name,), str(place)) for name, place in raw.items()}
+    return {str(name): _spec_int(located, path + (name,), str(place))
+            for name, place in raw.items()}
 
 
 def _spec_int(located: Located, path: PathKey, place: str) -> int:

@@ -17,8 +17,13 @@ from referee.model import ADJUDICATOR, Move, Verdict
 from referee.proofs.prover import Outcome, Property, prove, read_properties
 from referee.spec.registry import DEFAULT_SPECS, Game, load_game
 
+from .stacking import jokers, natural_sequence
+
 JOKER_RULES = ["same_rank_other_colour", "next_rank_same_suit"]
 PROPERTY_IDS = ["trio-three-suits", "sequence-no-joker-at-ends", "sequence-one-suit-consecutive"]
+# the properties over the spec's expressions (tests/proofs/test_prove_expressions.py)
+EXPRESSION_PROPERTY_IDS = ["hand-points-never-negative", "ace-at-98-only-lone-natural-ace",
+                           "reentry-under-blow-at", "reentry-at-worst-placed"]
 ORIGINAL = (DEFAULT_SPECS / "pontinho.yaml").read_text(encoding="utf-8")
 MAO = 1  # dealer 0: seat 1 acts first
 StackDeal = Callable[..., dict[str, Any]]  # the `stacked` fixture (tests/conftest.py)
@@ -55,19 +60,25 @@ def broken_game(tmp_path: Path, name: str) -> tuple[Game, Property]:
     return game, next(p for p in read_properties(game) if p.id == property_id)
 
 
+def meld_properties(game: Game) -> list[Property]:
+    return [p for p in read_properties(game) if p.id in PROPERTY_IDS]
+
+
 @pytest.fixture(scope="module")
 def proofs(pontinho: Game) -> dict[str, list[Outcome]]:
-    return {prop.id: prove(pontinho, prop) for prop in read_properties(pontinho)}
+    return {prop.id: prove(pontinho, prop) for prop in meld_properties(pontinho)}
 
 
 # --- the real spec ------------------------------------------------------------------------
 
-def test_the_spec_states_the_three_properties(pontinho: Game) -> None:
+def test_the_spec_states_the_meld_properties_first(pontinho: Game) -> None:
     props = read_properties(pontinho)
-    assert [p.id for p in props] == PROPERTY_IDS
-    for prop in props:
+    assert [p.id for p in props] == PROPERTY_IDS + EXPRESSION_PROPERTY_IDS
+    for index, prop in enumerate(props[:3]):
         assert list(prop.options["joker_rule"]) == JOKER_RULES
-        assert prop.origin.path == f"properties[{props.index(prop)}].claim"
+        assert prop.origin.path == f"properties[{index}].claim"
+        assert (prop.over, prop.min_size, prop.max_cards) == ("cards", 1, 10)
+        assert prop.premise == "acceptance" and not prop.evaluations
 
 
 @pytest.mark.parametrize("property_id", PROPERTY_IDS)
@@ -84,22 +95,6 @@ def test_property_is_proved_for_both_joker_rules(proofs: dict[str, list[Outcome]
 
 # --- the prover has teeth -----------------------------------------------------------------
 
-def _jokers(game: Game, options: dict[str, Any], turned: Card) -> set[Card]:
-    return {c for c in set(french_pack(2)) if game.mechanic.config.is_joker(options, turned, c)}
-
-
-def _natural_sequence(length: int, avoid: Counter[Card], jokers: set[Card]) -> list[Card]:
-    """`length` consecutive natural cards of one suit, none of them a joker, that the pack still
-    holds once `avoid` is taken out of it."""
-    left = Counter(french_pack(2)) - avoid
-    for suit in "SHDC":
-        for low in range(14 - length):
-            run = [Card("A23456789TJQK"[low + k], suit) for k in range(length)]
-            if all(left[c] and c not in jokers for c in run):
-                return run
-    raise AssertionError(f"no natural sequence of {length} cards is left")
-
-
 def _play_counterexample(stack_deal: StackDeal, game: Game, options: dict[str, Any],
                          cards: list[Card], turned: Card, going_out: bool) -> tuple[Table, Verdict]:
     """Seat 1 holds `cards`, draws, and lays them: as a meld, or in a move that goes out."""
@@ -113,7 +108,7 @@ def _play_counterexample(stack_deal: StackDeal, game: Game, options: dict[str, A
     if going_out:
         # the rest of the hand is one natural sequence (two cards short of one: the drawn card
         # completes it); otherwise the drawn card is the final discard
-        extra = _natural_sequence(3 if rest == 2 else rest, placed, _jokers(game, options, turned))
+        extra = natural_sequence(3 if rest == 2 else rest, placed, jokers(game, options, turned))
         hand, stock = cards + extra[:rest], extra[rest:]
     else:
         left = Counter(french_pack(2)) - placed
@@ -162,7 +157,7 @@ def test_a_broken_rule_yields_a_counterexample_the_engine_accepts(
 # --- unknown is never proved --------------------------------------------------------------
 
 def test_an_exhausted_budget_is_unknown_not_proved(pontinho: Game) -> None:
-    for prop in read_properties(pontinho):
+    for prop in read_properties(pontinho):  # the meld properties and the others alike
         for outcome in prove(pontinho, prop, rlimit=1):
             assert outcome.status == "unknown", outcome.line()
             assert outcome.sizes < prop.max_cards
@@ -173,9 +168,10 @@ def test_an_exhausted_budget_is_unknown_not_proved(pontinho: Game) -> None:
 def test_prove_command_fails_when_the_solver_gives_up(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["prove", "pontinho", "--rlimit", "1"]) == 1
     out, _ = capsys.readouterr()
-    statuses = [line.split()[0] for line in out.splitlines() if "[joker_rule=" in line]
-    assert statuses == ["unknown"] * 6, out
-    assert "3 properties, 6 not proved" in out
+    statuses = [line.split()[0] for line in out.splitlines() if "[" in line]
+    # 2 option sets per meld property; 4 + 2 for the scoring ones, 2 + 2 for the re-entry ones
+    assert statuses == ["unknown"] * 16, out
+    assert "7 properties, 16 not proved" in out
 
 
 def test_prove_command_succeeds_on_one_property(capsys: pytest.CaptureFixture[str]) -> None:

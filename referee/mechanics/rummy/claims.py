@@ -58,12 +58,13 @@ def record(mechanic: RummyMechanic, state: RummyState, seat: int, move_type: str
     assert window is not None
     if move_type == "pass":
         window.passed.append(seat)
-        events = [Event("passed", {"seat": seat, "window": window.number})]
-        pending = False
     else:
         window.claims[seat] = (move_type, move)
-        events = [Event("claimed", {"seat": seat, "window": window.number, "move": move_type})]
-        pending = True
+    pending = move_type != "pass"
+    # who answered is public; how stays with the seat until the window closes (no one may
+    # shape a claim on another's)
+    events = [Event("answered", {"seat": seat, "window": window.number},
+                    {"answer": move_type}, frozenset({seat}))]
     if all(window.answered(s) for s in eligible(state)):
         closing = close(mechanic, state)
         closing.events[:0] = events
@@ -79,12 +80,14 @@ def close(mechanic: RummyMechanic, state: RummyState) -> Judgement:
     state.window = None
     closed = Event("window_closed", {"window": window.number, "claims": sorted(window.claims)})
     if not window.claims:
+        state.closed_windows = window.number  # its discard is now only the seat in turn's
         return Judgement([], state, [closed])
     winner = winning_claim(state, window)
     move_type, move = window.claims[winner]
     outcome = mechanic.apply(state, winner, move_type, move)
     if outcome.violations:  # the table has not changed since the claim was judged: a bug
         raise RuntimeError(f"claim of seat {winner} judged valid, then rejected: {outcome.violations}")
+    state.closed_windows = window.number  # what lies under the taken card was claimable before
     lost = [Event("claim_lost", {"seat": s, "winner": winner, "reason": f"claim lost to seat {winner}"})
             for s in sorted(window.claims) if s != winner]
     outcome.events[:0] = [closed, Event("claim_won", {"seat": winner, "move": move_type}), *lost]

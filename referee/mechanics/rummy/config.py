@@ -195,7 +195,7 @@ def _reentry_expression(reader: _Reader, value: Any) -> SpecExpression:
     program = build_program([d for d in reader.spec.definitions if REENTRY in d.on], REENTRY,
                             scope)
     typed = program.check(parse(text, origin=origin(where)), expected=INT)
-    return SpecExpression(".".join(path), REENTRY, typed, typed.compile())
+    return SpecExpression(".".join(map(str, path)), REENTRY, typed, typed.compile())
 
 
 def _reentry_score(expression: SpecExpression) -> Callable[[Mapping[str, Any], list[int]], int]:

@@ -96,7 +96,7 @@ class RummyMechanic(Mechanic):
         env.update(seat=0, to_act=0, mao=0, seats=1, phase="play", hand=[], discard_top=turned,
                    discarder=TURNED, move_type="meld", taken_card=turned, turned=turned,
                    score=0, deciding=False, reentries=0, blows=0, under=1, stolen=[],
-                   window_open=False, responded=False)
+                   window_open=False, responded=False, claims_closed=False)
         env.update(given)
         kind = self.reader.kinds[checkpoint]
         meld_env = self.reader.meld_env(env, checkpoint, cards, new=bool(given.get("new", True)))
@@ -199,6 +199,9 @@ class _Turn:
             "reentries": s.reentries[self.seat], "blows": s.blows[self.seat],
             "under": len(s.playing), "stolen": self.stolen,
             "window_open": s.window is not None,
+            # the top discard's claim window has closed: out of turn it is no longer claimable
+            "claims_closed": s.window_count > 0 and s.closed_windows == s.window_count
+                             and s.discarder != TURNED and s.window is None,
             "responded": s.window is not None and s.window.answered(self.seat),
         }
 
@@ -325,7 +328,7 @@ class _Turn:
         remove_cards(self.hand, cards)
         meld = Meld(len(self.s.melds) + 1, reading.kind, self.seat, reading.cards, reading.wild)
         self.s.melds.append(meld)
-        self.events.append(Event("melded", {"seat": self.seat, "meld": meld.id, "kind": meld.kind,
+        self.events.append(Event("melded", {"seat": self.seat, "meld": meld.id, "meld_kind": meld.kind,
                                             "cards": codes(meld.cards)}))
 
     def _lay_off(self, meld_id: int, cards: list[Card], at: str) -> None:

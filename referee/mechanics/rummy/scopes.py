@@ -24,7 +24,7 @@ def common_names(spec: GameSpec) -> dict[str, Type]:
         "score": INT, "deciding": BOOL, "reentries": INT, "blows": INT, "under": INT,
         "stolen": ListType(CARD),  # the jokers this move took back from the table (PN-10)
         # a claim window is open on the last discard (TD-4); the proposer already answered it
-        "window_open": BOOL, "responded": BOOL,
+        "window_open": BOOL, "responded": BOOL, "claims_closed": BOOL,
     }
 
 

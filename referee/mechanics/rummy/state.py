@@ -61,6 +61,7 @@ class RummyState:
     last_hand: dict[str, Any] = field(default_factory=dict)  # the finished hand, revealed
     window: Window | None = None    # the open claim window (TD-4)
     window_count: int = 0
+    closed_windows: int = 0         # the last window closed: while its discard is on top, no claim
 
     @property
     def mao(self) -> int:

@@ -1,0 +1,33 @@
+"""Stacking real tables around a counterexample: natural cards a scaffold may use."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from referee.cards import Card, french_pack
+from referee.spec.registry import Game
+
+
+def jokers(game: Game, options: dict[str, Any], turned: Card) -> set[Card]:
+    return {c for c in set(french_pack(2)) if game.mechanic.config.is_joker(options, turned, c)}
+
+
+def natural_sequence(length: int, avoid: Counter[Card], wild: set[Card]) -> list[Card]:
+    """`length` consecutive natural cards of one suit, none of them a joker (`wild`), that the
+    pack still holds once `avoid` is taken out of it."""
+    left = Counter(french_pack(2)) - avoid
+    for suit in "SHDC":
+        for low in range(14 - length):
+            run = [Card("A23456789TJQK"[low + k], suit) for k in range(length)]
+            if all(left[c] and c not in wild for c in run):
+                return run
+    raise AssertionError(f"no natural sequence of {length} cards is left")
+
+
+def natural_cards(count: int, avoid: Counter[Card], wild: set[Card]) -> list[Card]:
+    """`count` cards that are no joker and that the pack still holds once `avoid` is out."""
+    left = Counter(french_pack(2)) - avoid
+    found = [c for c in sorted(left.elements()) if c not in wild]
+    assert len(found) >= count, "the pack ran out of natural cards"
+    return found[:count]

@@ -1,0 +1,276 @@
+"""Claim windows closed by the server's clock (TD-4), seen by real clients over gRPC.
+
+A discard at a Taradinho table opens a claim window of `claim_window_ms`. Seats that do not answer
+cannot hold the game up: at the deadline the server closes the window by itself, applies the
+winning claim (TD-3) or lets play go on, and tells every watcher. Scenarios cannot show this over
+gRPC (their `{close_window: true}` moves a virtual clock); these tests wait for the real one.
+
+Timing asserts are deliberately loose (machines are noisy): an event must not come before the
+deadline (measured from just before the discard was sent, so the server's deadline is later
+still), and must come within `SLACK_S` after it.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from pathlib import Path
+from typing import Any, Iterator
+
+import grpc
+import pytest
+
+from referee.engine.table import SYSTEM
+from referee.server.app import create_server
+from referee.service import RefereeService
+from referee.spec.registry import Game
+from referee.store.memory import MemoryStore
+from referee.store.sqlite import SqliteStore
+from referee_client import RefereeClient, TableHandle
+
+WINDOW_MS = 400          # small, but long enough for a claim to arrive after the discard
+SLACK_S = 2.0            # the window must close within this after its deadline
+WAIT_S = 10.0            # give up waiting for an event after this
+
+# Seat 1 (after the dealer, seat 0) plays first; play order 1, 2, 3, 0. Seat 1 discards 5C:
+# seat 3 can claim it with 3C 4C, seat 0 with 6C 7C, seat 2 (in turn after seat 1) with 5S 5H.
+DEAL: dict[str, Any] = {
+    "hands": {
+        "1": ["5C", "2H", "KH", "KD", "QH", "JD", "TD", "8S", "7S"],
+        "2": ["5S", "5H", "2S", "3S", "JC", "QC", "AD", "8C", "6D"],
+        "3": ["3C", "4C", "8H", "TH", "8D", "6S", "7D", "AS", "4H"],
+        "0": ["6C", "7C", "JS", "QS", "KS", "2D", "3D", "4D", "5D"],
+    },
+    "turned": "9D",
+    "stock": ["AH", "2C", "TC"],
+}
+SEAT_3_CLAIM = {"type": "take_discard", "meld": ["3C", "4C", "5C"]}
+SEAT_0_CLAIM = {"type": "take_discard", "meld": ["5C", "6C", "7C"]}
+
+
+class Watcher:
+    """One Watch stream read in a thread, as a live client would; each update timestamped."""
+
+    def __init__(self, client: RefereeClient, table_id: str, from_version: int,
+                 token: str | None = None) -> None:
+        self.stream = client.watch(table_id, token, from_version=from_version)
+        self.received: list[tuple[float, dict[str, Any]]] = []
+        self.error: grpc.RpcError | None = None
+        self.thread = threading.Thread(target=self._read, daemon=True)
+        self.thread.start()
+
+    def _read(self) -> None:
+        try:
+            for update in self.stream:
+                self.received.append((time.monotonic(), update))
+        except grpc.RpcError as error:  # the channel closed under the stream at teardown
+            self.error = error
+
+    def wait_for(self, kind: str, timeout_s: float = WAIT_S) -> tuple[float, dict[str, Any]]:
+        """The first update carrying an event of `kind`, with the time it arrived."""
+        deadline = time.monotonic() + timeout_s
+        while time.monotonic() < deadline:
+            for when, update in list(self.received):
+                if any(e["kind"] == kind for e in update["events"]):
+                    return when, update
+            time.sleep(0.005)
+        seen = [[e["kind"] for e in u["events"]] for _, u in self.received]
+        raise AssertionError(f"no `{kind}` event within {timeout_s} s; received {seen}")
+
+
+def serve(service: RefereeService) -> tuple[grpc.Server, str]:
+    server, port = create_server(service, "127.0.0.1", 0)
+    server.start()
+    return server, f"127.0.0.1:{port}"
+
+
+@pytest.fixture
+def client(games: dict[str, Game]) -> Iterator[RefereeClient]:
+    service = RefereeService(MemoryStore(), games)
+    server, address = serve(service)
+    with RefereeClient(address) as connected:
+        yield connected
+    service.close()
+    server.stop(None).wait()
+
+
+def new_table(client: RefereeClient, window_ms: int = WINDOW_MS) -> TableHandle:
+    return client.create_table("taradinho", seats=4, dealer=0, deal=DEAL,
+                               options={"claim_window_ms": window_ms})
+
+
+def discard_opening_a_window(client: RefereeClient, table: TableHandle
+                             ) -> tuple[float, float, Watcher]:
+    """Seat 1 draws and discards 5C, watched from before the discard: (sent, answered, watcher)."""
+    assert client.propose(table.id, table.tokens[1], {"type": "draw"})["accepted"]
+    watcher = Watcher(client, table.id, from_version=client.view(table.id)["version"])
+    sent = time.monotonic()
+    verdict = client.propose(table.id, table.tokens[1], {"type": "discard", "card": "5C"})
+    answered = time.monotonic()
+    assert verdict["outcome"] == "accepted"
+    assert [e["kind"] for e in verdict["events"]] == ["discarded", "claim_window"]
+    return sent, answered, watcher
+
+
+def kinds(update: dict[str, Any]) -> list[str]:
+    return [e["kind"] for e in update["events"]]
+
+
+def event(update: dict[str, Any], kind: str, **match: Any) -> dict[str, Any]:
+    found = [e for e in update["events"]
+             if e["kind"] == kind and all(e.get(k) == v for k, v in match.items())]
+    assert len(found) == 1, f"expected one `{kind}` {match} in {update['events']}"
+    return found[0]
+
+
+def assert_on_time(arrived: float, sent: float, answered: float, window_ms: int) -> None:
+    """Not before the deadline (the server's is after `sent` + window), at most SLACK_S after."""
+    window_s = window_ms / 1000
+    assert arrived >= sent + window_s, f"closed {sent + window_s - arrived:.3f} s early"
+    assert arrived < answered + window_s + SLACK_S, f"closed {arrived - answered - window_s:.3f} s late"
+
+
+def seats_hands(client: RefereeClient, table: TableHandle) -> dict[str, int]:
+    return client.view(table.id)["hand_sizes"]
+
+
+def test_pending_claims_are_resolved_at_the_deadline(client: RefereeClient) -> None:
+    table = new_table(client)
+    sent, answered, watcher = discard_opening_a_window(client, table)
+    # seats 0 and 3 claim (pending); seat 2, in turn, never answers
+    assert client.propose(table.id, table.tokens[0], SEAT_0_CLAIM)["outcome"] == "pending"
+    assert client.propose(table.id, table.tokens[3], SEAT_3_CLAIM)["outcome"] == "pending"
+    before = client.view(table.id)
+    assert before["melds"] == [] and before["discard_top"] == "5C" and before["to_act"] == 2
+
+    arrived, update = watcher.wait_for("window_closed")
+    assert_on_time(arrived, sent, answered, WINDOW_MS)
+    assert update["seat"] == SYSTEM  # the table itself moved, not a seat
+    assert kinds(update)[:4] == ["window_closed", "claim_won", "claim_lost", "took_discard"]
+    assert event(update, "window_closed")["claims"] == [0, 3]
+    assert event(update, "claim_won") == {"kind": "claim_won", "seat": 3, "move": "take_discard"}
+    lost = event(update, "claim_lost", seat=0)
+    assert lost["winner"] == 3 and lost["reason"] == "claim lost to seat 3"
+    assert event(update, "took_discard") == {"kind": "took_discard", "seat": 3, "card": "5C"}
+
+    after = client.view(table.id, table.tokens[3])
+    assert [m["cards"] for m in after["melds"]] == [["3C", "4C", "5C"]]
+    assert after["to_act"] == 0  # TD-2: after the taker; seat 2 lost its turn
+    assert after["discard_top"] == "9D"
+    assert sorted(after["hand"]) == sorted(["8H", "TH", "8D", "6S", "7D", "AS", "4H"])
+    assert seats_hands(client, table) == {"0": 9, "1": 9, "2": 9, "3": 7}  # seat 0's claim void
+    assert after["version"] == update["version"]
+
+    late = client.propose(table.id, table.tokens[2], {"type": "pass"})
+    assert late["outcome"] == "rejected" and late["violations"][0]["rule"] == "TD-4-pass"
+    assert client.propose(table.id, table.tokens[0], {"type": "draw"})["accepted"]
+
+
+def test_a_window_nobody_claims_closes_at_the_deadline_and_play_goes_on(
+        client: RefereeClient) -> None:
+    table = new_table(client)
+    sent, answered, watcher = discard_opening_a_window(client, table)
+    waiting = client.propose(table.id, table.tokens[2], {"type": "draw"})
+    assert waiting["outcome"] == "rejected" and waiting["violations"][0]["rule"] == "TD-4"
+    assert client.propose(table.id, table.tokens[3], {"type": "pass"})["outcome"] == "accepted"
+
+    arrived, update = watcher.wait_for("window_closed")
+    assert_on_time(arrived, sent, answered, WINDOW_MS)
+    assert update["seat"] == SYSTEM
+    assert kinds(update) == ["window_closed"]
+    assert update["events"][0]["claims"] == []
+
+    view = client.view(table.id)
+    assert view["to_act"] == 2 and view["discard_top"] == "5C" and view["melds"] == []
+    drew = client.propose(table.id, table.tokens[2], {"type": "draw"})
+    assert drew["accepted"]
+    assert seats_hands(client, table)["2"] == 10
+
+
+def test_a_window_every_seat_answers_closes_at_once(client: RefereeClient) -> None:
+    """The deadline's timer does not close a window a second time (nor the next one early)."""
+    table = new_table(client)
+    _, _, watcher = discard_opening_a_window(client, table)
+    assert client.propose(table.id, table.tokens[3], SEAT_3_CLAIM)["outcome"] == "pending"
+    assert client.propose(table.id, table.tokens[0], {"type": "pass"})["outcome"] == "accepted"
+    closing = client.propose(table.id, table.tokens[2], {"type": "pass"})
+    assert closing["outcome"] == "accepted"  # a closing pass: accepted, and the window resolved
+    assert kinds(closing)[:3] == ["answered", "window_closed", "claim_won"]
+    assert client.view(table.id)["to_act"] == 0
+    version = client.view(table.id)["version"]
+
+    time.sleep(WINDOW_MS / 1000 + 0.3)  # past the first window's deadline: nothing happens
+    assert client.view(table.id)["version"] == version
+    assert sum(1 for _, u in watcher.received if "window_closed" in kinds(u)) == 1
+
+
+def test_a_restarted_referee_closes_a_window_left_open(tmp_path: Path,
+                                                        games: dict[str, Game]) -> None:
+    """A referee stopped with a window open (SQLite): the next one, loading the table, gives it a
+    full window again and closes it by its own clock."""
+    db = tmp_path / "referee.db"
+    window_ms = 1500  # the first referee must stop well before this deadline
+    stores: list[SqliteStore] = []
+
+    def referee() -> RefereeService:
+        stores.append(SqliteStore(db))
+        return RefereeService(stores[-1], games)
+
+    try:
+        first = referee()
+        server, address = serve(first)
+        with RefereeClient(address) as client:
+            table = new_table(client, window_ms)
+            assert client.propose(table.id, table.tokens[1], {"type": "draw"})["accepted"]
+            discard = {"type": "discard", "card": "5C"}
+            assert client.propose(table.id, table.tokens[1], discard)["accepted"]
+            assert client.propose(table.id, table.tokens[3], SEAT_3_CLAIM)["outcome"] == "pending"
+            version = client.view(table.id)["version"]
+        first.close()  # its timers go with it
+        server.stop(None).wait()
+        assert stores[-1].version(table.id) == version  # it did not close the window
+
+        again = referee()
+        server, address = serve(again)
+        try:
+            with RefereeClient(address) as client:
+                reloaded = time.monotonic()
+                watcher = Watcher(client, table.id, from_version=version)  # loads the table
+                view = client.view(table.id)
+                assert view["version"] == version and view["melds"] == [] and view["to_act"] == 2
+                answered = time.monotonic()
+
+                arrived, update = watcher.wait_for("window_closed")
+                assert_on_time(arrived, reloaded, answered, window_ms)  # a full window again
+                assert kinds(update)[:2] == ["window_closed", "claim_won"]
+                assert event(update, "claim_won")["seat"] == 3
+                after = client.view(table.id)
+                assert [m["cards"] for m in after["melds"]] == [["3C", "4C", "5C"]]
+                assert after["to_act"] == 0
+        finally:
+            again.close()
+            server.stop(None).wait()
+
+        # the close is on disk, as a move of the table: a third referee replays it
+        third = referee()
+        try:
+            seen = third.view(table.id, None)
+            assert seen.version == version + 1 and seen.view["to_act"] == 0
+        finally:
+            third.close()
+    finally:
+        for store in stores:
+            store.close()
+
+
+def test_every_watcher_sees_the_close(client: RefereeClient) -> None:
+    """The public and a seat, watching, each get the server's close of a window."""
+    table = new_table(client)
+    assert client.propose(table.id, table.tokens[1], {"type": "draw"})["accepted"]
+    version = client.view(table.id)["version"]
+    public = Watcher(client, table.id, version)
+    seat_2 = Watcher(client, table.id, version, token=table.tokens[2])
+    assert client.propose(table.id, table.tokens[1], {"type": "discard", "card": "5C"})["accepted"]
+    for watcher in (public, seat_2):
+        _, update = watcher.wait_for("window_closed")
+        assert kinds(update) == ["window_closed"] and update["seat"] == SYSTEM
