@@ -115,6 +115,7 @@ class RummyMechanic(Mechanic):
 
     def apply(self, work: RummyState, seat: int, move_type: str, move: dict[str, Any]) -> Judgement:
         """Judge a move and apply it to `work` (a copy the caller may throw away)."""
+        playing_hand = work.went_out is None
         turn = _Turn(self, work, seat, move_type, move)
         turn.check_rules(at="before")
         handler = getattr(turn, f"do_{move_type}", None)
@@ -126,7 +127,7 @@ class RummyMechanic(Mechanic):
             turn.check_rules(at="after")
         if turn.violations:
             return Judgement(_unique(turn.violations))
-        work.hand_ended = work.went_out is not None
+        work.hand_ended = playing_hand and work.went_out is not None  # this move went out
         if work.hand_ended:
             turn.events += match.end_hand(work, self.config, self.config.match,
                                           self.may_reenter, self.pack)
