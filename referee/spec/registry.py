@@ -17,8 +17,10 @@ DEFAULT_SPECS = Path(__file__).resolve().parents[2] / "specs"
 
 
 def mechanics() -> dict[str, type[Mechanic]]:
-    from referee.mechanics.rummy import RummyMechanic  # imported late: mechanics import the spec layer
-    return {RummyMechanic.name: RummyMechanic}
+    # imported late: mechanics import the spec layer
+    from referee.mechanics.banking.mechanic import BankingMechanic
+    from referee.mechanics.rummy import RummyMechanic
+    return {RummyMechanic.name: RummyMechanic, BankingMechanic.name: BankingMechanic}
 
 
 class Game:

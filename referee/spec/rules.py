@@ -9,7 +9,7 @@ type-checked against each checkpoint's scope and compiled once into closures.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping
 
 from referee.errors import SpecError, SpecErrors
@@ -53,16 +53,19 @@ class CompiledRule:
     require: Any
     typed_when: Any
     typed_require: Any
+    say: Mapping[str, Any] = field(default_factory=dict)  # name -> compiled expression
 
     def broken(self, env: Mapping[str, Any]) -> bool:
         if self.when is not None and not self.when(env):
             return False
         return not self.require(env)
 
-    def violation(self, cards: Iterable[str] = ()) -> Violation:
+    def violation(self, cards: Iterable[str] = (), env: Mapping[str, Any] | None = None) -> Violation:
         cites = tuple(s for s in self.spec.source if RULEBOOK_ID.match(s) and s != self.spec.id)
-        return Violation(rule=self.spec.id, message=self.spec.sentence(), cites=cites,
-                         cards=tuple(cards))
+        message = self.spec.sentence()
+        if self.say and env is not None:  # "buy for 4th card must be between 100 and 175"
+            message = message.format(**{name: fn(env) for name, fn in self.say.items()})
+        return Violation(rule=self.spec.id, message=message, cites=cites, cards=tuple(cards))
 
     def __repr__(self) -> str:
         where = self.spec.where
@@ -116,13 +119,15 @@ class RuleBook:
             typed_when = program.check(parse(rule.when, origin=origin(rule.when_where or rule.where)),
                                        expected=BOOL)
         typed_require = program.check(parse(rule.require, origin=origin(rule.where)), expected=BOOL)
+        say = {name: program.compile(program.check(parse(text, origin=origin(where))))
+               for name, (text, where) in rule.say.items()}
         return CompiledRule(rule, program.compile(typed_when) if typed_when is not None else None,
-                            program.compile(typed_require), typed_when, typed_require)
+                            program.compile(typed_require), typed_when, typed_require, say)
 
     def judge(self, checkpoint: str, env: Mapping[str, Any], at: str = "before",
               cards: Iterable[str] = ()) -> list[Violation]:
         shown = tuple(cards)
-        return [rule.violation(shown) for rule in self.rules.get((checkpoint, at), ())
+        return [rule.violation(shown, env) for rule in self.rules.get((checkpoint, at), ())
                 if rule.broken(env)]
 
     def compile_expression(self, checkpoint: str, text: str, where: Where, expected: Type) -> Any:

@@ -18,7 +18,7 @@ from referee.spec.yamlsource import Located, PathKey, format_path
 
 KNOWN_KEYS = {"format", "game", "title", "source", "mechanics", "seats", "pack", "options",
               "definitions", "moves", "rules", "extends", "note", "properties"}
-RULE_KEYS = {"id", "source", "on", "at", "when", "require", "text", "note"}
+RULE_KEYS = {"id", "source", "on", "at", "when", "require", "text", "note", "say"}
 SIGNATURE = re.compile(r"^\s*([a-z_][a-z0-9_]*)\s*(?:\((.*)\))?\s*$")
 PARAM = re.compile(r"^\s*([a-z_][a-z0-9_]*)\s*:\s*([a-z_\[\]]+)\s*$")
 
@@ -56,6 +56,8 @@ class RuleSpec:
     when_where: Where | None = None
     on_where: Where | None = None
     note: str = ""
+    # values shown in the sentence: `{low}` in the text is the value of the expression `say.low`
+    say: Mapping[str, tuple[str, Where]] = field(default_factory=dict)
 
     def sentence(self, language: str = "en") -> str:
         return self.text.get(language) or self.text.get("en") or self.id
@@ -309,6 +311,15 @@ def _read_field(reader: SpecReader, name: str, body: Any, path: PathKey) -> Fiel
     return None
 
 
+def _read_say(reader: SpecReader, raw: Any, path: PathKey) -> dict[str, tuple[str, Where]]:
+    if raw is None:
+        return {}
+    if not isinstance(raw, dict):
+        reader.error(path, "`say` maps each `{name}` of the text to an expression")
+        return {}
+    return {str(name): reader.expression(path + (name,), value) for name, value in raw.items()}
+
+
 def _read_rules(reader: SpecReader, rules: Any) -> tuple[RuleSpec, ...]:
     if not reader.expect(rules, list, ("rules",), "`rules`"):
         return ()
@@ -344,6 +355,6 @@ def _read_rules(reader: SpecReader, rules: Any) -> tuple[RuleSpec, ...]:
             when=when_text, require=require_text,
             text=reader.texts(body.get("text"), path + ("text",)), where=require_where,
             when_where=when_where, on_where=reader.where(path + ("on",)),
-            note=str(body.get("note", ""))))
+            note=str(body.get("note", "")), say=_read_say(reader, body.get("say"), path + ("say",))))
     return tuple(result)
 

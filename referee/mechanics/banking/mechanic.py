@@ -1,0 +1,385 @@
+"""The banking mechanic (Pontoon): a banker against each player's hands, stakes on the table.
+
+The Python here moves cards and chips: dealing rounds, bets, splits, buys, twists, the banker's
+turn, settlement, the next hand. Whether a move is allowed, what a hand is worth, when it is
+over and what it is paid are the spec's expressions (`banking:` and the rules). Every chip that
+moves is a `transfer` event; balances plus the stakes on the table never change in sum (GEN-6).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from referee.cards import Card, codes
+from referee.engine import chance
+from referee.errors import CardError, SetupError, SpecError, SpecErrors
+from referee.mechanics.banking.state import BankState, Hand
+from referee.mechanics.base import Deal, Judgement, Mechanic
+from referee.mechanics.rummy.deal import pack_for
+from referee.model import ADJUDICATOR, JSON, Event, Violation
+from referee.spec.expr import BOOL, INT, ListType, CARD, STR, Scope
+from referee.spec.rules import RuleBook
+from referee.spec.schema import GameSpec, expression_at
+from referee.engine.moves import move_record_type
+from referee.mechanics.rummy.scopes import options_type
+
+GEN8 = "GEN-8"
+EXPRESSIONS = {"done": BOOL, "bust": BOOL, "rank": INT, "settle": INT,
+               "banker_wins_at_once": BOOL, "instant": INT, "takes_bank": BOOL}
+
+
+def scopes(spec: GameSpec) -> dict[str, Scope]:
+    common = {"options": options_type(spec), "seat": INT, "seats": INT, "banker": INT,
+              "is_banker": BOOL, "in_turn": BOOL, "phase": STR, "cards": ListType(CARD),
+              "stake": INT, "paid": ListType(INT), "twisted": BOOL, "hands": INT,
+              "split_hand": BOOL, "banker_cards": ListType(CARD), "offered_to": INT}
+    result = {name: Scope({**common, "move": move_record_type(move)})
+              for name, move in spec.moves.items()}
+    result["hand"] = Scope(common)
+    return result
+
+
+class BankingMechanic(Mechanic):
+    name = "banking"
+    sections = frozenset({"banking"})
+
+    def __init__(self, spec: GameSpec) -> None:
+        super().__init__(spec)
+        self.rules = RuleBook(spec, scopes(spec))
+        self.config = self._read(spec)
+        self.pack = pack_for(spec.pack_kind, spec.pack_copies)
+
+    def _read(self, spec: GameSpec) -> dict[str, Any]:
+        raw = spec.sections.get("banking")
+        located = spec.located
+        if not isinstance(raw, dict):
+            raise SpecErrors([located.error(("banking",), "the banking mechanic needs a `banking` section")])
+        config: dict[str, Any] = {k: raw.get(k) for k in ("hand_size", "bet_after_round", "max_hands", "max_cards")}
+        for name, typ in EXPRESSIONS.items():
+            if name not in raw:
+                raise SpecErrors([located.error(("banking",), f"`banking.{name}` is missing")])
+            text, where = expression_at(located, ("banking", name), raw[name])
+            try:
+                config[name] = self.rules.compile_expression("hand", text, where, typ)
+            except SpecError as exc:
+                raise SpecErrors([exc]) from None
+        return config
+
+    # --- setting up -------------------------------------------------------------------------
+    def new_state(self, deal: Deal) -> BankState:
+        balances = [int((deal.balances or {}).get(s, 0)) for s in range(deal.seats)]
+        state = BankState(seats=deal.seats, banker=deal.dealer, seed=deal.seed, salt=deal.salt,
+                          options=dict(deal.options), pack=[], balances=balances)
+        if deal.stacked is not None:
+            state.pack = list(reversed(_stacked_deck(self.pack, deal.stacked)))
+        else:
+            state.pack = chance.shuffled(self.pack, deal.seed, "deal", 1)
+        _start_hand(state)
+        return state
+
+    def is_over(self, state: BankState) -> bool:
+        return False  # a banking table goes on hand after hand
+
+    def commitment(self, state: BankState) -> str:
+        return chance.hand_commitment(state.salt, state.hand_number, state.deck)
+
+    def view(self, state: BankState, seat: int | None) -> dict[str, JSON]:
+        from referee.mechanics.banking.views import view
+        return view(self, state, seat)
+
+    # --- expressions --------------------------------------------------------------------------
+    def env(self, state: BankState, seat: int, hand: Hand | None = None) -> dict[str, Any]:
+        hand = hand or (state.hand(seat) if state.hands[seat] else Hand())
+        banker = state.hands[state.banker][0] if state.hands[state.banker] else Hand()
+        return {"options": state.options, "seat": seat, "seats": state.seats,
+                "banker": state.banker, "is_banker": seat == state.banker,
+                "in_turn": seat == state.to_act, "phase": state.phase, "cards": hand.cards,
+                "stake": hand.stake, "paid": hand.paid, "twisted": hand.twisted,
+                "hands": len(state.hands[seat]), "split_hand": hand.split,
+                "banker_cards": banker.cards,
+                "offered_to": state.offer[0] if state.offer else -1}
+
+    def value(self, name: str, state: BankState, seat: int, hand: Hand) -> Any:
+        return self.config[name](self.env(state, seat, hand))
+
+    # --- judging ------------------------------------------------------------------------------
+    def judge(self, state: BankState, seat: int, move_type: str, move: Mapping[str, Any]) -> Judgement:
+        work = state.clone()
+        env = self.env(work, seat)
+        env["move"] = move
+        violations = self.rules.judge(move_type, env, cards=codes(env["cards"]))
+        if violations:
+            return Judgement(violations)
+        handler = getattr(self, f"_do_{move_type}", None)
+        if handler is None:
+            return Judgement([Violation(GEN8, f"there is no move `{move_type}` now", code="malformed_move")])
+        events: list[Event] = []
+        problem = handler(work, seat, dict(move), events)
+        if problem is not None:
+            return Judgement([problem])
+        return Judgement([], work, events)
+
+    # each handler applies the move to `work`, adding events; a Violation means it cannot
+    def _do_bet(self, s: BankState, seat: int, move: dict[str, Any], events: list[Event]) -> Violation | None:
+        hand = s.hands[seat][0]
+        hand.stake = move["amount"]
+        events.append(_transfer(s, seat, None, hand.stake, "bet"))
+        players = s.players()
+        following = players[players.index(seat) + 1:]
+        if following:
+            s.to_act = following[0]
+            return None
+        return self._second_round(s, events)
+
+    def _second_round(self, s: BankState, events: list[Event]) -> Violation | None:
+        for seat in [*s.players(), s.banker]:
+            problem = self._give(s, seat, s.hands[seat][0], face_up=False, events=events)
+            if problem:
+                return problem
+        banker = s.hands[s.banker][0]
+        if self.value("banker_wins_at_once", s, s.banker, banker):
+            self._banker_wins_at_once(s, events)
+            return None
+        s.phase = "play"
+        s.to_act, s.active = s.players()[0], 0
+        self._advance(s, events)
+        return None
+
+    def _do_split(self, s: BankState, seat: int, move: dict[str, Any], events: list[Event]) -> Violation | None:
+        hand = s.hand(seat)
+        new = Hand(cards=[hand.cards.pop()], face_up=[hand.face_up.pop()], stake=hand.stake, split=True)
+        hand.split = True
+        s.hands[seat].insert(s.active + 1, new)
+        events.append(_transfer(s, seat, None, new.stake, "split"))
+        events.append(Event("split", {"seat": seat, "hands": len(s.hands[seat])}))
+        for part in (hand, new):
+            problem = self._give(s, seat, part, face_up=False, events=events)
+            if problem:
+                return problem
+        self._advance(s, events)
+        return None
+
+    def _do_buy(self, s: BankState, seat: int, move: dict[str, Any], events: list[Event]) -> Violation | None:
+        hand = s.hand(seat)
+        hand.paid.append(move["amount"])
+        events.append(_transfer(s, seat, None, move["amount"], "buy"))
+        problem = self._give(s, seat, hand, face_up=False, events=events)
+        if problem is None:
+            self._advance(s, events)
+        return problem
+
+    def _do_twist(self, s: BankState, seat: int, move: dict[str, Any], events: list[Event]) -> Violation | None:
+        hand = s.hand(seat)
+        hand.twisted = True
+        problem = self._give(s, seat, hand, face_up=True, events=events)
+        if problem is None:
+            self._advance(s, events)
+        return problem
+
+    def _do_stick(self, s: BankState, seat: int, move: dict[str, Any], events: list[Event]) -> Violation | None:
+        s.hand(seat).done = True
+        events.append(Event("stuck", {"seat": seat, "hand": s.active}))
+        self._advance(s, events)
+        return None
+
+    def _do_burn(self, s: BankState, seat: int, move: dict[str, Any], events: list[Event]) -> Violation | None:
+        hand = s.hand(seat)
+        s.used += hand.cards
+        events.append(Event("burnt", {"seat": seat, "cards": codes(hand.cards)}))
+        hand.cards, hand.face_up = [], []
+        for _ in range(2):
+            problem = self._give(s, seat, hand, face_up=False, events=events)
+            if problem:
+                return problem
+        self._advance(s, events)
+        return None
+
+    def _do_next_hand(self, s: BankState, seat: int, move: dict[str, Any], events: list[Event]) -> Violation | None:
+        """PO-8: the used cards go under the pack unshuffled, unless someone had a pontoon."""
+        used = [c for seat_ in [*s.players(), s.banker] for h in s.hands[seat_] for c in h.cards]
+        used += s.used
+        if s.any_pontoon:
+            s.pack = chance.shuffled(s.pack + used, s.seed, "deal", s.hand_number + 1)
+        else:
+            s.pack = list(reversed(used)) + s.pack  # under the pack, gathered in deal order
+        if s.next_banker is not None:
+            events.append(Event("bank_passes", {"from": s.banker, "to": s.next_banker}))
+            s.banker = s.next_banker
+        s.hand_number += 1
+        s.used, s.next_banker, s.any_pontoon, s.offer = [], None, False, None
+        _start_hand(s)
+        events.append(Event("hand_dealt", {"hand_number": s.hand_number, "banker": s.banker,
+                                           "commitment": self.commitment(s)}))
+        return None
+
+    def _do_offer_bank(self, s: BankState, seat: int, move: dict[str, Any], events: list[Event]) -> Violation | None:
+        s.offer = (move["to"], move["price"])
+        events.append(Event("bank_offered", {"to": move["to"], "price": move["price"]}))
+        return None
+
+    def _do_accept_bank(self, s: BankState, seat: int, move: dict[str, Any], events: list[Event]) -> Violation | None:
+        """PO-9: the price moves from the buyer to the banker, and the bank with it."""
+        assert s.offer is not None
+        to, price = s.offer
+        events.append(_transfer(s, to, s.banker, price, "bank sold"))
+        events.append(Event("bank_passes", {"from": s.banker, "to": to}))
+        s.banker, s.offer, s.next_banker = to, None, None
+        return None
+
+    # --- the flow of play ---------------------------------------------------------------------
+    def _give(self, s: BankState, seat: int, hand: Hand, face_up: bool, events: list[Event]) -> Violation | None:
+        if not s.pack:
+            return Violation("PO-1", "the pack is empty: no card can be dealt", code="empty_pack")
+        card = s.pack.pop()
+        hand.cards.append(card)
+        hand.face_up.append(face_up)
+        secret = {"card": str(card)}
+        if face_up:
+            events.append(Event("card", {"seat": seat, **secret}))
+        else:  # the banker's first card is seen by nobody until the banker's turn (PO-3)
+            hidden = seat == s.banker and len(hand.cards) == 1
+            events.append(Event("card", {"seat": seat}, secret, frozenset() if hidden else frozenset({seat})))
+        return None
+
+    def _advance(self, s: BankState, events: list[Event]) -> None:
+        """Close hands that are over by themselves; move on to the next hand, player, banker."""
+        while s.phase == "play":
+            seat = s.to_act
+            assert seat is not None
+            hand = s.hands[seat][s.active]
+            if not hand.done and self.value("done", s, seat, hand):
+                self._finish(s, seat, hand, events)
+            if not hand.done:
+                return
+            if s.active + 1 < len(s.hands[seat]):
+                s.active += 1
+                continue
+            players = s.players()
+            rest = players[players.index(seat) + 1:]
+            if rest:
+                s.to_act, s.active = rest[0], 0
+                continue
+            self._bankers_turn(s, events)
+        if s.phase == "banker":
+            banker = s.hands[s.banker][0]
+            if not banker.done and self.value("done", s, s.banker, banker):
+                banker.done = True
+            if banker.done:
+                self._settle(s, events)
+
+    def _finish(self, s: BankState, seat: int, hand: Hand, events: list[Event]) -> None:
+        """A hand over by itself: shown; bust pays its stake to the banker at once (PO-5)."""
+        hand.done = True
+        hand.face_up = [True] * len(hand.cards)
+        bust = self.value("bust", s, seat, hand)
+        events.append(Event("hand_shown", {"seat": seat, "hand": s.active, "cards": codes(hand.cards),
+                                           "bust": bool(bust)}))
+        if bust:
+            events.append(_transfer(s, None, s.banker, hand.on_table, "bust", hand=hand))
+
+    def _bankers_turn(self, s: BankState, events: list[Event]) -> None:
+        """PO-6: the banker turns both cards up and plays, unless every player hand is bust."""
+        standing = [h for seat in s.players() for h in s.hands[seat] if not h.settled]
+        banker = s.hands[s.banker][0]
+        banker.face_up = [True] * len(banker.cards)
+        s.phase, s.to_act, s.active = "banker", s.banker, 0
+        events.append(Event("banker_shows", {"cards": codes(banker.cards)}))
+        if not standing:
+            banker.done = True
+
+    def _settle(self, s: BankState, events: list[Event]) -> None:
+        """PO-7 for every hand still standing, then PO-8's bookkeeping for the next hand."""
+        for seat in s.players():
+            for hand in s.hands[seat]:
+                if hand.settled:
+                    continue
+                amount = self.value("settle", s, seat, hand)
+                events.append(_settle_hand(s, seat, hand, amount))
+        self._end_hand(s, events)
+
+    def _banker_wins_at_once(self, s: BankState, events: list[Event]) -> None:
+        """PO-4: the banker's pontoon is shown; every player pays double at once."""
+        banker = s.hands[s.banker][0]
+        banker.face_up = [True] * len(banker.cards)
+        events.append(Event("banker_shows", {"cards": codes(banker.cards)}))
+        for seat in s.players():
+            hand = s.hands[seat][0]
+            events.append(_settle_hand(s, seat, hand, self.value("instant", s, seat, hand)))
+        self._end_hand(s, events)
+
+    def _end_hand(self, s: BankState, events: list[Event]) -> None:
+        pontoons = [seat for seat in s.players()
+                    for hand in s.hands[seat] if self.value("takes_bank", s, seat, hand)]
+        banker = s.hands[s.banker][0]
+        s.any_pontoon = bool(pontoons) or len(banker.cards) == 2 and bool(
+            self.value("banker_wins_at_once", s, s.banker, banker))
+        s.next_banker = pontoons[0] if pontoons else None
+        s.phase, s.to_act = "between", s.banker
+        for hands in s.hands:
+            for hand in hands:
+                hand.face_up = [True] * len(hand.cards)
+        s.last_hand = {"hand_number": s.hand_number, "next_banker": s.next_banker,
+                       "hands": {str(seat): [codes(h.cards) for h in hs] for seat, hs in enumerate(s.hands)},
+                       "deck": codes(s.deck), "commitment": self.commitment(s),
+                       "salt": chance.hand_salt(s.salt, s.hand_number)}
+        events.append(Event("hand_over", {"balances": {str(i): b for i, b in enumerate(s.balances)},
+                                          "next_banker": s.next_banker}))
+
+
+def _start_hand(s: BankState) -> None:
+    """PO-3: one card to each player from the seat after the banker, the banker last."""
+    s.deck = tuple(reversed(s.pack))
+    s.hands = [[Hand()] for _ in range(s.seats)]
+    for seat in [*s.players(), s.banker]:
+        card = s.pack.pop()
+        s.hands[seat][0].cards.append(card)
+        s.hands[seat][0].face_up.append(False)
+    s.phase, s.to_act, s.active = "bet", s.players()[0], 0
+
+
+def _transfer(s: BankState, source: int | None, target: int | None, amount: int, reason: str,
+              hand: Hand | None = None) -> Event:
+    """Chips between a balance and the table (None): a bet goes on the table; a settled hand's
+    stake leaves it (`hand`)."""
+    if source is not None:
+        s.balances[source] -= amount
+    if target is not None:
+        s.balances[target] += amount
+    if hand is not None:
+        hand.settled = True
+    return Event("transfer", {"from": "table" if source is None else source,
+                              "to": "table" if target is None else target,
+                              "amount": amount, "reason": reason})
+
+
+def _settle_hand(s: BankState, seat: int, hand: Hand, amount: int) -> Event:
+    """The hand's stake comes back to the player with `amount` from the banker (or, when
+    `amount` is negative, the stake and what is owed go to the banker)."""
+    stake = hand.on_table
+    s.balances[seat] += stake + amount
+    s.balances[s.banker] -= amount
+    hand.settled = True
+    return Event("settled", {"seat": seat, "stake": stake, "paid": amount,
+                             "balance": s.balances[seat]})
+
+
+def _stacked_deck(pack: list[Card], stacked: Mapping[str, Any]) -> list[Card]:
+    """SCENARIOS.md: `deck`, top first; the cards it does not list follow in pack order."""
+    from collections import Counter
+    unknown = sorted(set(stacked) - {"deck"})
+    if unknown:
+        raise SetupError(f"stacked deal: unknown key `{unknown[0]}`: expected `deck`")
+    try:
+        listed = [Card.parse(c) for c in stacked.get("deck") or []]
+    except CardError as exc:
+        raise SetupError(f"stacked deal: {exc.message}") from None
+    have = Counter(pack)
+    for card, count in Counter(listed).items():
+        if count > have[card]:
+            raise SetupError(f"stacked deal: `{card}` is used {count} times; the pack holds {have[card]}")
+    rest = list((have - Counter(listed)).elements())
+    rest.sort(key=pack.index)
+    return listed + rest
+
+
+__all__ = ["BankingMechanic", "ADJUDICATOR"]

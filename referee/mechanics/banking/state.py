@@ -1,0 +1,73 @@
+"""The state of a banking table (Pontoon): hands per seat, stakes on the table, the banker."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from referee.cards import Card
+
+
+@dataclass
+class Hand:
+    """One hand of a seat (a split makes several). Cards are hidden but from their holder unless
+    `face_up`; the banker's first card is hidden from the banker too until its turn (PO-3)."""
+
+    cards: list[Card] = field(default_factory=list)
+    face_up: list[bool] = field(default_factory=list)
+    stake: int = 0                  # the initial bet (a split hand: equal to the first's)
+    paid: list[int] = field(default_factory=list)   # what each bought card cost
+    twisted: bool = False
+    split: bool = False             # made by a split
+    done: bool = False              # stood, bust, pontoon, five cards
+    settled: bool = False           # its stake has left the table
+
+    @property
+    def on_table(self) -> int:
+        return 0 if self.settled else self.stake + sum(self.paid)
+
+    def clone(self) -> Hand:
+        return Hand(list(self.cards), list(self.face_up), self.stake, list(self.paid),
+                    self.twisted, self.split, self.done, self.settled)
+
+
+@dataclass
+class BankState:
+    seats: int
+    banker: int
+    seed: int
+    salt: str
+    options: dict[str, Any]
+    pack: list[Card]                # the top is the last element
+    balances: list[int]
+    hands: list[list[Hand]] = field(default_factory=list)  # per seat; the banker's too
+    phase: str = "bet"              # bet | play | banker | between
+    to_act: int | None = None
+    active: int = 0                 # the hand of `to_act` being played
+    hand_number: int = 1
+    deck: tuple[Card, ...] = ()     # this hand's pack order when dealt (for the commitment)
+    used: list[Card] = field(default_factory=list)  # burnt cards, back under the pack later
+    next_banker: int | None = None  # PO-8: a player's pontoon takes the bank
+    any_pontoon: bool = False       # PO-8: the pack is shuffled after any pontoon
+    offer: tuple[int, int] | None = None  # PO-9: (to, price)
+    last_hand: dict[str, Any] = field(default_factory=dict)
+
+    def players(self) -> list[int]:
+        """The seats after the banker, in play order (GEN-1)."""
+        return [(self.banker + k) % self.seats for k in range(1, self.seats)]
+
+    def hand(self, seat: int) -> Hand:
+        """The hand `seat` plays now (its active one while playing)."""
+        hands = self.hands[seat]
+        return hands[min(self.active, len(hands) - 1)] if seat == self.to_act else hands[0]
+
+    @property
+    def on_table(self) -> int:
+        return sum(h.on_table for hands in self.hands for h in hands)
+
+    def clone(self) -> BankState:
+        copy = BankState(**{k: getattr(self, k) for k in self.__dataclass_fields__})
+        copy.pack, copy.balances, copy.used = list(self.pack), list(self.balances), list(self.used)
+        copy.hands = [[h.clone() for h in hands] for hands in self.hands]
+        copy.last_hand = dict(self.last_hand)
+        return copy
