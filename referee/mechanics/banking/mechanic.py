@@ -26,13 +26,15 @@ from referee.mechanics.rummy.scopes import options_type
 GEN8 = "GEN-8"
 EXPRESSIONS = {"done": BOOL, "bust": BOOL, "rank": INT, "settle": INT,
                "banker_wins_at_once": BOOL, "instant": INT, "takes_bank": BOOL}
+KITTY_EXPRESSIONS = {"shoot_settle": INT}  # Shoot Pontoon only: what the kitty pays a hand
 
 
 def scopes(spec: GameSpec) -> dict[str, Scope]:
     common = {"options": options_type(spec), "seat": INT, "seats": INT, "banker": INT,
               "is_banker": BOOL, "in_turn": BOOL, "phase": STR, "cards": ListType(CARD),
               "stake": INT, "paid": ListType(INT), "twisted": BOOL, "hands": INT,
-              "split_hand": BOOL, "banker_cards": ListType(CARD), "offered_to": INT}
+              "split_hand": BOOL, "banker_cards": ListType(CARD), "offered_to": INT,
+              "kitty": INT, "shoot_total": INT, "shoot": INT}
     result = {name: Scope({**common, "move": move_record_type(move)})
               for name, move in spec.moves.items()}
     result["hand"] = Scope(common)
@@ -55,7 +57,9 @@ class BankingMechanic(Mechanic):
         if not isinstance(raw, dict):
             raise SpecErrors([located.error(("banking",), "the banking mechanic needs a `banking` section")])
         config: dict[str, Any] = {k: raw.get(k) for k in ("hand_size", "bet_after_round", "max_hands", "max_cards")}
-        for name, typ in EXPRESSIONS.items():
+        config["kitty"] = bool(raw.get("kitty", False))
+        wanted = {**EXPRESSIONS, **(KITTY_EXPRESSIONS if config["kitty"] else {})}
+        for name, typ in wanted.items():
             if name not in raw:
                 raise SpecErrors([located.error(("banking",), f"`banking.{name}` is missing")])
             text, where = expression_at(located, ("banking", name), raw[name])
@@ -75,7 +79,13 @@ class BankingMechanic(Mechanic):
         else:
             state.pack = chance.shuffled(self.pack, deal.seed, "deal", 1)
         _start_hand(state)
+        self._ask_for_kitty(state)
         return state
+
+    def _ask_for_kitty(self, state: BankState) -> None:
+        """SH-1, SH-8: with a kitty, nobody bets before the banker has put one up."""
+        if self.config["kitty"] and state.kitty == 0:
+            state.phase, state.to_act = "kitty", state.banker
 
     def is_over(self, state: BankState) -> bool:
         return False  # a banking table goes on hand after hand
@@ -97,7 +107,8 @@ class BankingMechanic(Mechanic):
                 "stake": hand.stake, "paid": hand.paid, "twisted": hand.twisted,
                 "hands": len(state.hands[seat]), "split_hand": hand.split,
                 "banker_cards": banker.cards,
-                "offered_to": state.offer[0] if state.offer else -1}
+                "offered_to": state.offer[0] if state.offer else -1,
+                "kitty": state.kitty, "shoot_total": state.shoot_total, "shoot": hand.shoot}
 
     def value(self, name: str, state: BankState, seat: int, hand: Hand) -> Any:
         return self.config[name](self.env(state, seat, hand))
@@ -124,6 +135,7 @@ class BankingMechanic(Mechanic):
         hand = s.hands[seat][0]
         hand.stake = move["amount"]
         events.append(_transfer(s, seat, None, hand.stake, "bet"))
+        self._shoot(s, seat, hand, move, events)
         players = s.players()
         following = players[players.index(seat) + 1:]
         if following:
@@ -151,6 +163,7 @@ class BankingMechanic(Mechanic):
         hand.split = True
         s.hands[seat].insert(s.active + 1, new)
         events.append(_transfer(s, seat, None, new.stake, "split"))
+        self._shoot(s, seat, new, move, events)  # SH-5: a shoot bet for the new hand
         events.append(Event("split", {"seat": seat, "hands": len(s.hands[seat])}))
         for part in (hand, new):
             problem = self._give(s, seat, part, face_up=False, events=events)
@@ -163,6 +176,7 @@ class BankingMechanic(Mechanic):
         hand = s.hand(seat)
         hand.paid.append(move["amount"])
         events.append(_transfer(s, seat, None, move["amount"], "buy"))
+        self._shoot(s, seat, hand, move, events)
         problem = self._give(s, seat, hand, face_up=False, events=events)
         if problem is None:
             self._advance(s, events)
@@ -171,6 +185,7 @@ class BankingMechanic(Mechanic):
     def _do_twist(self, s: BankState, seat: int, move: dict[str, Any], events: list[Event]) -> Violation | None:
         hand = s.hand(seat)
         hand.twisted = True
+        self._shoot(s, seat, hand, move, events)
         problem = self._give(s, seat, hand, face_up=True, events=events)
         if problem is None:
             self._advance(s, events)
@@ -203,14 +218,48 @@ class BankingMechanic(Mechanic):
         else:
             s.pack = list(reversed(used)) + s.pack  # under the pack, gathered in deal order
         if s.next_banker is not None:
+            self._leave_bank(s, events)
             events.append(Event("bank_passes", {"from": s.banker, "to": s.next_banker}))
             s.banker = s.next_banker
         s.hand_number += 1
         s.used, s.next_banker, s.any_pontoon, s.offer = [], None, False, None
         _start_hand(s)
+        self._ask_for_kitty(s)
         events.append(Event("hand_dealt", {"hand_number": s.hand_number, "banker": s.banker,
                                            "commitment": self.commitment(s)}))
         return None
+
+    def _do_kitty(self, s: BankState, seat: int, move: dict[str, Any], events: list[Event]) -> Violation | None:
+        """SH-1, SH-8: the banker puts up (or tops up) the kitty from its balance."""
+        s.balances[seat] -= move["amount"]
+        s.kitty += move["amount"]
+        events.append(Event("transfer", {"from": seat, "to": "kitty", "amount": move["amount"],
+                                         "reason": "kitty"}))
+        if s.phase == "kitty":
+            s.phase, s.to_act = "bet", s.players()[0]
+        return None
+
+    def _shoot(self, s: BankState, seat: int, hand: Hand, move: Mapping[str, Any],
+               events: list[Event]) -> None:
+        if "shoot" in move.get("present", ()):
+            hand.shoot += move["shoot"]
+            events.append(_transfer(s, seat, None, move["shoot"], "shoot bet"))
+
+    def _kitty_takes(self, s: BankState, hand: Hand, reason: str, events: list[Event]) -> None:
+        """SH-3, SH-6: a hand's shoot bet goes into the kitty."""
+        if hand.shoot_on_table:
+            s.kitty += hand.shoot_on_table
+            events.append(Event("transfer", {"from": "table", "to": "kitty",
+                                             "amount": hand.shoot_on_table, "reason": reason}))
+        hand.shoot_settled = True
+
+    def _leave_bank(self, s: BankState, events: list[Event]) -> None:
+        """SH-8: a banker who leaves takes the kitty; the new one puts up a new kitty."""
+        if s.kitty:
+            events.append(Event("transfer", {"from": "kitty", "to": s.banker, "amount": s.kitty,
+                                             "reason": "kitty back to the banker"}))
+            s.balances[s.banker] += s.kitty
+            s.kitty = 0
 
     def _do_offer_bank(self, s: BankState, seat: int, move: dict[str, Any], events: list[Event]) -> Violation | None:
         s.offer = (move["to"], move["price"])
@@ -222,6 +271,7 @@ class BankingMechanic(Mechanic):
         assert s.offer is not None
         to, price = s.offer
         events.append(_transfer(s, to, s.banker, price, "bank sold"))
+        self._leave_bank(s, events)
         events.append(Event("bank_passes", {"from": s.banker, "to": to}))
         s.banker, s.offer, s.next_banker = to, None, None
         return None
@@ -276,6 +326,7 @@ class BankingMechanic(Mechanic):
                                            "bust": bool(bust)}))
         if bust:
             events.append(_transfer(s, None, s.banker, hand.on_table, "bust", hand=hand))
+            self._kitty_takes(s, hand, "bust", events)
 
     def _bankers_turn(self, s: BankState, events: list[Event]) -> None:
         """PO-6: the banker turns both cards up and plays, unless every player hand is bust."""
@@ -295,6 +346,8 @@ class BankingMechanic(Mechanic):
                     continue
                 amount = self.value("settle", s, seat, hand)
                 events.append(_settle_hand(s, seat, hand, amount))
+                if self.config["kitty"]:
+                    self._settle_shoot(s, seat, hand, events)
         self._end_hand(s, events)
 
     def _banker_wins_at_once(self, s: BankState, events: list[Event]) -> None:
@@ -305,7 +358,18 @@ class BankingMechanic(Mechanic):
         for seat in s.players():
             hand = s.hands[seat][0]
             events.append(_settle_hand(s, seat, hand, self.value("instant", s, seat, hand)))
+            self._kitty_takes(s, hand, "banker's pontoon", events)
         self._end_hand(s, events)
+
+    def _settle_shoot(self, s: BankState, seat: int, hand: Hand, events: list[Event]) -> None:
+        """SH-7: the kitty pays a better hand's shoot bet 1:1; an equal or worse one loses it."""
+        if not hand.shoot_on_table:
+            return
+        amount = self.value("shoot_settle", s, seat, hand)
+        s.balances[seat] += hand.shoot_on_table + amount
+        s.kitty -= amount
+        hand.shoot_settled = True
+        events.append(Event("shoot_settled", {"seat": seat, "paid": amount, "kitty": s.kitty}))
 
     def _end_hand(self, s: BankState, events: list[Event]) -> None:
         pontoons = [seat for seat in s.players()

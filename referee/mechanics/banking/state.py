@@ -21,14 +21,21 @@ class Hand:
     split: bool = False             # made by a split
     done: bool = False              # stood, bust, pontoon, five cards
     settled: bool = False           # its stake has left the table
+    shoot: int = 0                  # Shoot Pontoon: the shoot bets on this hand (SH-2, SH-4, SH-5)
+    shoot_settled: bool = False
 
     @property
     def on_table(self) -> int:
         return 0 if self.settled else self.stake + sum(self.paid)
 
+    @property
+    def shoot_on_table(self) -> int:
+        return 0 if self.shoot_settled else self.shoot
+
     def clone(self) -> Hand:
         return Hand(list(self.cards), list(self.face_up), self.stake, list(self.paid),
-                    self.twisted, self.split, self.done, self.settled)
+                    self.twisted, self.split, self.done, self.settled, self.shoot,
+                    self.shoot_settled)
 
 
 @dataclass
@@ -50,6 +57,7 @@ class BankState:
     next_banker: int | None = None  # PO-8: a player's pontoon takes the bank
     any_pontoon: bool = False       # PO-8: the pack is shuffled after any pontoon
     offer: tuple[int, int] | None = None  # PO-9: (to, price)
+    kitty: int = 0                  # Shoot Pontoon: the banker's kitty (SH-1)
     last_hand: dict[str, Any] = field(default_factory=dict)
 
     def players(self) -> list[int]:
@@ -63,7 +71,12 @@ class BankState:
 
     @property
     def on_table(self) -> int:
-        return sum(h.on_table for hands in self.hands for h in hands)
+        """Stakes and shoot bets lying on the table (the kitty is counted apart)."""
+        return sum(h.on_table + h.shoot_on_table for hands in self.hands for h in hands)
+
+    @property
+    def shoot_total(self) -> int:
+        return sum(h.shoot_on_table for hands in self.hands for h in hands)
 
     def clone(self) -> BankState:
         copy = BankState(**{k: getattr(self, k) for k in self.__dataclass_fields__})

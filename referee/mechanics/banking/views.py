@@ -24,7 +24,7 @@ def view(mechanic: BankingMechanic, state: BankState, seat: int | None) -> dict[
         "to_act": state.to_act, "active_hand": state.active, "hand_number": state.hand_number,
         "hand_over": state.phase == "between", "match_over": False,
         "balances": {str(s): b for s, b in enumerate(state.balances)},
-        "on_table": state.on_table, "stock_size": len(state.pack),
+        "on_table": state.on_table, "stock_size": len(state.pack), "kitty": state.kitty,
         "offer": {"to": state.offer[0], "price": state.offer[1]} if state.offer else None,
         "commitment": mechanic.commitment(state), "last_hand": dict(state.last_hand),
         "hands": {str(s): [_hand(state, s, i, h, seat) for i, h in enumerate(hands)]
@@ -43,5 +43,6 @@ def _hand(state: BankState, holder: int, index: int, hand: Hand, viewer: int | N
         hidden_from_banker = holder == state.banker and place == 0 and state.phase in ("bet", "play")
         own = viewer == holder and not hidden_from_banker
         cards.append(str(card) if up or own or viewer == ADJUDICATOR else HIDDEN)
-    return {"cards": cards, "stake": hand.stake, "paid": list(hand.paid), "twisted": hand.twisted,
+    return {"cards": cards, "stake": hand.stake, "paid": list(hand.paid), "shoot": hand.shoot,
+            "twisted": hand.twisted,
             "split": hand.split, "done": hand.done, "settled": hand.settled}
