@@ -76,8 +76,9 @@ class Table:
                              f"seats, not `{setup.seats}`")
         if not 0 <= setup.dealer < setup.seats:
             raise SetupError(f"dealer `{setup.dealer}` is not a seat of this table")
-        setup = replace(setup, seed=chance.new_seed() if setup.seed is None else setup.seed,
-                        salt=setup.salt or chance.new_salt())
+        # a stacked deal without a seed stays deterministic (SCENARIOS.md): later shuffles use 0
+        seed = setup.seed if setup.seed is not None else (0 if setup.deal is not None else chance.new_seed())
+        setup = replace(setup, seed=seed, salt=setup.salt or chance.new_salt())
         deal = Deal(seats=setup.seats, dealer=setup.dealer, options=options, seed=setup.seed or 0,
                     stacked=setup.deal, scores=setup.scores, balances=setup.balances,
                     salt=setup.salt or "")

@@ -74,7 +74,7 @@ def create_request(setup: Setup) -> pb.CreateTableRequest:
                                     balances=dict(setup.balances or {}))
     if setup.deal is not None:
         request.deal.CopyFrom(_struct(setup.deal))
-    elif setup.seed is not None:
+    if setup.seed is not None:
         request.seed = setup.seed
     return request
 

@@ -84,13 +84,13 @@ def move_from_proto(move: pb.Move) -> Move:
 
 
 def create_table_args(request: pb.CreateTableRequest) -> dict[str, Any]:
-    deck = request.WhichOneof("deck")
+    stacked = request.HasField("deal")
     return {
         "options": struct_to_data(request.options),
         "seats": request.seats,
         "dealer": request.dealer,
-        "seed": request.seed if deck == "seed" else None,
-        "deal": struct_to_data(request.deal) if deck == "deal" else None,
+        "seed": request.seed if request.HasField("seed") else None,
+        "deal": struct_to_data(request.deal) if stacked else None,
         "scores": dict(request.scores) or None,
         "balances": dict(request.balances) or None,
     }
