@@ -15,6 +15,7 @@ COMMANDS = {
     "conformance": "conformance",
     "play": "play",
     "diff": "diff",
+    "transcript": "transcript",
 }
 
 

@@ -1,20 +1,23 @@
 """A spec's `properties`, read: what each one ranges over, assumes, computes and claims.
 
-The YAML form is documented atop `properties:` in `specs/pontinho.yaml`. Reading resolves what
-does not depend on the mechanic: the spec constants a property names, the bounds written with
-them, the option values of each evaluation. What needs the mechanic's contexts (is `over` a list
-of that context? does an evaluated expression read it?) is checked when proving.
+The YAML form is documented atop `properties:` in `specs/pontinho.yaml` (and, for several lists,
+names of the property's own, `free:`, `assume:`, and evaluations `with:` other inputs, atop
+`properties:` in `specs/pontoon.yaml`). Reading resolves what does not depend on the mechanic:
+the spec constants a property names, the bounds written with them, the types of its own names,
+the option values of each evaluation. What needs the mechanic's contexts (is `over` a list of
+that context? does an evaluated expression read it?) is checked when proving.
 """
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from referee.errors import OptionError
-from referee.spec.expr import INT, Origin, Program, parse
+from referee.spec.expr import INT, Origin, Program, Type, parse
 from referee.spec.registry import Game
-from referee.spec.rules import origin
+from referee.spec.rules import origin, parse_type
 from referee.spec.schema import expression_at
 from referee.spec.yamlsource import Located, PathKey
 
@@ -22,7 +25,9 @@ DEFAULT_LIST = "cards"  # what a property ranges over when it does not say
 DEFAULT_MAX = 10
 PREMISES = ("acceptance", "none")
 KEYS = {"id", "text", "source", "on", "over", "max_cards", "premise", "given", "options",
-        "constants", "ranges", "evaluate", "claim"}
+        "constants", "ranges", "evaluate", "claim", "free", "assume"}
+EVALUATION_KEYS = {"expression", "definition", "options", "with"}
+Text = tuple[str, Origin]  # an expression of the property, and where the spec writes it
 
 
 @dataclass(frozen=True)
@@ -31,8 +36,16 @@ class Evaluation:
     set changed by `options`."""
 
     name: str
-    expression: str                     # a dotted path: `scoring.hand_points`
+    expression: str                     # a dotted path (`scoring.hand_points`), or a definition
     options: Mapping[str, Any] = field(default_factory=dict)
+    # `with:` context names (of a definition: its parameters) given other values: expressions
+    # over the property's names (`{cards: banker_cards, split_hand: "false"}`)
+    bindings: Mapping[str, Text] = field(default_factory=dict)
+    definition: bool = False            # `expression` names one of the spec's definitions
+
+    @property
+    def label(self) -> str:
+        return f"`{self.expression}`"
 
 
 @dataclass(frozen=True)
@@ -53,6 +66,10 @@ class Property:
     ranges: Mapping[str, tuple[int, int]] = field(default_factory=dict)
     evaluations: tuple[Evaluation, ...] = ()
     path: PathKey = ()                  # where the spec states it, for errors
+    # every list ranged over, with its sizes: `over`'s first is `over`, `min_size`, `max_size`
+    lists: Mapping[str, tuple[int, int]] = field(default_factory=dict)
+    free: Mapping[str, Type] = field(default_factory=dict)  # the property's own names
+    assume: tuple[Text, ...] = ()       # facts of every state the mechanic builds
 
     @property
     def max_cards(self) -> int:
@@ -62,6 +79,14 @@ class Property:
     @property
     def sizes(self) -> range:
         return range(self.min_size, self.max_size + 1)
+
+    @property
+    def size_sets(self) -> list[dict[str, int]]:
+        """Every combination of the lists' sizes, smallest first."""
+        lists = dict(self.lists) or {self.over: (self.min_size, self.max_size)}
+        ranges = [range(low, high + 1) for low, high in lists.values()]
+        sets = [dict(zip(lists, sizes)) for sizes in itertools.product(*ranges)]
+        return sorted(sets, key=lambda s: sum(s.values()))
 
 
 def read_properties(game: Game) -> list[Property]:
@@ -81,7 +106,8 @@ def _read_one(game: Game, located: Located, path: PathKey, body: Any) -> Propert
                             at_key=True)
     claim_text, claim_where = expression_at(located, path + ("claim",), body["claim"])
     constants = _constants(located, path + ("constants",), body.get("constants") or {})
-    over, (low, high) = _over(located, path, body, constants)
+    lists = _over(located, path, body, constants)
+    over, (low, high) = next(iter(lists.items()))
     premise = str(body.get("premise", "acceptance"))
     if premise not in PREMISES:
         raise located.error(path + ("premise",), f"unknown premise `{premise}`: expected "
@@ -94,7 +120,9 @@ def _read_one(game: Game, located: Located, path: PathKey, body: Any) -> Propert
         constants=constants, path=path,
         ranges={name: _bounds(located, path + ("ranges", name), bounds, constants)
                 for name, bounds in (body.get("ranges") or {}).items()},
-        evaluations=_evaluations(game, located, path + ("evaluate",), body.get("evaluate") or {}))
+        evaluations=_evaluations(game, located, path + ("evaluate",), body.get("evaluate") or {}),
+        lists=lists, free=_free(located, path + ("free",), body.get("free") or {}),
+        assume=_assume(located, path + ("assume",), body.get("assume")))
 
 
 def _option_values(raw: Mapping[str, Any]) -> dict[str, tuple[Any, ...]]:
@@ -102,19 +130,47 @@ def _option_values(raw: Mapping[str, Any]) -> dict[str, tuple[Any, ...]]:
 
 
 def _over(located: Located, path: PathKey, body: Mapping[str, Any],
-          constants: Mapping[str, int]) -> tuple[str, tuple[int, int]]:
-    """`over: {hand: [0, 12]}`; without it, `cards` of 1..`max_cards` (10)."""
+          constants: Mapping[str, int]) -> dict[str, tuple[int, int]]:
+    """`over: {hand: [0, 12]}`, or several lists, `{a: [2, 5], b: [2, 5]}`, whose cards come
+    from one pack together; without it, `cards` of 1..`max_cards` (10)."""
     raw = body.get("over")
     if raw is None:
-        return DEFAULT_LIST, (1, int(body.get("max_cards", DEFAULT_MAX)))
-    if not isinstance(raw, dict) or len(raw) != 1:
-        raise located.error(path + ("over",), "`over` names one list and its sizes: "
+        return {DEFAULT_LIST: (1, int(body.get("max_cards", DEFAULT_MAX)))}
+    if not isinstance(raw, dict) or not raw:
+        raise located.error(path + ("over",), "`over` names lists and their sizes: "
                             "`{hand: [0, 12]}`")
-    (name, sizes), = raw.items()
-    low, high = _bounds(located, path + ("over", name), sizes, constants)
-    if low < 0:
-        raise located.error(path + ("over", name), f"a list of `{low}` items")
-    return str(name), (low, high)
+    lists = {}
+    for name, sizes in raw.items():
+        low, high = _bounds(located, path + ("over", name), sizes, constants)
+        if low < 0:
+            raise located.error(path + ("over", name), f"a list of `{low}` items")
+        lists[str(name)] = (low, high)
+    return lists
+
+
+def _free(located: Located, path: PathKey, raw: Any) -> dict[str, Type]:
+    """`{a: list[card], split_a: bool}`: names of the property's own, free like context names."""
+    if not isinstance(raw, dict):
+        raise located.error(path, "`free` gives names their types: `{a: list[card]}`")
+    result = {}
+    for name, type_name in raw.items():
+        text, where = expression_at(located, path + (name,), str(type_name))
+        result[str(name)] = parse_type(text, where)
+    return result
+
+
+def _assume(located: Located, path: PathKey, raw: Any) -> tuple[Text, ...]:
+    """One expression or a list of them: facts that hold in every state the mechanic builds."""
+    if raw is None:
+        return ()
+    items = raw if isinstance(raw, list) else [raw]
+    paths = [path + (k,) for k in range(len(items))] if isinstance(raw, list) else [path]
+    return tuple(_text(located, p, item) for p, item in zip(paths, items))
+
+
+def _text(located: Located, path: PathKey, raw: Any) -> Text:
+    text, where = expression_at(located, path, raw)
+    return text, origin(where)
 
 
 def _constants(located: Located, path: PathKey, raw: Any) -> dict[str, int]:
@@ -163,17 +219,26 @@ def _evaluations(game: Game, located: Located, path: PathKey, raw: Any) -> tuple
 
 
 def _evaluation(game: Game, located: Located, path: PathKey, name: str, body: Any) -> Evaluation:
+    """`scoring.hand_points`, `{expression: ..., options: {...}, with: {...}}`, or a definition
+    with its parameters: `{definition: best_total, with: {cs: cards}}`."""
     if isinstance(body, str):
         return Evaluation(name, body)
-    if not isinstance(body, dict) or not isinstance(body.get("expression"), str):
-        raise located.error(path, "expected a spec expression's place, or `{expression: ..., "
-                            "options: {...}}`")
+    kinds = [k for k in ("expression", "definition") if isinstance(body, dict)
+             and isinstance(body.get(k), str)]
+    if len(kinds) != 1 or set(body) - EVALUATION_KEYS:
+        raise located.error(path, "expected a spec expression's place, `{expression: ..., "
+                            "options: {...}, with: {...}}`, or `{definition: ..., with: {...}}`")
     options = dict(body.get("options") or {})
     try:
         game.resolve_options(options)
     except OptionError as exc:
         raise located.error(path + ("options",), str(exc)) from None
-    return Evaluation(name, body["expression"], options)
+    raw = body.get("with") or {}
+    if not isinstance(raw, dict):
+        raise located.error(path + ("with",), "`with` gives names other values: "
+                            "`{cards: banker_cards}`")
+    bindings = {str(k): _text(located, path + ("with", k), v) for k, v in raw.items()}
+    return Evaluation(name, body[kinds[0]], options, bindings, kinds[0] == "definition")
 
 
-__all__ = ["Evaluation", "Property", "read_properties"]
+__all__ = ["Evaluation", "Property", "Text", "read_properties"]

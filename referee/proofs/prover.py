@@ -1,16 +1,20 @@
 """Proving a spec's `properties` with z3, from the same rules and expressions the engine runs.
 
 A property says: for every input in a context (a checkpoint, or the context of a spec
-expression), every list it ranges over up to a bound, and each option combination, a claim
-holds. The premise is either what the checkpoint accepts (its rules all hold, and whatever the
-mechanic adds, such as a meld kind's shape) or nothing (every input). The claim may name results
-of the spec's own expressions (`scoring.hand_points`), each evaluated under its option values,
-so two evaluations can be compared. For each option combination and list size, z3 looks for an
-input where the claim fails (or an evaluation would raise):
-- unsat: proved for that size;
-- sat: a counterexample, decoded into cards and ints and replayed through the engine: its meld
-  checker accepts the meld, and its compiled expressions give the same failing results;
+expression), every list it ranges over up to a bound (several lists of cards come from one pack
+together), and each option combination, a claim holds. The premise is either what the
+checkpoint accepts (its rules all hold, and whatever the mechanic adds, such as a meld kind's
+shape) or nothing (every input); `assume:` adds facts that hold in every state the mechanic
+builds. The claim may name results of the spec's own expressions (`scoring.hand_points`) or
+definitions (`best_total`), each evaluated under its option values and, `with:`, on other inputs
+(the banker's cards), so evaluations can be compared. For each option combination and each
+combination of list sizes, z3 looks for an input where the claim fails (or an evaluation would
+raise):
+- unsat: proved for those sizes;
+- sat: a counterexample, decoded into cards and ints and replayed through the engine: its
+  checker accepts the input, and its compiled expressions give the same failing results;
 - unknown (budget exhausted): never counted as proved.
+A premise that no input satisfies proves nothing: such a property is `vacuous`, not proved.
 The solver budget is z3's deterministic `rlimit`, so results do not depend on machine speed.
 """
 
@@ -23,17 +27,17 @@ from typing import Any, Iterator, Mapping
 import z3
 
 from referee.cards import Card, codes
-from referee.errors import SpecError
 from referee.proofs.encode import Encoding, decode
 from referee.proofs.properties import DEFAULT_LIST, Evaluation, Property, read_properties
-from referee.spec.expr import (BOOL, BUILTINS, CARD, INT, STR, Definition, EvalError, ListType,
-                               Program, Scope, TypedExpr, parse)
+from referee.proofs.setting import Evaluated, Setting, resolve
+from referee.spec.expr import BOOL, CARD, INT, STR, EvalError, ListType, RecordType, Program
 from referee.spec.expr.symbolic import SymCard, s_and, s_eq, s_implies, s_not, s_or
 from referee.spec.registry import Game
 
 DEFAULT_RLIMIT = 50_000_000
 LIST_NAME = DEFAULT_LIST  # the symbolic list a property ranges over unless it says otherwise
-Condition = tuple[Any, Any]  # (when, require), typed: the checkpoint accepts when all hold
+STATUSES = ("proved", "counterexample", "unknown", "vacuous")
+Lists = dict[str, list[Any]]  # each list ranged over, item by item
 
 
 @dataclass
@@ -42,12 +46,15 @@ class Outcome:
 
     property: Property
     options: dict[str, Any]
-    status: str = "proved"          # proved | counterexample | unknown
-    sizes: int = 0                  # how many sizes were settled
+    status: str = "proved"          # proved | counterexample | unknown | vacuous
+    sizes: int = 0                  # how many size combinations were settled
     counterexample: dict[str, Any] = field(default_factory=dict)
     replayed: bool | None = None    # the engine agrees with the counterexample
     replay: str = ""                # what the engine was asked, and what it said
-    unit: str = "cards"             # what the list holds, for the report
+    unit: str = "cards"             # what the (first) list holds, for the report
+    units: dict[str, str] = field(default_factory=dict)  # each list: what it holds
+    at: dict[str, int] = field(default_factory=dict)     # the sizes the solver gave up at
+    shown: frozenset[str] = frozenset()  # free names a counterexample shows: those read
 
     def line(self) -> str:
         opts = ", ".join(f"{k}={_option_text(v)}" for k, v in self.options.items()) or "defaults"
@@ -56,18 +63,60 @@ class Outcome:
         if self.status == "proved":
             return f"{head}: for every {self._domain()}"
         if self.status == "counterexample":
-            return f"{head}: {_shown(prop, self.counterexample)} ({self.replay})"
-        size = prop.min_size + self.sizes
-        unit = self.unit.removesuffix("s") if size == 1 else self.unit
-        return f"{head}: the solver gave up at {size} {unit} (not proved)"
+            return f"{head}: {self._shown()} ({self.replay})"
+        if self.status == "vacuous":
+            return f"{head}: no input satisfies the premise: nothing is proved (not proved)"
+        if self.sizes == len(prop.size_sets):
+            return (f"{head}: the solver could not tell whether any input satisfies the "
+                    f"premise (not proved)")
+        return f"{head}: the solver gave up at {self._sizes_text()} (not proved)"
+
+    def _units(self) -> dict[str, str]:
+        return self.units or {self.property.over: self.unit}
+
+    def _sizes_text(self) -> str:
+        prop, units = self.property, self._units()
+        if len(units) == 1:
+            size = self.at.get(prop.over, prop.min_size + self.sizes)
+            return f"{size} {self.unit.removesuffix('s') if size == 1 else self.unit}"
+        return ", ".join(f"`{name}` of {self.at.get(name)}" for name in units)
 
     def _domain(self) -> str:
-        prop = self.property
-        text = f"`{prop.over}` of {prop.min_size}..{prop.max_size} {self.unit}"
-        for name, (low, high) in prop.ranges.items():
-            within = "each" if name == prop.over else f"`{name}`"
-            text += f", {within} in {low}..{high}"
+        prop, units = self.property, self._units()
+        if len(units) == 1:
+            text = f"`{prop.over}` of {prop.min_size}..{prop.max_size} {self.unit}"
+            for name, (low, high) in prop.ranges.items():
+                within = "each" if name == prop.over else f"`{name}`"
+                text += f", {within} in {low}..{high}"
+        else:
+            parts = []
+            for name, unit in units.items():
+                low, high = prop.lists[name]
+                each = prop.ranges.get(name)
+                parts.append(f"`{name}` of {low}..{high} {unit}"
+                             + (f" each in {each[0]}..{each[1]}" if each else ""))
+            card_lists = [k for k, name in enumerate(units) if units[name] == "cards"]
+            if len(card_lists) > 1:
+                parts[card_lists[-1]] += " (from one pack)"
+            parts += [f"`{n}` in {low}..{high}" for n, (low, high) in prop.ranges.items()
+                      if n not in units]
+            text = ", ".join(parts)
+        for assumed, _ in prop.assume:
+            text += f", assuming `{' '.join(assumed.split())}`"
         return text
+
+    def _shown(self) -> str:
+        """A counterexample as a reader wants it: the lists, the turned card, the ints and bools
+        the property reads (or bounds), then the results."""
+        prop, cx = self.property, self.counterexample
+        text = ", ".join(f"`{name}` [{', '.join(map(str, cx[name]))}]" for name in self._units())
+        if "turned" in cx:
+            text += f" with turned {cx['turned']}"
+        for name, value in cx.get("context", {}).items():
+            if name in prop.ranges or name.split(".")[0] in self.shown:
+                text += f", `{name}` {_option_text(value)}"
+        results = _results_text(cx.get("results", {}), cx.get("raises", []))
+        return f"{text}: {results}" if results else text
 
 
 def _option_text(value: Any) -> str:
@@ -75,38 +124,20 @@ def _option_text(value: Any) -> str:
     return str(value).lower() if isinstance(value, bool) else str(value)
 
 
-def _shown(prop: Property, cx: Mapping[str, Any]) -> str:
-    """A counterexample as a reader wants it: the list, the turned card, the bounded ints (or,
-    with no premise, every free one), then the results."""
-    text = f"`{prop.over}` [{', '.join(map(str, cx[prop.over]))}]"
-    if "turned" in cx:
-        text += f" with turned {cx['turned']}"
-    for name, value in cx.get("context", {}).items():
-        if name in prop.ranges or prop.premise == "none":
-            text += f", `{name}` {value}"
-    results = _results_text(cx.get("results", {}), cx.get("raises", []))
-    return f"{text}: {results}" if results else text
-
-
-@dataclass(frozen=True)
-class Setting:
-    """What proving one property needs, resolved once for all its option sets."""
-
-    program: Program                 # the context's: its names and definitions
-    claim: TypedExpr                 # checked in that context, plus constants and results
-    premise: list[Condition]         # empty: every input
-    evaluations: list[tuple[Evaluation, Any]]  # each with its `SpecExpression`
-    element: Any                     # the type of the items of the list ranged over
-
-
 @dataclass
 class Query:
-    """One size of one option set: the symbolic context and the formulas z3 is given."""
+    """One size combination of one option set: the symbolic context and the formulas."""
 
     env: dict[str, Any]
-    items: list[Any]                 # the list ranged over, item by item
+    lists: dict[str, list[Any]]      # each list ranged over, item by item
     results: dict[str, Encoding]     # each evaluation: its value and when it would raise
-    formulas: list[Any]              # domain, premise, and: an evaluation raises or the claim fails
+    domain: list[Any]                # the inputs' domain and the assumptions
+    premise: list[Any]               # the checkpoint accepts
+    failing: Any                     # an evaluation raises or the claim fails
+
+    @property
+    def formulas(self) -> list[Any]:
+        return [*self.domain, *self.premise, self.failing]
 
 
 def option_sets(game: Game, prop: Property) -> Iterator[dict[str, Any]]:
@@ -116,132 +147,67 @@ def option_sets(game: Game, prop: Property) -> Iterator[dict[str, Any]]:
 
 
 def prove(game: Game, prop: Property, rlimit: int = DEFAULT_RLIMIT) -> list[Outcome]:
-    setting = _setting(game, prop)
+    setting = resolve(game, prop)
     return [_prove_options(game, prop, setting, options, rlimit)
             for options in option_sets(game, prop)]
 
 
 def _prove_options(game: Game, prop: Property, setting: Setting, options: dict[str, Any],
                    rlimit: int) -> Outcome:
-    outcome = Outcome(prop, {k: options[k] for k in prop.options},
-                      unit="cards" if setting.element == CARD else "ints")
-    for size in prop.sizes:
-        query = _query(game, prop, setting, options, size)
-        solver = z3.Solver()
-        solver.set("rlimit", rlimit)
-        solver.add(*query.formulas)
+    units = {name: "cards" if elem == CARD else "ints" for name, elem in setting.elements.items()}
+    outcome = Outcome(prop, {k: options[k] for k in prop.options}, unit=next(iter(units.values())),
+                      units=units if prop.lists else {}, shown=setting.read | set(prop.free))
+    witnessed = not (setting.premise or setting.assume)  # some input satisfies the premise
+    unsure = False  # a premise check ran out of budget
+    for sizes in prop.size_sets:
+        query = _query(game, prop, setting, options, sizes)
+        solver = _solver(rlimit, query.formulas)
         answer = solver.check()
-        if answer == z3.unsat:
-            outcome.sizes += 1
-            continue
         if answer == z3.sat:
             _counterexample(outcome, game, setting, query, solver.model(), options)
-        else:
-            outcome.status = "unknown"
-        return outcome
+            return outcome
+        if answer != z3.unsat:
+            outcome.status, outcome.at = "unknown", sizes
+            return outcome
+        outcome.sizes += 1
+        if not witnessed:
+            found = _solver(rlimit, [*query.domain, *query.premise]).check()
+            witnessed, unsure = found == z3.sat, unsure or found == z3.unknown
+    if not witnessed:
+        outcome.status = "unknown" if unsure else "vacuous"
     return outcome
 
 
-# ---- what a property is about ---------------------------------------------------------------
-
-def _setting(game: Game, prop: Property) -> Setting:
-    expressions = _spec_expressions(game)
-    program = _context(game, prop, expressions)
-    element = _list_element(game, prop, program)
-    _check_ranges(game, prop, program)
-    evaluations = [(ev, _evaluated(game, prop, ev, expressions)) for ev in prop.evaluations]
-    claim_program = _claim_program(game, prop, program, evaluations)
-    claim = claim_program.check(parse(prop.claim, origin=prop.origin), expected=BOOL)
-    premise = _premise(game, prop)
-    return Setting(program, claim, premise, evaluations, element)
-
-
-def _premise(game: Game, prop: Property) -> list[Condition]:
-    """What the checkpoint accepts (the mechanic says), or nothing: every input counts."""
-    if prop.premise != "acceptance":
-        return []
-    return list(game.mechanic.acceptance(prop.on))  # type: ignore[attr-defined]
-
-
-def _error(game: Game, prop: Property, key: tuple[Any, ...], message: str) -> SpecError:
-    return game.spec.located.error(prop.path + key, f"property `{prop.id}`: {message}")
-
-
-def _spec_expressions(game: Game) -> Mapping[str, Any]:
-    """The spec expressions the mechanic computes with, by dotted path (none if it names none)."""
-    config = getattr(game.mechanic, "config", None)
-    return dict(getattr(config, "expressions", {}) or {})
-
-
-def _context(game: Game, prop: Property, expressions: Mapping[str, Any]) -> Program:
-    """A checkpoint's program, or the program of the spec expressions reading context `on`."""
-    programs: dict[str, Program] = dict(game.mechanic.rules.programs)  # type: ignore[attr-defined]
-    for expression in expressions.values():
-        programs.setdefault(expression.context, expression.typed.program)
-    if prop.on not in programs:
-        known = ", ".join(f"`{c}`" for c in sorted(programs))
-        raise _error(game, prop, ("on",),
-                     f"unknown checkpoint `{prop.on}`: expected one of {known}")
-    return programs[prop.on]
-
-
-def _list_element(game: Game, prop: Property, program: Program) -> Any:
-    typ = program.scope.get(prop.over)
-    if not isinstance(typ, ListType) or typ.elem not in (CARD, INT):
-        raise _error(game, prop, ("over",), f"`{prop.over}` is no list of cards or ints "
-                     f"at `{prop.on}`")
-    return typ.elem
-
-
-def _check_ranges(game: Game, prop: Property, program: Program) -> None:
-    for name in prop.ranges:
-        if program.scope.get(name) not in (INT, ListType(INT)) or name in prop.given:
-            raise _error(game, prop, ("ranges", name), f"`{name}` is no free int, nor list of "
-                         f"ints, at `{prop.on}`")
-
-
-def _evaluated(game: Game, prop: Property, ev: Evaluation, expressions: Mapping[str, Any]) -> Any:
-    expression = expressions.get(ev.expression)
-    if expression is None:
-        known = ", ".join(f"`{p}`" for p in sorted(expressions)) or "none"
-        raise _error(game, prop, ("evaluate", ev.name), f"unknown expression `{ev.expression}`: "
-                     f"the engine computes with {known}")
-    if expression.context != prop.on:
-        raise _error(game, prop, ("evaluate", ev.name), f"`{ev.expression}` reads the "
-                     f"`{expression.context}` context, not `{prop.on}`")
-    return expression
-
-
-def _claim_program(game: Game, prop: Property, program: Program,
-                   evaluations: list[tuple[Evaluation, Any]]) -> Program:
-    """The context's program, with names for the constants and the evaluations' results."""
-    extra = {**{name: INT for name in prop.constants},
-             **{ev.name: expression.typed.type for ev, expression in evaluations}}
-    if not extra:
-        return program
-    for name in extra:
-        if name in program.scope or name in program.definitions or name in program.functions:
-            raise _error(game, prop, (), f"`{name}` already names something at `{prop.on}`")
-    definitions = [Definition(d.name, d.params, d.text, origin=d.origin)
-                   for d in program.definitions.values()]
-    functions = {n: f for n, f in program.functions.items() if n not in BUILTINS}
-    return Program(Scope({**dict(program.scope.items()), **extra}), definitions, functions)
+def _solver(rlimit: int, formulas: list[Any]) -> z3.Solver:
+    solver = z3.Solver()
+    solver.set("rlimit", rlimit)
+    solver.add(*formulas)
+    return solver
 
 
 # ---- the formulas -----------------------------------------------------------------------------
 
 def _query(game: Game, prop: Property, setting: Setting, options: dict[str, Any],
-           size: int) -> Query:
-    env, domain, items = _symbolic_env(game, prop, setting, options, size)
+           sizes: Mapping[str, int]) -> Query:
+    env, domain, lists = _symbolic_env(game, prop, setting, options, sizes)
+    domain += [_as_bool(a.program.encode_full(a, env).holds) for a in setting.assume]
     # accepted: every condition holds, and none would raise (the engine would stop on it)
     premise = [_accepted(setting.program, when, require, env) for when, require in setting.premise]
-    results = {ev.name: expression.typed.program.encode_full(
-                   expression.typed, {**env, "options": _changed(game, options, ev)})
-               for ev, expression in setting.evaluations}
-    claim_env = {**env, **prop.constants, **{n: r.value for n, r in results.items()}}
+    results = {e.name: _result(game, e, env, options) for e in setting.evaluations}
+    claim_env = {**env, **{n: r.value for n, r in results.items()}}
     claim = setting.claim.program.encode_full(setting.claim, claim_env)
     failing = s_or(*(r.error for r in results.values()), s_not(claim.holds))
-    return Query(env, items, results, [*domain, *premise, _as_bool(failing)])
+    return Query(env, lists, results, domain, premise, _as_bool(failing))
+
+
+def _result(game: Game, evaluated: Evaluated, env: Mapping[str, Any],
+            options: dict[str, Any]) -> Encoding:
+    """An evaluation's value, its inputs rebound `with:` (raising if a binding would)."""
+    base = {**env, "options": _changed(game, options, evaluated.evaluation)}
+    bound = {name: b.program.encode_full(b, base) for name, b in evaluated.bindings.items()}
+    typed = evaluated.typed
+    value = typed.program.encode_full(typed, {**base, **{n: b.value for n, b in bound.items()}})
+    return Encoding(value.value, s_or(*(b.error for b in bound.values()), value.error))
 
 
 def _accepted(program: Program, when: Any, require: Any, env: Mapping[str, Any]) -> Any:
@@ -258,32 +224,39 @@ def _changed(game: Game, options: Mapping[str, Any], ev: Evaluation) -> dict[str
 
 
 def _symbolic_env(game: Game, prop: Property, setting: Setting, options: dict[str, Any],
-                  size: int) -> tuple[dict[str, Any], list[Any], list[Any]]:
-    env: dict[str, Any] = {"options": options}
-    items, domain = _symbolic_list(game, prop, setting.element, size)
-    env[prop.over] = items
-    # `turned` right after the list: the order the meld proofs always gave z3
+                  sizes: Mapping[str, int]) -> tuple[dict[str, Any], list[Any], Lists]:
+    env: dict[str, Any] = {"options": options, **prop.constants}
+    domain: list[Any] = []
+    lists: Lists = {}
+    for index, (name, elem) in enumerate(setting.elements.items()):
+        lists[name], extra = _symbolic_list(name, elem, sizes[name], prop.ranges.get(name),
+                                            "card" if index == 0 else name)
+        env[name], domain = lists[name], domain + extra
+    cards = [c for name, items in lists.items() if setting.elements[name] == CARD for c in items]
+    domain += _copies_limit(cards, game.spec.pack_copies)  # one pack for every list of cards
+    # `turned` right after the lists: the order the meld proofs always gave z3
     names = sorted((n for n in setting.program.scope.names() if n not in env),
                    key=lambda n: n != "turned")
+    names += [n for n in prop.free if n not in env]
+    scope = setting.scope.scope
     for name in names:
         if name in prop.given:
             env[name] = prop.given[name]
             continue
-        env[name], extra = _fresh(name, setting.program.scope.get(name), prop.on)
+        env[name], extra = _fresh(name, scope.get(name), prop.on)
         domain += extra + _within(env[name], prop.ranges.get(name))
-    return env, domain, items
+    return env, domain, lists
 
 
-def _symbolic_list(game: Game, prop: Property, element: Any,
-                   size: int) -> tuple[list[Any], list[Any]]:
-    """`size` free items; cards no more often than the pack holds them, ints in their range."""
+def _symbolic_list(name: str, element: Any, size: int, bounds: tuple[int, int] | None,
+                   stem: str) -> tuple[list[Any], list[Any]]:
+    """`size` free items: cards (their count in the pack is limited apart), ints in range.
+    The first list's cards are z3's `card0`, `card1`, ... (the names meld proofs always used)."""
     if element == CARD:
-        pairs = [SymCard.fresh(f"card{i}") for i in range(size)]
-        cards = [card for card, _ in pairs]
-        domain = [c for _, constraints in pairs for c in constraints]
-        return cards, domain + _copies_limit(cards, game.spec.pack_copies)
-    ints = [z3.Int(f"{prop.over}{i}") for i in range(size)]
-    return list(ints), [c for n in ints for c in _within(n, prop.ranges.get(prop.over))]
+        pairs = [SymCard.fresh(f"{stem}{i}") for i in range(size)]
+        return [card for card, _ in pairs], [c for _, constraints in pairs for c in constraints]
+    ints = [z3.Int(f"{name}{i}") for i in range(size)]
+    return list(ints), [c for n in ints for c in _within(n, bounds)]
 
 
 def _within(value: Any, bounds: tuple[int, int] | None) -> list[Any]:
@@ -293,7 +266,8 @@ def _within(value: Any, bounds: tuple[int, int] | None) -> list[Any]:
 
 
 def _fresh(name: str, typ: Any, checkpoint: str) -> tuple[Any, list[Any]]:
-    """A value for a context name the property leaves free."""
+    """A value for a context name the property leaves free. A record (the move) gets free
+    fields, but its lists (`present`) are empty: no property reads them yet."""
     if typ == INT:
         return z3.Int(name), []
     if typ == BOOL:
@@ -302,6 +276,9 @@ def _fresh(name: str, typ: Any, checkpoint: str) -> tuple[Any, list[Any]]:
         return SymCard.fresh(name)
     if typ == STR:
         return (checkpoint if name == "kind" else ""), []
+    if isinstance(typ, RecordType):
+        fields = {f: _fresh(f"{name}.{f}", t, checkpoint) for f, t in typ.fields}
+        return {f: v for f, (v, _) in fields.items()}, [c for _, cs in fields.values() for c in cs]
     if isinstance(typ, ListType):
         return [], []
     return {}, []
@@ -321,14 +298,14 @@ def _copies_limit(cards: list[SymCard], copies: int) -> list[Any]:
 def _counterexample(outcome: Outcome, game: Game, setting: Setting, query: Query,
                     model: z3.ModelRef, options: dict[str, Any]) -> None:
     prop = outcome.property
-    items = [decode(item, model) for item in query.items]
     concrete = {name: decode(value, model) for name, value in query.env.items()}
-    concrete[prop.over] = items
-    cx: dict[str, Any] = {prop.over: codes(items) if setting.element == CARD else items}
+    cx: dict[str, Any] = {}
+    for name, items in query.lists.items():
+        concrete[name] = [decode(item, model) for item in items]
+        cx[name] = codes(concrete[name]) if setting.elements[name] == CARD else concrete[name]
     if isinstance(query.env.get("turned"), SymCard):
         cx["turned"] = str(concrete["turned"])
-    cx["context"] = {name: _decode(value, model) for name, value in query.env.items()
-                     if isinstance(value, (z3.BoolRef, z3.ArithRef))}
+    cx["context"] = _free_values(query.env, model)
     if query.results:
         cx["results"] = {n: decode(r.value, model) for n, r in query.results.items()
                          if not _decode(_as_bool(r.error), model)}
@@ -337,54 +314,91 @@ def _counterexample(outcome: Outcome, game: Game, setting: Setting, query: Query
     outcome.replayed, outcome.replay = _replay(game, prop, setting, cx, concrete, options)
 
 
+def _free_values(env: Mapping[str, Any], model: z3.ModelRef) -> dict[str, Any]:
+    """The free ints and bools of a counterexample, a record's fields as `move.amount`."""
+    values = {}
+    for name, value in env.items():
+        fields = value.items() if isinstance(value, dict) and name != "options" else []
+        for key, item in [(name, value), *((f"{name}.{f}", v) for f, v in fields)]:
+            if isinstance(item, (z3.BoolRef, z3.ArithRef)):
+                values[key] = _decode(item, model)
+    return values
+
+
 def _replay(game: Game, prop: Property, setting: Setting, cx: dict[str, Any],
             concrete: dict[str, Any], options: dict[str, Any]) -> tuple[bool | None, str]:
-    """Ask the engine: its meld checker (premise `acceptance`), its compiled expressions."""
+    """Ask the engine: its checker (premise `acceptance`), its compiled expressions."""
     verdicts: list[tuple[bool, str]] = []
     if prop.premise == "acceptance" and setting.premise:
-        accepted = game.mechanic.replay_accepts(  # type: ignore[attr-defined]
-            prop.on, {**prop.given, **cx["context"], "options": options},
-            concrete[prop.over], concrete.get("turned"))
-        verdicts.append((accepted, "accepted by the engine" if accepted
-                         else "NOT accepted by the engine (encoder bug)"))
+        verdicts.append(_replay_acceptance(game, prop, cx, concrete, options))
+        if not setting.evaluations:
+            fails = not _claim_holds(setting, concrete, {})
+            verdicts.append((fails, "the claim fails on it" if fails
+                             else "NOT replayed: the claim holds on it (encoder bug)"))
     if setting.evaluations:
-        verdicts.append(_replay_results(game, prop, setting, cx, concrete, options))
+        verdicts.append(_replay_results(game, setting, cx, concrete, options))
     if not verdicts:
         return None, "not replayed: no engine computation to ask"
-    return all(ok for ok, _ in verdicts), "; ".join(text for _, text in verdicts)
+    return all(ok for ok, _ in verdicts), ", ".join(text for _, text in verdicts)
 
 
-def _replay_results(game: Game, prop: Property, setting: Setting, cx: dict[str, Any],
-                    concrete: dict[str, Any], options: dict[str, Any]) -> tuple[bool, str]:
+def _replay_acceptance(game: Game, prop: Property, cx: dict[str, Any],
+                       concrete: dict[str, Any], options: dict[str, Any]) -> tuple[bool, str]:
+    """The mechanic's own replay (rummy: its meld checker), or else its rule book's verdict on
+    the decoded context (the mechanic says its handlers add no condition: `acceptance`)."""
+    mechanic: Any = game.mechanic
+    if hasattr(mechanic, "replay_accepts"):
+        accepted = mechanic.replay_accepts(prop.on, {**prop.given, **cx["context"],
+                                                     "options": options},
+                                           concrete[prop.over], concrete.get("turned"))
+        return accepted, ("accepted by the engine" if accepted
+                          else "NOT accepted by the engine (encoder bug)")
+    broken = mechanic.rules.judge(prop.on, {**concrete, "options": options})
+    if not broken:
+        return True, f"the engine's rules at `{prop.on}` accept it"
+    rules = ", ".join(sorted({v.rule for v in broken}))
+    return False, f"NOT accepted by the engine's rules at `{prop.on}`: {rules} (encoder bug)"
+
+
+def _replay_results(game: Game, setting: Setting, cx: dict[str, Any], concrete: dict[str, Any],
+                    options: dict[str, Any]) -> tuple[bool, str]:
     """The engine's compiled expressions on the decoded inputs: the same results (or the same
     failure), and the claim, evaluated by the reference interpreter on them, false."""
     got: dict[str, Any] = {}
     raised: list[str] = []
-    for ev, expression in setting.evaluations:
+    for evaluated in setting.evaluations:
         try:
-            got[ev.name] = expression({**concrete, "options": _changed(game, options, ev)})
+            got[evaluated.name] = _run(game, evaluated, concrete, options)
         except EvalError:
-            raised.append(ev.name)
-    paths = ", ".join(sorted({f"`{ev.expression}`" for ev, _ in setting.evaluations}))
+            raised.append(evaluated.name)
+    labels = ", ".join(sorted({e.label for e in setting.evaluations}))
     if got != cx["results"] or raised != cx["raises"]:
-        return False, (f"NOT replayed: the engine's compiled {paths} gives "
+        return False, (f"NOT replayed: the engine's compiled {labels} gives "
                        f"{_results_text(got, raised)} (encoder bug)")
-    if not raised and _claim_holds(prop, setting, concrete, got):
+    if not raised and _claim_holds(setting, concrete, got):
         return False, (f"NOT replayed: with the engine's {_results_text(got, raised)} the claim "
                        f"holds (encoder bug)")
-    return True, f"replayed: the engine's compiled {paths} gives the same"
+    return True, f"replayed: the engine's compiled {labels} gives the same"
+
+
+def _run(game: Game, evaluated: Evaluated, concrete: Mapping[str, Any],
+         options: dict[str, Any]) -> Any:
+    """What the engine computes: the bindings by the reference interpreter, then the compiled
+    expression on the inputs they give."""
+    env = {**concrete, "options": _changed(game, options, evaluated.evaluation)}
+    bound = {name: b.evaluate(env) for name, b in evaluated.bindings.items()}
+    return evaluated.run({**env, **bound})
 
 
 def _results_text(results: Mapping[str, Any], raised: list[str]) -> str:
-    parts = [f"`{name}` {value}" for name, value in results.items()]
+    parts = [f"`{name}` {_option_text(value)}" for name, value in results.items()]
     return ", ".join(parts + [f"`{name}` raises" for name in raised])
 
 
-def _claim_holds(prop: Property, setting: Setting, concrete: Mapping[str, Any],
+def _claim_holds(setting: Setting, concrete: Mapping[str, Any],
                  results: Mapping[str, Any]) -> bool:
-    env = {**concrete, **prop.constants, **results}
     try:
-        return bool(setting.claim.program.evaluate(setting.claim, env))
+        return bool(setting.claim.program.evaluate(setting.claim, {**concrete, **results}))
     except EvalError:
         return False
 
@@ -398,5 +412,5 @@ def _as_bool(term: Any) -> Any:
     return z3.BoolVal(term) if isinstance(term, bool) else term
 
 
-__all__ = ["Evaluation", "Property", "Outcome", "read_properties", "prove", "option_sets",
-           "s_implies", "Card"]
+__all__ = ["Evaluation", "Property", "Outcome", "STATUSES", "read_properties", "prove",
+           "option_sets", "s_implies", "Card"]

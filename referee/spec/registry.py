@@ -6,11 +6,14 @@ import copy
 from pathlib import Path
 from typing import Any, Mapping
 
-from referee.errors import NotFound, SpecError, SpecErrors
+from referee.errors import NotFound, OptionError, SpecError, SpecErrors
 from referee.mechanics.base import Mechanic
 from referee.model import JSON
+from referee.spec.expr import BOOL, Program, Scope, parse
+from referee.spec.option_types import options_type
 from referee.spec.options import resolve_options
-from referee.spec.schema import GameSpec, read_spec
+from referee.spec.rules import origin
+from referee.spec.schema import GameSpec, expression_at, read_spec
 from referee.spec.yamlsource import Located, PathKey, load_yaml
 
 DEFAULT_SPECS = Path(__file__).resolve().parents[2] / "specs"
@@ -30,9 +33,15 @@ class Game:
         self.spec = spec
         self.mechanic = mechanic
         self.name = spec.name
+        self.option_rules = read_option_rules(spec)
 
     def resolve_options(self, given: Mapping[str, Any]) -> dict[str, Any]:
-        return resolve_options(self.spec.options, given)
+        """Every option valid alone (types, values), then together (`option_rules`)."""
+        options = resolve_options(self.spec.options, given)
+        for check, sentence in self.option_rules:
+            if not check({"options": options}):
+                raise OptionError(sentence)
+        return options
 
     def describe(self) -> dict[str, JSON]:
         spec = self.spec
@@ -47,6 +56,30 @@ class Game:
                        "note": r.note} for r in spec.rules],
             **self.mechanic.describe(),
         }
+
+
+def read_option_rules(spec: GameSpec) -> list[tuple[Any, str]]:
+    """`option_rules:` conditions over `options` that a table's options must meet together
+    (`min_bet <= max_bet`), each with the sentence a rejected CreateTable gives."""
+    located = spec.located
+    raw = located.data.get("option_rules") or []
+    program = Program(Scope({"options": options_type(spec)}))
+    rules, errors = [], []
+    for index, body in enumerate(raw):
+        path = ("option_rules", index)
+        if not isinstance(body, dict) or "require" not in body:
+            errors.append(located.error(path, "an option rule needs `require` and `text`"))
+            continue
+        text, where = expression_at(located, path + ("require",), body["require"])
+        try:
+            typed = program.check(parse(text, origin=origin(where)), expected=BOOL)
+        except SpecErrors as exc:
+            errors.extend(exc.errors)
+            continue
+        rules.append((program.compile(typed), str(body.get("text", text))))
+    if errors:
+        raise SpecErrors(errors)
+    return rules
 
 
 def load_game(path: str | Path, specs_dir: str | Path | None = None) -> Game:
@@ -68,7 +101,10 @@ def load_game(path: str | Path, specs_dir: str | Path | None = None) -> Game:
         errors += exc.errors
     if errors:
         raise SpecErrors(errors)
-    return Game(spec, mechanic)
+    try:
+        return Game(spec, mechanic)
+    except SpecError as exc:
+        raise SpecErrors([exc]) from None
 
 
 def load_games(specs_dir: str | Path = DEFAULT_SPECS) -> dict[str, Game]:

@@ -17,13 +17,20 @@ def test_a_stacked_deal_travels_with_text_seat_keys() -> None:
                   deal={"hands": {1: ["2C"]}, "turned": "9D"}, scores={0: 98})
     request = create_request(setup)
     assert (request.game, request.seats, request.dealer) == ("pontinho", 3, 2)
-    assert request.WhichOneof("deck") == "deal" and dict(request.scores) == {0: 98}
+    assert request.HasField("deal") and not request.HasField("seed")
+    assert dict(request.scores) == {0: 98}
     assert json_format.MessageToDict(request.deal) == {"hands": {"1": ["2C"]}, "turned": "9D"}
 
 
 def test_a_seeded_table_sends_its_seed() -> None:
     request = create_request(Setup(game="pontinho", seats=4, seed=42))
-    assert request.WhichOneof("deck") == "seed" and request.seed == 42
+    assert request.HasField("seed") and request.seed == 42 and not request.HasField("deal")
+
+
+def test_a_stacked_deal_travels_with_its_seed() -> None:
+    request = create_request(Setup(game="pontinho", seats=3, seed=7,
+                                   deal={"hands": {1: ["2C"]}, "turned": "9D"}))
+    assert request.HasField("deal") and request.seed == 7
 
 
 def test_a_verdict_comes_back_whole() -> None:

@@ -21,7 +21,8 @@ from referee.spec.expr import BOOL, INT, ListType, CARD, STR, Scope
 from referee.spec.rules import RuleBook
 from referee.spec.schema import GameSpec, expression_at
 from referee.engine.moves import move_record_type
-from referee.mechanics.rummy.scopes import options_type
+from referee.spec.option_types import options_type
+from referee.mechanics.rummy.config import SpecExpression
 
 GEN8 = "GEN-8"
 EXPRESSIONS = {"done": BOOL, "bust": BOOL, "rank": INT, "settle": INT,
@@ -64,7 +65,8 @@ class BankingMechanic(Mechanic):
                 raise SpecErrors([located.error(("banking",), f"`banking.{name}` is missing")])
             text, where = expression_at(located, ("banking", name), raw[name])
             try:
-                config[name] = self.rules.compile_expression("hand", text, where, typ)
+                typed = self.rules.check_expression("hand", text, where, typ)
+                config[name] = SpecExpression(f"banking.{name}", "hand", typed, typed.compile())
             except SpecError as exc:
                 raise SpecErrors([exc]) from None
         return config
@@ -96,6 +98,17 @@ class BankingMechanic(Mechanic):
     def view(self, state: BankState, seat: int | None) -> dict[str, JSON]:
         from referee.mechanics.banking.views import view
         return view(self, state, seat)
+
+    # --- proofs: the spec expressions computed with, and what a checkpoint accepts ----------
+    @property
+    def expressions(self) -> dict[str, SpecExpression]:
+        """The `banking.*` expressions, by dotted path: what `referee prove` evaluates."""
+        return {e.path: e for e in self.config.values() if isinstance(e, SpecExpression)}
+
+    def acceptance(self, checkpoint: str) -> list[tuple[Any, Any]]:
+        """(when, require) pairs, typed, that hold exactly when `checkpoint`'s rules accept: the
+        move handlers add no condition of their own (but for a card left in the pack)."""
+        return [(r.typed_when, r.typed_require) for r in self.rules.rules_at(checkpoint)]
 
     # --- expressions --------------------------------------------------------------------------
     def env(self, state: BankState, seat: int, hand: Hand | None = None) -> dict[str, Any]:
@@ -274,6 +287,7 @@ class BankingMechanic(Mechanic):
         self._leave_bank(s, events)
         events.append(Event("bank_passes", {"from": s.banker, "to": to}))
         s.banker, s.offer, s.next_banker = to, None, None
+        s.to_act = to  # the new banker deals the next hand
         return None
 
     # --- the flow of play ---------------------------------------------------------------------

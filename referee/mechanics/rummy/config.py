@@ -10,7 +10,7 @@ from referee.cards import Card, codes
 from referee.errors import SpecError
 from referee.mechanics.rummy.match import MatchRules
 from referee.mechanics.rummy.melds import MeldKind
-from referee.mechanics.rummy.scopes import options_type
+from referee.spec.option_types import options_type
 from referee.model import Violation
 from referee.spec.expr import BOOL, INT, Compiled, ListType, Scope, TypedExpr, parse
 from referee.spec.rules import RULEBOOK_ID, RuleBook, build_program, origin

@@ -96,7 +96,7 @@ class RummyMechanic(Mechanic):
         env.update(seat=0, to_act=0, mao=0, seats=1, phase="play", hand=[], discard_top=turned,
                    discarder=TURNED, move_type="meld", taken_card=turned, turned=turned,
                    score=0, deciding=False, reentries=0, blows=0, under=1, stolen=[],
-                   window_open=False, responded=False, claims_closed=False)
+                   window_open=False, responded=False, claims_closed=False, playing=True)
         env.update(given)
         kind = self.reader.kinds[checkpoint]
         meld_env = self.reader.meld_env(env, checkpoint, cards, new=bool(given.get("new", True)))
@@ -198,7 +198,7 @@ class _Turn:
             "has_taken": self.taken is not None, "taken_card": self.taken or s.turned,
             "score": s.scores[self.seat], "deciding": self.seat in s.deciding,
             "reentries": s.reentries[self.seat], "blows": s.blows[self.seat],
-            "under": len(s.playing), "stolen": self.stolen,
+            "under": len(s.playing), "stolen": self.stolen, "playing": self.seat in s.playing,
             "window_open": s.window is not None,
             # the top discard's claim window has closed: out of turn it is no longer claimable
             "claims_closed": s.window_count > 0 and s.closed_windows == s.window_count

@@ -3,14 +3,9 @@
 from __future__ import annotations
 
 from referee.engine.moves import move_record_type
-from referee.spec.expr import BOOL, CARD, INT, STR, ListType, RecordType, Scope, Type
+from referee.spec.expr import BOOL, CARD, INT, STR, ListType, Scope, Type
+from referee.spec.option_types import options_type
 from referee.spec.schema import GameSpec
-
-OPTION_TYPES: dict[str, Type] = {"enum": STR, "bool": BOOL, "int": INT}
-
-
-def options_type(spec: GameSpec) -> RecordType:
-    return RecordType({name: OPTION_TYPES[o.type] for name, o in spec.options.items()})
 
 
 def common_names(spec: GameSpec) -> dict[str, Type]:
@@ -22,6 +17,7 @@ def common_names(spec: GameSpec) -> dict[str, Type]:
         "move_type": STR, "has_taken": BOOL, "taken_card": CARD,
         # the match (PN-26..PN-29): the proposer's total, re-entry state, players still in
         "score": INT, "deciding": BOOL, "reentries": INT, "blows": INT, "under": INT,
+        "playing": BOOL,  # the proposer is dealt in: in the match and not blown
         "stolen": ListType(CARD),  # the jokers this move took back from the table (PN-10)
         # a claim window is open on the last discard (TD-4); the proposer already answered it
         "window_open": BOOL, "responded": BOOL, "claims_closed": BOOL,

@@ -1,0 +1,58 @@
+"""Print the golden transcript of a seeded table played by the random bot (STYLE.md 11).
+
+Every accepted move with its verdict (the events the proposer sees), the first rejected proposal
+of each turn with its rules, and the seats' views. `--out FILE` writes it to a file instead
+(`tests/golden/` holds the checked-in ones; `tests/golden/test_golden.py` compares them).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from referee.errors import RefereeError
+from referee.spec.registry import DEFAULT_SPECS, find_game, load_games
+from referee.transcript import render
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("game", help="a game name")
+    parser.add_argument("--seed", type=int, default=7, help="the table seed and the bot's choices")
+    parser.add_argument("--seats", type=int, default=4, help="how many seats, each a bot")
+    parser.add_argument("--dealer", type=int, default=0, help="the first dealer")
+    parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                        help="a table option (repeatable); VALUE is read as YAML: 25, true, paid")
+    parser.add_argument("--every-view", action="store_true",
+                        help="every seat's view after every move (default: the mover's view, "
+                             "and every seat's view at hand boundaries)")
+    parser.add_argument("--specs", default=str(DEFAULT_SPECS))
+    parser.add_argument("--out", metavar="FILE", help="write the transcript to FILE")
+
+
+def _options(pairs: list[str]) -> dict[str, object]:
+    import yaml
+
+    options: dict[str, object] = {}
+    for pair in pairs:
+        name, sep, value = pair.partition("=")
+        if not sep or not name:
+            raise SystemExit(f"error: --option expects NAME=VALUE, got `{pair}`")
+        options[name.strip()] = yaml.safe_load(value)
+    return options
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        game = find_game(load_games(args.specs), args.game)
+        text = render(game, args.seed, args.seats, options=_options(args.option),
+                      dealer=args.dealer, every_view=args.every_view)
+    except RefereeError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    if args.out:
+        Path(args.out).write_text(text, encoding="utf-8")
+        print(f"{args.out}: {len(text.splitlines())} lines, {len(text.encode('utf-8'))} bytes")
+    else:
+        sys.stdout.write(text)
+    return 0
