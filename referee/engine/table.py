@@ -133,7 +133,7 @@ class Table:
         if not isinstance(seat, int) or not 0 <= seat < self.setup.seats:
             return Violation(GEN8, f"there is no seat `{seat}` at this table", code="unknown_seat")
         if self.is_over:
-            return Violation(GEN8, "the hand is over: no more moves are accepted", code="hand_over")
+            return Violation(GEN8, "the game is over: no more moves are accepted", code="hand_over")
         try:
             return parse_move(self.game.spec.moves, move, PackKind(self.game.spec.pack_kind))
         except MoveFormatError as exc:

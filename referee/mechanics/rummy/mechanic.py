@@ -413,7 +413,7 @@ class _Turn:
         if len(s.discard) < 2:
             return False
         s.rebuilds += 1
-        s.stock = chance.shuffled(s.discard[:-1], s.seed, "rebuild", s.rebuilds)
+        s.stock = chance.shuffled(s.discard[:-1], s.seed, "rebuild", s.hand_number, s.rebuilds)
         s.discard, s.discarders = s.discard[-1:], s.discarders[-1:]
         self.events.append(Event("stock_rebuilt", {"stock_size": len(s.stock)}))
         return True
