@@ -30,7 +30,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--hands", type=int, default=5,
                         help="banking games (Pontoon): how many hands to play (default 5)")
     parser.add_argument("--chips", type=int, default=1000,
-                        help="banking games (Pontoon): each seat's chips at the start (default 1000)")
+                        help="banking games (Pontoon): each seat's chips at the start "
+                             "(default 1000)")
 
 
 def next_to_answer(full: dict) -> int:
@@ -91,32 +92,28 @@ def run_banking(game: Game, args: argparse.Namespace) -> int:
     chips = _chips(table.view(ADJUDICATOR))
     print(f"{game.name}: {args.bots} bots, seed {args.seed}, {args.hands} hands, "
           f"commitment {table.commitment[:16]}…")
-    proposals, played = 0, 0
+    proposals, finished, started = 0, set[int](), 0
     while proposals < MAX_PROPOSALS:
         full = table.view(ADJUDICATOR)
-        if full["hand_over"]:
-            played += 1
+        number = int(full["hand_number"])
+        if full["hand_over"] and number not in finished:
+            finished.add(number)
             _hand_summary(full)
-            if played >= args.hands:
+            if len(finished) >= args.hands:
                 break
+        if not full["hand_over"] and number != started:
+            started = number
+            print(f"hand {number}: banker seat {full['banker']}")
         seat = pontoon_bot.next_to_act(full)
-        if full["hand_over"]:
-            print(f"hand {full['hand_number'] + 1}:")
-        elif full["phase"] == "bet" and full["to_act"] == _first_player(full) \
-                and table.version == 0:
-            print(f"hand {full['hand_number']}: banker seat {full['banker']}")
         candidates = pontoon_bot.turn_candidates(table.view(seat), rng, **limits)
         proposals += play_turn(table, seat, candidates, args.quiet)
+    played = len(finished)
     final = table.view(ADJUDICATOR)
     conserved = _chips(final) == chips
     print(f"after {played} hands: balances {final['balances']}; on the table {final['on_table']}; "
           f"chips {'conserved' if conserved else 'NOT conserved'} ({_chips(final)} of {chips}); "
           f"proposals {proposals}")
     return 0 if conserved and played >= args.hands else 1
-
-
-def _first_player(view: dict[str, Any]) -> int:
-    return (int(view["banker"]) + 1) % int(view["seats"])
 
 
 def _chips(view: dict[str, Any]) -> int:

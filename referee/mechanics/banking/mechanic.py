@@ -396,10 +396,11 @@ class BankingMechanic(Mechanic):
         for hands in s.hands:
             for hand in hands:
                 hand.face_up = [True] * len(hand.cards)
+        # the deck is not revealed: unless a pontoon reshuffles it, the next hand is dealt from
+        # the rest of this very pack (PO-8), and its order would show cards still face down
         s.last_hand = {"hand_number": s.hand_number, "next_banker": s.next_banker,
                        "hands": {str(seat): [codes(h.cards) for h in hs] for seat, hs in enumerate(s.hands)},
-                       "deck": codes(s.deck), "commitment": self.commitment(s),
-                       "salt": chance.hand_salt(s.salt, s.hand_number)}
+                       "commitment": self.commitment(s)}
         events.append(Event("hand_over", {"balances": {str(i): b for i, b in enumerate(s.balances)},
                                           "next_banker": s.next_banker}))
 
