@@ -5,7 +5,7 @@ Machines here are noisy, so every figure comes with a ratio to a baseline measur
   proposals), against the cost of merely parsing those moves;
 - over gRPC, a referee in its own process with the SQLite store (WAL, synchronous FULL: every accepted move is fsync'd before
   its verdict): Propose throughput and p50/p99 latency at 1 and 16 concurrent clients, against
-  the transport floor: the gRPC health check on the same server, same concurrency.
+  the transport floor: the gRPC health check on the same server, same concurrency (Pontinho).
 """
 
 from __future__ import annotations
@@ -27,20 +27,38 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from referee.engine.moves import parse_move
 from referee.engine.table import Table, TableSetup
 from referee.cards import PackKind
-from referee.model import ADJUDICATOR, Move
+from referee.commands.play import next_to_answer
+from referee.model import ADJUDICATOR, Move, Outcome
 from referee.server.logging import configure_logging
 from referee.spec.registry import load_games
 from referee_client import RefereeClient
+from referee_client import pontoon_bot
 from referee_client.rummy_bot import turn_candidates
 
 
 def recorded_game(game: Any, seed: int) -> list[tuple[int, Move]]:
-    """Every proposal (accepted or not) of a seeded bot hand, to replay as a workload."""
+    """Every proposal (accepted or not) of a seeded bot match, to replay as a workload."""
     table = Table.create(game, TableSetup(game=game.name, seats=4, seed=seed))
     rng, log = random.Random(seed), []
     while not table.is_over:
-        seat = table.view(ADJUDICATOR)["to_act"]
+        seat = next_to_answer(table.view(ADJUDICATOR))
         for data in turn_candidates(table.view(seat), rng):
+            move = Move.from_data(data)
+            log.append((seat, move))
+            if table.propose(seat, move).outcome is not Outcome.REJECTED:
+                break
+    return log
+
+
+def recorded_banking(game: Any, seed: int, hands: int = 20) -> list[tuple[int, Move]]:
+    """Every proposal of a seeded Pontoon table of six bots over `hands` hands."""
+    table = Table.create(game, banking_setup(game, seed))
+    options = game.resolve_options({})
+    limits = {"min_bet": options["min_bet"], "max_bet": options["max_bet"]}
+    rng, log = random.Random(seed), []
+    while table.view(ADJUDICATOR)["hand_number"] <= hands:
+        seat = pontoon_bot.next_to_act(table.view(ADJUDICATOR))
+        for data in pontoon_bot.turn_candidates(table.view(seat), rng, **limits):
             move = Move.from_data(data)
             log.append((seat, move))
             if table.propose(seat, move).accepted:
@@ -48,9 +66,14 @@ def recorded_game(game: Any, seed: int) -> list[tuple[int, Move]]:
     return log
 
 
+def banking_setup(game: Any, seed: int) -> TableSetup:
+    return TableSetup(game=game.name, seats=6, seed=seed, balances={s: 1000 for s in range(6)})
+
+
 def in_process(game: Any, seconds: float) -> dict[str, float]:
-    log = recorded_game(game, seed=7)
-    setup = TableSetup(game=game.name, seats=4, seed=7)
+    banking = game.spec.mechanics == "banking"
+    log = recorded_banking(game, seed=3) if banking else recorded_game(game, seed=7)
+    setup = banking_setup(game, 3) if banking else TableSetup(game=game.name, seats=4, seed=7)
     pack = PackKind(game.spec.pack_kind)
 
     def judge_all() -> None:
@@ -154,11 +177,11 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     configure_logging("warning")  # one log line per verdict would measure the terminal
     games = load_games()
-    game = games["pontinho"]
-    local = in_process(game, args.seconds)
-    print(f"pontinho in-process: {local['verdicts_per_s']:,.0f} verdicts/s over a recorded hand of "
-          f"{local['proposals']} proposals; parsing alone {local['parses_per_s']:,.0f}/s "
-          f"(judging costs {local['parses_per_s'] / local['verdicts_per_s']:.1f}x parsing)")
+    for name, what in (("pontinho", "a recorded match"), ("pontoon", "20 recorded hands of six bots")):
+        local = in_process(games[name], args.seconds)
+        print(f"{name} in-process: {local['verdicts_per_s']:,.0f} verdicts/s over {what} "
+              f"({local['proposals']} proposals); parsing alone {local['parses_per_s']:,.0f}/s "
+              f"(judging costs {local['parses_per_s'] / local['verdicts_per_s']:.1f}x parsing)")
     for clients, pair in over_grpc(args.seconds).items():
         floor, propose = pair["floor"], pair["propose"]
         print(f"pontinho gRPC, {clients:>2} client(s), SQLite: Propose {propose['rps']:,.0f}/s "
