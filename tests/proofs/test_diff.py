@@ -168,8 +168,6 @@ def test_a_scenario_between_two_games_plays_out(games: dict[str, Game],
 
 def test_taradinho_takes_the_discard_out_of_turn_where_pontinho_does_not() -> None:
     games = load_games()
-    if "taradinho" not in games:
-        pytest.skip("no Taradinho spec yet")
     results = _by_label(list(compare(_pair(games, "pontinho", "taradinho", max_cards=2))))
     take = results["take_discard"].findings[1]  # TD-1: Taradinho accepts, Pontinho rejects
     assert take.status == "differs" and "PN-19" in take.broken
