@@ -8,6 +8,7 @@ moves is a `transfer` event; balances plus the stakes on the table never change 
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any, Mapping
 
 from referee.cards import Card, codes
@@ -16,7 +17,7 @@ from referee.errors import CardError, SetupError, SpecError, SpecErrors
 from referee.mechanics.banking.state import BankState, Hand
 from referee.mechanics.base import Deal, Judgement, Mechanic
 from referee.mechanics.rummy.deal import pack_for
-from referee.model import ADJUDICATOR, JSON, Event, Violation
+from referee.model import JSON, Event, Violation
 from referee.spec.expr import BOOL, INT, ListType, CARD, STR, Scope
 from referee.spec.rules import RuleBook
 from referee.spec.schema import GameSpec, expression_at
@@ -444,7 +445,6 @@ def _settle_hand(s: BankState, seat: int, hand: Hand, amount: int) -> Event:
 
 def _stacked_deck(pack: list[Card], stacked: Mapping[str, Any]) -> list[Card]:
     """SCENARIOS.md: `deck`, top first; the cards it does not list follow in pack order."""
-    from collections import Counter
     unknown = sorted(set(stacked) - {"deck"})
     if unknown:
         raise SetupError(f"stacked deal: unknown key `{unknown[0]}`: expected `deck`")
@@ -461,4 +461,4 @@ def _stacked_deck(pack: list[Card], stacked: Mapping[str, Any]) -> list[Card]:
     return listed + rest
 
 
-__all__ = ["BankingMechanic", "ADJUDICATOR"]
+__all__ = ["BankingMechanic"]
