@@ -76,6 +76,8 @@ def per_key(name: str, compare_one: Callable[[Any, Any], list[str]] | None = Non
 
 
 def _same_multiset(expected: list[str], actual: Any) -> list[str]:
+    if isinstance(actual, list) and all(isinstance(h, Mapping) and "cards" in h for h in actual):
+        actual = [c for h in actual for c in h["cards"]]  # a seat with several hands (banking)
     if not isinstance(actual, list):
         return ["the view does not show this hand"]
     want, got = Counter(_cards(expected)), Counter(_cards(actual))

@@ -85,8 +85,10 @@ class RefereeClient:
 
     def create_table(self, game: str, seats: int, *, seed: int | None = None,
                      deal: Mapping[str, Any] | None = None, options: Mapping[str, Any] | None = None,
-                     dealer: int = 0) -> TableHandle:
-        request = pb.CreateTableRequest(game=game, seats=seats, dealer=dealer, options=_struct(options))
+                     dealer: int = 0, scores: Mapping[int, int] | None = None,
+                     balances: Mapping[int, int] | None = None) -> TableHandle:
+        request = pb.CreateTableRequest(game=game, seats=seats, dealer=dealer, options=_struct(options),
+                                        scores=dict(scores or {}), balances=dict(balances or {}))
         if seed is not None:
             request.seed = seed
         if deal is not None:

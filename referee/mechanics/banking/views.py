@@ -34,6 +34,7 @@ def view(mechanic: BankingMechanic, state: BankState, seat: int | None) -> dict[
         result["pack"] = codes(reversed(state.pack))
     if seat is not None and 0 <= seat < state.seats:
         result["seat"] = seat
+        result["hand"] = result["hands"][str(seat)]  # its own hands, as it sees them
     return result
 
 
