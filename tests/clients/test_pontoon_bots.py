@@ -193,3 +193,12 @@ def test_referee_play_pontoon(capsys: pytest.CaptureFixture[str]) -> None:
     assert "hand 5 over" not in out
     assert "after 4 hands:" in out and "chips conserved (6000 of 6000)" in out
     assert "{'type': 'next_hand'} -> accepted" in out
+
+
+def test_bots_play_shoot_pontoon_with_a_kitty(capsys: pytest.CaptureFixture[str]) -> None:
+    """SH-1, SH-8: the bank puts up (and refills) the kitty; chips plus kitty are conserved."""
+    from referee.cli import main
+
+    assert main(["play", "shoot_pontoon", "--bots", "4", "--seed", "3", "--hands", "3", "--quiet"]) == 0
+    out = capsys.readouterr().out
+    assert "after 3 hands" in out and "chips conserved (4000 of 4000)" in out

@@ -27,6 +27,11 @@ def next_to_act(view: dict[str, Any]) -> int:
     return int(view["banker"]) if view["hand_over"] else int(view["to_act"])
 
 
+def _shoot_total(view: dict[str, Any]) -> int:
+    return sum(int(h.get("shoot", 0)) for hands in view["hands"].values() for h in hands
+               if not h.get("settled"))
+
+
 def value(card: str) -> int:
     """PO-1: ace 1 (see `best_total`), K Q J T 10, others their pips."""
     return min(RANKS.index(card[0]) + 1, 10)
@@ -57,6 +62,8 @@ def turn_candidates(view: dict[str, Any], rng: random.Random, *, min_bet: int = 
         return
     if phase == "between":
         if seat == view["banker"]:
+            if not view.get("kitty", 1):  # Shoot Pontoon: an empty kitty is refilled (SH-8)
+                yield {"type": "kitty", "amount": max_bet}
             yield {"type": "next_hand"}
         offer = view.get("offer")
         if offer and offer["to"] == seat:
@@ -64,8 +71,14 @@ def turn_candidates(view: dict[str, Any], rng: random.Random, *, min_bet: int = 
         return
     if view["to_act"] != seat:
         return
+    if phase == "kitty":  # Shoot Pontoon: the banker puts up the kitty first (SH-1)
+        yield {"type": "kitty", "amount": rng.randint(min_bet, max(min_bet, max_bet))}
     if phase == "bet":
-        yield {"type": "bet", "amount": rng.randint(min_bet, max(min_bet, max_bet))}
+        amount = rng.randint(min_bet, max(min_bet, max_bet))
+        room = int(view.get("kitty", 0)) - _shoot_total(view)
+        if room > 0 and rng.random() < 0.3:  # now and then a shoot bet within the kitty (SH-2)
+            yield {"type": "bet", "amount": amount, "shoot": rng.randint(1, room)}
+        yield {"type": "bet", "amount": amount}
         yield {"type": "bet", "amount": min_bet}
     elif phase == "banker":
         yield from _banker_candidates(_own_cards(view, seat, 0), rng)
