@@ -96,7 +96,8 @@ class RummyMechanic(Mechanic):
         env.update(seat=0, to_act=0, mao=0, seats=1, phase="play", hand=[], discard_top=turned,
                    discarder=TURNED, move_type="meld", taken_card=turned, turned=turned,
                    score=0, deciding=False, reentries=0, blows=0, under=1, stolen=[],
-                   window_open=False, responded=False, claims_closed=False, playing=True)
+                   window_open=False, responded=False, claims_closed=False, playing=True,
+                   laid_wild=[])
         env.update(given)
         kind = self.reader.kinds[checkpoint]
         meld_env = self.reader.meld_env(env, checkpoint, cards, new=bool(given.get("new", True)))
@@ -182,6 +183,7 @@ class _Turn:
         self.taken: Card | None = None
         self.taken_from = TURNED
         self.stolen: list[Card] = []  # jokers taken back by this move
+        self.laid_wild: list[Card] = []  # jokers this move laid standing for another card
         self.going_out = move_type == "go_out" or (
             move_type == "discard" and len(self.hand) == 1 and move.get("card") in self.hand)
 
@@ -199,6 +201,7 @@ class _Turn:
             "score": s.scores[self.seat], "deciding": self.seat in s.deciding,
             "reentries": s.reentries[self.seat], "blows": s.blows[self.seat],
             "under": len(s.playing), "stolen": self.stolen, "playing": self.seat in s.playing,
+            "laid_wild": self.laid_wild,
             "window_open": s.window is not None,
             # the top discard's claim window has closed: out of turn it is no longer claimable
             "claims_closed": s.window_count > 0 and s.closed_windows == s.window_count
@@ -327,6 +330,7 @@ class _Turn:
             self.violations += reading
             return
         remove_cards(self.hand, cards)
+        self.laid_wild += [c for c, wild in zip(reading.cards, reading.wild) if wild]
         meld = Meld(len(self.s.melds) + 1, reading.kind, self.seat, reading.cards, reading.wild)
         self.s.melds.append(meld)
         self.events.append(Event("melded", {"seat": self.seat, "meld": meld.id, "meld_kind": meld.kind,

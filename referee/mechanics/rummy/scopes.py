@@ -19,6 +19,7 @@ def common_names(spec: GameSpec) -> dict[str, Type]:
         "score": INT, "deciding": BOOL, "reentries": INT, "blows": INT, "under": INT,
         "playing": BOOL,  # the proposer is dealt in: in the match and not blown
         "stolen": ListType(CARD),  # the jokers this move took back from the table (PN-10)
+        "laid_wild": ListType(CARD),  # the jokers this move laid as jokers (not as themselves)
         # a claim window is open on the last discard (TD-4); the proposer already answered it
         "window_open": BOOL, "responded": BOOL, "claims_closed": BOOL,
     }
