@@ -45,6 +45,10 @@ def _options(pairs: list[str]) -> dict[str, object]:
 def run(args: argparse.Namespace) -> int:
     try:
         game = find_game(load_games(args.specs), args.game)
+        if game.spec.mechanics != "rummy":  # the rendering reads rummy views (melds, discards)
+            print(f"error: transcripts cover rummy games so far, not `{game.name}` "
+                  f"(mechanics `{game.spec.mechanics}`)", file=sys.stderr)
+            return 2
         text = render(game, args.seed, args.seats, options=_options(args.option),
                       dealer=args.dealer, every_view=args.every_view)
     except RefereeError as exc:

@@ -55,3 +55,10 @@ def test_golden_is_a_whole_match() -> None:
     assert text.count("\n=== hand ") >= 2
     assert "    rejected: " in text  # rejected proposals are shown, with their rules
     assert len(text.encode("utf-8")) < 300_000
+
+
+def test_a_game_without_transcripts_is_refused_clearly(capsys: pytest.CaptureFixture[str]) -> None:
+    from referee.cli import main
+
+    assert main(["transcript", "pontoon", "--seed", "3", "--seats", "4"]) == 2
+    assert "transcripts cover rummy games so far" in capsys.readouterr().err
