@@ -107,6 +107,13 @@ def french_pack(copies: int = 1) -> list[Card]:
     return [c for c in one for _ in range(copies)]
 
 
+def pack(kind: str, copies: int = 1) -> list[Card]:
+    """The cards of a spec's `pack:` (French only, so far; tarot comes with its game)."""
+    if kind != PackKind.FRENCH.value:
+        raise CardError(f"no `{kind}` pack yet: French packs only")
+    return french_pack(copies)
+
+
 def codes(cards: Iterable[Card]) -> list[str]:
     return [str(c) for c in cards]
 

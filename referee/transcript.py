@@ -24,6 +24,7 @@ from typing import Any, Iterable, Mapping
 
 from referee.engine.table import Table, TableSetup
 from referee.model import ADJUDICATOR, JSON, Move, Outcome, Verdict
+from referee.scenario import checks
 from referee.scenario.runner import reason
 from referee_client.rummy_bot import turn_candidates
 
@@ -40,15 +41,7 @@ def salt_for(seed: int) -> str:
 
 def show(value: Any) -> str:
     """Compact, stable text for event fields: `[4C 5C 6C]`, `{0: 12, 1: 0}`, `null`."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, (list, tuple)):
-        return "[" + " ".join(show(v) for v in value) + "]"
-    if isinstance(value, Mapping):
-        return "{" + ", ".join(f"{k}: {show(v)}" for k, v in value.items()) + "}"
-    return str(value)
+    return checks.show(value, between=" ")
 
 
 def show_move(move: Mapping[str, JSON]) -> str:

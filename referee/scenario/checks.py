@@ -17,16 +17,17 @@ Comparer = Callable[[Any, View], list[str]]
 _MISSING = object()
 
 
-def show(value: Any) -> str:
-    """A value as a scenario writes it: `[4C, 5C]`, `{0: 12}`, `true`, `null`."""
+def show(value: Any, between: str = ", ") -> str:
+    """A value as a scenario writes it: `[4C, 5C]`, `{0: 12}`, `true`, `null` (`between`
+    separates list items: transcripts use a space)."""
     if value is None:
         return "null"
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, (list, tuple)):
-        return "[" + ", ".join(show(v) for v in value) + "]"
+        return "[" + between.join(show(v, between) for v in value) + "]"
     if isinstance(value, Mapping):
-        return "{" + ", ".join(f"{k}: {show(v)}" for k, v in value.items()) + "}"
+        return "{" + ", ".join(f"{k}: {show(v, between)}" for k, v in value.items()) + "}"
     return str(value)
 
 

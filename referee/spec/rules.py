@@ -14,8 +14,8 @@ from typing import Any, Iterable, Mapping
 
 from referee.errors import SpecError, SpecErrors
 from referee.model import Violation
-from referee.spec.expr import (BOOL, CARD, INT, STR, Definition, ListType, Origin, Program, Scope,
-                               Type, parse)
+from referee.spec.expr import (BOOL, CARD, INT, STR, Compiled, Definition, ListType, Origin,
+                               Program, Scope, Type, TypedExpr, parse)
 from referee.spec.schema import DefinitionSpec, GameSpec, RuleSpec, Where
 
 RULEBOOK_ID = re.compile(r"^[A-Z]{2,3}-\d+$")
@@ -153,3 +153,20 @@ def _unique(errors: list[SpecError]) -> list[SpecError]:
             seen.add(str(error))
             result.append(error)
     return result
+
+
+@dataclass(frozen=True)
+class SpecExpression:
+    """A value the mechanic computes from a spec expression (not a rule): proofs reason about it.
+
+    `typed` is what z3 encodes (its program holds the context's names), `compiled` what the
+    engine runs: both from the same text, so a proof speaks of the engine's own computation.
+    """
+
+    path: str              # where the spec states it, e.g. `scoring.hand_points`
+    context: str           # the context it reads: a checkpoint (`scoring`) or its own (`reentry`)
+    typed: TypedExpr
+    compiled: Compiled
+
+    def __call__(self, env: Mapping[str, Any]) -> Any:
+        return self.compiled(env)

@@ -1,12 +1,27 @@
-"""Stacking real tables around a counterexample: natural cards a scaffold may use."""
+"""Helpers of the proof tests: broken copies of a spec, and stacking real tables around a
+counterexample (natural cards a scaffold may use)."""
 
 from __future__ import annotations
 
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 from referee.cards import Card, french_pack
-from referee.spec.registry import Game
+from referee.spec.registry import DEFAULT_SPECS, Game
+
+Edits = list[tuple[str, str]]  # (text of the spec, what it becomes)
+
+
+def edited_spec(spec: str, tmp_path: Path, name: str, edits: Edits) -> Path:
+    """A copy of `specs/<spec>.yaml` with each edit applied once (each text must occur once)."""
+    text = (DEFAULT_SPECS / f"{spec}.yaml").read_text(encoding="utf-8")
+    for old, new in edits:
+        assert text.count(old) == 1, old
+        text = text.replace(old, new)
+    path = tmp_path / f"{name}.yaml"
+    path.write_text(text, encoding="utf-8")
+    return path
 
 
 def jokers(game: Game, options: dict[str, Any], turned: Card) -> set[Card]:

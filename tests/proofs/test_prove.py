@@ -15,16 +15,15 @@ from referee.cli import main
 from referee.engine.table import Table, TableSetup
 from referee.model import ADJUDICATOR, Move, Verdict
 from referee.proofs.prover import Outcome, Property, prove, read_properties
-from referee.spec.registry import DEFAULT_SPECS, Game, load_game
+from referee.spec.registry import Game, load_game
 
-from .stacking import jokers, natural_sequence
+from .stacking import edited_spec, jokers, natural_sequence
 
 JOKER_RULES = ["same_rank_other_colour", "next_rank_same_suit"]
 PROPERTY_IDS = ["trio-three-suits", "sequence-no-joker-at-ends", "sequence-one-suit-consecutive"]
 # the properties over the spec's expressions (tests/proofs/test_prove_expressions.py)
 EXPRESSION_PROPERTY_IDS = ["hand-points-never-negative", "ace-at-98-only-lone-natural-ace",
                            "reentry-under-blow-at", "reentry-at-worst-placed"]
-ORIGINAL = (DEFAULT_SPECS / "pontinho.yaml").read_text(encoding="utf-8")
 MAO = 1  # dealer 0: seat 1 acts first
 StackDeal = Callable[..., dict[str, Any]]  # the `stacked` fixture (tests/conftest.py)
 
@@ -50,13 +49,7 @@ BREAKS: dict[str, tuple[list[tuple[str, str]], str]] = {
 
 def broken_game(tmp_path: Path, name: str) -> tuple[Game, Property]:
     edits, property_id = BREAKS[name]
-    text = ORIGINAL
-    for old, new in edits:
-        assert text.count(old) == 1, old
-        text = text.replace(old, new)
-    path = tmp_path / f"{name}.yaml"
-    path.write_text(text, encoding="utf-8")
-    game = load_game(path)
+    game = load_game(edited_spec("pontinho", tmp_path, name, edits))
     return game, next(p for p in read_properties(game) if p.id == property_id)
 
 

@@ -16,19 +16,17 @@ from referee.cards import Card, codes
 from referee.cli import main
 from referee.engine.table import Table, TableSetup
 from referee.errors import SpecError
-from referee.mechanics.rummy.config import SpecExpression
+from referee.spec.rules import SpecExpression
 from referee.model import ADJUDICATOR, Move
 from referee.proofs.prover import Outcome, Property, prove, read_properties
 from referee.spec.registry import DEFAULT_SPECS, Game, load_game
 
-from .stacking import jokers, natural_cards, natural_sequence
+from .stacking import Edits, edited_spec, jokers, natural_cards, natural_sequence
 
-ORIGINAL = (DEFAULT_SPECS / "pontinho.yaml").read_text(encoding="utf-8")
 JOKER_RULES = ["same_rank_other_colour", "next_rank_same_suit"]
 SCORING = ["hand-points-never-negative", "ace-at-98-only-lone-natural-ace"]
 REENTRY = ["reentry-under-blow-at", "reentry-at-worst-placed"]
 StackDeal = Callable[..., dict[str, Any]]  # the `stacked` fixture (tests/conftest.py)
-Edits = list[tuple[str, str]]
 
 HAND_POINTS_ACE = "    then 1\n    else sum(c in hand: card_points(c))"
 NATURAL_ACE = "       and rank(hand[0]) == 1 and not is_joker(hand[0])"
@@ -54,13 +52,7 @@ BREAKS: dict[str, tuple[Edits, list[str]]] = {
 
 
 def spec_copy(tmp_path: Path, name: str, edits: Edits) -> Path:
-    text = ORIGINAL
-    for old, new in edits:
-        assert text.count(old) == 1, old
-        text = text.replace(old, new)
-    path = tmp_path / f"{name}.yaml"
-    path.write_text(text, encoding="utf-8")
-    return path
+    return edited_spec("pontinho", tmp_path, name, edits)
 
 
 def broken(tmp_path: Path, name: str) -> Game:

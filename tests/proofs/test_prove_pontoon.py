@@ -25,11 +25,11 @@ from referee.model import ADJUDICATOR, Move
 from referee.proofs.prover import Outcome, Property, prove, read_properties
 from referee.spec.registry import DEFAULT_SPECS, Game, load_game, load_games
 
-ORIGINAL = (DEFAULT_SPECS / "pontoon.yaml").read_text(encoding="utf-8")
+from .stacking import Edits, edited_spec
+
 PROPERTY_IDS = ["rank-total-preorder", "banker-wins-ties", "pontoon-beats-every-hand",
                 "best-total-largest-not-over-21", "settle-moves-the-whole-stake",
                 "buy-within-PO-5"]
-Edits = list[tuple[str, str]]
 
 BEST_TOTAL = ("      if any(c in cs: rank(c) == 1) and hard_total(cs) + 10 <= 21\n"
               "      then hard_total(cs) + 10 else hard_total(cs)")
@@ -64,13 +64,7 @@ BREAKS: dict[str, tuple[Edits, list[str]]] = {
 
 
 def spec_copy(tmp_path: Path, name: str, edits: Edits) -> Game:
-    text = ORIGINAL
-    for old, new in edits:
-        assert text.count(old) == 1, old
-        text = text.replace(old, new)
-    path = tmp_path / f"{name}.yaml"
-    path.write_text(text, encoding="utf-8")
-    return load_game(path, DEFAULT_SPECS)
+    return load_game(edited_spec("pontoon", tmp_path, name, edits), DEFAULT_SPECS)
 
 
 def named(game: Game, property_id: str) -> Property:

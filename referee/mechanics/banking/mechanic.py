@@ -11,19 +11,17 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any, Mapping
 
-from referee.cards import Card, codes
+from referee.cards import Card, codes, pack
 from referee.engine import chance
 from referee.errors import CardError, SetupError, SpecError, SpecErrors
 from referee.mechanics.banking.state import BankState, Hand
 from referee.mechanics.base import Deal, Judgement, Mechanic
-from referee.mechanics.rummy.deal import pack_for
 from referee.model import JSON, Event, Violation
 from referee.spec.expr import BOOL, INT, ListType, CARD, STR, Scope
-from referee.spec.rules import RuleBook
+from referee.spec.rules import RuleBook, SpecExpression
 from referee.spec.schema import GameSpec, expression_at
 from referee.engine.moves import move_record_type
 from referee.spec.option_types import options_type
-from referee.mechanics.rummy.config import SpecExpression
 
 GEN8 = "GEN-8"
 EXPRESSIONS = {"done": BOOL, "bust": BOOL, "rank": INT, "settle": INT,
@@ -51,7 +49,7 @@ class BankingMechanic(Mechanic):
         super().__init__(spec)
         self.rules = RuleBook(spec, scopes(spec))
         self.config = self._read(spec)
-        self.pack = pack_for(spec.pack_kind, spec.pack_copies)
+        self.pack = pack(spec.pack_kind, spec.pack_copies)
 
     def _read(self, spec: GameSpec) -> dict[str, Any]:
         raw = spec.sections.get("banking")

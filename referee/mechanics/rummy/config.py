@@ -12,8 +12,8 @@ from referee.mechanics.rummy.match import MatchRules
 from referee.mechanics.rummy.melds import MeldKind
 from referee.spec.option_types import options_type
 from referee.model import Violation
-from referee.spec.expr import BOOL, INT, Compiled, ListType, Scope, TypedExpr, parse
-from referee.spec.rules import RULEBOOK_ID, RuleBook, build_program, origin
+from referee.spec.expr import BOOL, INT, ListType, Scope, parse
+from referee.spec.rules import RULEBOOK_ID, RuleBook, SpecExpression, build_program, origin
 from referee.spec.schema import GameSpec, Where, expression_at
 from referee.spec.yamlsource import PathKey, format_path
 
@@ -22,23 +22,6 @@ REQUIRED_VIOLATIONS = ("no_meld", "ambiguous_layoff", "steal", "empty_stock", "n
 # The context of `rummy.match.reentry_score`: no rule judges it, so it is no checkpoint of the
 # rule book; only definitions that name it in their `on:` reach it.
 REENTRY = "reentry"
-
-
-@dataclass(frozen=True)
-class SpecExpression:
-    """A value the mechanic computes from a spec expression (not a rule): proofs reason about it.
-
-    `typed` is what z3 encodes (its program holds the context's names), `compiled` what the
-    engine runs: both from the same text, so a proof speaks of the engine's own computation.
-    """
-
-    path: str              # where the spec states it, e.g. `scoring.hand_points`
-    context: str           # the context it reads: a checkpoint (`scoring`) or its own (`reentry`)
-    typed: TypedExpr
-    compiled: Compiled
-
-    def __call__(self, env: Mapping[str, Any]) -> Any:
-        return self.compiled(env)
 
 
 @dataclass
@@ -259,4 +242,4 @@ def _violation(reader: _Reader, path: PathKey, body: Any) -> Violation:
     return Violation(body["id"], message, cites)
 
 
-__all__ = ["REENTRY", "RummyConfig", "SpecExpression", "read_config"]
+__all__ = ["REENTRY", "RummyConfig", "read_config"]

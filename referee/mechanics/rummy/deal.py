@@ -10,7 +10,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from referee.cards import Card, PackKind, french_pack
+from referee.cards import Card, PackKind
 from referee.engine import chance
 from referee.errors import CardError, SetupError
 
@@ -88,9 +88,3 @@ def _check_counts(pack: list[Card], placed: list[Card]) -> None:
         if count > have[card]:
             raise SetupError(f"stacked deal: `{card}` is used {count} times; the pack holds "
                              f"{have[card]}")
-
-
-def pack_for(kind: str, copies: int) -> list[Card]:
-    if kind != "french":
-        raise SetupError(f"the rummy mechanic plays with French packs, not `{kind}`")
-    return french_pack(copies)

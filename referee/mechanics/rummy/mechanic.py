@@ -9,12 +9,11 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from referee.cards import Card, codes, missing_from, remove_cards
+from referee.cards import Card, codes, missing_from, remove_cards, pack
 from referee.errors import SpecError, SpecErrors
 from referee.mechanics.base import Deal, Judgement, Mechanic
 from referee.mechanics.rummy import claims, match, views
 from referee.mechanics.rummy.config import RummyConfig, read_config
-from referee.mechanics.rummy.deal import pack_for
 from referee.mechanics.rummy.melds import MeldReader, Reading
 from referee.mechanics.rummy.scopes import checkpoint_scopes
 from referee.mechanics.rummy.state import TURNED, Meld, RummyState
@@ -50,7 +49,7 @@ class RummyMechanic(Mechanic):
             raise SpecErrors([exc]) from None
         self.reader = MeldReader(self.config.kinds, self._judge_meld, self.config.no_meld,
                                  self.config.ambiguous)
-        self.pack = pack_for(spec.pack_kind, spec.pack_copies)
+        self.pack = pack(spec.pack_kind, spec.pack_copies)
 
     # --- setting up -------------------------------------------------------------------------
     def new_state(self, deal: Deal) -> RummyState:
