@@ -29,9 +29,11 @@ TAROT_SUITS = "SBCD"
 TRUMP_SUIT = "T"
 MATTO = "MT"
 
-# Numeric rank of each rank letter: ace 1, ten 10, jack 11, knight 12 (tarot), queen 12/13 ...
-# Only French ranks need arithmetic (sequences); tarot strength comes from the spec's orders.
+# Numeric rank of each rank letter: ace 1 .. ten 10, jack 11, queen 12, king 13. The tarot knight,
+# which French packs lack, is 14: a code that tells it apart, not a strength. Only French ranks
+# need arithmetic (sequences); tarot strength and points come from the spec's definitions.
 FRENCH_RANK_VALUE = {r: i + 1 for i, r in enumerate(FRENCH_RANKS)}
+KNIGHT_VALUE = 14
 
 _TRUMP_CODE = re.compile(r"^T([1-9]|1[0-9]|2[01])$")
 
@@ -54,10 +56,10 @@ class Card:
 
     @property
     def value(self) -> int:
-        """The French numeric rank: A=1 .. K=13 (trumps: their number)."""
+        """The numeric rank: A=1 .. K=13, the tarot knight 14 (trumps: their number, the Matto 0)."""
         if self.suit == TRUMP_SUIT:
             return int(self.rank) if self.rank != "M" else 0
-        return FRENCH_RANK_VALUE[self.rank] if self.rank != "N" else 12
+        return FRENCH_RANK_VALUE[self.rank] if self.rank != "N" else KNIGHT_VALUE
 
     @property
     def is_red(self) -> bool:
@@ -107,11 +109,21 @@ def french_pack(copies: int = 1) -> list[Card]:
     return [c for c in one for _ in range(copies)]
 
 
-def pack(kind: str, copies: int = 1) -> list[Card]:
-    """The cards of a spec's `pack:` (French only, so far; tarot comes with its game)."""
-    if kind != PackKind.FRENCH.value:
-        raise CardError(f"no `{kind}` pack yet: French packs only")
-    return french_pack(copies)
+def tarot_pack() -> list[Card]:
+    """The 78-card tarot pack in a fixed order: each suit A..K with the knight, T1..T21, the Matto."""
+    suits = [Card(r, s) for s in TAROT_SUITS for r in TAROT_RANKS]
+    return suits + [Card(str(n), TRUMP_SUIT) for n in range(1, 22)] + [Card("M", TRUMP_SUIT)]
+
+
+def pack(kind: str, copies: int = 1, without: Iterable[str] = ()) -> list[Card]:
+    """The cards of a spec's `pack:`: `copies` packs of `kind`, less the cards `without` names."""
+    kind_ = PackKind(kind)
+    one = french_pack() if kind_ is PackKind.FRENCH else tarot_pack()
+    removed = set(parse_cards(without, kind_))
+    missing = removed - set(one)
+    if missing:
+        raise CardError(f"`{sorted(map(str, missing))[0]}` is not a card of the {kind} pack")
+    return [c for c in one if c not in removed for _ in range(copies)]
 
 
 def codes(cards: Iterable[Card]) -> list[str]:

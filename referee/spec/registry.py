@@ -23,7 +23,8 @@ def mechanics() -> dict[str, type[Mechanic]]:
     # imported late: mechanics import the spec layer
     from referee.mechanics.banking.mechanic import BankingMechanic
     from referee.mechanics.rummy import RummyMechanic
-    return {RummyMechanic.name: RummyMechanic, BankingMechanic.name: BankingMechanic}
+    from referee.mechanics.tricks import TricksMechanic
+    return {m.name: m for m in (RummyMechanic, BankingMechanic, TricksMechanic)}
 
 
 class Game:
@@ -48,7 +49,7 @@ class Game:
         return {
             "name": spec.name, "title": dict(spec.title), "source": list(spec.source),
             "mechanics": spec.mechanics, "seats": {"min": spec.seats_min, "max": spec.seats_max},
-            "pack": {"kind": spec.pack_kind, "copies": spec.pack_copies},
+            "pack": {"kind": spec.pack_kind, "copies": spec.pack_copies, "size": len(spec.pack())},
             "options": [o.describe() for o in spec.options.values()],
             "moves": [{"type": m.type, "fields": [f.name for f in m.fields], "text": dict(m.text)}
                       for m in spec.moves.values()],

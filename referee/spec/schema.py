@@ -12,7 +12,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
-from referee.errors import SpecError
+from referee.cards import Card, PackKind, pack
+from referee.errors import CardError, SpecError
 from referee.spec.options import OPTION_TYPES, Option
 from referee.spec.yamlsource import Located, PathKey, format_path
 
@@ -99,6 +100,24 @@ class GameSpec:
     rules: tuple[RuleSpec, ...]
     sections: Mapping[str, Any]  # mechanic-owned sections, raw
     located: Located
+    pack_without: tuple[str, ...] = ()  # cards taken out of the full pack (TA-2)
+
+    def pack(self) -> list[Card]:
+        """The game's cards, in the pack's fixed order."""
+        return pack(self.pack_kind, self.pack_copies, self.pack_without)
+
+
+def _read_pack_without(reader: SpecReader, pack: Any) -> tuple[str, ...]:
+    if not isinstance(pack, dict) or pack.get("without") is None:
+        return ()
+    codes = reader.strings(pack["without"], ("pack", "without"))
+    kind = PackKind(pack.get("kind", "french")) if pack.get("kind") in ("french", "tarot") else PackKind.FRENCH
+    for index, code in enumerate(codes):
+        try:
+            Card.parse(code, kind)
+        except CardError as exc:
+            reader.error(("pack", "without", index), exc.message)
+    return codes
 
 
 class SpecReader:
@@ -185,6 +204,7 @@ def read_spec(located: Located, mechanic_sections: set[str]) -> tuple[GameSpec |
         seats_min=seats_min, seats_max=seats_max,
         pack_kind=str(pack.get("kind", "french")) if isinstance(pack, dict) else "french",
         pack_copies=int(pack.get("copies", 1)) if isinstance(pack, dict) else 1,
+        pack_without=_read_pack_without(reader, pack),
         options=_read_options(reader, data.get("options", {})),
         definitions=_read_definitions(reader, data.get("definitions", [])),
         moves=_read_moves(reader, data.get("moves", {})),

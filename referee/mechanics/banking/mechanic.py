@@ -8,12 +8,12 @@ moves is a `transfer` event; balances plus the stakes on the table never change 
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import Any, Mapping
 
-from referee.cards import Card, codes, pack
+from referee.cards import Card, PackKind, codes
 from referee.engine import chance
-from referee.errors import CardError, SetupError, SpecError, SpecErrors
+from referee.engine import stacked as stacking
+from referee.errors import SetupError, SpecError, SpecErrors
 from referee.mechanics.banking.state import BankState, Hand
 from referee.mechanics.base import Deal, Judgement, Mechanic
 from referee.model import JSON, Event, Violation
@@ -49,7 +49,7 @@ class BankingMechanic(Mechanic):
         super().__init__(spec)
         self.rules = RuleBook(spec, scopes(spec))
         self.config = self._read(spec)
-        self.pack = pack(spec.pack_kind, spec.pack_copies)
+        self.pack = spec.pack()
 
     def _read(self, spec: GameSpec) -> dict[str, Any]:
         raw = spec.sections.get("banking")
@@ -443,20 +443,9 @@ def _settle_hand(s: BankState, seat: int, hand: Hand, amount: int) -> Event:
 
 def _stacked_deck(pack: list[Card], stacked: Mapping[str, Any]) -> list[Card]:
     """SCENARIOS.md: `deck`, top first; the cards it does not list follow in pack order."""
-    unknown = sorted(set(stacked) - {"deck"})
-    if unknown:
-        raise SetupError(f"stacked deal: unknown key `{unknown[0]}`: expected `deck`")
-    try:
-        listed = [Card.parse(c) for c in stacked.get("deck") or []]
-    except CardError as exc:
-        raise SetupError(f"stacked deal: {exc.message}") from None
-    have = Counter(pack)
-    for card, count in Counter(listed).items():
-        if count > have[card]:
-            raise SetupError(f"stacked deal: `{card}` is used {count} times; the pack holds {have[card]}")
-    rest = list((have - Counter(listed)).elements())
-    rest.sort(key=pack.index)
-    return listed + rest
+    stacking.check_keys(stacked, ("deck",))
+    listed = [stacking.read_card(c, "deck", PackKind.FRENCH) for c in stacked.get("deck") or []]
+    return listed + stacking.rest_of_pack(pack, listed)
 
 
 __all__ = ["BankingMechanic"]

@@ -6,13 +6,13 @@ not place follow the listed stock in the pack's fixed order, so the deal is stil
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Mapping
 
 from referee.cards import Card, PackKind
 from referee.engine import chance
-from referee.errors import CardError, SetupError
+from referee.engine import stacked as stacking
+from referee.errors import SetupError
 
 
 @dataclass(frozen=True)
@@ -39,52 +39,12 @@ def deal_from_seed(pack: list[Card], seats: int, order: list[int], hand_size: in
 
 
 def deal_stacked(pack: list[Card], seats: int, hand_size: int, stacked: Mapping[str, Any]) -> Dealt:
-    unknown = sorted(set(stacked) - {"hands", "turned", "stock"})
-    if unknown:
-        raise SetupError(f"stacked deal: unknown key `{unknown[0]}`: expected `hands`, `turned`, `stock`")
-    hands = _read_hands(stacked.get("hands"), seats, hand_size)
+    stacking.check_keys(stacked, ("hands", "turned", "stock"))
+    hands = stacking.read_hands(stacked.get("hands"), [hand_size] * seats, PackKind.FRENCH)
     if stacked.get("turned") is None:
         raise SetupError("stacked deal: missing `turned`, the turned card")
-    turned = _card(stacked["turned"], "turned")
-    stock = [_card(c, "stock") for c in stacked.get("stock") or []]
+    turned = stacking.read_card(stacked["turned"], "turned", PackKind.FRENCH)
+    stock = [stacking.read_card(c, "stock", PackKind.FRENCH) for c in stacked.get("stock") or []]
     placed = [c for hand in hands for c in hand] + [turned] + stock
-    _check_counts(pack, placed)
-    rest = list((Counter(pack) - Counter(placed)).elements())
-    rest.sort(key=pack.index)
-    stock += rest
-    return Dealt(hands, turned, stock, tuple(placed + rest))
-
-
-def _read_hands(raw: Any, seats: int, hand_size: int) -> list[list[Card]]:
-    if not isinstance(raw, Mapping):
-        raise SetupError("stacked deal: `hands` must map each seat to its cards")
-    hands: list[list[Card]] = [[] for _ in range(seats)]
-    given = set()
-    for key, cards in raw.items():
-        seat = int(key) if str(key).lstrip("-").isdigit() else -1
-        if not 0 <= seat < seats:
-            raise SetupError(f"stacked deal: `{key}` is not a seat of this table")
-        if not isinstance(cards, list) or len(cards) != hand_size:
-            count = len(cards) if isinstance(cards, list) else 0
-            raise SetupError(f"stacked deal: seat {seat} gets {count} cards, not {hand_size}")
-        hands[seat] = [_card(c, f"hands.{seat}") for c in cards]
-        given.add(seat)
-    missing = sorted(set(range(seats)) - given)
-    if missing:
-        raise SetupError(f"stacked deal: no hand for seat {missing[0]}")
-    return hands
-
-
-def _card(text: Any, where: str) -> Card:
-    try:
-        return Card.parse(text, PackKind.FRENCH)
-    except CardError as exc:
-        raise SetupError(f"stacked deal: `{where}`: {exc.message}") from None
-
-
-def _check_counts(pack: list[Card], placed: list[Card]) -> None:
-    have = Counter(pack)
-    for card, count in Counter(placed).items():
-        if count > have[card]:
-            raise SetupError(f"stacked deal: `{card}` is used {count} times; the pack holds "
-                             f"{have[card]}")
+    rest = stacking.rest_of_pack(pack, placed)
+    return Dealt(hands, turned, stock + rest, tuple(placed + rest))

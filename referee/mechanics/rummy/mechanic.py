@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from referee.cards import Card, codes, missing_from, remove_cards, pack
+from referee.cards import Card, codes, missing_from, remove_cards
 from referee.errors import SpecError, SpecErrors
 from referee.mechanics.base import Deal, Judgement, Mechanic
 from referee.mechanics.rummy import claims, match, views
@@ -49,7 +49,7 @@ class RummyMechanic(Mechanic):
             raise SpecErrors([exc]) from None
         self.reader = MeldReader(self.config.kinds, self._judge_meld, self.config.no_meld,
                                  self.config.ambiguous)
-        self.pack = pack(spec.pack_kind, spec.pack_copies)
+        self.pack = spec.pack()
 
     # --- setting up -------------------------------------------------------------------------
     def new_state(self, deal: Deal) -> RummyState:

@@ -20,7 +20,7 @@ from typing import Any
 
 import z3
 
-from referee.cards import FRENCH_RANKS, FRENCH_SUITS, TRUMP_SUIT, Card
+from referee.cards import FRENCH_RANKS, FRENCH_SUITS, KNIGHT_VALUE, TRUMP_SUIT, Card
 
 Sym = Any  # one of the representations above
 BoolLike = Any  # bool | z3.BoolRef
@@ -202,7 +202,7 @@ def card_of(rank: int, suit: str) -> Card:
     """The card with numeric rank `rank` (1..13, or a trump's number) in `suit`."""
     if suit == TRUMP_SUIT:
         return Card(str(rank) if rank else "M", suit)
-    return Card(FRENCH_RANKS[rank - 1], suit)
+    return Card("N" if rank == KNIGHT_VALUE else FRENCH_RANKS[rank - 1], suit)
 
 
 def _as_int(term: Any) -> int:

@@ -1,0 +1,3 @@
+from referee.mechanics.tricks.mechanic import TricksMechanic
+
+__all__ = ["TricksMechanic"]

@@ -1,0 +1,298 @@
+"""The trick-taking mechanic: deal, an optional discard by the dealer, tricks, the count.
+
+The Python here moves cards: dealing in packets, the dealer's discard, cards to the trick, the
+trick to its winner, the deal's count, the next deal. Which card may be played (following,
+trumping) is the spec's rules; which card wins a trick (`tricks.winner`), who owns each card at
+the count (`tricks.owner`) and what it is worth (`tricks.points`) are the spec's expressions, so
+another trick-taking game is a new spec (tests/engine/specs/whist.yaml is one).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from referee.cards import Card, PackKind, codes, remove_cards
+from referee.engine import chance
+from referee.engine import stacked as stacking
+from referee.engine.moves import move_record_type
+from referee.errors import RefereeError, SetupError, SpecError, SpecErrors
+from referee.mechanics.base import Deal, Judgement, Mechanic
+from referee.mechanics.tricks.state import Trick, TrickState
+from referee.model import JSON, Event, Violation
+from referee.spec.expr import BOOL, CARD, INT, STR, ListType, Scope
+from referee.spec.option_types import options_type
+from referee.spec.rules import RuleBook, SpecExpression
+from referee.spec.schema import GameSpec, expression_at
+
+GEN8 = "GEN-8"
+# expression -> (the context it reads, its type)
+EXPRESSIONS = {"packet": ("setup", INT), "winner": ("trick_end", INT),
+               "owner": ("count", INT), "points": ("count", INT)}
+OPTIONAL_EXPRESSIONS = {"announce": ("discard", INT)}  # published with the dealer's discard
+
+
+def scopes(spec: GameSpec) -> dict[str, Scope]:
+    options = options_type(spec)
+    seat = {"options": options, "seat": INT, "seats": INT, "dealer": INT, "is_dealer": BOOL,
+            "in_turn": BOOL, "phase": STR, "hand": ListType(CARD), "trick": ListType(CARD),
+            "team": INT, "tricks_played": INT}
+    result = {name: Scope({**seat, "move": move_record_type(move)})
+              for name, move in spec.moves.items()}
+    result["setup"] = Scope({"options": options, "seats": INT})
+    result["trick_end"] = Scope({"options": options, "trick": ListType(CARD), "leader": INT})
+    result["count"] = Scope({"options": options, "card": CARD, "taker": INT, "player_team": INT,
+                             "in_discard": BOOL, "dealer_team": INT, "tricks": ListType(INT)})
+    return result
+
+
+class TricksMechanic(Mechanic):
+    name = "tricks"
+    sections = frozenset({"tricks"})
+
+    def __init__(self, spec: GameSpec) -> None:
+        super().__init__(spec)
+        self.rules = RuleBook(spec, scopes(spec))
+        self.pack = spec.pack()
+        self.kind = PackKind(spec.pack_kind)
+        self.config = self._read(spec)
+
+    def _read(self, spec: GameSpec) -> dict[str, Any]:
+        raw = spec.sections.get("tricks")
+        located = spec.located
+        if not isinstance(raw, dict):
+            raise SpecErrors([located.error(("tricks",), "the tricks mechanic needs a `tricks` section")])
+        config: dict[str, Any] = {"teams": _teams(spec, raw.get("teams")),
+                                  "hand_size": _count(spec, raw, "hand_size", least=1),
+                                  "dealer_extra": _count(spec, raw, "dealer_extra", least=0, default=0)}
+        errors: list[SpecError] = []
+        wanted = {**EXPRESSIONS, **{k: v for k, v in OPTIONAL_EXPRESSIONS.items() if k in raw}}
+        for name, (context, typ) in wanted.items():
+            if name not in raw:
+                errors.append(located.error(("tricks",), f"`tricks.{name}` is missing"))
+                continue
+            text, where = expression_at(located, ("tricks", name), raw[name])
+            try:
+                typed = self.rules.check_expression(context, text, where, typ)
+                config[name] = SpecExpression(f"tricks.{name}", context, typed, typed.compile())
+            except (SpecError, SpecErrors) as exc:
+                errors.extend(exc.errors if isinstance(exc, SpecErrors) else [exc])
+        dealt = spec.seats_max * config["hand_size"] + config["dealer_extra"]
+        if dealt > len(self.pack):
+            errors.append(located.error(("tricks", "hand_size"), f"{spec.seats_max} hands of "
+                                        f"{config['hand_size']} and {config['dealer_extra']} more "
+                                        f"need {dealt} cards; the pack holds {len(self.pack)}"))
+        if errors:
+            raise SpecErrors(errors)
+        return config
+
+    @property
+    def expressions(self) -> dict[str, SpecExpression]:
+        """The `tricks.*` expressions, by dotted path: what `referee prove` evaluates."""
+        return {e.path: e for e in self.config.values() if isinstance(e, SpecExpression)}
+
+    # --- dealing ------------------------------------------------------------------------------
+    def new_state(self, deal: Deal) -> TrickState:
+        state = TrickState(seats=deal.seats, dealer=deal.dealer, seed=deal.seed, salt=deal.salt,
+                           options=dict(deal.options), teams=self.config["teams"],
+                           totals=[0] * len(self.config["teams"]))
+        if deal.stacked is not None:
+            hands, deck = self._stacked(state, deal.stacked)
+        else:
+            hands, deck = self._dealt(state)
+        self._start_deal(state, hands, deck)
+        return state
+
+    def _sizes(self, state: TrickState) -> list[int]:
+        extra = self.config["dealer_extra"]
+        return [self.config["hand_size"] + (extra if s == state.dealer else 0)
+                for s in range(state.seats)]
+
+    def _dealt(self, state: TrickState) -> tuple[list[list[Card]], tuple[Card, ...]]:
+        """From the seed: packets round the table from the seat after the dealer, the dealer's
+        extra cards last (TA-5)."""
+        deck = chance.shuffled(self.pack, state.seed, "deal", state.deal_number)
+        packet = self.config["packet"]({"options": state.options, "seats": state.seats})
+        order = [(state.dealer + k) % state.seats for k in range(1, state.seats + 1)]
+        hands: list[list[Card]] = [[] for _ in range(state.seats)]
+        position, size = 0, self.config["hand_size"]
+        while any(len(hands[s]) < size for s in order):
+            for seat in order:
+                take = min(packet, size - len(hands[seat]))
+                hands[seat] += deck[position:position + take]
+                position += take
+        extra = self.config["dealer_extra"]
+        hands[state.dealer] += deck[position:position + extra]
+        return hands, tuple(deck)
+
+    def _stacked(self, state: TrickState, stacked: Mapping[str, Any]) -> tuple[list[list[Card]], tuple[Card, ...]]:
+        """SCENARIOS.md: `hands` (the dealer's holds its extra cards too)."""
+        stacking.check_keys(stacked, ("hands",))
+        hands = stacking.read_hands(stacked.get("hands"), self._sizes(state), self.kind)
+        placed = [c for hand in hands for c in hand]
+        return hands, tuple(placed + stacking.rest_of_pack(self.pack, placed))
+
+    def _start_deal(self, state: TrickState, hands: list[list[Card]], deck: tuple[Card, ...]) -> None:
+        state.hands, state.deck = hands, deck
+        state.trick, state.tricks, state.discard, state.announced = [], [], [], None
+        state.leader = (state.dealer + 1) % state.seats  # TA-7: the seat after the dealer leads
+        if self.config["dealer_extra"]:
+            state.phase, state.to_act = "discard", state.dealer
+        else:
+            state.phase, state.to_act = "play", state.leader
+
+    def commitment(self, state: TrickState) -> str:
+        return chance.hand_commitment(state.salt, state.deal_number, state.deck)
+
+    def is_over(self, state: TrickState) -> bool:
+        return state.phase == "over"
+
+    def view(self, state: TrickState, seat: int | None) -> dict[str, JSON]:
+        from referee.mechanics.tricks.views import view
+        return view(self, state, seat)
+
+    # --- judging ------------------------------------------------------------------------------
+    def env(self, state: TrickState, seat: int) -> dict[str, Any]:
+        return {"options": state.options, "seat": seat, "seats": state.seats,
+                "dealer": state.dealer, "is_dealer": seat == state.dealer,
+                "in_turn": seat == state.to_act, "phase": state.phase,
+                "hand": state.hands[seat], "trick": [card for _, card in state.trick],
+                "team": state.team_of(seat), "tricks_played": len(state.tricks)}
+
+    def judge(self, state: TrickState, seat: int, move_type: str, move: Mapping[str, Any]) -> Judgement:
+        env = self.env(state, seat)
+        env["move"] = move
+        shown = codes(move.get("cards") or ([move["card"]] if "card" in move else []))
+        violations = self.rules.judge(move_type, env, cards=shown)
+        if violations:
+            return Judgement(violations)
+        handler = getattr(self, f"_do_{move_type}", None)
+        if handler is None:
+            return Judgement([Violation(GEN8, f"there is no move `{move_type}` now", code="malformed_move")])
+        work = state.clone()
+        work.deal_ended = False
+        events: list[Event] = []
+        handler(work, seat, dict(move), env, events)
+        return Judgement([], work, events)
+
+    def _do_discard(self, s: TrickState, seat: int, move: dict[str, Any], env: dict[str, Any],
+                    events: list[Event]) -> None:
+        """TA-5, TA-6: the dealer's cards go face down; how many are trumps is announced."""
+        remove_cards(s.hands[seat], move["cards"])
+        s.discard = list(move["cards"])
+        announce = self.config.get("announce")
+        s.announced = announce(env) if announce is not None else None
+        public: dict[str, JSON] = {"seat": seat, "count": len(s.discard)}
+        if s.announced is not None:
+            public["trumps"] = s.announced
+        events.append(Event("discarded", public, {"cards": codes(s.discard)}, frozenset({seat})))
+        s.phase, s.to_act = "play", s.leader
+
+    def _do_play(self, s: TrickState, seat: int, move: dict[str, Any], env: dict[str, Any],
+                 events: list[Event]) -> None:
+        card = move["card"]
+        s.hands[seat].remove(card)
+        s.trick.append((seat, card))
+        events.append(Event("played", {"seat": seat, "card": str(card)}))
+        if len(s.trick) < s.seats:
+            s.to_act = (seat + 1) % s.seats
+            return
+        self._end_trick(s, events)
+
+    def _end_trick(self, s: TrickState, events: list[Event]) -> None:
+        cards = [card for _, card in s.trick]
+        index = self.config["winner"]({"options": s.options, "trick": cards, "leader": s.leader})
+        if not 0 <= index < len(cards):  # `referee prove` shows every trick has a winner
+            raise RefereeError(f"the spec's `tricks.winner` gives no winner for {codes(cards)}")
+        winner = s.trick[index][0]
+        s.tricks.append(Trick(tuple(s.trick), winner))
+        events.append(Event("trick_won", {"number": len(s.tricks), "seat": winner,
+                                          "team": s.team_of(winner), "cards": codes(cards)}))
+        s.trick = []
+        s.leader = s.to_act = winner  # TA-9: the winner leads the next trick
+        if not any(s.hands):
+            self._end_deal(s, events)
+
+    # --- the count ----------------------------------------------------------------------------
+    def owners(self, s: TrickState) -> list[tuple[Card, int]]:
+        """Each card of the deal with the team that owns it at the count (`tricks.owner`)."""
+        won = s.tricks_won()
+        dealer_team = s.team_of(s.dealer)
+        base = {"options": s.options, "dealer_team": dealer_team, "tricks": won}
+        owned = []
+        for trick in s.tricks:
+            for seat, card in trick.plays:
+                owned.append((card, self.config["owner"]({**base, "card": card, "in_discard": False,
+                                                          "taker": s.team_of(trick.winner),
+                                                          "player_team": s.team_of(seat)})))
+        for card in s.discard:
+            owned.append((card, self.config["owner"]({**base, "card": card, "in_discard": True,
+                                                      "taker": -1, "player_team": dealer_team})))
+        return owned
+
+    def count(self, s: TrickState) -> list[int]:
+        """Each team's points for the deal just played (TA-12)."""
+        points = [0] * len(s.teams)
+        base = {"options": s.options, "taker": -1, "player_team": -1, "in_discard": False,
+                "dealer_team": s.team_of(s.dealer), "tricks": s.tricks_won()}
+        for card, owner in self.owners(s):
+            if not 0 <= owner < len(points):
+                raise RefereeError(f"the spec's `tricks.owner` gives `{card}` to no team ({owner})")
+            points[owner] += self.config["points"]({**base, "card": card})
+        return points
+
+    def _end_deal(self, s: TrickState, events: list[Event]) -> None:
+        points = self.count(s)
+        s.totals = [t + p for t, p in zip(s.totals, points)]
+        deal_winner = _best(points)
+        s.last_hand = {"hand_number": s.deal_number, "dealer": s.dealer,
+                       "points": _per_team(points), "tricks": _per_team(s.tricks_won()),
+                       "winner": deal_winner, "discard": codes(s.discard),
+                       "deck": codes(s.deck), "commitment": self.commitment(s),
+                       "salt": chance.hand_salt(s.salt, s.deal_number)}
+        events.append(Event("deal_over", {"hand_number": s.deal_number, "points": _per_team(points),
+                                          "tricks": _per_team(s.tricks_won()), "winner": deal_winner,
+                                          "discard": codes(s.discard), "totals": _per_team(s.totals)}))
+        s.deal_ended = True
+        if s.deal_number < int(s.options.get("deals_per_game", 1)):
+            s.dealer = (s.dealer + 1) % s.seats  # TA-12: the deal passes on
+            s.deal_number += 1
+            hands, deck = self._dealt(s)
+            self._start_deal(s, hands, deck)
+            events.append(Event("hand_dealt", {"hand_number": s.deal_number, "dealer": s.dealer,
+                                               "commitment": self.commitment(s)}))
+            return
+        s.phase, s.to_act, s.winner = "over", None, _best(s.totals)
+        events.append(Event("game_over", {"winner": s.winner, "totals": _per_team(s.totals)}))
+
+
+def _best(points: list[int]) -> int | None:
+    """The team with the most points; None for a tie at the top (57-57)."""
+    top = max(points)
+    leaders = [team for team, p in enumerate(points) if p == top]
+    return leaders[0] if len(leaders) == 1 else None
+
+
+def _per_team(values: list[int]) -> dict[str, int]:
+    return {str(team): v for team, v in enumerate(values)}
+
+
+def _teams(spec: GameSpec, raw: Any) -> tuple[tuple[int, ...], ...]:
+    """`tricks.teams`: a partition of the seats (every seat of the largest table in one team)."""
+    seats = set(range(spec.seats_max))
+    if (not isinstance(raw, list) or not all(isinstance(t, list) and t for t in raw)
+            or sorted(s for t in raw for s in t) != sorted(seats)
+            or spec.seats_min != spec.seats_max):
+        raise SpecErrors([spec.located.error(("tricks", "teams"), "`tricks.teams` must list every "
+                                             "seat once, in teams, for a fixed number of seats")])
+    return tuple(tuple(int(s) for s in team) for team in raw)
+
+
+def _count(spec: GameSpec, raw: Mapping[str, Any], key: str, least: int, default: int | None = None) -> int:
+    value = raw.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, int) or value < least:
+        raise SpecErrors([spec.located.error(("tricks", key), f"`tricks.{key}` must be an "
+                                             f"integer of at least {least}")])
+    return value
+
+
+__all__ = ["TricksMechanic"]

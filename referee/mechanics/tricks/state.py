@@ -1,0 +1,58 @@
+"""The state of a trick-taking table: hands, the trick on the table, the tricks taken, the count."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from referee.cards import Card
+
+
+@dataclass(frozen=True)
+class Trick:
+    """A finished trick: who led, the cards in the order played (with their seats), who won."""
+
+    plays: tuple[tuple[int, Card], ...]
+    winner: int
+
+
+@dataclass
+class TrickState:
+    seats: int
+    dealer: int
+    seed: int
+    salt: str
+    options: dict[str, Any]
+    teams: tuple[tuple[int, ...], ...]
+    hands: list[list[Card]] = field(default_factory=list)
+    phase: str = "play"             # discard | play | over
+    to_act: int | None = None
+    leader: int = 0                 # who leads the trick on the table
+    trick: list[tuple[int, Card]] = field(default_factory=list)   # (seat, card) as played
+    tricks: list[Trick] = field(default_factory=list)             # this deal's, in order
+    discard: list[Card] = field(default_factory=list)             # the dealer's, face down
+    announced: int | None = None    # how many trumps the discard holds (TA-6), once made
+    deal_number: int = 1
+    deck: tuple[Card, ...] = ()     # this deal's pack order (for the commitment)
+    totals: list[int] = field(default_factory=list)               # points per team, deals added
+    deal_ended: bool = False        # the last accepted move ended a deal
+    winner: int | None = None       # the winning team once the game is over (None: a tie)
+    last_hand: dict[str, Any] = field(default_factory=dict)       # the last finished deal, revealed
+
+    def team_of(self, seat: int) -> int:
+        return next(i for i, team in enumerate(self.teams) if seat in team)
+
+    def tricks_won(self) -> list[int]:
+        """Tricks won so far this deal, per team."""
+        won = [0] * len(self.teams)
+        for trick in self.tricks:
+            won[self.team_of(trick.winner)] += 1
+        return won
+
+    def clone(self) -> TrickState:
+        copy = TrickState(**{k: getattr(self, k) for k in self.__dataclass_fields__})
+        copy.hands = [list(h) for h in self.hands]
+        copy.trick, copy.tricks = list(self.trick), list(self.tricks)
+        copy.discard, copy.totals = list(self.discard), list(self.totals)
+        copy.last_hand = dict(self.last_hand)
+        return copy
