@@ -1,37 +1,48 @@
 """Golden transcripts (STYLE.md 11): a human-readable playthrough of one seeded table.
 
-The random rummy bot (`referee_client.rummy_bot.turn_candidates`, its choices seeded with the
-table seed, as `referee play` does) plays a whole match in-process. For every accepted move the
-transcript shows the seat, the move and the verdict: the events as the proposer sees them. The
-first rejected proposal of each turn is shown too, with the rules it breaks. After each move the
-views follow, one line per seat: its hand, who is to act, the top discard, the melds, the scores
-(and, when they matter, blown seats, seats deciding, balances and pot).
+A random bot (the client library's bot for the game's mechanic, its choices seeded with the table
+seed, as `referee play` does) plays every seat in-process. For every accepted move the transcript
+shows the seat, the move and the verdict: the events as the proposer sees them. The first rejected
+proposal of each turn is shown too, with the rules it breaks. After each move the views follow,
+one line per seat, built from the keys of that seat's view: a card the seat may not see is `??`.
 
 Views: with `every_view` every seat's view after every move; otherwise (the default, which keeps
 a whole match's transcript a reasonable size) the view of the seat that moved after each move,
 and every seat's view at the hand boundaries (the deal, the end of a hand, the decisions between
 hands, the end of the match).
 
-The output is a pure function of the game's spec, the seed, the seats and the options (the
-table's salt is derived from the seed), so a checked-in transcript is compared byte for byte: a
-difference means the rules, the views or the bot changed.
+A table is played to its end, or until `hands` hands are over: a banking table never ends by
+itself, so its adapter gives a default limit.
+
+What differs between mechanics is small and lives in one `Adapter` per mechanic (the bot, who
+must act, which keys make the hand header, the view line and the closing line); the rest is
+shared. The output is a pure function of the game's spec, the seed, the seats, the options and the
+hand limit (the table's salt is derived from the seed), so a checked-in transcript is compared
+byte for byte: a difference means the rules, the views or the bot changed.
 """
 
 from __future__ import annotations
 
+import functools
 import random
-from typing import Any, Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any, Callable, Iterable, Iterator, Mapping
 
 from referee.engine.table import Table, TableSetup
+from referee.errors import RefereeError
 from referee.model import ADJUDICATOR, JSON, Move, Outcome, Verdict
 from referee.scenario import checks
 from referee.scenario.runner import reason
-from referee_client.rummy_bot import turn_candidates
+from referee_client import pontoon_bot, rummy_bot
 
 MAX_PROPOSALS = 500_000  # a safety net: a match of random bots ends long before
 # events after which every seat's view is shown (a hand boundary)
 BOUNDARY_EVENTS = frozenset({"hand_dealt", "hand_over", "deciding", "reentered", "declined",
                              "match_over"})
+
+View = Mapping[str, Any]
+Candidates = Callable[[View, random.Random], Iterator[Mapping[str, JSON]]]
+Part = Callable[[View], "str | None"]  # one part of a line, or None to leave it out
 
 
 def salt_for(seed: int) -> str:
@@ -58,65 +69,191 @@ def show_rejection(verdict: Verdict) -> str:
     return "; ".join(reason(v.rule, v.cites, v.message) for v in verdict.violations)
 
 
-def view_line(view: Mapping[str, JSON]) -> str:
-    """One seat's view in one line."""
-    parts = [f"hand {show(view.get('hand', []))}"]
-    to_act = view.get("to_act")
-    parts.append(f"to act {show(to_act)} ({view.get('phase')})")
-    parts.append(f"top {show(view.get('discard_top'))}")
-    parts.append(f"stock {view.get('stock_size')}")
-    melds = view.get("melds") or []
-    parts.append("melds " + (" ".join(f"{m['id']}:{show(m['cards'])}" for m in melds) or "-"))
-    parts.append(f"scores {show(view.get('scores'))}")
-    if view.get("blown"):
-        parts.append(f"blown {show(view['blown'])}")
-    if view.get("deciding"):
-        parts.append(f"deciding {show(view['deciding'])}")
-    if view.get("pot") or any((view.get("balances") or {}).values()):
-        parts.append(f"balances {show(view.get('balances'))} pot {view.get('pot')}")
-    if view.get("legal_moves"):
-        parts.append(f"may {show(view['legal_moves'])}")
-    return " | ".join(parts)
+# --- lines built from a view's keys ------------------------------------------------------------
+
+def field(key: str, label: str | None = None, render: Callable[[Any], str] = show, *,
+          if_set: bool = False) -> Part:
+    """`label value` for the view's `key`; with `if_set`, left out when empty, zero or null."""
+    def part(view: View) -> str | None:
+        value = view.get(key)
+        if if_set and not value:
+            return None
+        return f"{label or key} {render(value)}"
+    return part
 
 
-def next_to_answer(full: Mapping[str, JSON]) -> int:
+def join_parts(parts: Iterable[Part], view: View, between: str) -> str:
+    return between.join(text for part in parts if (text := part(view)) is not None)
+
+
+COMMITMENT = field("commitment", render=lambda value: str(value)[:16])
+
+
+def to_act(view: View) -> str:
+    """Who is to act, and in which phase of the turn: `to act 1 (take)`."""
+    return f"to act {show(view.get('to_act'))} ({view.get('phase')})"
+
+
+# --- one adapter per mechanic ------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Adapter:
+    """What a transcript needs from one mechanic; everything else is shared."""
+
+    bot: str                                          # named in the transcript's first lines
+    candidates: Callable[[Mapping[str, Any]], Candidates]  # the bot, for the table's options
+    next_seat: Callable[[View], int]                  # who must act now, from the full view
+    header: tuple[Part, ...]                          # `=== hand n: ...`, from the full view
+    view: tuple[Part, ...]                            # one seat's view line
+    summary: tuple[Part, ...]                         # the closing line, from the full view
+    hands: int | None = None                          # default hand limit (None: to the end)
+    chips: int | None = None                          # each seat's starting balance
+    legend: tuple[str, ...] = ()                      # more `#` lines explaining the views
+
+    def header_line(self, full: View) -> str:
+        return f"=== hand {full['hand_number']}: " + join_parts(self.header, full, ", ")
+
+    def view_line(self, view: View) -> str:
+        return join_parts(self.view, view, " | ")
+
+    def summary_line(self, full: View) -> str:
+        return join_parts(self.summary, full, "; ")
+
+
+# Rummy (Pontinho, Taradinho): a claim window or a re-entry decision may ask a seat out of turn.
+def next_to_answer(full: View) -> int:
     """Who must act now: a seat a claim window waits for, a seat deciding on re-entry, or the
     seat in turn."""
     window = full.get("claim_window")
     if isinstance(window, Mapping) and window.get("waiting"):
         return int(window["waiting"][0])
     if full.get("to_act") is not None:
-        return int(full["to_act"])  # type: ignore[arg-type]
-    return int(full["deciding"][0])  # type: ignore[index]
+        return int(full["to_act"])
+    return int(full["deciding"][0])
+
+
+def rummy_melds(view: View) -> str:
+    melds = view.get("melds") or []
+    return "melds " + (" ".join(f"{m['id']}:{show(m['cards'])}" for m in melds) or "-")
+
+
+def rummy_stakes(view: View) -> str | None:
+    """Balances and pot, only at a table that plays for stakes (a stakeless one keeps zeros)."""
+    balances = view.get("balances") or {}
+    if not view.get("pot") and not any(balances.values()):
+        return None
+    return f"balances {show(balances)} pot {view.get('pot')}"
+
+
+RUMMY = Adapter(
+    bot="rummy",
+    candidates=lambda options: rummy_bot.turn_candidates,
+    next_seat=next_to_answer,
+    header=(field("dealer"), field("mao", "mão"), field("turned"), field("jokers"), COMMITMENT),
+    view=(field("hand"), to_act, field("discard_top", "top"), field("stock_size", "stock"),
+          rummy_melds, field("scores"), field("blown", if_set=True),
+          field("deciding", if_set=True), rummy_stakes, field("legal_moves", "may", if_set=True)),
+    summary=(field("winner", "winner seat"), field("scores")),
+)
+
+
+# Banking (Pontoon, Shoot Pontoon): the bot bets within the table's limits, which views omit.
+def pontoon_candidates(options: Mapping[str, Any]) -> Candidates:
+    return functools.partial(pontoon_bot.turn_candidates, min_bet=options["min_bet"],
+                             max_bet=options["max_bet"])
+
+
+def banking_hands(view: View) -> str:
+    """Every seat's hands as this seat sees them: `2: [7C ??] stake 10+15 done`."""
+    seats = []
+    for seat, hands in view["hands"].items():
+        banker = " (banker)" if int(seat) == view["banker"] else ""
+        seats.append(f"{seat}{banker}: " + ", ".join(banking_hand(hand) for hand in hands))
+    return "hands " + "; ".join(seats)
+
+
+def banking_hand(hand: Mapping[str, Any]) -> str:
+    """One hand: its cards, its stake with what each bought card cost, a shoot bet, done."""
+    text = show(hand["cards"])
+    if hand["stake"]:
+        text += " stake " + "+".join(str(amount) for amount in [hand["stake"], *hand["paid"]])
+    if hand.get("shoot"):
+        text += f" shoot {hand['shoot']}"
+    return text + (" done" if hand["done"] else "")
+
+
+BANKING = Adapter(
+    bot="pontoon",
+    candidates=pontoon_candidates,
+    next_seat=pontoon_bot.next_to_act,
+    header=(field("banker"), field("kitty", if_set=True), COMMITMENT),
+    view=(banking_hands, to_act, field("stock_size", "stock"), field("balances"),
+          field("on_table", "on table"), field("kitty", if_set=True),
+          field("offer", if_set=True)),
+    summary=(field("balances"), field("on_table", "on the table")),
+    hands=5,
+    chips=1000,
+    legend=("# `??` is a card that seat may not see (face down, or the banker's own first card "
+            "before its turn)",),
+)
+
+# mechanics (a spec's `mechanics:`) -> adapter. Trick taking plugs in here, in a few lines: an
+# Adapter whose `candidates` is `lambda options: tricks_bot.turn_candidates`, a `next_seat`
+# reading `to_act`, and the parts of its header (dealer, ...), view (hand, to act, the trick,
+# tricks and points per team) and summary lines.
+ADAPTERS: dict[str, Adapter] = {"rummy": RUMMY, "banking": BANKING}
+
+
+class NoTranscript(RefereeError):
+    """The game's mechanic has no transcript adapter yet."""
+
+
+def adapter_for(game: Any) -> Adapter:
+    mechanics = game.spec.mechanics
+    if mechanics not in ADAPTERS:
+        known = ", ".join(f"`{m}`" for m in ADAPTERS)
+        raise NoTranscript(f"no transcript for `{game.name}` yet: its mechanics `{mechanics}` "
+                           f"has no adapter in referee/transcript.py (there are {known})")
+    return ADAPTERS[mechanics]
+
+
+# --- the playthrough ---------------------------------------------------------------------------
+
+def hands_over(full: View) -> int:
+    """How many hands are over: the current one counts once it is. A rummy table deals the next
+    hand at once: its view still says `hand_over` (the hand in `last_hand`) for the new number."""
+    number = int(full["hand_number"])
+    last = full.get("last_hand") or {}
+    return number if full["hand_over"] and last.get("hand_number") == number else number - 1
 
 
 class Transcript:
-    def __init__(self, table: Table, every_view: bool) -> None:
+    def __init__(self, table: Table, adapter: Adapter, every_view: bool) -> None:
         self.table = table
+        self.adapter = adapter
         self.every_view = every_view
         self.lines: list[str] = []
         self.seats = table.setup.seats
+        options = table.game.resolve_options(table.setup.options)
+        self.candidates = adapter.candidates(options)
 
     def out(self, line: str = "") -> None:
         self.lines.append(line.rstrip())
 
     def views(self, seats: Iterable[int]) -> None:
         for seat in seats:
-            self.out(f"    seat {seat} sees: {view_line(self.table.view(seat))}")
+            self.out(f"    seat {seat} sees: {self.adapter.view_line(self.table.view(seat))}")
 
     def hand_header(self) -> None:
-        full = self.table.view(ADJUDICATOR)
         self.out()
-        self.out(f"=== hand {full['hand_number']}: dealer {full['dealer']}, mão {full['mao']}, "
-                 f"turned {full['turned']}, jokers {show(full['jokers'])}, "
-                 f"commitment {str(full['commitment'])[:16]}")
+        self.out(self.adapter.header_line(self.table.view(ADJUDICATOR)))
 
     def turn(self, rng: random.Random, number: int) -> int:
         """One seat's turn (up to its accepted move); the number of proposals it made."""
-        seat = next_to_answer(self.table.view(ADJUDICATOR))
+        seat = self.adapter.next_seat(self.table.view(ADJUDICATOR))
         rejected_once = False
         proposals = 0
-        for move in turn_candidates(self.table.view(seat), rng):
+        for move in self.candidates(self.table.view(seat), rng):
             proposals += 1
             verdict = self.table.propose(seat, Move.from_data(move))
             if verdict.outcome is Outcome.REJECTED:
@@ -133,45 +270,69 @@ class Transcript:
         status = "" if verdict.outcome is Outcome.ACCEPTED else f" ({verdict.outcome.value})"
         self.out(f"#{number} seat {seat}: {show_move(move)}{status}")
         kinds = set()
-        new_hand = False
         for event in verdict.events:
-            seen = event.seen_by(seat)
             kinds.add(event.kind)
-            if event.kind == "hand_dealt":
-                new_hand = True
-            self.out(f"    > {show_event(seen)}")
-        if new_hand:
+            self.out(f"    > {show_event(event.seen_by(seat))}")
+        if "hand_dealt" in kinds:
             self.hand_header()
         boundary = bool(kinds & BOUNDARY_EVENTS)
         self.views(range(self.seats) if self.every_view or boundary else [seat])
 
+    def finished(self, hands: int | None) -> bool:
+        if self.table.is_over:
+            return True
+        return hands is not None and hands_over(self.table.view(ADJUDICATOR)) >= hands
+
+
+def new_table(game: Any, adapter: Adapter, seed: int, seats: int,
+              options: Mapping[str, JSON] | None, dealer: int) -> Table:
+    balances = None if adapter.chips is None else {seat: adapter.chips for seat in range(seats)}
+    setup = TableSetup(game=game.name, options=dict(options or {}), seats=seats, dealer=dealer,
+                       seed=seed, salt=salt_for(seed), balances=balances)
+    return Table.create(game, setup)
+
 
 def render(game: Any, seed: int, seats: int, *, options: Mapping[str, JSON] | None = None,
-           dealer: int = 0, every_view: bool = False) -> str:
-    """The transcript of one seeded table played to its end by the random bot."""
-    setup = TableSetup(game=game.name, options=dict(options or {}), seats=seats, dealer=dealer,
-                       seed=seed, salt=salt_for(seed))
-    table = Table.create(game, setup)
-    rng = random.Random(seed)
-    script = Transcript(table, every_view)
-    shown = {k: v for k, v in sorted(game.resolve_options(setup.options).items())}
-    script.out(f"# golden transcript: {game.name}, {seats} seats, seed {seed}, dealer {dealer}")
-    script.out(f"# the random rummy bot plays every seat (its choices seeded with {seed})")
-    script.out(f"# options: {show(shown)}")
-    script.out("# each accepted move: `#n seat s: move`, its events as that seat sees them (`>`),")
-    script.out("# then views; the first rejected proposal of a turn is shown with its rules")
+           dealer: int = 0, every_view: bool = False, hands: int | None = None) -> str:
+    """The transcript of one seeded table played by the random bot, to its end or until `hands`
+    hands are over (default: the adapter's limit, none for a game that ends by itself)."""
+    adapter = adapter_for(game)
+    limit = hands if hands is not None else adapter.hands
+    table = new_table(game, adapter, seed, seats, options, dealer)
+    script = Transcript(table, adapter, every_view)
+    introduce(script, game, seed, seats, dealer, limit)
     script.hand_header()
     script.views(range(seats))
+    rng = random.Random(seed)
     proposals, number = 0, 0
-    while not table.is_over and proposals < MAX_PROPOSALS:
+    while not script.finished(limit) and proposals < MAX_PROPOSALS:
         number += 1
         proposals += script.turn(rng, number)
     full = table.view(ADJUDICATOR)
+    ending = "match over" if table.is_over else "stopped"
     script.out()
-    script.out(f"=== match over after {full['hand_number']} hand(s): winner seat "
-               f"{show(full['winner'])}; scores {show(full['scores'])}; "
+    script.out(f"=== {ending} after {hands_over(full)} hand(s): {adapter.summary_line(full)}; "
                f"{number} moves accepted, {proposals} proposals")
     return "\n".join(script.lines) + "\n"
 
 
-__all__ = ["render", "view_line", "salt_for"]
+def introduce(script: Transcript, game: Any, seed: int, seats: int, dealer: int,
+              limit: int | None) -> None:
+    """The `#` lines: what was played, by which bot, with which options; how to read it."""
+    adapter, setup = script.adapter, script.table.setup
+    shown = dict(sorted(game.resolve_options(setup.options).items()))
+    table = f"{game.name}, {seats} seats, seed {seed}, dealer {dealer}"
+    if limit is not None:
+        table += f", {limit} hand{'' if limit == 1 else 's'}"
+    if adapter.chips is not None:
+        table += f", {adapter.chips} chips each"
+    script.out(f"# golden transcript: {table}")
+    script.out(f"# the random {adapter.bot} bot plays every seat (its choices seeded with {seed})")
+    script.out(f"# options: {show(shown)}")
+    script.out("# each accepted move: `#n seat s: move`, its events as that seat sees them (`>`),")
+    script.out("# then views; the first rejected proposal of a turn is shown with its rules")
+    for line in adapter.legend:
+        script.out(line)
+
+
+__all__ = ["ADAPTERS", "Adapter", "adapter_for", "render", "salt_for", "NoTranscript"]

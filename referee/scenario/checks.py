@@ -3,6 +3,11 @@
 Each comparer takes the expected value (as the loader read it) and the view, and returns the
 mismatches as sentences (`seat 1: expected 10, got 9`); no mismatch, no sentence. Mappings by
 seat (`hand_size`, `scores`, ...) compare only the seats the scenario lists.
+
+A seat's hand is a list of cards (rummy), or a list of hands each with its `cards` (banking: a
+split gives a seat several); `hand` and `hand_size` read a banking seat's cards across all its
+hands, in order. A card shown `??` (a view built from the seats' own views, against a remote
+referee: the banker's own first card before its turn) stands for any card the check lists.
 """
 
 from __future__ import annotations
@@ -76,20 +81,47 @@ def per_key(name: str, compare_one: Callable[[Any, Any], list[str]] | None = Non
     return compare
 
 
+HIDDEN = "??"
+
+
+def seat_cards(hand: Any) -> Any:
+    """A seat's cards: a rummy hand as it is; a banking seat's hands one after another."""
+    if isinstance(hand, list) and all(isinstance(h, Mapping) and "cards" in h for h in hand):
+        return [card for h in hand for card in h["cards"]]
+    return hand
+
+
 def _same_multiset(expected: list[str], actual: Any) -> list[str]:
-    if isinstance(actual, list) and all(isinstance(h, Mapping) and "cards" in h for h in actual):
-        actual = [c for h in actual for c in h["cards"]]  # a seat with several hands (banking)
+    actual = seat_cards(actual)
     if not isinstance(actual, list):
         return ["the view does not show this hand"]
     want, got = Counter(_cards(expected)), Counter(_cards(actual))
-    if want == got:
-        return []
+    hidden = got.pop(HIDDEN, 0)
     missing, extra = sorted((want - got).elements()), sorted((got - want).elements())
+    if not extra and len(missing) == hidden:  # each `??` stands for one card not seen
+        return []
     detail = "; ".join(part for part in (
-        f"missing {show(missing)}" if missing else "", f"extra {show(extra)}" if extra else "")
-        if part)
-    return [f"expected {show(sorted(want.elements()))}, got {show(sorted(got.elements()))} "
-            f"({detail})"]
+        f"missing {show(missing)}" if missing and not hidden else "",
+        f"extra {show(extra)}" if extra else "",
+        f"{hidden} not seen" if hidden else "") if part)
+    shown = sorted(got.elements()) + [HIDDEN] * hidden
+    return [f"expected {show(sorted(want.elements()))}, got {show(shown)} ({detail})"]
+
+
+def _same_size(expected: int, actual: Any) -> list[str]:
+    cards = seat_cards(actual)
+    if cards is _MISSING:
+        return ["the view does not have it"]
+    if not isinstance(cards, list):
+        return ["the view does not show this hand"]
+    return _differ(expected, len(cards))
+
+
+def hand_size(expected: Mapping[int, int], view: View) -> list[str]:
+    """The view's `hand_sizes` (rummy); without it, counted from `hands` (banking)."""
+    if "hand_sizes" in view:
+        return per_key("hand_sizes")(expected, view)
+    return per_key("hands", _same_size)(expected, view)
 
 
 def melds(expected: list[list[str]], view: View) -> list[str]:
@@ -110,7 +142,7 @@ def blown(expected: list[int], view: View) -> list[str]:
 COMPARERS: dict[str, Comparer] = {
     "to_act": field_of("to_act"),
     "hand": per_key("hands", _same_multiset),
-    "hand_size": per_key("hand_sizes"),
+    "hand_size": hand_size,
     "discard_top": field_of("discard_top", canonical_card),
     "stock_size": field_of("stock_size"),
     "melds": melds,
@@ -130,7 +162,7 @@ COMPARERS: dict[str, Comparer] = {
 
 # Right after a move that ended a hand, the next hand may already be dealt; a check then speaks
 # of the hand just ended, which the view keeps, revealed, in `last_hand` (docs/scenarios.md).
-FINISHED_TABLE = ("melds", "hands", "hand_sizes", "discard_top", "stock_size")
+FINISHED_TABLE = ("melds", "hands", "hand_sizes", "discard_top", "stock_size", "tricks")
 
 
 def as_checked(view: View) -> View:

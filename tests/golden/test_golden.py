@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import difflib
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
 from referee.spec.registry import load_games
-from referee.transcript import render
+from referee.transcript import NoTranscript, adapter_for, render
 
 HERE = Path(__file__).parent
 MAX_DIFF_LINES = 200
@@ -20,6 +21,7 @@ MAX_DIFF_LINES = 200
 # file -> how it is made: game, seed, seats (the `referee transcript` arguments)
 GOLDEN = {
     "pontinho-seed7.txt": ("pontinho", 7, 4),
+    "pontoon-seed3.txt": ("pontoon", 3, 6),      # 5 hands: a banking table never ends by itself
 }
 
 
@@ -57,8 +59,26 @@ def test_golden_is_a_whole_match() -> None:
     assert len(text.encode("utf-8")) < 300_000
 
 
-def test_a_game_without_transcripts_is_refused_clearly(capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_pontoon_golden_plays_its_hands_and_hides_cards() -> None:
+    text = (HERE / "pontoon-seed3.txt").read_text(encoding="utf-8")
+    assert text.rstrip().splitlines()[-1].startswith("=== stopped after 5 hand(s): ")
+    assert text.count("\n=== hand ") == 5
+    assert "??" in text and "    rejected: " in text
+
+
+def test_a_mechanic_without_an_adapter_is_refused_clearly() -> None:
+    game = SimpleNamespace(name="scopa", spec=SimpleNamespace(mechanics="fishing"))
+    with pytest.raises(NoTranscript, match="no transcript for `scopa` yet: its mechanics "
+                                           "`fishing` has no adapter"):
+        adapter_for(game)
+
+
+def test_the_command_stops_a_banking_table_after_its_hands(capsys: pytest.CaptureFixture[str]) -> None:
     from referee.cli import main
 
-    assert main(["transcript", "pontoon", "--seed", "3", "--seats", "4"]) == 2
-    assert "transcripts cover rummy games so far" in capsys.readouterr().err
+    assert main(["transcript", "pontoon", "--seed", "3", "--seats", "6", "--hands", "1"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "# golden transcript: pontoon, 6 seats, seed 3, dealer 0, 1 hand, 1000 chips each"
+    assert lines[-1].startswith("=== stopped after 1 hand(s): balances {0: ")
+    golden = (HERE / "pontoon-seed3.txt").read_text(encoding="utf-8").splitlines()
+    assert lines[1:-2] == golden[1:len(lines) - 2]  # the same play, cut after the first hand

@@ -46,3 +46,30 @@ def test_a_field_the_view_lacks_is_reported() -> None:
 def test_values_show_as_a_scenario_writes_them() -> None:
     assert show({0: [True, None]}) == "{0: [true, null]}"
     assert canonical_card(" 10s ") == "TS" and canonical_card(7) == 7
+
+
+def banking_hand(*cards: str) -> dict[str, object]:
+    return {"cards": list(cards), "stake": 10, "paid": [], "done": False}
+
+
+BANKING_VIEW = {  # a banking view has no `hand_sizes`: a seat holds a list of hands
+    "to_act": 1, "banker": 0,
+    "hands": {"0": [banking_hand("??", "9C")],
+              "1": [banking_hand("8H", "3S"), banking_hand("8D", "4D", "7S")]},
+}
+
+
+def test_a_banking_seat_counts_its_cards_across_its_hands() -> None:
+    assert compare({"hand_size": {0: 2, 1: 5}, "hand": {1: ["8D", "8H", "3S", "4D", "7S"]}},
+                   BANKING_VIEW) == []
+    assert compare({"hand_size": {1: 2, 3: 1}}, BANKING_VIEW) == [
+        "`hand_size` of seat 1: expected 2, got 5",
+        "`hand_size` of seat 3: the view does not have it"]
+
+
+def test_a_card_not_seen_stands_for_any_one_listed_card() -> None:
+    assert compare({"hand": {0: ["5S", "9C"]}}, BANKING_VIEW) == []
+    assert compare({"hand": {0: ["5S", "9D"]}}, BANKING_VIEW) == [
+        "`hand` of seat 0: expected [5S, 9D], got [9C, ??] (extra [9C]; 1 not seen)"]
+    assert compare({"hand": {0: ["5S", "6S", "9C"]}}, BANKING_VIEW) == [
+        "`hand` of seat 0: expected [5S, 6S, 9C], got [9C, ??] (1 not seen)"]

@@ -1,7 +1,8 @@
 """What each seat of a banking table may see (GEN-3, PO-3).
 
 Face-down cards are seen only by their holder; the banker does not see its own first card until
-its turn; hands shown (pontoons, busts, the banker's at its turn, all at the end) are public.
+its turn (nor while it puts up the kitty, Shoot Pontoon); hands shown (pontoons, busts, the
+banker's at its turn, all at the end) are public.
 """
 
 from __future__ import annotations
@@ -24,12 +25,14 @@ def view(mechanic: BankingMechanic, state: BankState, seat: int | None) -> dict[
         "to_act": state.to_act, "active_hand": state.active, "hand_number": state.hand_number,
         "hand_over": state.phase == "between", "match_over": False,
         "balances": {str(s): b for s, b in enumerate(state.balances)},
-        "on_table": state.on_table, "stock_size": len(state.pack), "kitty": state.kitty,
+        "on_table": state.on_table, "stock_size": len(state.pack),
         "offer": {"to": state.offer[0], "price": state.offer[1]} if state.offer else None,
         "commitment": mechanic.commitment(state), "last_hand": dict(state.last_hand),
         "hands": {str(s): [_hand(state, s, i, h, seat) for i, h in enumerate(hands)]
                   for s, hands in enumerate(state.hands)},
     }
+    if mechanic.config["kitty"]:  # only a game with a kitty shows one (SH-1)
+        result["kitty"] = state.kitty
     if seat == ADJUDICATOR:
         result["pack"] = codes(reversed(state.pack))
     if seat is not None and 0 <= seat < state.seats:
@@ -41,7 +44,8 @@ def view(mechanic: BankingMechanic, state: BankState, seat: int | None) -> dict[
 def _hand(state: BankState, holder: int, index: int, hand: Hand, viewer: int | None) -> dict[str, JSON]:
     cards = []
     for place, (card, up) in enumerate(zip(hand.cards, hand.face_up)):
-        hidden_from_banker = holder == state.banker and place == 0 and state.phase in ("bet", "play")
+        hidden_from_banker = (holder == state.banker and place == 0
+                              and state.phase in ("kitty", "bet", "play"))
         own = viewer == holder and not hidden_from_banker
         cards.append(str(card) if up or own or viewer == ADJUDICATOR else HIDDEN)
     return {"cards": cards, "stake": hand.stake, "paid": list(hand.paid), "shoot": hand.shoot,
