@@ -6,7 +6,8 @@ Machines here are noisy, so every figure comes with a ratio to a baseline measur
 - over gRPC, a referee in its own process with the SQLite store (WAL, synchronous FULL: every
   accepted move is fsync'd before its verdict): Propose throughput and p50/p99 latency at 1 and
   16 concurrent clients, each on a table of its own where every move is accepted (Pontinho:
-  draw and discard; Pontoon: bet, twist or stick, the banker's stick, the next hand), against
+  draw and discard; Pontoon: bet, twist or stick, the banker's stick, the next hand; Tarocchi:
+  a card each seat may play, deal after deal), against
   the transport floor: the gRPC health check on the same server, same concurrency.
 """
 
@@ -36,7 +37,7 @@ from referee.model import ADJUDICATOR, Move, Outcome
 from referee.server.logging import configure_logging
 from referee.spec.registry import load_games
 from referee_client import RefereeClient
-from referee_client import pontoon_bot
+from referee_client import pontoon_bot, tricks_bot
 from referee_client.rummy_bot import turn_candidates
 
 
@@ -74,10 +75,35 @@ def banking_setup(game: Any, seed: int) -> TableSetup:
     return TableSetup(game=game.name, seats=6, seed=seed, balances={s: 1000 for s in range(6)})
 
 
-def in_process(game: Any, seconds: float) -> dict[str, float]:
-    banking = game.spec.mechanics == "banking"
-    log = recorded_banking(game, seed=3) if banking else recorded_game(game, seed=7)
-    setup = banking_setup(game, 3) if banking else TableSetup(game=game.name, seats=4, seed=7)
+def tricks_setup(game: Any, seed: int) -> TableSetup:
+    return TableSetup(game=game.name, seats=4, seed=seed, options={"deals_per_game": 4})
+
+
+def recorded_tricks(game: Any, seed: int) -> list[tuple[int, Move]]:
+    """Every proposal of a seeded Tarocchi game of four deals played by four bots."""
+    table = Table.create(game, tricks_setup(game, seed))
+    rng, log = random.Random(seed), []
+    while not table.is_over:
+        seat = tricks_bot.next_to_act(table.view(ADJUDICATOR))
+        for data in tricks_bot.turn_candidates(table.view(seat), rng):
+            move = Move.from_data(data)
+            log.append((seat, move))
+            if table.propose(seat, move).accepted:
+                break
+    return log
+
+
+# mechanics -> (its recorded workload, the setup it replays on)
+WORKLOADS: dict[str, tuple[Callable[[Any, int], list[tuple[int, Move]]], Callable[[Any, int], TableSetup]]] = {
+    "rummy": (recorded_game, lambda game, seed: TableSetup(game=game.name, seats=4, seed=seed)),
+    "banking": (recorded_banking, banking_setup),
+    "tricks": (recorded_tricks, tricks_setup),
+}
+
+
+def in_process(game: Any, seconds: float, seed: int) -> dict[str, float]:
+    record, setup_for = WORKLOADS[game.spec.mechanics]
+    log, setup = record(game, seed), setup_for(game, seed)
     pack = PackKind(game.spec.pack_kind)
 
     def judge_all() -> None:
@@ -205,6 +231,44 @@ def _pontoon_session(address: str) -> Callable[[int], Session]:
     return session
 
 
+def _tarocchi_session(address: str) -> Callable[[int], Session]:
+    """Each client plays a Tarocchi game of its own, seat after seat, deal after deal: the dealer
+    discards (untimed: it tries the bot's pairs until one is accepted), then each seat plays a
+    card it may play (TA-7, TA-8), read from its own view between the timed calls."""
+    def session(index: int) -> Session:
+        client = RefereeClient(address)
+        rng = random.Random(index)
+        while True:
+            table = client.create_table("tarocchi_piedicavallo", seats=4, seed=index,
+                                        options={"deals_per_game": 12})
+            view = client.view(table.id, table.tokens[0])
+            while view["phase"] != "over":
+                seat = int(view["to_act"])
+                token = table.tokens[seat]
+                view = client.view(table.id, token)
+                if view["phase"] == "discard":
+                    for move in tricks_bot.turn_candidates(view, rng):
+                        if client.propose(table.id, token, move)["accepted"]:
+                            break
+                else:
+                    card = _playable(view["hand"], [p["card"] for p in view["trick"]])
+                    _accepted((yield partial(client.propose, table.id, token,
+                                             {"type": "play", "card": card})))
+                view = client.view(table.id, token)
+    return session
+
+
+def _playable(hand: list[str], trick: list[str]) -> str:
+    """A card TA-7 allows: of the suit led, else a trump, else any (the Matto only last)."""
+    suit = tricks_bot.suit
+    led = next((suit(c) for c in trick if c != "MT"), None)
+    for wanted in (led, "T"):
+        choice = [c for c in hand if c != "MT" and suit(c) == wanted]
+        if choice:
+            return choice[0]
+    return hand[0]
+
+
 def _floor(address: str) -> Callable[[int], Session]:
     def session(index: int) -> Session:
         stub = health_pb2_grpc.HealthStub(grpc.insecure_channel(address))
@@ -231,7 +295,8 @@ def referee_process(folder: str) -> Iterator[str]:
 
 
 # game -> its Propose workload over gRPC (each is measured against the same run's floor)
-SESSIONS = {"pontinho": _pontinho_session, "pontoon": _pontoon_session}
+SESSIONS = {"pontinho": _pontinho_session, "pontoon": _pontoon_session,
+            "tarocchi_piedicavallo": _tarocchi_session}
 
 
 def over_grpc(seconds: float) -> dict[int, dict[str, dict[str, float]]]:
@@ -251,8 +316,10 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     configure_logging("warning")  # one log line per verdict would measure the terminal
     games = load_games()
-    for name, what in (("pontinho", "a recorded match"), ("pontoon", "20 recorded hands of six bots")):
-        local = in_process(games[name], args.seconds)
+    for name, what, seed in (("pontinho", "a recorded match", 7),
+                             ("pontoon", "20 recorded hands of six bots", 3),
+                             ("tarocchi_piedicavallo", "a recorded game of four deals", 3)):
+        local = in_process(games[name], args.seconds, seed)
         print(f"{name} in-process: {local['verdicts_per_s']:,.0f} verdicts/s over {what} "
               f"({local['proposals']} proposals); parsing alone {local['parses_per_s']:,.0f}/s "
               f"(judging costs {local['parses_per_s'] / local['verdicts_per_s']:.1f}x parsing)")

@@ -33,12 +33,12 @@ from referee.errors import RefereeError
 from referee.model import ADJUDICATOR, JSON, Move, Outcome, Verdict
 from referee.scenario import checks
 from referee.scenario.runner import reason
-from referee_client import pontoon_bot, rummy_bot
+from referee_client import pontoon_bot, rummy_bot, tricks_bot
 
 MAX_PROPOSALS = 500_000  # a safety net: a match of random bots ends long before
 # events after which every seat's view is shown (a hand boundary)
 BOUNDARY_EVENTS = frozenset({"hand_dealt", "hand_over", "deciding", "reentered", "declined",
-                             "match_over"})
+                             "match_over", "trick_won", "deal_over"})
 
 View = Mapping[str, Any]
 Candidates = Callable[[View, random.Random], Iterator[Mapping[str, JSON]]]
@@ -197,11 +197,25 @@ BANKING = Adapter(
             "before its turn)",),
 )
 
-# mechanics (a spec's `mechanics:`) -> adapter. Trick taking plugs in here, in a few lines: an
-# Adapter whose `candidates` is `lambda options: tricks_bot.turn_candidates`, a `next_seat`
-# reading `to_act`, and the parts of its header (dealer, ...), view (hand, to act, the trick,
-# tricks and points per team) and summary lines.
-ADAPTERS: dict[str, Adapter] = {"rummy": RUMMY, "banking": BANKING}
+# Trick taking (Tarocchi): a seat sees its own hand, the trick on the table and the count.
+def trick_on_table(view: View) -> str:
+    """The cards played to the trick so far, by seat: `trick 1:T3 2:MT`."""
+    return "trick " + (" ".join(f"{p['seat']}:{p['card']}" for p in view["trick"]) or "-")
+
+
+TRICKS = Adapter(
+    bot="tricks",
+    candidates=lambda options: tricks_bot.turn_candidates,
+    next_seat=tricks_bot.next_to_act,
+    header=(field("dealer"), field("teams"), COMMITMENT),
+    view=(field("hand"), to_act, trick_on_table, field("tricks"),
+          field("announced_trumps", "trumps discarded"), field("discard", if_set=True),
+          field("points", if_set=True)),
+    summary=(field("winner", "winner team"), field("totals")),
+)
+
+# mechanics (a spec's `mechanics:`) -> adapter
+ADAPTERS: dict[str, Adapter] = {"rummy": RUMMY, "banking": BANKING, "tricks": TRICKS}
 
 
 class NoTranscript(RefereeError):

@@ -22,6 +22,7 @@ MAX_DIFF_LINES = 200
 GOLDEN = {
     "pontinho-seed7.txt": ("pontinho", 7, 4),
     "pontoon-seed3.txt": ("pontoon", 3, 6),      # 5 hands: a banking table never ends by itself
+    "tarocchi_piedicavallo-seed3.txt": ("tarocchi_piedicavallo", 3, 4),  # one deal
 }
 
 
@@ -64,6 +65,17 @@ def test_the_pontoon_golden_plays_its_hands_and_hides_cards() -> None:
     assert text.rstrip().splitlines()[-1].startswith("=== stopped after 5 hand(s): ")
     assert text.count("\n=== hand ") == 5
     assert "??" in text and "    rejected: " in text
+
+
+def test_the_tarocchi_golden_plays_a_deal_and_shows_the_discard_to_the_dealer_only() -> None:
+    text = (HERE / "tarocchi_piedicavallo-seed3.txt").read_text(encoding="utf-8")
+    lines = text.splitlines()
+    assert lines[-1].startswith("=== match over after 1 hand(s): winner team ")
+    assert text.count("> trick_won ") == 15 and "    rejected: " in text
+    before_the_count = lines[:next(i for i, line in enumerate(lines) if "> deal_over " in line)]
+    seat_lines = [line for line in before_the_count if " sees: " in line]
+    assert seat_lines and all(("| discard [" in line) == line.startswith("    seat 0 sees:")
+                              for line in seat_lines if "(discard)" not in line)
 
 
 def test_a_mechanic_without_an_adapter_is_refused_clearly() -> None:
