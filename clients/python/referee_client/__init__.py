@@ -1,4 +1,5 @@
-"""A Python client for the referee (gRPC), and a random rummy bot for examples and tests."""
+"""A Python client for the referee (gRPC), and a random bot per mechanic (rummy, pontoon, tricks)
+for examples, tests, transcripts and benchmarks."""
 
 from referee_client.client import RefereeClient, TableHandle
 
