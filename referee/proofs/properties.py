@@ -2,7 +2,9 @@
 
 The YAML form is documented atop `properties:` in `specs/pontinho.yaml` (and, for several lists,
 names of the property's own, `free:`, `assume:`, and evaluations `with:` other inputs, atop
-`properties:` in `specs/pontoon.yaml`). Reading resolves what does not depend on the mechanic:
+`properties:` in `specs/pontoon.yaml`; for no list at all, the pack as a constant, helper
+`definitions:` and the acceptance of a checkpoint as an evaluation, atop `properties:` in
+`specs/tarocchi_piedicavallo.yaml`). Reading resolves what does not depend on the mechanic:
 the spec constants a property names, the bounds written with them, the types of its own names,
 the option values of each evaluation. What needs the mechanic's contexts (is `over` a list of
 that context? does an evaluated expression read it?) is checked when proving.
@@ -10,24 +12,30 @@ that context? does an evaluated expression read it?) is checked when proving.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
+import re
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
+from referee.cards import Card
 from referee.errors import OptionError
-from referee.spec.expr import INT, Origin, Program, Type, parse
+from referee.spec.expr import CARD, INT, ListType, Origin, Program, Type, parse
 from referee.spec.registry import Game
 from referee.spec.rules import origin, parse_type
 from referee.spec.schema import expression_at
-from referee.spec.yamlsource import Located, PathKey
+from referee.spec.yamlsource import Located, PathKey, format_path
 
 DEFAULT_LIST = "cards"  # what a property ranges over when it does not say
 DEFAULT_MAX = 10
 PREMISES = ("acceptance", "none")
 KEYS = {"id", "text", "source", "on", "over", "max_cards", "premise", "given", "options",
-        "constants", "ranges", "evaluate", "claim", "free", "assume"}
-EVALUATION_KEYS = {"expression", "definition", "options", "with"}
+        "constants", "ranges", "evaluate", "claim", "free", "assume", "definitions"}
+EVALUATION_KEYS = {"expression", "definition", "acceptance", "options", "with", "for"}
+EVALUATION_KINDS = ("expression", "definition", "acceptance")
+PACK = "pack"  # the constant place that names the game's cards, not an integer
 Text = tuple[str, Origin]  # an expression of the property, and where the spec writes it
+_FOR = re.compile(r"\s*([a-z_][a-z0-9_]*)\s+in\s+(\S.*)\Z", re.DOTALL)
 
 
 @dataclass(frozen=True)
@@ -42,10 +50,16 @@ class Evaluation:
     # over the property's names (`{cards: banker_cards, split_hand: "false"}`)
     bindings: Mapping[str, Text] = field(default_factory=dict)
     definition: bool = False            # `expression` names one of the spec's definitions
+    # `expression` names a checkpoint: the result is whether its rules (and whatever the
+    # mechanic adds) accept the input, as the premise `acceptance` would require
+    acceptance: bool = False
+    # `for: i in indices(pack)`: the expression once per item of a list, `i` bound to the item
+    # (the `with:` values may name it); the result is the list of the values
+    each: tuple[str, Text] | None = None
 
     @property
     def label(self) -> str:
-        return f"`{self.expression}`"
+        return f"rule book at `{self.expression}`" if self.acceptance else f"`{self.expression}`"
 
 
 @dataclass(frozen=True)
@@ -62,7 +76,7 @@ class Property:
     over: str = DEFAULT_LIST
     min_size: int = 1
     premise: str = "acceptance"
-    constants: Mapping[str, int] = field(default_factory=dict)
+    constants: Mapping[str, Any] = field(default_factory=dict)  # an int, or the pack's cards
     ranges: Mapping[str, tuple[int, int]] = field(default_factory=dict)
     evaluations: tuple[Evaluation, ...] = ()
     path: PathKey = ()                  # where the spec states it, for errors
@@ -70,6 +84,8 @@ class Property:
     lists: Mapping[str, tuple[int, int]] = field(default_factory=dict)
     free: Mapping[str, Type] = field(default_factory=dict)  # the property's own names
     assume: tuple[Text, ...] = ()       # facts of every state the mechanic builds
+    # helpers of the property's own, for stating the claim directly: (signature, body)
+    definitions: tuple[tuple[Text, Text], ...] = ()
 
     @property
     def max_cards(self) -> int:
@@ -82,8 +98,8 @@ class Property:
 
     @property
     def size_sets(self) -> list[dict[str, int]]:
-        """Every combination of the lists' sizes, smallest first."""
-        lists = dict(self.lists) or {self.over: (self.min_size, self.max_size)}
+        """Every combination of the lists' sizes, smallest first (one, empty, with no list)."""
+        lists = dict(self.lists) or ({self.over: (self.min_size, self.max_size)} if self.over else {})
         ranges = [range(low, high + 1) for low, high in lists.values()]
         sets = [dict(zip(lists, sizes)) for sizes in itertools.product(*ranges)]
         return sorted(sets, key=lambda s: sum(s.values()))
@@ -105,9 +121,9 @@ def _read_one(game: Game, located: Located, path: PathKey, body: Any) -> Propert
         raise located.error(path + (unknown[0],), f"unknown property key `{unknown[0]}`",
                             at_key=True)
     claim_text, claim_where = expression_at(located, path + ("claim",), body["claim"])
-    constants = _constants(located, path + ("constants",), body.get("constants") or {})
+    constants = _constants(game, located, path + ("constants",), body.get("constants") or {})
     lists = _over(located, path, body, constants)
-    over, (low, high) = next(iter(lists.items()))
+    over, (low, high) = next(iter(lists.items()), ("", (0, 0)))
     premise = str(body.get("premise", "acceptance"))
     if premise not in PREMISES:
         raise located.error(path + ("premise",), f"unknown premise `{premise}`: expected "
@@ -122,7 +138,8 @@ def _read_one(game: Game, located: Located, path: PathKey, body: Any) -> Propert
                 for name, bounds in (body.get("ranges") or {}).items()},
         evaluations=_evaluations(game, located, path + ("evaluate",), body.get("evaluate") or {}),
         lists=lists, free=_free(located, path + ("free",), body.get("free") or {}),
-        assume=_assume(located, path + ("assume",), body.get("assume")))
+        assume=_assume(located, path + ("assume",), body.get("assume")),
+        definitions=_definitions(located, path + ("definitions",), body.get("definitions")))
 
 
 def _option_values(raw: Mapping[str, Any]) -> dict[str, tuple[Any, ...]]:
@@ -130,13 +147,13 @@ def _option_values(raw: Mapping[str, Any]) -> dict[str, tuple[Any, ...]]:
 
 
 def _over(located: Located, path: PathKey, body: Mapping[str, Any],
-          constants: Mapping[str, int]) -> dict[str, tuple[int, int]]:
+          constants: Mapping[str, Any]) -> dict[str, tuple[int, int]]:
     """`over: {hand: [0, 12]}`, or several lists, `{a: [2, 5], b: [2, 5]}`, whose cards come
-    from one pack together; without it, `cards` of 1..`max_cards` (10)."""
+    from one pack together, or none, `{}`; without it, `cards` of 1..`max_cards` (10)."""
     raw = body.get("over")
     if raw is None:
         return {DEFAULT_LIST: (1, int(body.get("max_cards", DEFAULT_MAX)))}
-    if not isinstance(raw, dict) or not raw:
+    if not isinstance(raw, dict):
         raise located.error(path + ("over",), "`over` names lists and their sizes: "
                             "`{hand: [0, 12]}`")
     lists = {}
@@ -168,18 +185,43 @@ def _assume(located: Located, path: PathKey, raw: Any) -> tuple[Text, ...]:
     return tuple(_text(located, p, item) for p, item in zip(paths, items))
 
 
+def _definitions(located: Located, path: PathKey, raw: Any) -> tuple[tuple[Text, Text], ...]:
+    """`{"trump(c: card)": 'suit(c) == "T" and rank(c) > 0'}`: helpers for the claim, checked
+    in order in the property's scope (each may use those before it and the spec's)."""
+    if raw is None:
+        return ()
+    if not isinstance(raw, dict) or not raw:
+        raise located.error(path, "`definitions` maps signatures to bodies: "
+                            "`{\"trump(c: card)\": 'suit(c) == \"T\"'}`")
+    return tuple((_key_text(located, path + (name,), str(name)), _text(located, path + (name,), body))
+                 for name, body in raw.items())
+
+
+def _key_text(located: Located, path: PathKey, key: str) -> Text:
+    """A mapping's key, as text placed where the spec writes the key."""
+    line, column = located.keys.get(path) or located.where(path)
+    return key, Origin(file=located.file_of(path), line=line, column=column, path=format_path(path))
+
+
 def _text(located: Located, path: PathKey, raw: Any) -> Text:
     text, where = expression_at(located, path, raw)
     return text, origin(where)
 
 
-def _constants(located: Located, path: PathKey, raw: Any) -> dict[str, int]:
-    """`{blow_at: rummy.match.blow_at}`: names for integers the spec states elsewhere."""
+def _constants(game: Game, located: Located, path: PathKey, raw: Any) -> dict[str, Any]:
+    """`{blow_at: rummy.match.blow_at}`: names for integers the spec states elsewhere; `pack`
+    names the game's cards (`{deck: pack}`: every card of the pack, in its fixed order)."""
     if not isinstance(raw, dict):
         raise located.error(path, "`constants` maps names to places in the spec: "
                             "`{blow_at: rummy.match.blow_at}`")
-    return {str(name): _spec_int(located, path + (name,), str(place))
+    return {str(name): (game.spec.pack() if str(place) == PACK
+                        else _spec_int(located, path + (name,), str(place)))
             for name, place in raw.items()}
+
+
+def constant_type(value: Any) -> Type:
+    """A constant's type: an int, or the pack (a list of cards)."""
+    return ListType(CARD) if isinstance(value, list) and all(isinstance(c, Card) for c in value) else INT
 
 
 def _spec_int(located: Located, path: PathKey, place: str) -> int:
@@ -187,12 +229,12 @@ def _spec_int(located: Located, path: PathKey, place: str) -> int:
     for key in place.split("."):
         value = value.get(key) if isinstance(value, dict) else None
     if not isinstance(value, int) or isinstance(value, bool):
-        raise located.error(path, f"`{place}` is no integer of this spec")
+        raise located.error(path, f"`{place}` is no integer of this spec (nor `{PACK}`, its cards)")
     return value
 
 
 def _bounds(located: Located, path: PathKey, raw: Any,
-            constants: Mapping[str, int]) -> tuple[int, int]:
+            constants: Mapping[str, Any]) -> tuple[int, int]:
     """`[0, blow_at - 1]`: two integers, or expressions over the property's constants."""
     if not isinstance(raw, list) or len(raw) != 2:
         raise located.error(path, "expected `[lowest, highest]`")
@@ -202,12 +244,13 @@ def _bounds(located: Located, path: PathKey, raw: Any,
     return low, high
 
 
-def _bound(located: Located, path: PathKey, raw: Any, constants: Mapping[str, int]) -> int:
+def _bound(located: Located, path: PathKey, raw: Any, constants: Mapping[str, Any]) -> int:
     if isinstance(raw, int) and not isinstance(raw, bool):
         return raw
     text, where = expression_at(located, path, raw)
-    program = Program(scope={name: INT for name in constants})
-    return int(program.check(parse(text, origin=origin(where)), expected=INT).evaluate(constants))
+    ints = {name: value for name, value in constants.items() if constant_type(value) == INT}
+    program = Program(scope={name: INT for name in ints})
+    return int(program.check(parse(text, origin=origin(where)), expected=INT).evaluate(ints))
 
 
 def _evaluations(game: Game, located: Located, path: PathKey, raw: Any) -> tuple[Evaluation, ...]:
@@ -219,15 +262,17 @@ def _evaluations(game: Game, located: Located, path: PathKey, raw: Any) -> tuple
 
 
 def _evaluation(game: Game, located: Located, path: PathKey, name: str, body: Any) -> Evaluation:
-    """`scoring.hand_points`, `{expression: ..., options: {...}, with: {...}}`, or a definition
-    with its parameters: `{definition: best_total, with: {cs: cards}}`."""
+    """`scoring.hand_points`, `{expression: ..., options: {...}, with: {...}}`, a definition
+    with its parameters: `{definition: best_total, with: {cs: cards}}`, or whether a checkpoint
+    accepts: `{acceptance: play}`."""
     if isinstance(body, str):
         return Evaluation(name, body)
-    kinds = [k for k in ("expression", "definition") if isinstance(body, dict)
+    kinds = [k for k in EVALUATION_KINDS if isinstance(body, dict)
              and isinstance(body.get(k), str)]
     if len(kinds) != 1 or set(body) - EVALUATION_KEYS:
         raise located.error(path, "expected a spec expression's place, `{expression: ..., "
-                            "options: {...}, with: {...}}`, or `{definition: ..., with: {...}}`")
+                            "options: {...}, with: {...}}`, `{definition: ..., with: {...}}` "
+                            "or `{acceptance: checkpoint}`")
     options = dict(body.get("options") or {})
     try:
         game.resolve_options(options)
@@ -238,7 +283,21 @@ def _evaluation(game: Game, located: Located, path: PathKey, name: str, body: An
         raise located.error(path + ("with",), "`with` gives names other values: "
                             "`{cards: banker_cards}`")
     bindings = {str(k): _text(located, path + ("with", k), v) for k, v in raw.items()}
-    return Evaluation(name, body[kinds[0]], options, bindings, kinds[0] == "definition")
+    each = _each(located, path + ("for",), body["for"]) if "for" in body else None
+    if each is not None and kinds[0] != "expression":
+        raise located.error(path + ("for",), "`for` repeats a spec expression (`expression:`)")
+    return Evaluation(name, body[kinds[0]], options, bindings, kinds[0] == "definition",
+                      kinds[0] == "acceptance", each)
 
 
-__all__ = ["Evaluation", "Property", "Text", "read_properties"]
+def _each(located: Located, path: PathKey, raw: Any) -> tuple[str, Text]:
+    """`i in indices(pack)`: the name bound to each item, and the list."""
+    text, where = _text(located, path, raw)
+    match = _FOR.match(text)
+    if match is None:
+        raise located.error(path, "`for` names an item and a list: `i in indices(pack)`")
+    return match.group(1), (match.group(2), dataclasses.replace(
+        where, column=where.column + match.start(2)))
+
+
+__all__ = ["Evaluation", "Property", "Text", "constant_type", "read_properties"]

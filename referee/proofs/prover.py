@@ -2,12 +2,13 @@
 
 A property says: for every input in a context (a checkpoint, or the context of a spec
 expression), every list it ranges over up to a bound (several lists of cards come from one pack
-together), and each option combination, a claim holds. The premise is either what the
-checkpoint accepts (its rules all hold, and whatever the mechanic adds, such as a meld kind's
-shape) or nothing (every input); `assume:` adds facts that hold in every state the mechanic
-builds. The claim may name results of the spec's own expressions (`scoring.hand_points`) or
-definitions (`best_total`), each evaluated under its option values and, `with:`, on other inputs
-(the banker's cards), so evaluations can be compared. For each option combination and each
+together; every free card is one of the game's pack), and each option combination, a claim
+holds. The premise is either what the checkpoint accepts (its rules all hold, and whatever the
+mechanic adds, such as a meld kind's shape) or nothing (every input); `assume:` adds facts that
+hold in every state the mechanic builds. The claim may name results of the spec's own
+expressions (`scoring.hand_points`), definitions (`best_total`) or of a checkpoint's acceptance,
+each evaluated under its option values and, `with:`, on other inputs (the banker's cards), or
+`for:` each item of a list, so evaluations can be compared. For each option combination and each
 combination of list sizes, z3 looks for an input where the claim fails (or an evaluation would
 raise):
 - unsat: proved for those sizes;
@@ -29,9 +30,10 @@ import z3
 from referee.cards import Card, codes
 from referee.proofs.encode import Encoding, decode
 from referee.proofs.properties import DEFAULT_LIST, Evaluation, Property, read_properties
-from referee.proofs.setting import Evaluated, Setting, resolve
+from referee.proofs.setting import Condition, Evaluated, Setting, resolve
 from referee.spec.expr import BOOL, CARD, INT, STR, EvalError, ListType, RecordType, Program
-from referee.spec.expr.symbolic import SymCard, s_and, s_eq, s_implies, s_not, s_or
+from referee.spec.expr.symbolic import (CardDomain, SymCard, SymList, s_and, s_eq, s_implies,
+                                        s_not, s_or)
 from referee.spec.registry import Game
 
 DEFAULT_RLIMIT = 50_000_000
@@ -61,7 +63,8 @@ class Outcome:
         head = f"{self.status:>14}  {self.property.id} [{opts}]"
         prop = self.property
         if self.status == "proved":
-            return f"{head}: for every {self._domain()}"
+            domain = self._domain()
+            return f"{head}: for every {domain}" if domain else f"{head}: it holds (no input ranges)"
         if self.status == "counterexample":
             return f"{head}: {self._shown()} ({self.replay})"
         if self.status == "vacuous":
@@ -69,10 +72,13 @@ class Outcome:
         if self.sizes == len(prop.size_sets):
             return (f"{head}: the solver could not tell whether any input satisfies the "
                     f"premise (not proved)")
-        return f"{head}: the solver gave up at {self._sizes_text()} (not proved)"
+        at = self._sizes_text()
+        return f"{head}: the solver gave up{f' at {at}' if at else ''} (not proved)"
 
     def _units(self) -> dict[str, str]:
-        return self.units or {self.property.over: self.unit}
+        if self.units or not self.property.over:
+            return dict(self.units)
+        return {self.property.over: self.unit}
 
     def _sizes_text(self) -> str:
         prop, units = self.property, self._units()
@@ -83,7 +89,9 @@ class Outcome:
 
     def _domain(self) -> str:
         prop, units = self.property, self._units()
-        if len(units) == 1:
+        if not units:  # a fact of the spec, or over free ints alone
+            text = ", ".join(f"`{n}` in {low}..{high}" for n, (low, high) in prop.ranges.items())
+        elif len(units) == 1:
             text = f"`{prop.over}` of {prop.min_size}..{prop.max_size} {self.unit}"
             for name, (low, high) in prop.ranges.items():
                 within = "each" if name == prop.over else f"`{name}`"
@@ -103,7 +111,7 @@ class Outcome:
             text = ", ".join(parts)
         for assumed, _ in prop.assume:
             text += f", assuming `{' '.join(assumed.split())}`"
-        return text
+        return text.removeprefix(", ")
 
     def _shown(self) -> str:
         """A counterexample as a reader wants it: the lists, the turned card, the ints and bools
@@ -112,11 +120,14 @@ class Outcome:
         text = ", ".join(f"`{name}` [{', '.join(map(str, cx[name]))}]" for name in self._units())
         if "turned" in cx:
             text += f" with turned {cx['turned']}"
-        for name, value in cx.get("context", {}).items():
-            if name in prop.ranges or name.split(".")[0] in self.shown:
-                text += f", `{name}` {_option_text(value)}"
+        values = {**cx.get("free_cards", {}), **cx.get("context", {})}
+        shown = [f"`{name}` {_option_text(value)}" for name, value in values.items()
+                 if name in prop.ranges or name.split(".")[0] in self.shown]
+        text = ", ".join([text, *shown] if text else shown)
         results = _results_text(cx.get("results", {}), cx.get("raises", []))
-        return f"{text}: {results}" if results else text
+        if results:
+            return f"{text}: {results}" if text else results
+        return text or "as the spec stands"
 
 
 def _option_text(value: Any) -> str:
@@ -155,7 +166,8 @@ def prove(game: Game, prop: Property, rlimit: int = DEFAULT_RLIMIT) -> list[Outc
 def _prove_options(game: Game, prop: Property, setting: Setting, options: dict[str, Any],
                    rlimit: int) -> Outcome:
     units = {name: "cards" if elem == CARD else "ints" for name, elem in setting.elements.items()}
-    outcome = Outcome(prop, {k: options[k] for k in prop.options}, unit=next(iter(units.values())),
+    outcome = Outcome(prop, {k: options[k] for k in prop.options},
+                      unit=next(iter(units.values()), "cards"),
                       units=units if prop.lists else {}, shown=setting.read | set(prop.free))
     witnessed = not (setting.premise or setting.assume)  # some input satisfies the premise
     unsure = False  # a premise check ran out of budget
@@ -202,12 +214,42 @@ def _query(game: Game, prop: Property, setting: Setting, options: dict[str, Any]
 
 def _result(game: Game, evaluated: Evaluated, env: Mapping[str, Any],
             options: dict[str, Any]) -> Encoding:
-    """An evaluation's value, its inputs rebound `with:` (raising if a binding would)."""
+    """An evaluation's value (`for:` the list of its values, one per item), its inputs rebound
+    `with:` (raising if a binding would)."""
     base = {**env, "options": _changed(game, options, evaluated.evaluation)}
+    if evaluated.each is None:
+        return _result_at(evaluated, base)
+    name, typed = evaluated.each
+    items = typed.program.encode_full(typed, base)
+    values = [_result_at(evaluated, {**base, name: item}) for item in items.value.items]
+    errors = [s_and(flag, v.error) for flag, v in zip(items.value.flags, values)]
+    return Encoding(SymList(tuple(v.value for v in values), items.value.flags),
+                    s_or(items.error, *errors))
+
+
+def _result_at(evaluated: Evaluated, base: Mapping[str, Any]) -> Encoding:
     bound = {name: b.program.encode_full(b, base) for name, b in evaluated.bindings.items()}
+    inputs = {**base, **{n: b.value for n, b in bound.items()}}
     typed = evaluated.typed
-    value = typed.program.encode_full(typed, {**base, **{n: b.value for n, b in bound.items()}})
+    value = (_acceptance_value(evaluated.conditions, inputs) if typed is None
+             else typed.program.encode_full(typed, inputs))
     return Encoding(value.value, s_or(*(b.error for b in bound.values()), value.error))
+
+
+def _acceptance_value(conditions: tuple[Condition, ...], env: Mapping[str, Any]) -> Encoding:
+    """Whether every condition holds, and when judging them would raise: the rule book judges
+    every rule (its `when`, then, if that holds, its `require`), so any of them may."""
+    values, errors = [], []
+    for when, require in conditions:
+        held = require.program.encode_full(require, env)
+        if when is None:
+            values.append(held.value)
+            errors.append(held.error)
+            continue
+        guard = when.program.encode_full(when, env)
+        values.append(s_implies(guard.value, held.value))
+        errors += [guard.error, s_and(guard.value, held.error)]
+    return Encoding(_as_bool(s_and(*values)), s_or(*errors))
 
 
 def _accepted(program: Program, when: Any, require: Any, env: Mapping[str, Any]) -> Any:
@@ -228,9 +270,10 @@ def _symbolic_env(game: Game, prop: Property, setting: Setting, options: dict[st
     env: dict[str, Any] = {"options": options, **prop.constants}
     domain: list[Any] = []
     lists: Lists = {}
+    cards_of = CardDomain.of(game.spec.pack())  # a free card is one of the pack's
     for index, (name, elem) in enumerate(setting.elements.items()):
         lists[name], extra = _symbolic_list(name, elem, sizes[name], prop.ranges.get(name),
-                                            "card" if index == 0 else name)
+                                            "card" if index == 0 else name, cards_of)
         env[name], domain = lists[name], domain + extra
     cards = [c for name, items in lists.items() if setting.elements[name] == CARD for c in items]
     domain += _copies_limit(cards, game.spec.pack_copies)  # one pack for every list of cards
@@ -243,17 +286,17 @@ def _symbolic_env(game: Game, prop: Property, setting: Setting, options: dict[st
         if name in prop.given:
             env[name] = prop.given[name]
             continue
-        env[name], extra = _fresh(name, scope.get(name), prop.on)
+        env[name], extra = _fresh(name, scope.get(name), prop.on, cards_of)
         domain += extra + _within(env[name], prop.ranges.get(name))
     return env, domain, lists
 
 
 def _symbolic_list(name: str, element: Any, size: int, bounds: tuple[int, int] | None,
-                   stem: str) -> tuple[list[Any], list[Any]]:
-    """`size` free items: cards (their count in the pack is limited apart), ints in range.
+                   stem: str, cards_of: CardDomain) -> tuple[list[Any], list[Any]]:
+    """`size` free items: cards of the pack (their count in it is limited apart), ints in range.
     The first list's cards are z3's `card0`, `card1`, ... (the names meld proofs always used)."""
     if element == CARD:
-        pairs = [SymCard.fresh(f"{stem}{i}") for i in range(size)]
+        pairs = [SymCard.fresh(f"{stem}{i}", cards_of) for i in range(size)]
         return [card for card, _ in pairs], [c for _, constraints in pairs for c in constraints]
     ints = [z3.Int(f"{name}{i}") for i in range(size)]
     return list(ints), [c for n in ints for c in _within(n, bounds)]
@@ -265,19 +308,20 @@ def _within(value: Any, bounds: tuple[int, int] | None) -> list[Any]:
     return [value >= bounds[0], value <= bounds[1]]
 
 
-def _fresh(name: str, typ: Any, checkpoint: str) -> tuple[Any, list[Any]]:
-    """A value for a context name the property leaves free. A record (the move) gets free
-    fields, but its lists (`present`) are empty: no property reads them yet."""
+def _fresh(name: str, typ: Any, checkpoint: str, cards_of: CardDomain) -> tuple[Any, list[Any]]:
+    """A value for a context name the property leaves free (a card: one of the pack's). A
+    record (the move) gets free fields, but its lists (`present`) are empty: no property reads
+    them yet."""
     if typ == INT:
         return z3.Int(name), []
     if typ == BOOL:
         return z3.Bool(name), []
     if typ == CARD:
-        return SymCard.fresh(name)
+        return SymCard.fresh(name, cards_of)
     if typ == STR:
         return (checkpoint if name == "kind" else ""), []
     if isinstance(typ, RecordType):
-        fields = {f: _fresh(f"{name}.{f}", t, checkpoint) for f, t in typ.fields}
+        fields = {f: _fresh(f"{name}.{f}", t, checkpoint, cards_of) for f, t in typ.fields}
         return {f: v for f, (v, _) in fields.items()}, [c for _, cs in fields.values() for c in cs]
     if isinstance(typ, ListType):
         return [], []
@@ -306,6 +350,9 @@ def _counterexample(outcome: Outcome, game: Game, setting: Setting, query: Query
     if isinstance(query.env.get("turned"), SymCard):
         cx["turned"] = str(concrete["turned"])
     cx["context"] = _free_values(query.env, model)
+    cards = _free_cards(query.env, model)
+    if cards:
+        cx["free_cards"] = cards
     if query.results:
         cx["results"] = {n: decode(r.value, model) for n, r in query.results.items()
                          if not _decode(_as_bool(r.error), model)}
@@ -325,6 +372,17 @@ def _free_values(env: Mapping[str, Any], model: z3.ModelRef) -> dict[str, Any]:
     return values
 
 
+def _free_cards(env: Mapping[str, Any], model: z3.ModelRef) -> dict[str, str]:
+    """The free cards of a counterexample but `turned` (shown apart), a record's as `move.card`."""
+    cards = {}
+    for name, value in env.items():
+        fields = value.items() if isinstance(value, dict) and name != "options" else []
+        for key, item in [(name, value), *((f"{name}.{f}", v) for f, v in fields)]:
+            if isinstance(item, SymCard) and key != "turned":
+                cards[key] = str(decode(item, model))
+    return cards
+
+
 def _replay(game: Game, prop: Property, setting: Setting, cx: dict[str, Any],
             concrete: dict[str, Any], options: dict[str, Any]) -> tuple[bool | None, str]:
     """Ask the engine: its checker (premise `acceptance`), its compiled expressions."""
@@ -337,8 +395,11 @@ def _replay(game: Game, prop: Property, setting: Setting, cx: dict[str, Any],
                              else "NOT replayed: the claim holds on it (encoder bug)"))
     if setting.evaluations:
         verdicts.append(_replay_results(game, setting, cx, concrete, options))
-    if not verdicts:
-        return None, "not replayed: no engine computation to ask"
+    if not verdicts:  # only the claim: the reference interpreter must agree that it fails
+        fails = not _claim_holds(setting, concrete, {})
+        return fails, ("the reference interpreter agrees: the claim fails on it" if fails
+                       else "NOT replayed: the reference interpreter says the claim holds "
+                            "(encoder bug)")
     return all(ok for ok, _ in verdicts), ", ".join(text for _, text in verdicts)
 
 
@@ -386,6 +447,13 @@ def _run(game: Game, evaluated: Evaluated, concrete: Mapping[str, Any],
     """What the engine computes: the bindings by the reference interpreter, then the compiled
     expression on the inputs they give."""
     env = {**concrete, "options": _changed(game, options, evaluated.evaluation)}
+    if evaluated.each is not None:
+        name, typed = evaluated.each
+        return [_run_at(evaluated, {**env, name: item}) for item in typed.evaluate(env)]
+    return _run_at(evaluated, env)
+
+
+def _run_at(evaluated: Evaluated, env: Mapping[str, Any]) -> Any:
     bound = {name: b.evaluate(env) for name, b in evaluated.bindings.items()}
     return evaluated.run({**env, **bound})
 

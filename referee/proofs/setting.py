@@ -3,8 +3,9 @@ in, the lists it ranges over, what it assumes, and each evaluation it asks of th
 
 Names, from the inside out: the context of `on` (a checkpoint's names, or those of the spec
 expressions reading it); the property's scope adds its constants and its own `free` names (the
-hands `a`, `b` of a comparison); the claim's program adds the evaluations' results. Bindings
-(`with:`) and assumptions are checked in the scope, so they may name free names but no result.
+hands `a`, `b` of a comparison) and its own helper `definitions`; the claim's program adds the
+evaluations' results. Bindings (`with:`) and assumptions are checked in the scope, so they may
+name free names but no result.
 """
 
 from __future__ import annotations
@@ -13,9 +14,9 @@ from dataclasses import dataclass
 from typing import Any, Mapping
 
 from referee.errors import SpecError
-from referee.proofs.properties import Evaluation, Property, Text
+from referee.proofs.properties import Evaluation, Property, Text, constant_type
 from referee.spec.expr import (BOOL, BUILTINS, CARD, INT, Definition, ListType, Program, Scope,
-                               TypedExpr, parse)
+                               Type, TypedExpr, parse)
 from referee.spec.expr.ast import DEF, VAR, Call, Name, Node, children
 from referee.spec.registry import Game
 
@@ -27,14 +28,34 @@ class Evaluated:
     """One evaluation, ready: what z3 encodes, what the engine runs, and the names it rebinds."""
 
     evaluation: Evaluation
-    typed: TypedExpr                 # the spec expression (or the definition's call)
+    typed: TypedExpr | None          # the spec expression (or the definition's call); None for
+                                     # an acceptance, which is its `conditions` all holding
     run: Any                         # the engine's compiled expression (a callable on an env)
     bindings: Mapping[str, TypedExpr]  # context name -> its value, over the property's scope
     label: str                       # how the report names it: `banking.rank`
+    conditions: tuple[Condition, ...] = ()  # an acceptance: the checkpoint's (when, require)
+    each: tuple[str, TypedExpr] | None = None  # `for:` the name bound to each item, the list
 
     @property
     def name(self) -> str:
         return self.evaluation.name
+
+    @property
+    def type(self) -> Type:
+        one = BOOL if self.typed is None else self.typed.type
+        return one if self.each is None else ListType(one)
+
+    @property
+    def reads(self) -> list[TypedExpr]:
+        """The typed expressions it evaluates (but for its bindings)."""
+        if self.typed is not None:
+            return [self.typed]
+        return [t for pair in self.conditions for t in pair if t is not None]
+
+    @property
+    def bound(self) -> list[TypedExpr]:
+        """What it evaluates in the property's scope: the `with:` values and the `for:` list."""
+        return [*self.bindings.values(), *([self.each[1]] if self.each else [])]
 
 
 @dataclass(frozen=True)
@@ -52,8 +73,8 @@ class Setting:
 
     @property
     def element(self) -> Any:
-        """The items' type of the (first) list ranged over."""
-        return next(iter(self.elements.values()))
+        """The items' type of the (first) list ranged over (None: no list)."""
+        return next(iter(self.elements.values()), None)
 
 
 def resolve(game: Game, prop: Property) -> Setting:
@@ -63,12 +84,13 @@ def resolve(game: Game, prop: Property) -> Setting:
     elements = {name: _list_element(game, prop, scope, name) for name in _lists(prop)}
     _check_ranges(game, prop, scope)
     evaluations = [_evaluated(game, prop, ev, expressions, scope) for ev in prop.evaluations]
-    claim_program = _extended(game, prop, scope, {e.name: e.typed.type for e in evaluations})
+    claim_program = _extended(game, prop, scope, {e.name: e.type for e in evaluations})
     claim = claim_program.check(parse(prop.claim, origin=prop.origin), expected=BOOL)
     assume = [scope.check(parse(text, origin=where), expected=BOOL) for text, where in prop.assume]
-    read = _names_read([claim, *assume, *(t for e in evaluations for t in e.bindings.values())])
+    read = _names_read([claim, *assume, *(t for e in evaluations for t in e.bound)])
+    read -= {e.each[0] for e in evaluations if e.each}
     for e in evaluations:  # what an evaluation reads, but for the names it is given `with:`
-        read |= _names_read([e.typed]) - set(e.bindings)
+        read |= _names_read(e.reads) - set(e.bindings)
     return Setting(program, scope, claim, _premise(game, prop), assume, evaluations, elements,
                    read)
 
@@ -91,7 +113,13 @@ def _premise(game: Game, prop: Property) -> list[Condition]:
     """What the checkpoint accepts (the mechanic says), or nothing: every input counts."""
     if prop.premise != "acceptance":
         return []
-    return list(game.mechanic.acceptance(prop.on))  # type: ignore[attr-defined]
+    return acceptance(game, prop.on)
+
+
+def acceptance(game: Game, checkpoint: str) -> list[Condition]:
+    """(when, require) pairs, typed, that hold exactly when `checkpoint` accepts: the mechanic
+    says (its rules, and whatever its handlers add)."""
+    return list(game.mechanic.acceptance(checkpoint))  # type: ignore[attr-defined]
 
 
 def _context(game: Game, prop: Property, expressions: Mapping[str, Any]) -> Program:
@@ -106,7 +134,7 @@ def _context(game: Game, prop: Property, expressions: Mapping[str, Any]) -> Prog
 
 
 def _lists(prop: Property) -> list[str]:
-    return list(prop.lists) or [prop.over]
+    return list(prop.lists) or ([prop.over] if prop.over else [])
 
 
 def _list_element(game: Game, prop: Property, scope: Program, name: str) -> Any:
@@ -125,18 +153,22 @@ def _check_ranges(game: Game, prop: Property, scope: Program) -> None:
 
 
 def _scope_program(game: Game, prop: Property, program: Program) -> Program:
-    """The context's program, with names for the constants and the property's own names; a free
-    list needs its sizes in `over`."""
+    """The context's program, with names for the constants and the property's own names, and
+    its helper definitions after the spec's; a free list needs its sizes in `over`."""
     for name, typ in prop.free.items():
         if isinstance(typ, ListType) and name not in prop.lists:
             raise error(game, prop, ("free", name), f"`{name}` is a list: give its sizes in "
                         f"`over`")
-    return _extended(game, prop, program, {**{n: INT for n in prop.constants}, **prop.free})
+    constants = {n: constant_type(v) for n, v in prop.constants.items()}
+    helpers = [Definition.parse(signature, body, origin=where, body_origin=body_where)
+               for (signature, where), (body, body_where) in prop.definitions]
+    return _extended(game, prop, program, {**constants, **prop.free}, helpers)
 
 
-def _extended(game: Game, prop: Property, program: Program, extra: Mapping[str, Any]) -> Program:
-    """`program` with more names in its scope (none of them taken)."""
-    if not extra:
+def _extended(game: Game, prop: Property, program: Program, extra: Mapping[str, Any],
+              helpers: list[Definition] | None = None) -> Program:
+    """`program` with more names in its scope (none of them taken), and more definitions."""
+    if not extra and not helpers:
         return program
     for name in extra:
         if name in program.scope or name in program.definitions or name in program.functions:
@@ -144,7 +176,8 @@ def _extended(game: Game, prop: Property, program: Program, extra: Mapping[str, 
     definitions = [Definition(d.name, d.params, d.text, origin=d.origin)
                    for d in program.definitions.values()]
     functions = {n: f for n, f in program.functions.items() if n not in BUILTINS}
-    return Program(Scope({**dict(program.scope.items()), **extra}), definitions, functions)
+    return Program(Scope({**dict(program.scope.items()), **extra}),
+                   definitions + list(helpers or ()), functions)
 
 
 # ---- evaluations ------------------------------------------------------------------------------
@@ -153,6 +186,8 @@ def _evaluated(game: Game, prop: Property, ev: Evaluation, expressions: Mapping[
                scope: Program) -> Evaluated:
     if ev.definition:
         return _definition_call(game, prop, ev, scope)
+    if ev.acceptance:
+        return _acceptance(game, prop, ev, scope)
     expression = expressions.get(ev.expression)
     if expression is None:
         known = ", ".join(f"`{p}`" for p in sorted(expressions)) or "none"
@@ -161,14 +196,66 @@ def _evaluated(game: Game, prop: Property, ev: Evaluation, expressions: Mapping[
     if expression.context != prop.on:
         raise error(game, prop, ("evaluate", ev.name), f"`{ev.expression}` reads the "
                     f"`{expression.context}` context, not `{prop.on}`")
-    names = expression.typed.program.scope
+    each = None
+    if ev.each is not None:  # `for: i in xs`: `i` is a name of the `with:` values
+        each = (ev.each[0], _list_of(game, prop, ev, scope))
+        scope = _extended(game, prop, scope, {ev.each[0]: each[1].type.elem})
+    bindings = _bindings(game, prop, ev, expression.typed.program, scope)
+    return Evaluated(ev, expression.typed, expression, bindings, ev.label, each=each)
+
+
+def _list_of(game: Game, prop: Property, ev: Evaluation, scope: Program) -> TypedExpr:
+    """The list of `for: i in xs`, checked in the property's scope."""
+    assert ev.each is not None
+    text, where = ev.each[1]
+    typed = scope.check(parse(text, origin=where))
+    if not isinstance(typed.type, ListType):
+        raise error(game, prop, ("evaluate", ev.name, "for"), f"`{text}` is no list: "
+                    f"`for` needs one, e.g. `i in indices(pack)`")
+    return typed
+
+
+def _bindings(game: Game, prop: Property, ev: Evaluation, evaluated: Program,
+              scope: Program) -> dict[str, TypedExpr]:
+    """The `with:` values, checked in the property's scope against the names `evaluated` reads."""
+    names = evaluated.scope
     bindings = {}
     for name, (text, where) in ev.bindings.items():
         if name not in names:
             raise error(game, prop, ("evaluate", ev.name, "with", name),
                         f"`{ev.expression}` reads no `{name}`")
         bindings[name] = scope.check(parse(text, origin=where), expected=names.get(name))
-    return Evaluated(ev, expression.typed, expression, bindings, ev.label)
+    return bindings
+
+
+def _acceptance(game: Game, prop: Property, ev: Evaluation, scope: Program) -> Evaluated:
+    """`{acceptance: play}`: whether the checkpoint accepts the input, i.e. the premise
+    `acceptance` as a value; the engine's answer is its rule book's (every rule holds) and the
+    compiled conditions the mechanic adds."""
+    if ev.expression != prop.on:
+        raise error(game, prop, ("evaluate", ev.name), f"the acceptance at `{ev.expression}` "
+                    f"reads the `{ev.expression}` checkpoint, not `{prop.on}`")
+    conditions = tuple(acceptance(game, ev.expression))
+    program = game.mechanic.rules.programs[ev.expression]  # type: ignore[attr-defined]
+    bindings = _bindings(game, prop, ev, program, scope)
+    return Evaluated(ev, None, _accepts(game, ev.expression, conditions), bindings, ev.label,
+                     conditions)
+
+
+def _accepts(game: Game, checkpoint: str, conditions: tuple[Condition, ...]) -> Any:
+    """The engine's verdict at `checkpoint` as a callable on an env: no rule is broken (each
+    judged, as the rule book judges them all) and each condition the mechanic adds holds."""
+    rules = game.mechanic.rules.rules_at(checkpoint)  # type: ignore[attr-defined]
+    own = {(id(r.typed_when), id(r.typed_require)) for r in rules}
+    added = [(None if when is None else when.compile(), require.compile())
+             for when, require in conditions if (id(when), id(require)) not in own]
+
+    def accepts(env: Mapping[str, Any]) -> bool:
+        broken = [rule.broken(env) for rule in rules]
+        held = [when is None or not when(env) or require(env) for when, require in added]
+        return not any(broken) and all(held)
+
+    return accepts
 
 
 def _definition_call(game: Game, prop: Property, ev: Evaluation, scope: Program) -> Evaluated:

@@ -13,7 +13,7 @@ from typing import Any, Mapping
 from referee.cards import Card, PackKind, codes
 from referee.engine import chance
 from referee.engine import stacked as stacking
-from referee.errors import SetupError, SpecError, SpecErrors
+from referee.errors import SpecError, SpecErrors
 from referee.mechanics.banking.state import BankState, Hand
 from referee.mechanics.base import Deal, Judgement, Mechanic
 from referee.model import JSON, Event, Violation

@@ -15,7 +15,7 @@ from referee.cards import Card, PackKind, codes, remove_cards
 from referee.engine import chance
 from referee.engine import stacked as stacking
 from referee.engine.moves import move_record_type
-from referee.errors import RefereeError, SetupError, SpecError, SpecErrors
+from referee.errors import RefereeError, SpecError, SpecErrors
 from referee.mechanics.base import Deal, Judgement, Mechanic
 from referee.mechanics.tricks.state import Trick, TrickState
 from referee.model import JSON, Event, Violation
@@ -89,6 +89,11 @@ class TricksMechanic(Mechanic):
     def expressions(self) -> dict[str, SpecExpression]:
         """The `tricks.*` expressions, by dotted path: what `referee prove` evaluates."""
         return {e.path: e for e in self.config.values() if isinstance(e, SpecExpression)}
+
+    def acceptance(self, checkpoint: str) -> list[tuple[Any, Any]]:
+        """(when, require) pairs, typed, that hold exactly when `checkpoint`'s rules accept: the
+        move handlers add no condition of their own (a card played is one the rules say is held)."""
+        return [(r.typed_when, r.typed_require) for r in self.rules.rules_at(checkpoint)]
 
     # --- dealing ------------------------------------------------------------------------------
     def new_state(self, deal: Deal) -> TrickState:
@@ -247,6 +252,8 @@ class TricksMechanic(Mechanic):
         s.last_hand = {"hand_number": s.deal_number, "dealer": s.dealer,
                        "points": _per_team(points), "tricks": _per_team(s.tricks_won()),
                        "winner": deal_winner, "discard": codes(s.discard),
+                       "hands": {str(seat): [] for seat in range(s.seats)},  # all played out
+                       "hand_sizes": {str(seat): 0 for seat in range(s.seats)},
                        "deck": codes(s.deck), "commitment": self.commitment(s),
                        "salt": chance.hand_salt(s.salt, s.deal_number)}
         events.append(Event("deal_over", {"hand_number": s.deal_number, "points": _per_team(points),

@@ -45,7 +45,9 @@ z3 side (`referee.proofs.encode`, over `referee.spec.expr.symbolic` values):
     fresh_env(scope, lengths={"meld.cards": 5}, choices={"options.joker_rule": [...]})
         -> (symenv, domain constraints)
     lift(concrete value) -> Sym;  decode(sym value, model | evaluator) -> python value
-    SymCard.fresh(name) -> (SymCard, domain);  SymCard.lift(card);  SymCard.decode(model) -> Card
+    SymCard.fresh(name, domain=None) -> (SymCard, domain constraints): a French card, or one of
+        `CardDomain.of(pack)` (a spec's `pack()`: its distinct cards);
+    SymCard.lift(card);  SymCard.decode(model) -> Card
     SymStr.fresh(name, choices) -> (SymStr, domain);  SymList(items, flags);  STRINGS (codes)
     EncodeError: a function without z3 form, a symbolic env that lacks a name
 

@@ -181,11 +181,11 @@ class SymCard:
     suit: IntLike
 
     @staticmethod
-    def fresh(name: str) -> tuple[SymCard, list[BoolLike]]:
-        """A symbolic French card and its domain: rank 1..13, suit one of `S H D C`."""
+    def fresh(name: str, domain: CardDomain | None = None) -> tuple[SymCard, list[BoolLike]]:
+        """A symbolic card and its domain: a French card (rank 1..13, suit one of `S H D C`),
+        or one of the cards of `domain` (`CardDomain.of(pack)`)."""
         rank, suit = z3.Int(f"{name}.rank"), z3.Int(f"{name}.suit")
-        domain = [rank >= 1, rank <= 13, z3.Or(*(suit == c for c in FRENCH_SUIT_CODES))]
-        return SymCard(rank, suit), domain
+        return SymCard(rank, suit), (domain or FRENCH_DOMAIN).constraints(rank, suit)
 
     @staticmethod
     def lift(card: Card) -> SymCard:
@@ -196,6 +196,50 @@ class SymCard:
         rank = _as_int(model.eval(self.rank, model_completion=True)) if is_sym(self.rank) else self.rank
         suit = _as_int(model.eval(self.suit, model_completion=True)) if is_sym(self.suit) else self.suit
         return card_of(rank, STRINGS.name(suit))
+
+
+@dataclass(frozen=True)
+class CardDomain:
+    """The cards a symbolic card may be: for each suit code, the numeric ranks it holds."""
+
+    ranks: tuple[tuple[int, tuple[int, ...]], ...]  # (suit code, its ranks ascending), by suit
+
+    @staticmethod
+    def of(cards: Iterable[Card]) -> CardDomain:
+        """The distinct cards of a pack (a spec's `pack()`), whatever their copies."""
+        by_suit: dict[int, set[int]] = {}
+        for card in cards:
+            by_suit.setdefault(STRINGS.code(card.suit), set()).add(card.value)
+        return CardDomain(tuple((code, tuple(sorted(ranks))) for code, ranks in by_suit.items()))
+
+    def constraints(self, rank: z3.ArithRef, suit: z3.ArithRef) -> list[BoolLike]:
+        """Every suit with the same ranks, a range (the French pack): `lo <= rank <= hi` and the
+        suit one of them; otherwise, for some suit, the rank one of its ranges."""
+        runs = {ranks for _, ranks in self.ranks}
+        if len(runs) == 1 and len(_runs(next(iter(runs)))) == 1:
+            low, high = _runs(next(iter(runs)))[0]
+            return [rank >= low, rank <= high, z3.Or(*(suit == c for c, _ in self.ranks))]
+        return [s_or(*(s_and(suit == code, s_or(*(_within_run(rank, run) for run in _runs(ranks))))
+                       for code, ranks in self.ranks))]
+
+
+def _runs(ranks: tuple[int, ...]) -> list[tuple[int, int]]:
+    """Ascending ranks as runs of consecutive ones: (2, 3, 4, 7) -> [(2, 4), (7, 7)]."""
+    runs: list[tuple[int, int]] = []
+    for r in ranks:
+        if runs and runs[-1][1] == r - 1:
+            runs[-1] = (runs[-1][0], r)
+        else:
+            runs.append((r, r))
+    return runs
+
+
+def _within_run(rank: z3.ArithRef, run: tuple[int, int]) -> BoolLike:
+    low, high = run
+    return rank == low if low == high else s_and(rank >= low, rank <= high)
+
+
+FRENCH_DOMAIN = CardDomain(tuple((code, tuple(range(1, 14))) for code in FRENCH_SUIT_CODES))
 
 
 def card_of(rank: int, suit: str) -> Card:
