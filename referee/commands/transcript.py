@@ -13,6 +13,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from referee.commands.play import parse_options
 from referee.errors import RefereeError
 from referee.spec.registry import DEFAULT_SPECS, find_game, load_games
 from referee.transcript import render
@@ -35,22 +36,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", metavar="FILE", help="write the transcript to FILE")
 
 
-def _options(pairs: list[str]) -> dict[str, object]:
-    import yaml
-
-    options: dict[str, object] = {}
-    for pair in pairs:
-        name, sep, value = pair.partition("=")
-        if not sep or not name:
-            raise SystemExit(f"error: --option expects NAME=VALUE, got `{pair}`")
-        options[name.strip()] = yaml.safe_load(value)
-    return options
-
-
 def run(args: argparse.Namespace) -> int:
     try:
         game = find_game(load_games(args.specs), args.game)
-        text = render(game, args.seed, args.seats, options=_options(args.option),
+        text = render(game, args.seed, args.seats, options=parse_options(args.option),
                       dealer=args.dealer, every_view=args.every_view, hands=args.hands)
     except RefereeError as exc:
         print(f"error: {exc}", file=sys.stderr)
