@@ -79,6 +79,7 @@ class BankingMechanic(Mechanic):
             state.pack = list(reversed(_stacked_deck(self.pack, deal.stacked)))
         else:
             state.pack = chance.shuffled(self.pack, deal.seed, "deal", 1)
+        state.deck = tuple(reversed(state.pack))
         _start_hand(state)
         self._ask_for_kitty(state)
         return state
@@ -92,7 +93,10 @@ class BankingMechanic(Mechanic):
         return False  # a banking table goes on hand after hand
 
     def commitment(self, state: BankState) -> str:
-        return chance.hand_commitment(state.salt, state.hand_number, state.deck)
+        """The commitment to the pack as last shuffled (PO-8 carries it on from hand to hand
+        until a pontoon has it shuffled): revealed at that shuffle, when its order no longer
+        tells anything of the cards to come."""
+        return chance.hand_commitment(state.salt, state.shuffle_number, state.deck)
 
     def view(self, state: BankState, seat: int | None) -> dict[str, JSON]:
         from referee.mechanics.banking.views import view
@@ -226,7 +230,10 @@ class BankingMechanic(Mechanic):
         used = [c for seat_ in [*s.players(), s.banker] for h in s.hands[seat_] for c in h.cards]
         used += s.used
         if s.any_pontoon:
+            events.append(self._reveal_deck(s))
             s.pack = chance.shuffled(s.pack + used, s.seed, "deal", s.hand_number + 1)
+            s.shuffle_number += 1
+            s.deck = tuple(reversed(s.pack))
         else:
             s.pack = list(reversed(used)) + s.pack  # under the pack, gathered in deal order
         if s.next_banker is not None:
@@ -240,6 +247,13 @@ class BankingMechanic(Mechanic):
         events.append(Event("hand_dealt", {"hand_number": s.hand_number, "banker": s.banker,
                                            "commitment": self.commitment(s)}))
         return None
+
+    def _reveal_deck(self, s: BankState) -> Event:
+        """GEN-5: the pack about to be shuffled, as it was committed to, with its salt."""
+        s.revealed = {"shuffle": s.shuffle_number, "deck": codes(s.deck),
+                      "salt": chance.hand_salt(s.salt, s.shuffle_number),
+                      "commitment": self.commitment(s)}
+        return Event("deck_revealed", dict(s.revealed))
 
     def _do_kitty(self, s: BankState, seat: int, move: dict[str, Any], events: list[Event]) -> Violation | None:
         """SH-1, SH-8: the banker puts up (or tops up) the kitty from its balance."""
@@ -395,8 +409,8 @@ class BankingMechanic(Mechanic):
         for hands in s.hands:
             for hand in hands:
                 hand.face_up = [True] * len(hand.cards)
-        # the deck is not revealed: unless a pontoon reshuffles it, the next hand is dealt from
-        # the rest of this very pack (PO-8), and its order would show cards still face down
+        # the deck is not revealed here: unless a pontoon reshuffles it, the next hand is dealt
+        # from the rest of this very pack (PO-8); it is revealed when it is shuffled
         s.last_hand = {"hand_number": s.hand_number, "next_banker": s.next_banker,
                        "hands": {str(seat): [codes(h.cards) for h in hs] for seat, hs in enumerate(s.hands)},
                        "commitment": self.commitment(s)}
@@ -406,7 +420,6 @@ class BankingMechanic(Mechanic):
 
 def _start_hand(s: BankState) -> None:
     """PO-3: one card to each player from the seat after the banker, the banker last."""
-    s.deck = tuple(reversed(s.pack))
     s.hands = [[Hand()] for _ in range(s.seats)]
     for seat in [*s.players(), s.banker]:
         card = s.pack.pop()

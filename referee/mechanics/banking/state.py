@@ -52,7 +52,9 @@ class BankState:
     to_act: int | None = None
     active: int = 0                 # the hand of `to_act` being played
     hand_number: int = 1
-    deck: tuple[Card, ...] = ()     # this hand's pack order when dealt (for the commitment)
+    deck: tuple[Card, ...] = ()     # the pack's order when last shuffled, top first (committed to)
+    shuffle_number: int = 1         # how many times the pack was shuffled (the first deal's is 1)
+    revealed: dict[str, Any] | None = None  # the last shuffled-away deck, with its salt
     used: list[Card] = field(default_factory=list)  # burnt cards, back under the pack later
     next_banker: int | None = None  # PO-8: a player's pontoon takes the bank
     any_pontoon: bool = False       # PO-8: the pack is shuffled after any pontoon
@@ -83,4 +85,5 @@ class BankState:
         copy.pack, copy.balances, copy.used = list(self.pack), list(self.balances), list(self.used)
         copy.hands = [[h.clone() for h in hands] for hands in self.hands]
         copy.last_hand = dict(self.last_hand)
+        copy.revealed = dict(self.revealed) if self.revealed else None
         return copy

@@ -28,13 +28,15 @@ def view(mechanic: BankingMechanic, state: BankState, seat: int | None) -> dict[
         "on_table": state.on_table, "stock_size": len(state.pack),
         "offer": {"to": state.offer[0], "price": state.offer[1]} if state.offer else None,
         "commitment": mechanic.commitment(state), "last_hand": dict(state.last_hand),
+        "revealed_deck": state.revealed,
         "hands": {str(s): [_hand(state, s, i, h, seat) for i, h in enumerate(hands)]
                   for s, hands in enumerate(state.hands)},
     }
     if mechanic.config["kitty"]:  # only a game with a kitty shows one (SH-1)
         result["kitty"] = state.kitty
     if seat == ADJUDICATOR:
-        result["pack"] = codes(reversed(state.pack))
+        result["pack"] = codes(reversed(state.pack))  # what is left, top first
+        result["deck"] = codes(state.deck)            # as last shuffled (committed to)
     if seat is not None and 0 <= seat < state.seats:
         result["seat"] = seat
         result["hand"] = result["hands"][str(seat)]  # its own hands, as it sees them
