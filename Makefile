@@ -16,7 +16,7 @@ DB     ?= var/referee.db
 PYTEST_ARGS ?=
 
 .DEFAULT_GOAL := help
-.PHONY: help install proto run test bench
+.PHONY: help install proto run lint test bench
 
 help: ## list the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  %-8s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -36,8 +36,12 @@ $(API): $(PROTOS) proto/generate.py $(STAMP)
 run: $(STAMP) $(API) ## start the referee on 127.0.0.1:50051, tables in var/referee.db (HOST, PORT, DB)
 	$(BIN)/referee serve --host $(HOST) --port $(PORT) --db $(DB)
 
+lint: $(STAMP) $(API) ## pyflakes on every Python file, mypy on the referee and its client
+	$(BIN)/python -m pyflakes referee/*.py $(filter-out referee/api/,$(wildcard referee/*/)) clients tests proto
+	$(BIN)/python -m mypy
+
 # pytest exits 5 when it collects no test: not a failure of the code
-test: $(STAMP) $(API) ## run the whole test suite
+test: lint ## lint, then run the whole test suite
 	$(BIN)/python -m pytest $(PYTEST_ARGS) || [ $$? -eq 5 ]
 
 bench: $(STAMP) $(API) ## measure proposals per second and verdict latency

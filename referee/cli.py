@@ -24,7 +24,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
     for name, module_name in COMMANDS.items():
         module = importlib.import_module(f"referee.commands.{module_name}")
-        command = sub.add_parser(name, help=module.__doc__.strip().splitlines()[0])
+        command = sub.add_parser(name, help=(module.__doc__ or name).strip().splitlines()[0])
         module.add_arguments(command)
         command.set_defaults(run=module.run)
     return parser

@@ -11,7 +11,7 @@ name free names but no result.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any, Mapping, cast
 
 from referee.errors import SpecError
 from referee.proofs.properties import Evaluation, Property, Text, constant_type
@@ -198,8 +198,9 @@ def _evaluated(game: Game, prop: Property, ev: Evaluation, expressions: Mapping[
                     f"`{expression.context}` context, not `{prop.on}`")
     each = None
     if ev.each is not None:  # `for: i in xs`: `i` is a name of the `with:` values
-        each = (ev.each[0], _list_of(game, prop, ev, scope))
-        scope = _extended(game, prop, scope, {ev.each[0]: each[1].type.elem})
+        items = _list_of(game, prop, ev, scope)
+        each = (ev.each[0], items)
+        scope = _extended(game, prop, scope, {ev.each[0]: cast(ListType, items.type).elem})
     bindings = _bindings(game, prop, ev, expression.typed.program, scope)
     return Evaluated(ev, expression.typed, expression, bindings, ev.label, each=each)
 

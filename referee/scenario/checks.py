@@ -75,7 +75,7 @@ def per_key(name: str, compare_one: Callable[[Any, Any], list[str]] | None = Non
             return [f"the view has no `{name}`"]
         problems = []
         for key, want in expected.items():
-            got = table.get(str(key), table.get(key, _MISSING))  # type: ignore[call-overload]
+            got = table.get(str(key), table.get(key, _MISSING))
             problems += [f"of {label} {key}: {p}" for p in one(want, got)]
         return problems
     return compare
@@ -167,11 +167,11 @@ FINISHED_TABLE = ("melds", "hands", "hand_sizes", "discard_top", "stock_size", "
 
 def as_checked(view: View) -> View:
     last = view.get("last_hand")
-    dealt_on = (view.get("hand_over") and isinstance(last, Mapping)
-                and last.get("hand_number") != view.get("hand_number"))
-    if not dealt_on:
+    if not isinstance(last, Mapping) or not view.get("hand_over"):
         return view
-    return {**view, **{k: last[k] for k in FINISHED_TABLE if k in last}}  # type: ignore[index]
+    if last.get("hand_number") == view.get("hand_number"):  # not dealt on: the view says it all
+        return view
+    return {**view, **{k: last[k] for k in FINISHED_TABLE if k in last}}
 
 
 def compare(checks: Mapping[str, Any], view: View) -> list[str]:

@@ -13,7 +13,7 @@ The view does not carry the table's options; give the bot the betting limits (`m
 from __future__ import annotations
 
 import random
-from typing import Any, Iterator
+from typing import Any, Iterator, Mapping
 
 Move = dict[str, Any]
 
@@ -21,13 +21,13 @@ RANKS = "A23456789TJQK"
 HIDDEN = "??"
 
 
-def next_to_act(view: dict[str, Any]) -> int:
+def next_to_act(view: Mapping[str, Any]) -> int:
     """The seat whose move it is: between hands the banker (who deals the next hand or sells
     the bank), otherwise the seat in turn. Any view will do: this is public."""
     return int(view["banker"]) if view["hand_over"] else int(view["to_act"])
 
 
-def _shoot_total(view: dict[str, Any]) -> int:
+def _shoot_total(view: Mapping[str, Any]) -> int:
     return sum(int(h.get("shoot", 0)) for hands in view["hands"].values() for h in hands
                if not h.get("settled"))
 
@@ -54,7 +54,7 @@ def buy_range(hand: dict[str, Any]) -> tuple[int, int]:
     return stake, (paid[-1] if paid else 2 * stake)
 
 
-def turn_candidates(view: dict[str, Any], rng: random.Random, *, min_bet: int = 1,
+def turn_candidates(view: Mapping[str, Any], rng: random.Random, *, min_bet: int = 1,
                     max_bet: int = 100) -> Iterator[Move]:
     """Moves worth proposing now, best first; the caller proposes until one is accepted."""
     seat, phase = view.get("seat"), view["phase"]
@@ -86,7 +86,7 @@ def turn_candidates(view: dict[str, Any], rng: random.Random, *, min_bet: int = 
         yield from _hand_candidates(view["hands"][str(seat)][int(view["active_hand"])], rng)
 
 
-def _own_cards(view: dict[str, Any], seat: int, index: int) -> list[str]:
+def _own_cards(view: Mapping[str, Any], seat: int, index: int) -> list[str]:
     return [c for c in view["hands"][str(seat)][index]["cards"] if c != HIDDEN]
 
 

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import itertools
 import random
-from typing import Any, Iterator
+from typing import Any, Iterator, Mapping
 
 Move = dict[str, Any]
 
 
-def turn_candidates(view: dict[str, Any], rng: random.Random) -> Iterator[Move]:
+def turn_candidates(view: Mapping[str, Any], rng: random.Random) -> Iterator[Move]:
     """Moves worth proposing now, best first; the caller proposes until one is accepted."""
     legal = view.get("legal_moves", [])
     hand = list(view.get("hand", []))
@@ -71,7 +71,7 @@ def _likely_melds(hand: list[str]) -> Iterator[list[str]]:
             yield ["Q" + suit, "K" + suit, "A" + suit]
 
 
-def _layoff_candidates(view: dict[str, Any], hand: list[str]) -> Iterator[Move]:
+def _layoff_candidates(view: Mapping[str, Any], hand: list[str]) -> Iterator[Move]:
     if len(hand) < 2:
         return
     for meld in view.get("melds", []):
@@ -79,7 +79,7 @@ def _layoff_candidates(view: dict[str, Any], hand: list[str]) -> Iterator[Move]:
             yield {"type": "layoff", "meld": meld["id"], "cards": [card]}
 
 
-def _take_discard_candidates(view: dict[str, Any], hand: list[str]) -> Iterator[Move]:
+def _take_discard_candidates(view: Mapping[str, Any], hand: list[str]) -> Iterator[Move]:
     top = view.get("discard_top")
     if top is None:
         return
@@ -87,7 +87,7 @@ def _take_discard_candidates(view: dict[str, Any], hand: list[str]) -> Iterator[
         yield {"type": "take_discard", "meld": sorted([top, *pair], key=_order)}
 
 
-def _go_out_candidates(view: dict[str, Any], hand: list[str]) -> Iterator[Move]:
+def _go_out_candidates(view: Mapping[str, Any], hand: list[str]) -> Iterator[Move]:
     """Going out with the whole hand as one meld, or by laying off the last cards."""
     if 3 <= len(hand) <= 4:
         for size in (len(hand), len(hand) - 1):

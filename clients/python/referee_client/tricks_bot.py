@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import itertools
 import random
-from typing import Any, Iterator
+from typing import Any, Iterator, Mapping
 
 Move = dict[str, Any]
 
 
-def next_to_act(view: dict[str, Any]) -> int:
+def next_to_act(view: Mapping[str, Any]) -> int:
     """The seat whose move it is: the dealer while it discards, then each player in turn. Any
     view will do (this is public); a finished game has nobody to act."""
     to_act = view.get("to_act")
@@ -27,7 +27,7 @@ def next_to_act(view: dict[str, Any]) -> int:
     return int(to_act)
 
 
-def turn_candidates(view: dict[str, Any], rng: random.Random) -> Iterator[Move]:
+def turn_candidates(view: Mapping[str, Any], rng: random.Random) -> Iterator[Move]:
     """Moves worth proposing now, best first; the caller proposes until one is accepted."""
     seat = view.get("seat")
     if seat is None or view.get("to_act") != seat:
@@ -45,7 +45,7 @@ def suit(card: str) -> str:
     return card[0] if card[1:].isdigit() else card[-1]
 
 
-def _discard_size(view: dict[str, Any], seat: int) -> int:
+def _discard_size(view: Mapping[str, Any], seat: int) -> int:
     """How many cards the dealer lays away: what it holds beyond the largest other hand."""
     sizes = view.get("hand_sizes", {})
     others = [int(n) for s, n in sizes.items() if int(s) != seat]

@@ -90,8 +90,8 @@ class RummyMechanic(Mechanic):
     def replay_accepts(self, checkpoint: str, given: Mapping[str, Any], cards: list[Card],
                        turned: Card) -> bool:
         """Does the engine's own meld checker accept `cards` as a `checkpoint` meld?"""
-        env = {name: False for name in ("in_turn", "has_discard", "top_is_turned", "going_out",
-                                        "has_taken")}
+        env: dict[str, Any] = {name: False for name in ("in_turn", "has_discard", "top_is_turned",
+                                                        "going_out", "has_taken")}
         env.update(seat=0, to_act=0, mao=0, seats=1, phase="play", hand=[], discard_top=turned,
                    discarder=TURNED, move_type="meld", taken_card=turned, turned=turned,
                    score=0, deciding=False, reentries=0, blows=0, under=1, stolen=[],
@@ -121,7 +121,7 @@ class RummyMechanic(Mechanic):
         handler = getattr(turn, f"do_{move_type}", None)
         if not turn.violations and handler is None:
             turn.fail(Violation(GEN8, f"there is no move `{move_type}` now", code="malformed_move"))
-        if not turn.violations:
+        if not turn.violations and handler is not None:
             handler()
         if not turn.violations:
             turn.check_rules(at="after")
