@@ -329,6 +329,26 @@ class RefereeService:
 
     # -- claim windows (TD-4): the server's clock closes them ------------------------------------
 
+    def resume_deadlines(self) -> int:
+        """Load every stored table that may hold an open claim window and arm its deadline (a
+        full window again), so a restarted referee closes windows left open without waiting for
+        someone to touch the table. Returns how many it armed. Each table is replayed: run it
+        in the background at startup."""
+        armed = 0
+        for table_id in self._store.table_ids():
+            if self._closed:
+                break
+            try:
+                setup = TableSetup.from_data(self._store.load_table(table_id).setup)
+                game = self._game(setup.game)
+                if not game.mechanic.has_windows(game.resolve_options(setup.options)):
+                    continue
+                armed += self._live(table_id).table.open_window is not None
+            except RefereeError as error:  # one broken table must not stop the others
+                log.error("deadline_not_resumed", table=table_id, error=str(error))
+        log.info("deadlines_resumed", armed=armed)
+        return armed
+
     def _arm_deadline(self, live: LiveTable) -> None:
         """Start the timer of a newly opened claim window (a reloaded table's gets a full one)."""
         window = live.table.open_window

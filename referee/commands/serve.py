@@ -2,7 +2,8 @@
 
 Prints one line, `referee listening on HOST:PORT`, once the port is bound (`--port 0` picks a
 free one), then logs JSON lines on stderr. Tables live in an SQLite file (`--db`) and resume after
-any stop, `kill -9` included; `--memory` keeps them in memory only.
+any stop, `kill -9` included (a claim window left open gets a full new deadline at startup);
+`--memory` keeps them in memory only.
 """
 
 from __future__ import annotations
@@ -61,6 +62,8 @@ def run(args: argparse.Namespace) -> int:
         signal.signal(signum, lambda *_: stopping.set())
     server.start()
     print(f"referee listening on {args.host}:{port}", flush=True)
+    # claim windows left open by a previous run get their deadlines back (TD-4), while serving
+    threading.Thread(target=service.resume_deadlines, name="resume-deadlines", daemon=True).start()
     stopping.wait()
     health_servicer.enter_graceful_shutdown()
     service.close()  # ends Watch streams, so the grace period is not spent waiting on them

@@ -77,5 +77,9 @@ class Mechanic(ABC):
         """The open claim window's number and length in milliseconds, if one is open."""
         return None
 
+    def has_windows(self, options: Mapping[str, Any]) -> bool:
+        """Can a table with these options open claim windows at all?"""
+        return False
+
     def describe(self) -> dict[str, JSON]:
         return {}

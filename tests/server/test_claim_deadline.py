@@ -263,6 +263,44 @@ def test_a_restarted_referee_closes_a_window_left_open(tmp_path: Path,
             store.close()
 
 
+def test_a_restarted_referee_closes_windows_nobody_touches(tmp_path: Path,
+                                                           games: dict[str, Game]) -> None:
+    """At startup (`referee serve` runs `resume_deadlines` in the background) the windows left
+    open are armed again: one closes by the server's clock though no client ever comes back."""
+    db = tmp_path / "referee.db"
+    window_ms = 600
+    store = SqliteStore(db)
+    first = RefereeService(store, games)
+    server, address = serve(first)
+    with RefereeClient(address) as client:
+        table = new_table(client, window_ms)
+        assert client.propose(table.id, table.tokens[1], {"type": "draw"})["accepted"]
+        assert client.propose(table.id, table.tokens[1], {"type": "discard", "card": "5C"})["accepted"]
+        assert client.propose(table.id, table.tokens[3], SEAT_3_CLAIM)["outcome"] == "pending"
+        quiet = client.create_table("pontinho", seats=3, seed=1)  # no windows: not loaded
+        version = client.view(table.id)["version"]
+    first.close()
+    server.stop(None).wait()
+    store.close()
+
+    store = SqliteStore(db)
+    again = RefereeService(store, games)
+    try:
+        started = time.monotonic()
+        assert again.resume_deadlines() == 1
+        while store.version(table.id) == version and time.monotonic() - started < 5:
+            time.sleep(0.05)
+        closed = time.monotonic() - started
+        assert store.version(table.id) == version + 1  # the table's own move: the close
+        assert window_ms / 1000 <= closed < window_ms / 1000 + 2
+        seen = again.view(table.id, None)
+        assert seen.view["to_act"] == 0 and seen.view["melds"][0]["cards"] == ["3C", "4C", "5C"]
+        assert store.version(quiet.id) == 0
+    finally:
+        again.close()
+        store.close()
+
+
 def test_every_watcher_sees_the_close(client: RefereeClient) -> None:
     """The public and a seat, watching, each get the server's close of a window."""
     table = new_table(client)

@@ -154,6 +154,9 @@ class RummyMechanic(Mechanic):
             return None
         return state.window.number, self.config.window_ms(state.options)
 
+    def has_windows(self, options: Mapping[str, Any]) -> bool:
+        return self.config.windows(options)
+
     def may_reenter(self, state: RummyState, seat: int) -> bool:
         """PN-28: would this blown seat's `reenter` be accepted now (the spec's rules)?"""
         asking = state.clone()
