@@ -1,5 +1,5 @@
-"""Helpers of the proof tests: broken copies of a spec, and stacking real tables around a
-counterexample (natural cards a scaffold may use)."""
+"""Helpers of the proof tests: broken copies of a spec, wrong properties, and stacking real
+tables around a counterexample (natural cards a scaffold may use)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,12 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from referee.cards import Card, french_pack
-from referee.spec.registry import DEFAULT_SPECS, Game
+from referee.errors import SpecError, SpecErrors
+from referee.proofs.prover import prove, read_properties
+from referee.spec.registry import DEFAULT_SPECS, Game, load_game
 
 Edits = list[tuple[str, str]]  # (text of the spec, what it becomes)
 
@@ -22,6 +26,18 @@ def edited_spec(spec: str, tmp_path: Path, name: str, edits: Edits) -> Path:
     path = tmp_path / f"{name}.yaml"
     path.write_text(text, encoding="utf-8")
     return path
+
+
+def assert_located_property_error(spec: str, tmp_path: Path, old: str, new: str,
+                                  message: str) -> None:
+    """Editing `old` into `new` in `spec`'s properties makes a spec error that says `message`
+    and where (the copy's file)."""
+    with pytest.raises((SpecError, SpecErrors)) as caught:
+        game = load_game(edited_spec(spec, tmp_path, "wrong", [(old, new)]), DEFAULT_SPECS)
+        for prop in read_properties(game):
+            prove(game, prop, rlimit=1)
+    error = str(caught.value)
+    assert message in error and "wrong.yaml:" in error, error
 
 
 def jokers(game: Game, options: dict[str, Any], turned: Card) -> set[Card]:

@@ -16,13 +16,12 @@ import z3
 from referee.cards import Card, PackKind, codes, french_pack
 from referee.cli import main
 from referee.engine.table import Table, TableSetup
-from referee.errors import SpecError, SpecErrors
 from referee.model import Move
 from referee.proofs.prover import Outcome, Property, prove, read_properties
 from referee.spec.expr.symbolic import CardDomain, SymCard, card_of
 from referee.spec.registry import DEFAULT_SPECS, Game, load_game, load_games
 
-from .stacking import Edits, edited_spec
+from .stacking import Edits, assert_located_property_error, edited_spec
 
 GAME = "tarocchi_piedicavallo"
 PROPERTY_IDS = ["pack-62-cards-114-points", "one-winner-never-the-matto",
@@ -277,10 +276,4 @@ WRONG: dict[str, tuple[str, str, str]] = {
 
 @pytest.mark.parametrize("name", list(WRONG))
 def test_a_wrong_property_is_a_located_spec_error(tmp_path: Path, name: str) -> None:
-    old, new, message = WRONG[name]
-    with pytest.raises((SpecError, SpecErrors)) as caught:
-        game = spec_copy(tmp_path, "wrong", [(old, new)])
-        for prop in read_properties(game):
-            prove(game, prop, rlimit=1)
-    error = str(caught.value)
-    assert message in error and "wrong.yaml:" in error, error
+    assert_located_property_error(GAME, tmp_path, *WRONG[name])
