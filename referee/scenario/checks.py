@@ -157,6 +157,8 @@ COMPARERS: dict[str, Comparer] = {
     "banker": field_of("banker"),
     "points": per_key("points", label="team"),
     "tricks": per_key("tricks", label="team"),
+    "totals": per_key("totals", label="team"),
+    "announced_trumps": field_of("announced_trumps"),
 }
 
 

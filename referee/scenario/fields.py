@@ -190,6 +190,8 @@ def check_readers(seats: int) -> dict[str, Reader]:
         "banker": optional(seat),
         "points": keyed(team, integer),
         "tricks": keyed(team, integer),
+        "totals": keyed(team, integer),
+        "announced_trumps": optional(integer),
     }
 
 
