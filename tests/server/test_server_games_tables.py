@@ -26,6 +26,15 @@ def test_describe_game_gives_options_moves_and_rules(stub: RefereeStub) -> None:
     assert all(rule["id"] and rule["text"] for rule in description["rules"])
 
 
+def test_describe_a_trick_taking_game_gives_its_pack_and_teams(stub: RefereeStub) -> None:
+    response = stub.DescribeGame(pb.DescribeGameRequest(game="tarocchi_piedicavallo"))
+    description = struct_to_data(response.description)
+    assert description["pack"] == {"kind": "tarot", "copies": 1, "size": 62}
+    assert description["teams"] == [[0, 2], [1, 3]]
+    assert (description["hand_size"], description["dealer_extra"]) == (15, 2)
+    assert {m["type"] for m in description["moves"]} == {"discard", "play"}
+
+
 def test_describe_an_unknown_game_is_not_found(stub: RefereeStub) -> None:
     with_error = status_of(lambda: stub.DescribeGame(pb.DescribeGameRequest(game="chess")))
     assert with_error is grpc.StatusCode.NOT_FOUND

@@ -85,6 +85,12 @@ class TricksMechanic(Mechanic):
             raise SpecErrors(errors)
         return config
 
+    def describe(self) -> dict[str, JSON]:
+        """What a client needs to lay out the table: the teams and the hands' sizes."""
+        return {"checkpoints": sorted(self.rules.programs),
+                "teams": [list(team) for team in self.config["teams"]],
+                "hand_size": self.config["hand_size"], "dealer_extra": self.config["dealer_extra"]}
+
     @property
     def expressions(self) -> dict[str, SpecExpression]:
         """The `tricks.*` expressions, by dotted path: what `referee prove` evaluates."""
