@@ -28,7 +28,8 @@ GEN8 = "GEN-8"
 # expression -> (the context it reads, its type)
 EXPRESSIONS = {"packet": ("setup", INT), "winner": ("trick_end", INT),
                "owner": ("count", INT), "points": ("count", INT)}
-OPTIONAL_EXPRESSIONS = {"announce": ("discard", INT)}  # published with the dealer's discard
+OPTIONAL_EXPRESSIONS = {"announce": ("discard", INT),  # published with the dealer's discard
+                        "deals": ("setup", INT)}       # deals in a game (default 1)
 
 
 def scopes(spec: GameSpec) -> dict[str, Scope]:
@@ -266,7 +267,7 @@ class TricksMechanic(Mechanic):
                                           "tricks": _per_team(s.tricks_won()), "winner": deal_winner,
                                           "discard": codes(s.discard), "totals": _per_team(s.totals)}))
         s.deal_ended = True
-        if s.deal_number < int(s.options.get("deals_per_game", 1)):
+        if s.deal_number < self._deals(s):
             s.dealer = (s.dealer + 1) % s.seats  # TA-12: the deal passes on
             s.deal_number += 1
             hands, deck = self._dealt(s)
@@ -276,6 +277,11 @@ class TricksMechanic(Mechanic):
             return
         s.phase, s.to_act, s.winner = "over", None, _best(s.totals)
         events.append(Event("game_over", {"winner": s.winner, "totals": _per_team(s.totals)}))
+
+
+    def _deals(self, s: TrickState) -> int:
+        deals = self.config.get("deals")
+        return 1 if deals is None else int(deals({"options": s.options, "seats": s.seats}))
 
 
 def _best(points: list[int]) -> int | None:
