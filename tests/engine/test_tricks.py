@@ -25,7 +25,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, ru
 
 from referee.cards import Card, PackKind, codes
 from referee.engine.table import Table, TableSetup
-from referee.errors import OptionError
+from referee.errors import OptionError, SetupError
 from referee.model import ADJUDICATOR, Move, Outcome, Verdict
 from referee.spec.registry import load_game, load_games
 
@@ -285,3 +285,12 @@ def test_whist_runs_on_the_same_mechanic(trumps: str) -> None:
             trick = []
     points = table.view(ADJUDICATOR)["points"]
     assert points == {"0": 4 * won[0], "1": 4 * won[1]} and sum(won) == 13
+
+
+def test_a_spec_whose_packets_are_empty_is_refused_at_the_deal(tmp_path: Path) -> None:
+    text = (Path(__file__).parent / "specs" / "whist.yaml").read_text(encoding="utf-8")
+    path = tmp_path / "whist.yaml"
+    path.write_text(text.replace("packet: 1", "packet: 0"), encoding="utf-8")
+    game = load_game(path)
+    with pytest.raises(SetupError, match="at least 1"):
+        Table.create(game, TableSetup(game="whist", seats=4, seed=1))

@@ -15,7 +15,7 @@ from referee.cards import Card, PackKind, codes, remove_cards
 from referee.engine import chance
 from referee.engine import stacked as stacking
 from referee.engine.moves import move_record_type
-from referee.errors import RefereeError, SpecError, SpecErrors
+from referee.errors import RefereeError, SetupError, SpecError, SpecErrors
 from referee.mechanics.base import Deal, Judgement, Mechanic
 from referee.mechanics.tricks.state import Trick, TrickState
 from referee.model import JSON, Event, Violation
@@ -124,6 +124,8 @@ class TricksMechanic(Mechanic):
         extra cards last (TA-5)."""
         deck = chance.shuffled(self.pack, state.seed, "deal", state.deal_number)
         packet = self.config["packet"]({"options": state.options, "seats": state.seats})
+        if packet < 1:  # the spec's expression, at these options: no deal could end
+            raise SetupError(f"the spec's `tricks.packet` gives {packet} cards a packet: at least 1")
         order = [(state.dealer + k) % state.seats for k in range(1, state.seats + 1)]
         hands: list[list[Card]] = [[] for _ in range(state.seats)]
         position, size = 0, self.config["hand_size"]
