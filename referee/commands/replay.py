@@ -20,7 +20,7 @@ from referee.scenario.runner import reason
 from referee.scenario.target import default_specs, load_specs
 
 SUMMARY_FIELDS = ("to_act", "hand_over", "match_over", "winner", "scores", "blown", "balances",
-                  "pot", "kitty", "points")
+                  "pot", "kitty", "points", "tricks", "totals")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
