@@ -1,13 +1,15 @@
-"""Fixtures shared by the engine, spec and proof tests: the Pontinho game and stacked deals."""
+"""Fixtures shared by the tests: the Pontinho game, stacked deals, and a scenario target that is
+a real gRPC server (port 0) for the tests that run scenarios both in-process and remotely."""
 
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Callable, Iterator, Mapping, Sequence
 
 import pytest
 
 from referee.cards import Card, codes, french_pack
+from referee.scenario.target import Target
 from referee.spec.registry import Game, load_games
 
 StackDeal = Callable[..., dict[str, Any]]
@@ -38,3 +40,22 @@ def stack_deal(seats: int, hands: Mapping[int, Sequence[str]], turned: str,
 @pytest.fixture(scope="session")
 def stacked() -> StackDeal:
     return stack_deal
+
+
+@pytest.fixture(scope="module")
+def over_grpc(games: dict[str, Game]) -> Iterator[Target]:
+    """The scenario target of a referee served over gRPC on port 0, with an in-memory store (the
+    requesting module gives its `games`)."""
+    from referee.scenario.remote import GrpcTarget
+    from referee.server.app import create_server
+    from referee.service import RefereeService
+    from referee.store.memory import MemoryStore
+
+    service = RefereeService(MemoryStore(), games)
+    server, port = create_server(service, "127.0.0.1", 0)
+    server.start()
+    target = GrpcTarget.connect(f"127.0.0.1:{port}")
+    yield target
+    target.close()
+    service.close()
+    server.stop(None).wait()

@@ -7,8 +7,6 @@ did not get the expected answer, with its file, line and step, as `referee confo
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Iterator
-
 import pytest
 
 from referee.scenario.format import CloseWindowStep, ScenarioError, load_file
@@ -63,23 +61,6 @@ def games() -> dict[str, Game]:
 @pytest.fixture(scope="module")
 def in_process(games: dict[str, Game]) -> Target:
     return InProcessTarget(games)
-
-
-@pytest.fixture(scope="module")
-def over_grpc(games: dict[str, Game]) -> Iterator[Target]:
-    from referee.scenario.remote import GrpcTarget
-    from referee.server.app import create_server
-    from referee.service import RefereeService
-    from referee.store.memory import MemoryStore
-
-    service = RefereeService(MemoryStore(), games)
-    server, port = create_server(service, "127.0.0.1", 0)
-    server.start()
-    target = GrpcTarget.connect(f"127.0.0.1:{port}")
-    yield target
-    target.close()
-    service.close()
-    server.stop(None).wait()
 
 
 def assert_passed(report: Report) -> None:

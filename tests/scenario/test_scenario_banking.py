@@ -7,8 +7,6 @@ the same scenario must pass both ways.
 
 from __future__ import annotations
 
-from typing import Iterator
-
 import pytest
 
 from referee.scenario.format import load_text
@@ -54,23 +52,6 @@ steps:
 @pytest.fixture(scope="module")
 def games() -> dict[str, Game]:
     return load_games()
-
-
-@pytest.fixture(scope="module")
-def over_grpc(games: dict[str, Game]) -> Iterator[Target]:
-    from referee.scenario.remote import GrpcTarget
-    from referee.server.app import create_server
-    from referee.service import RefereeService
-    from referee.store.memory import MemoryStore
-
-    service = RefereeService(MemoryStore(), games)
-    server, port = create_server(service, "127.0.0.1", 0)
-    server.start()
-    target = GrpcTarget.connect(f"127.0.0.1:{port}")
-    yield target
-    target.close()
-    service.close()
-    server.stop(None).wait()
 
 
 @pytest.fixture(params=["in-process", "over-grpc"])
