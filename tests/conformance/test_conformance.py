@@ -7,6 +7,7 @@ did not get the expected answer, with its file, line and step, as `referee confo
 from __future__ import annotations
 
 from pathlib import Path
+
 import pytest
 
 from referee.scenario.format import CloseWindowStep, ScenarioError, load_file
