@@ -79,6 +79,7 @@ def _lay_out(state: RummyState, config: RummyConfig, dealt: Dealt) -> None:
     state.hands, state.turned, state.deck = dealt.hands, dealt.turned, dealt.deck
     state.stock = list(reversed(dealt.stock))
     state.discard, state.discarders = [dealt.turned], [TURNED]
+    state.turned_covered = False
     state.jokers = frozenset(c for c in set(dealt.deck)
                              if config.is_joker(state.options, dealt.turned, c))
     state.melds, state.stolen = [], [0] * state.seats

@@ -96,7 +96,7 @@ class RummyMechanic(Mechanic):
                    discarder=TURNED, move_type="meld", taken_card=turned, turned=turned,
                    score=0, deciding=False, reentries=0, blows=0, under=1, stolen=[],
                    window_open=False, responded=False, claims_closed=False, playing=True,
-                   laid_wild=[])
+                   laid=[], laid_wild=[], turned_covered=False)
         env.update(given)
         kind = self.reader.kinds[checkpoint]
         meld_env = self.reader.meld_env(env, checkpoint, cards, new=bool(given.get("new", True)))
@@ -185,6 +185,7 @@ class _Turn:
         self.taken: Card | None = None
         self.taken_from = TURNED
         self.stolen: list[Card] = []  # jokers taken back by this move
+        self.laid: list[Card] = []  # every card this move laid, in melds and lay-offs
         self.laid_wild: list[Card] = []  # jokers this move laid standing for another card
         self.going_out = move_type == "go_out" or (
             move_type == "discard" and len(self.hand) == 1 and move.get("card") in self.hand)
@@ -198,12 +199,13 @@ class _Turn:
             "mao": s.mao, "seats": s.seats, "in_turn": self.seat == s.to_act, "phase": s.phase,
             "hand": self.hand, "discard_top": s.discard[-1] if s.discard else s.turned,
             "has_discard": bool(s.discard), "top_is_turned": s.top_is_turned,
+            "turned_covered": s.turned_covered,
             "discarder": s.discarder, "going_out": self.going_out, "move_type": self.move_type,
             "has_taken": self.taken is not None, "taken_card": self.taken or s.turned,
             "score": s.scores[self.seat], "deciding": self.seat in s.deciding,
             "reentries": s.reentries[self.seat], "blows": s.blows[self.seat],
             "under": len(s.playing), "stolen": self.stolen, "playing": self.seat in s.playing,
-            "laid_wild": self.laid_wild,
+            "laid": self.laid, "laid_wild": self.laid_wild,
             "window_open": s.window is not None,
             # the top discard's claim window has closed: out of turn it is no longer claimable
             "claims_closed": s.window_count > 0 and s.closed_windows == s.window_count
@@ -315,13 +317,15 @@ class _Turn:
         self.violations += self.m.rules.judge("take", env, cards=(str(self.taken),))
 
     def _named_for_use(self) -> list[Card]:
-        """The cards the move says it lays (melds and lay-offs), whether or not they fit."""
+        """The cards the move says it puts on the table (melds, lay-offs, and the natural cards
+        of steals, PN-18), whether or not they fit."""
         move = self.move
         if self.move_type == "take_discard":
             named = list(move["meld"]) + list(move["layoff"]["cards"])
         else:
             named = [c for meld in move["melds"] for c in meld]
             named += [c for layoff in move["layoffs"] for c in layoff["cards"]]
+            named += [steal["card"] for steal in move["steals"]]
         return named
 
     def _lay_meld(self, cards: list[Card]) -> None:
@@ -332,6 +336,7 @@ class _Turn:
             self.violations += reading
             return
         remove_cards(self.hand, cards)
+        self.laid += cards
         self.laid_wild += [c for c, wild in zip(reading.cards, reading.wild) if wild]
         meld = Meld(len(self.s.melds) + 1, reading.kind, self.seat, reading.cards, reading.wild)
         self.s.melds.append(meld)
@@ -348,6 +353,8 @@ class _Turn:
             return
         self._apply(meld, reading)
         remove_cards(self.hand, cards)
+        self.laid += cards
+        self.laid_wild += reading.wild_added(len(cards))
         self.events.append(Event("laid_off", {"seat": self.seat, "meld": meld.id,
                                               "cards": codes(cards), "meld_cards": codes(meld.cards)}))
 
@@ -366,7 +373,8 @@ class _Turn:
                 self._apply(meld, Reading(meld.kind, cards, flags))
                 remove_cards(self.hand, [card])
                 self.hand.append(joker)
-                self.s.stolen[meld.owner] += 1
+                if meld.owner != self.seat:  # taking back one's own joker costs nothing (PN-10)
+                    self.s.stolen[meld.owner] += 1
                 self.stolen.append(joker)
                 self.events.append(Event("stole_joker", {"seat": self.seat, "meld": meld.id,
                                                          "card": str(card), "joker": str(joker)}))
@@ -387,6 +395,7 @@ class _Turn:
         remove_cards(self.hand, [card])
         self.s.discard.append(card)
         self.s.discarders.append(self.seat)
+        self.s.turned_covered = True
         self.events.append(Event("discarded", {"seat": self.seat, "card": str(card)}))
 
     def _go_out(self) -> None:

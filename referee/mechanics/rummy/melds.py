@@ -34,6 +34,12 @@ class Reading:
     kind: str
     cards: list[Card]
     wild: list[bool]
+    added_low: bool = False  # a lay-off: the added cards are the first ones (else the last)
+
+    def wild_added(self, count: int) -> list[Card]:
+        """The jokers standing for another card among the `count` cards a lay-off added."""
+        places = range(count) if self.added_low else range(len(self.cards) - count, len(self.cards))
+        return [self.cards[i] for i in places if self.wild[i]]
 
 
 class MeldReader:
@@ -75,7 +81,7 @@ class MeldReader:
             if broken:
                 failures.append(broken)
             else:
-                results.append(Reading(kind.name, cards, self._wild(kind, meld_env)))
+                results.append(Reading(kind.name, cards, self._wild(kind, meld_env), end == "low"))
         if len(results) == 1 or (results and results[0].cards == results[-1].cards):
             return results[0]
         if results:

@@ -13,12 +13,14 @@ def common_names(spec: GameSpec) -> dict[str, Type]:
     return {
         "options": options_type(spec), "turned": CARD, "seat": INT, "to_act": INT, "mao": INT,
         "seats": INT, "in_turn": BOOL, "phase": STR, "hand": ListType(CARD), "discard_top": CARD,
-        "has_discard": BOOL, "top_is_turned": BOOL, "discarder": INT, "going_out": BOOL,
-        "move_type": STR, "has_taken": BOOL, "taken_card": CARD,
+        "has_discard": BOOL, "top_is_turned": BOOL, "discarder": INT,
+        "turned_covered": BOOL,  # the hand's first discard has covered the turned card (PN-20)
+        "going_out": BOOL, "move_type": STR, "has_taken": BOOL, "taken_card": CARD,
         # the match (PN-26..PN-29): the proposer's total, re-entry state, players still in
         "score": INT, "deciding": BOOL, "reentries": INT, "blows": INT, "under": INT,
         "playing": BOOL,  # the proposer is dealt in: in the match and not blown
         "stolen": ListType(CARD),  # the jokers this move took back from the table (PN-10)
+        "laid": ListType(CARD),  # every card this move laid, in melds and lay-offs
         "laid_wild": ListType(CARD),  # the jokers this move laid as jokers (not as themselves)
         # a claim window is open on the last discard (TD-4); the proposer already answered it
         "window_open": BOOL, "responded": BOOL, "claims_closed": BOOL,

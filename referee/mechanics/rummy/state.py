@@ -45,8 +45,9 @@ class RummyState:
     to_act: int | None              # None between hands and once the match is over
     phase: str = "take"             # take | play (a turn), decide (re-entry, between hands), over
     melds: list[Meld] = field(default_factory=list)
-    stolen: list[int] = field(default_factory=list)  # per seat: jokers stolen from its melds
+    stolen: list[int] = field(default_factory=list)  # per seat: jokers others stole from its melds
     rebuilds: int = 0               # how many times the stock was rebuilt (PN-21)
+    turned_covered: bool = False    # the hand's first discard lay on the turned card (PN-20)
     went_out: int | None = None     # the seat that went out of this hand
     hand_number: int = 1
     hand_ended: bool = False        # the last accepted move ended a hand

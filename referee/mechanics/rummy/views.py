@@ -71,7 +71,8 @@ def legal_move_types(state: RummyState, seat: int) -> list[str]:
         return ["reenter", "decline"] if seat in state.deciding else []
     if state.phase == "over" or not state.in_match[seat] or state.blown[seat]:
         return []
-    can_take = bool(state.discard) and state.discarder != seat and len(state.hands[seat]) != 1
+    can_take = (bool(state.discard) and state.discarder != seat and len(state.hands[seat]) != 1
+                and not (state.top_is_turned and state.turned_covered))
     if state.window is not None:
         if seat == state.window.discarder or state.window.answered(seat):
             return []
