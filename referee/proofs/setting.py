@@ -16,8 +16,7 @@ from typing import Any, Mapping, cast
 from referee.errors import SpecError
 from referee.proofs.properties import Evaluation, Property, Text, constant_type
 from referee.spec.expr import (BOOL, BUILTINS, CARD, INT, Definition, ListType, Program, Scope,
-                               Type, TypedExpr, parse)
-from referee.spec.expr.ast import DEF, VAR, Call, Name, Node, children
+                               Type, TypedExpr, names_read, parse)
 from referee.spec.registry import Game
 
 Condition = tuple[Any, Any]  # (when, require), typed: the checkpoint accepts when all hold
@@ -87,10 +86,10 @@ def resolve(game: Game, prop: Property) -> Setting:
     claim_program = _extended(game, prop, scope, {e.name: e.type for e in evaluations})
     claim = claim_program.check(parse(prop.claim, origin=prop.origin), expected=BOOL)
     assume = [scope.check(parse(text, origin=where), expected=BOOL) for text, where in prop.assume]
-    read = _names_read([claim, *assume, *(t for e in evaluations for t in e.bound)])
+    read = names_read([claim, *assume, *(t for e in evaluations for t in e.bound)])
     read -= {e.each[0] for e in evaluations if e.each}
     for e in evaluations:  # what an evaluation reads, but for the names it is given `with:`
-        read |= _names_read(e.reads) - set(e.bindings)
+        read |= names_read(e.reads) - set(e.bindings)
     return Setting(program, scope, claim, _premise(game, prop), assume, evaluations, elements,
                    read)
 
@@ -275,27 +274,6 @@ def _definition_call(game: Game, prop: Property, ev: Evaluation, scope: Program)
     where = next(iter(ev.bindings.values()))[1] if params else prop.origin
     typed = scope.check(parse(text, origin=where))
     return Evaluated(ev, typed, typed.compile(), {}, f"`{ev.expression}`")
-
-
-def _names_read(typed: list[TypedExpr]) -> frozenset[str]:
-    """The context (and scope) names some expressions read, through the definitions they call."""
-    found: set[str] = set()
-    seen: set[tuple[int, str]] = set()
-
-    def walk(node: Node, program: Program) -> None:
-        if isinstance(node, Name) and node.ref == VAR:
-            found.add(node.id)
-        called = node.id if isinstance(node, Name) and node.ref == DEF else (
-            node.func if isinstance(node, Call) and node.ref == DEF else None)
-        if called is not None and (id(program), called) not in seen:
-            seen.add((id(program), called))
-            walk(program.definitions[called].node, program)
-        for child in children(node):
-            walk(child, program)
-
-    for expression in typed:
-        walk(expression.node, expression.program)
-    return frozenset(found)
 
 
 __all__ = ["Condition", "Evaluated", "Setting", "Text", "error", "resolve", "spec_expressions"]

@@ -139,6 +139,12 @@ def blown(expected: list[int], view: View) -> list[str]:
     return _differ(sorted(set(expected)), sorted(set(actual)))
 
 
+def void(expected: bool, view: View) -> list[str]:
+    """The hand that ended last ended void (PN-21): its `last_hand` says so."""
+    last = view.get("last_hand")
+    return _differ(expected, bool(last.get("void", False)) if isinstance(last, Mapping) else False)
+
+
 COMPARERS: dict[str, Comparer] = {
     "to_act": field_of("to_act"),
     "hand": per_key("hands", _same_multiset),
@@ -149,6 +155,7 @@ COMPARERS: dict[str, Comparer] = {
     "scores": per_key("scores"),
     "blown": blown,
     "hand_over": field_of("hand_over"),
+    "void": void,
     "match_over": field_of("match_over"),
     "winner": field_of("winner"),
     "balances": per_key("balances"),

@@ -182,6 +182,7 @@ def check_readers(seats: int) -> dict[str, Reader]:
         "scores": seat_map(seats),
         "blown": list_of(seat),
         "hand_over": boolean,
+        "void": boolean,
         "match_over": boolean,
         "winner": optional(team),
         "balances": seat_map(seats),

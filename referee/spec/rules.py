@@ -15,7 +15,7 @@ from typing import Any, Iterable, Mapping
 from referee.errors import SpecError, SpecErrors
 from referee.model import Violation
 from referee.spec.expr import (BOOL, CARD, INT, STR, Compiled, Definition, ListType, Origin,
-                               Program, Scope, Type, TypedExpr, parse)
+                               Program, Scope, Type, TypedExpr, names_read, parse)
 from referee.spec.schema import DefinitionSpec, GameSpec, RuleSpec, Where
 
 RULEBOOK_ID = re.compile(r"^[A-Z]{2,3}-\d+$")
@@ -54,6 +54,11 @@ class CompiledRule:
     typed_when: Any
     typed_require: Any
     say: Mapping[str, Any] = field(default_factory=dict)  # name -> compiled expression
+
+    @property
+    def reads(self) -> frozenset[str]:
+        """The context names its condition reads (through the definitions it calls)."""
+        return names_read(t for t in (self.typed_when, self.typed_require) if t is not None)
 
     def broken(self, env: Mapping[str, Any]) -> bool:
         if self.when is not None and not self.when(env):

@@ -123,6 +123,16 @@ def end_hand(state: RummyState, config: RummyConfig, rules: MatchRules,
     return events + next_hand(state, config, pack)
 
 
+def void_hand(state: RummyState, config: RummyConfig, pack: list[Card]) -> list[Event]:
+    """PN-21: the stock is gone and the seat in turn cannot use the top discard: the hand ends
+    void. Nobody went out, nobody adds points, and the next hand is dealt as usual."""
+    state.last_hand = {**finished_table(state, [0] * state.seats), "void": True}
+    events = [Event("hand_void", {"hand_number": state.hand_number, "seat": state.to_act}),
+              Event("hand_over", {**state.last_hand,
+                                  "scores": {str(s): p for s, p in enumerate(state.scores)}})]
+    return events + next_hand(state, config, pack)
+
+
 def finished_table(state: RummyState, points: list[int]) -> dict[str, Any]:
     """The hand just ended, revealed: every hand, the melds, the dealt deck, the points."""
     return {"hand_number": state.hand_number, "went_out": state.went_out,

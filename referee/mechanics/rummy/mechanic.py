@@ -16,6 +16,7 @@ from referee.mechanics.rummy import claims, match, views
 from referee.mechanics.rummy.config import RummyConfig, read_config
 from referee.mechanics.rummy.melds import MeldReader, Reading
 from referee.mechanics.rummy.scopes import checkpoint_scopes
+from referee.mechanics.rummy.search import SearchExhausted, TakeSearch
 from referee.mechanics.rummy.state import TURNED, Meld, RummyState
 from referee.engine import chance
 from referee.model import JSON, Event, Violation
@@ -106,12 +107,12 @@ class RummyMechanic(Mechanic):
     def judge(self, state: RummyState, seat: int, move_type: str, move: Mapping[str, Any]) -> Judgement:
         work = state.clone()
         if work.window is not None and move_type in (*claims.CLAIMS, "pass"):
-            return self._answer_window(work, seat, move_type, dict(move))
+            return self._void_if_stuck(self._answer_window(work, seat, move_type, dict(move)))
         outcome = self.apply(work, seat, move_type, dict(move))
         if (outcome.accepted and move_type == "discard" and not work.hand_over
                 and self.config.windows(work.options)):
             outcome.events.append(claims.open_window(work))
-        return outcome
+        return self._void_if_stuck(outcome)
 
     def apply(self, work: RummyState, seat: int, move_type: str, move: dict[str, Any]) -> Judgement:
         """Judge a move and apply it to `work` (a copy the caller may throw away)."""
@@ -147,7 +148,23 @@ class RummyMechanic(Mechanic):
     def close_window(self, state: RummyState) -> Judgement | None:
         if state.window is None:
             return None
-        return claims.close(self, state.clone())
+        return self._void_if_stuck(claims.close(self, state.clone()))
+
+    def _void_if_stuck(self, outcome: Judgement) -> Judgement:
+        """PN-21: after an accepted move, a seat in turn that must take a card where there is
+        none to draw, and cannot use the top discard either, ends the hand void."""
+        state: RummyState | None = outcome.state
+        if (state is None or state.hand_over or state.window is not None or state.phase != "take"
+                or state.to_act is None or state.stock or len(state.discard) >= 2):
+            return outcome
+        try:
+            if TakeSearch(self, state, state.to_act).legal_take() is not None:
+                return outcome
+        except SearchExhausted:  # it could not tell: the hand goes on, the seat may still move
+            return outcome
+        state.hand_ended = True
+        outcome.events += match.void_hand(state, self.config, self.pack)
+        return outcome
 
     def open_window(self, state: RummyState) -> tuple[int, int] | None:
         if state.window is None:
@@ -311,10 +328,15 @@ class _Turn:
         return True
 
     def _check_take(self, hand_before: list[Card]) -> None:
-        env = self.env()
-        env.update(hand=hand_before, taken=self.taken, used=self._named_for_use(),
-                   discarder=self.taken_from, top_is_turned=self.taken_from == TURNED)
+        env = self.take_env(hand_before, self._named_for_use())
         self.violations += self.m.rules.judge("take", env, cards=(str(self.taken),))
+
+    def take_env(self, hand_before: list[Card], used: list[Card]) -> Env:
+        """The context of the `take` checkpoint: the hand before the take, the card taken."""
+        env = self.env()
+        env.update(hand=hand_before, taken=self.taken, used=used,
+                   discarder=self.taken_from, top_is_turned=self.taken_from == TURNED)
+        return env
 
     def _named_for_use(self) -> list[Card]:
         """The cards the move says it puts on the table (melds, lay-offs, and the natural cards

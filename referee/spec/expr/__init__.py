@@ -20,6 +20,7 @@ API
     Program.encode(typed: TypedExpr, symenv: Mapping[str, Any]) -> Sym      # z3 value
     Program.encode_full(typed, symenv) -> Encoding(value, error)            # + error condition
     check(expr, scope=None, expected=None, functions=None) -> TypedExpr     # no definitions
+    names_read(typed_exprs) -> frozenset[str]   # the context names read, through definitions
     evaluate(typed, env) -> Any;  compile_expr(typed, label="") -> Compiled
     all_of(*checks) / any_of(*checks) / not_(check) -> Check               # compose Compiled
 
@@ -67,7 +68,8 @@ from referee.spec.expr.ast import ParsedExpr
 from referee.spec.expr.compile import Check, Compiled, all_of, any_of, compile_expr, not_
 from referee.spec.expr.parser import parse
 from referee.spec.expr.printer import unparse
-from referee.spec.expr.program import Definition, Program, TypedExpr, check, parse_signature
+from referee.spec.expr.program import (Definition, Program, TypedExpr, check, names_read,
+                                       parse_signature)
 from referee.spec.expr.source import EvalError, ExprError, Origin, Pos
 from referee.spec.expr.types import (
     BOOL,
@@ -116,6 +118,7 @@ __all__ = [
     "all_of",
     "any_of",
     "check",
+    "names_read",
     "compile_expr",
     "evaluate",
     "not_",

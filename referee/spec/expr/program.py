@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from referee.errors import SpecErrors
-from referee.spec.expr.ast import COMPREHENSIONS, Node, ParsedExpr, type_of
+from referee.spec.expr.ast import (COMPREHENSIONS, DEF, VAR, Call, Name, Node, ParsedExpr,
+                                   children, type_of)
 from referee.spec.expr.checker import Checker, Signature
 from referee.spec.expr.lexer import KEYWORDS
 from referee.spec.expr.parser import parse
@@ -214,3 +215,24 @@ def check(expr: ParsedExpr | str, scope: Scope | Mapping[str, TypeLike] | None =
           functions: Iterable[Function] | Mapping[str, Function] | None = None) -> TypedExpr:
     """Check one expression with no definitions (a shortcut for `Program(scope).check`)."""
     return Program(scope, (), functions).check(expr, expected)
+
+
+def names_read(typed: Iterable[TypedExpr]) -> frozenset[str]:
+    """The context (and scope) names some expressions read, through the definitions they call."""
+    found: set[str] = set()
+    seen: set[tuple[int, str]] = set()
+
+    def walk(node: Node, program: Program) -> None:
+        if isinstance(node, Name) and node.ref == VAR:
+            found.add(node.id)
+        called = node.id if isinstance(node, Name) and node.ref == DEF else (
+            node.func if isinstance(node, Call) and node.ref == DEF else None)
+        if called is not None and (id(program), called) not in seen:
+            seen.add((id(program), called))
+            walk(program.definitions[called].node, program)
+        for child in children(node):
+            walk(child, program)
+
+    for expression in typed:
+        walk(expression.node, expression.program)
+    return frozenset(found)

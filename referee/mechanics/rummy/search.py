@@ -1,0 +1,247 @@
+"""Can the seat in turn use the top discard at all? The search PN-21's void hand needs.
+
+When the stock is empty and cannot be rebuilt, the seat in turn can only take the top discard in
+a move that uses it at once (PN-18): a new meld, a lay-off, or a going-out. The hand ends void
+when no such move is legal. The search lists the moves the move language can say, and the
+mechanic judges each one as if proposed: the search proposes, the spec's rules decide.
+
+What is searched, with the top discard and the seat's cards:
+- first, the rules that read nothing of the move itself (not `move`, nor what it lays): one of
+  them broken (the turned card covered, PN-20; one card held, PN-17) refuses every such move;
+- new melds and lay-offs onto every table meld: every multiset of the seat's cards with the
+  discard, its natural cards low to high (an ace low, or high), its jokers at every place (a meld
+  is listed as it lies on the table, SCENARIOS.md; the order of a trio's cards is free). A
+  multiset no meld kind's `shape` admits is not arranged further: a kind's shape does not depend
+  on where its jokers lie (tests/engine/test_take_search.py checks it for every shipped kind);
+- going out: the whole hand and the discard laid out in such melds and lay-offs, at most one card
+  left as the final discard, after stealing (PN-10) any table joker a held card can replace.
+The search stops at a budget of meld readings; past it, it reports that it could not tell.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Iterator
+
+from referee.cards import Card, PackKind, codes, remove_cards
+from referee.engine.moves import parse_move
+from referee.mechanics.rummy.state import Meld
+from referee.model import Move
+
+if TYPE_CHECKING:
+    from referee.mechanics.rummy.mechanic import RummyMechanic, _Turn
+    from referee.mechanics.rummy.state import RummyState
+
+BUDGET = 50_000  # meld readings, a few seconds at most: more than a real table's hands need
+TAKE_MOVES = ("take_discard", "go_out")
+# what differs from one candidate move to another: a rule reading none of these judges them alike
+MOVE_NAMES = frozenset({"move", "used", "laid", "laid_wild", "stolen"})
+Env = dict[str, Any]
+LaidOut = tuple[list[list[Card]], list[tuple[int, list[Card], str]], Card | None]
+
+
+class SearchExhausted(Exception):
+    """The budget ran out before the search could tell."""
+
+
+@dataclass
+class _Budget:
+    left: int = BUDGET
+
+    def spend(self) -> None:
+        self.left -= 1
+        if self.left < 0:
+            raise SearchExhausted
+
+
+def arrangements(cards: list[Card], jokers: frozenset[Card]) -> Iterator[list[Card]]:
+    """`cards` in every order the search tries: naturals low to high (ace low, then ace high when
+    there is an ace), each distinct placement of the jokers among them."""
+    naturals = [c for c in cards if c not in jokers]
+    wild = [c for c in cards if c in jokers]
+    orders = [sorted(naturals, key=lambda c: (c.value, c.suit))]
+    if any(c.value == 1 for c in naturals):
+        orders.append(sorted(naturals, key=lambda c: (14 if c.value == 1 else c.value, c.suit)))
+    seen: set[tuple[Card, ...]] = set()
+    for order in orders:
+        for placed in _with_jokers(order, wild):
+            if tuple(placed) not in seen:
+                seen.add(tuple(placed))
+                yield placed
+
+
+def _with_jokers(order: list[Card], wild: list[Card]) -> Iterator[list[Card]]:
+    size = len(order) + len(wild)
+    for places in itertools.combinations(range(size), len(wild)):
+        for jokers in sorted(set(itertools.permutations(wild))):
+            naturals, placed = iter(order), iter(jokers)
+            yield [next(placed) if i in places else next(naturals) for i in range(size)]
+
+
+def sub_multisets(cards: list[Card]) -> Iterator[list[Card]]:
+    """Every distinct sub-multiset of `cards`, smallest first."""
+    ordered = sorted(cards)
+    for size in range(len(ordered) + 1):
+        seen: set[tuple[Card, ...]] = set()
+        for combo in itertools.combinations(ordered, size):
+            if combo not in seen:
+                seen.add(combo)
+                yield list(combo)
+
+
+@dataclass
+class TakeSearch:
+    """The moves with which `seat` takes the top discard and uses it at once."""
+
+    mechanic: RummyMechanic
+    state: RummyState
+    seat: int
+    budget: _Budget = field(default_factory=_Budget)
+
+    def legal_take(self) -> Move | None:
+        """A legal move taking the top discard, or None; SearchExhausted if it cannot tell."""
+        for move in self.candidates():
+            if self.accepts(move):
+                return move
+        return None
+
+    def accepts(self, move: Move) -> bool:
+        spec = self.mechanic.spec
+        parsed = parse_move(spec.moves, move, PackKind(spec.pack_kind))
+        return self.mechanic.apply(self.state.clone(), self.seat, move.type, parsed).accepted
+
+    def candidates(self) -> Iterator[Move]:
+        if not self.state.discard:
+            return
+        if not self.refused("take_discard"):
+            yield from self._take_discards()
+        if not self.refused("go_out"):
+            yield from self._go_outs()
+
+    def refused(self, move_type: str) -> bool:
+        """Does a rule that reads nothing of the move refuse every `move_type` taking the discard?"""
+        rules = self.mechanic.rules
+        turn = self._turn(move_type)
+        hand_before = list(turn.hand)
+        env = turn.env()
+        if any(r.broken(env) for r in rules.rules_at(move_type) if not r.reads & MOVE_NAMES):
+            return True
+        turn._take()
+        env = turn.take_env(hand_before, used=[])
+        return any(r.broken(env) for r in rules.rules_at("take") if not r.reads & MOVE_NAMES)
+
+    # --- take_discard: one new meld, or one lay-off ---
+    def _take_discards(self) -> Iterator[Move]:
+        turn = self._taken("take_discard")
+        env, top = turn.env(), self.state.discard[-1]
+        for others in sub_multisets(self.state.hands[self.seat]):
+            for cards in self._new_melds(env, [top, *others]):
+                yield Move("take_discard", {"meld": codes(cards)})
+            for layoff in self._layoffs(env, [top, *others], self.state.melds):
+                yield Move("take_discard", {"layoff": _layoff_fields(*layoff)})
+
+    def _new_melds(self, env: Env, cards: list[Card]) -> Iterator[list[Card]]:
+        reader = self.mechanic.reader
+        if not self._admitted(env, cards, list(reader.kinds), []):
+            return
+        for arranged in arrangements(cards, self.state.jokers):
+            self.budget.spend()
+            if not isinstance(reader.read_new(env, arranged), list):
+                yield arranged
+
+    def _layoffs(self, env: Env, cards: list[Card], melds: list[Meld]
+                 ) -> Iterator[tuple[int, list[Card], str]]:
+        reader = self.mechanic.reader
+        for meld in melds:
+            if not self._admitted(env, cards, [meld.kind], meld.cards):
+                continue
+            ends = ("low", "high") if reader.kinds[meld.kind].extend == "ends" else ("",)
+            for arranged in arrangements(cards, self.state.jokers):
+                for at in ends:
+                    self.budget.spend()
+                    if not isinstance(reader.read_layoff(env, meld, arranged, at), list):
+                        yield meld.id, arranged, at
+
+    def _admitted(self, env: Env, cards: list[Card], kinds: list[str], onto: list[Card]) -> bool:
+        """Does some kind's shape admit these cards (with `onto`, a meld's), in one order?"""
+        reader = self.mechanic.reader
+        first = next(arrangements(cards, self.state.jokers))
+        self.budget.spend()
+        return any(reader.kinds[k].shape(reader.meld_env(env, k, onto + first, new=not onto))
+                   for k in kinds)
+
+    # --- go_out: the whole hand laid out, after steals ---
+    def _go_outs(self) -> Iterator[Move]:
+        for steals in self._steal_sets():
+            turn = self._taken("go_out")
+            for meld_id, card in steals:
+                turn._steal(meld_id, card)
+            if turn.violations:
+                continue
+            for melds, layoffs, discard in self._lay_out(turn.env(), list(turn.hand), turn.s.melds,
+                                                         list(turn.stolen), None):
+                fields: dict[str, Any] = {
+                    "take": "discard", "melds": [codes(m) for m in melds],
+                    "layoffs": [_layoff_fields(*layoff) for layoff in layoffs]}
+                if steals:
+                    fields["steals"] = [{"meld": i, "card": str(c)} for i, c in steals]
+                if discard is not None:
+                    fields["discard"] = str(discard)
+                yield Move("go_out", fields)
+
+    def _steal_sets(self) -> Iterator[list[tuple[int, Card]]]:
+        """No steal first, then every set of steals a held card (or the discard) can make."""
+        turn = self._taken("go_out")
+        env, reader = turn.env(), self.mechanic.reader
+        options = []
+        for meld in self.state.melds:
+            for place in (p for p, wild in enumerate(meld.wild) if wild):
+                for card in sorted(set(turn.hand)):
+                    cards = meld.cards[:place] + [card] + meld.cards[place + 1:]
+                    self.budget.spend()
+                    flags = reader.wild_places(env, meld.kind, cards)
+                    if flags is not None and not flags[place]:
+                        options.append((meld.id, place, card))
+        for size in range(len(options) + 1):
+            for chosen in itertools.combinations(options, size):
+                places = [(m, p) for m, p, _ in chosen]
+                if len(set(places)) == len(places):  # a joker is stolen once
+                    yield [(m, c) for m, _, c in chosen]
+
+    def _lay_out(self, env: Env, cards: list[Card], melds: list[Meld], stolen: list[Card],
+                 discard: Card | None) -> Iterator[LaidOut]:
+        """Every way to lay all `cards` out as new melds and lay-offs, one of them perhaps the
+        final discard (never a stolen joker: PN-10)."""
+        if not cards:
+            yield [], [], discard
+            return
+        first, *rest = sorted(cards)
+        if discard is None and first not in stolen:
+            yield from self._lay_out(env, rest, melds, stolen, first)
+        for others in sub_multisets(rest):
+            remaining = list(rest)
+            remove_cards(remaining, others)
+            for meld in self._new_melds(env, [first, *others]):
+                for new, layoffs, last in self._lay_out(env, remaining, melds, stolen, discard):
+                    yield [meld, *new], layoffs, last
+            for layoff in self._layoffs(env, [first, *others], melds):
+                for new, layoffs, last in self._lay_out(env, remaining, melds, stolen, discard):
+                    yield new, [layoff, *layoffs], last
+
+    def _taken(self, move_type: str) -> _Turn:
+        """A working turn of `move_type` that has taken the discard: melds read as in the move."""
+        turn = self._turn(move_type)
+        turn._take()
+        return turn
+
+    def _turn(self, move_type: str) -> _Turn:
+        from referee.mechanics.rummy.mechanic import _Turn
+        return _Turn(self.mechanic, self.state.clone(), self.seat, move_type, {"present": []})
+
+
+def _layoff_fields(meld_id: int, cards: list[Card], at: str) -> dict[str, Any]:
+    fields: dict[str, Any] = {"meld": meld_id, "cards": codes(cards)}
+    if at:
+        fields["at"] = at
+    return fields
