@@ -47,7 +47,7 @@ class SearchExhausted(Exception):
 
 @dataclass
 class _Budget:
-    left: int = BUDGET
+    left: int = field(default_factory=lambda: BUDGET)
 
     def spend(self) -> None:
         self.left -= 1
