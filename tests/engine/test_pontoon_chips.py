@@ -213,8 +213,9 @@ class PontoonTable(RuleBasedStateMachine):
                 assert self.propose(to, {"type": "accept_bank"}).accepted
                 assert self.adjudicator["banker"] == to
                 event("the bank was sold")
-        else:
-            assert not view["hand_over"] or to == view["banker"], offered
+        else:  # PO-9: not a bank that a player's pontoon has won (PO-8)
+            won = view["last_hand"].get("next_banker") is not None
+            assert not view["hand_over"] or to == view["banker"] or won, offered
 
     # --- invariants -----------------------------------------------------------------------
     @invariant()
@@ -230,7 +231,7 @@ class PontoonTable(RuleBasedStateMachine):
     def cards_are_conserved(self) -> None:
         state = self.table.state
         everywhere = [c for hands in state.hands for h in hands for c in h.cards]
-        everywhere += state.pack + state.used
+        everywhere += state.pack  # bust and burnt cards are under the pack at once (PO-5)
         assert Counter(codes(everywhere)) == ONE_PACK
         assert self.adjudicator["stock_size"] == len(state.pack)
 

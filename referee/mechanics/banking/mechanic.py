@@ -13,20 +13,18 @@ from typing import Any, Mapping
 from referee.cards import Card, PackKind, codes
 from referee.engine import chance
 from referee.engine import stacked as stacking
-from referee.errors import SpecError, SpecErrors
+from referee.mechanics.banking.config import read_config
 from referee.mechanics.banking.state import BankState, Hand
 from referee.mechanics.base import Deal, Judgement, Mechanic
 from referee.model import JSON, Event, Violation
 from referee.spec.expr import BOOL, INT, ListType, CARD, STR, Scope
 from referee.spec.rules import RuleBook, SpecExpression
-from referee.spec.schema import GameSpec, expression_at
+from referee.spec.schema import GameSpec
 from referee.engine.moves import move_record_type
 from referee.spec.option_types import options_type
 
 GEN8 = "GEN-8"
-EXPRESSIONS = {"done": BOOL, "bust": BOOL, "rank": INT, "settle": INT,
-               "banker_wins_at_once": BOOL, "instant": INT, "takes_bank": BOOL}
-KITTY_EXPRESSIONS = {"shoot_settle": INT}  # Shoot Pontoon only: what the kitty pays a hand
+SPLIT_CARDS = 2  # a split deals one card to each of its two hands
 
 
 def scopes(spec: GameSpec) -> dict[str, Scope]:
@@ -34,7 +32,7 @@ def scopes(spec: GameSpec) -> dict[str, Scope]:
               "is_banker": BOOL, "in_turn": BOOL, "phase": STR, "cards": ListType(CARD),
               "stake": INT, "paid": ListType(INT), "twisted": BOOL, "hands": INT,
               "split_hand": BOOL, "banker_cards": ListType(CARD), "offered_to": INT,
-              "kitty": INT, "shoot_total": INT, "shoot": INT}
+              "bank_won": BOOL, "kitty": INT, "shoot_total": INT, "shoot": INT}
     result = {name: Scope({**common, "move": move_record_type(move)})
               for name, move in spec.moves.items()}
     result["hand"] = Scope(common)
@@ -48,27 +46,12 @@ class BankingMechanic(Mechanic):
     def __init__(self, spec: GameSpec) -> None:
         super().__init__(spec)
         self.rules = RuleBook(spec, scopes(spec))
-        self.config = self._read(spec)
+        self.config = read_config(spec, self.rules)
         self.pack = spec.pack()
 
-    def _read(self, spec: GameSpec) -> dict[str, Any]:
-        raw = spec.sections.get("banking")
-        located = spec.located
-        if not isinstance(raw, dict):
-            raise SpecErrors([located.error(("banking",), "the banking mechanic needs a `banking` section")])
-        config: dict[str, Any] = {k: raw.get(k) for k in ("hand_size", "bet_after_round", "max_hands", "max_cards")}
-        config["kitty"] = bool(raw.get("kitty", False))
-        wanted = {**EXPRESSIONS, **(KITTY_EXPRESSIONS if config["kitty"] else {})}
-        for name, typ in wanted.items():
-            if name not in raw:
-                raise SpecErrors([located.error(("banking",), f"`banking.{name}` is missing")])
-            text, where = expression_at(located, ("banking", name), raw[name])
-            try:
-                typed = self.rules.check_expression("hand", text, where, typ)
-                config[name] = SpecExpression(f"banking.{name}", "hand", typed, typed.compile())
-            except SpecError as exc:
-                raise SpecErrors([exc]) from None
-        return config
+    def verdict(self, name: str) -> Violation:
+        """One of the mechanic's own verdicts, worded by the spec (`banking.violations`)."""
+        return self.config["violations"][name]
 
     # --- setting up -------------------------------------------------------------------------
     def new_state(self, deal: Deal) -> BankState:
@@ -124,6 +107,7 @@ class BankingMechanic(Mechanic):
                 "hands": len(state.hands[seat]), "split_hand": hand.split,
                 "banker_cards": banker.cards,
                 "offered_to": state.offer[0] if state.offer else -1,
+                "bank_won": state.next_banker is not None,
                 "kitty": state.kitty, "shoot_total": state.shoot_total, "shoot": hand.shoot}
 
     def value(self, name: str, state: BankState, seat: int, hand: Hand) -> Any:
@@ -156,24 +140,26 @@ class BankingMechanic(Mechanic):
         following = players[players.index(seat) + 1:]
         if following:
             s.to_act = following[0]
-            return None
-        return self._second_round(s, events)
+        else:
+            self._second_round(s, events)
+        return None
 
-    def _second_round(self, s: BankState, events: list[Event]) -> Violation | None:
+    def _second_round(self, s: BankState, events: list[Event]) -> None:
+        # a hand is dealt from the whole pack (every card comes back between hands), so both
+        # rounds always find their cards
         for seat in [*s.players(), s.banker]:
-            problem = self._give(s, seat, s.hands[seat][0], face_up=False, events=events)
-            if problem:
-                return problem
+            self._give(s, seat, s.hands[seat][0], face_up=False, events=events)
         banker = s.hands[s.banker][0]
         if self.value("banker_wins_at_once", s, s.banker, banker):
             self._banker_wins_at_once(s, events)
-            return None
+            return
         s.phase = "play"
         s.to_act, s.active = s.players()[0], 0
         self._advance(s, events)
-        return None
 
     def _do_split(self, s: BankState, seat: int, move: dict[str, Any], events: list[Event]) -> Violation | None:
+        if len(s.pack) < SPLIT_CARDS:  # refused, not stood: the hand may still twist
+            return self.verdict("split_pack_short")
         hand = s.hand(seat)
         new = Hand(cards=[hand.cards.pop()], face_up=[hand.face_up.pop()], stake=hand.stake, split=True)
         hand.split = True
@@ -182,30 +168,39 @@ class BankingMechanic(Mechanic):
         self._shoot(s, seat, new, move, events)  # SH-5: a shoot bet for the new hand
         events.append(Event("split", {"seat": seat, "hands": len(s.hands[seat])}))
         for part in (hand, new):
-            problem = self._give(s, seat, part, face_up=False, events=events)
-            if problem:
-                return problem
+            self._give(s, seat, part, face_up=False, events=events)
         self._advance(s, events)
         return None
 
     def _do_buy(self, s: BankState, seat: int, move: dict[str, Any], events: list[Event]) -> Violation | None:
         hand = s.hand(seat)
+        if not s.pack:  # nothing to buy: no chips move
+            self._stand_on_empty_pack(s, seat, hand, events)
+            return None
         hand.paid.append(move["amount"])
         events.append(_transfer(s, seat, None, move["amount"], "buy"))
         self._shoot(s, seat, hand, move, events)
-        problem = self._give(s, seat, hand, face_up=False, events=events)
-        if problem is None:
-            self._advance(s, events)
-        return problem
+        self._give(s, seat, hand, face_up=False, events=events)
+        self._advance(s, events)
+        return None
 
     def _do_twist(self, s: BankState, seat: int, move: dict[str, Any], events: list[Event]) -> Violation | None:
         hand = s.hand(seat)
+        if not s.pack:
+            self._stand_on_empty_pack(s, seat, hand, events)
+            return None
         hand.twisted = True
         self._shoot(s, seat, hand, move, events)
-        problem = self._give(s, seat, hand, face_up=True, events=events)
-        if problem is None:
-            self._advance(s, events)
-        return problem
+        self._give(s, seat, hand, face_up=True, events=events)
+        self._advance(s, events)
+        return None
+
+    def _stand_on_empty_pack(self, s: BankState, seat: int, hand: Hand, events: list[Event]) -> None:
+        """No card is left to deal: the hand stands as it is, whatever its total, and play goes
+        on (a hand that could neither draw nor stick would hold the table up for ever)."""
+        hand.done = True
+        events.append(Event("pack_empty", {"seat": seat, "hand": s.active}))
+        self._advance(s, events)
 
     def _do_stick(self, s: BankState, seat: int, move: dict[str, Any], events: list[Event]) -> Violation | None:
         s.hand(seat).done = True
@@ -214,34 +209,34 @@ class BankingMechanic(Mechanic):
         return None
 
     def _do_burn(self, s: BankState, seat: int, move: dict[str, Any], events: list[Event]) -> Violation | None:
+        """The burnt cards go under the pack at once, so the new ones are always there."""
         hand = s.hand(seat)
-        s.used += hand.cards
-        events.append(Event("burnt", {"seat": seat, "cards": codes(hand.cards)}))
+        burnt = hand.cards
+        events.append(Event("burnt", {"seat": seat, "cards": codes(burnt)}))
+        _under_the_pack(s, burnt)
         hand.cards, hand.face_up = [], []
-        for _ in range(2):
-            problem = self._give(s, seat, hand, face_up=False, events=events)
-            if problem:
-                return problem
+        for _ in burnt:
+            self._give(s, seat, hand, face_up=False, events=events)
         self._advance(s, events)
         return None
 
     def _do_next_hand(self, s: BankState, seat: int, move: dict[str, Any], events: list[Event]) -> Violation | None:
-        """PO-8: the used cards go under the pack unshuffled, unless someone had a pontoon."""
+        """The cards still in hands go under the pack unshuffled, unless the finished hand has
+        the pack shuffled (`banking.reshuffle`)."""
         used = [c for seat_ in [*s.players(), s.banker] for h in s.hands[seat_] for c in h.cards]
-        used += s.used
-        if s.any_pontoon:
+        if s.reshuffle:
             events.append(self._reveal_deck(s))
             s.pack = chance.shuffled(s.pack + used, s.seed, "deal", s.hand_number + 1)
             s.shuffle_number += 1
             s.deck = tuple(reversed(s.pack))
         else:
-            s.pack = list(reversed(used)) + s.pack  # under the pack, gathered in deal order
+            _under_the_pack(s, used)
         if s.next_banker is not None:
             self._leave_bank(s, events)
             events.append(Event("bank_passes", {"from": s.banker, "to": s.next_banker}))
             s.banker = s.next_banker
         s.hand_number += 1
-        s.used, s.next_banker, s.any_pontoon, s.offer = [], None, False, None
+        s.next_banker, s.reshuffle, s.offer = None, False, None
         _start_hand(s)
         self._ask_for_kitty(s)
         events.append(Event("hand_dealt", {"hand_number": s.hand_number, "banker": s.banker,
@@ -304,9 +299,8 @@ class BankingMechanic(Mechanic):
         return None
 
     # --- the flow of play ---------------------------------------------------------------------
-    def _give(self, s: BankState, seat: int, hand: Hand, face_up: bool, events: list[Event]) -> Violation | None:
-        if not s.pack:
-            return Violation("PO-1", "the pack is empty: no card can be dealt", code="empty_pack")
+    def _give(self, s: BankState, seat: int, hand: Hand, face_up: bool, events: list[Event]) -> None:
+        """The top card of the pack to `hand` (the caller has made sure there is one)."""
         card = s.pack.pop()
         hand.cards.append(card)
         hand.face_up.append(face_up)
@@ -316,7 +310,6 @@ class BankingMechanic(Mechanic):
         else:  # the banker's first card is seen by nobody until the banker's turn (PO-3)
             hidden = seat == s.banker and len(hand.cards) == 1
             events.append(Event("card", {"seat": seat}, secret, frozenset() if hidden else frozenset({seat})))
-        return None
 
     def _advance(self, s: BankState, events: list[Event]) -> None:
         """Close hands that are over by themselves; move on to the next hand, player, banker."""
@@ -345,7 +338,8 @@ class BankingMechanic(Mechanic):
                 self._settle(s, events)
 
     def _finish(self, s: BankState, seat: int, hand: Hand, events: list[Event]) -> None:
-        """A hand over by itself: shown; bust pays its stake to the banker at once (PO-5)."""
+        """A hand over by itself: shown; a bust one pays its stake to the banker and its cards
+        go under the pack at once, so that they may be dealt again in this very hand."""
         hand.done = True
         hand.face_up = [True] * len(hand.cards)
         bust = self.value("bust", s, seat, hand)
@@ -354,6 +348,8 @@ class BankingMechanic(Mechanic):
         if bust:
             events.append(_transfer(s, None, s.banker, hand.on_table, "bust", hand=hand))
             self._kitty_takes(s, hand, "bust", events)
+            _under_the_pack(s, hand.cards)
+            hand.cards, hand.face_up = [], []
 
     def _bankers_turn(self, s: BankState, events: list[Event]) -> None:
         """PO-6: the banker turns both cards up and plays, unless every player hand is bust."""
@@ -385,8 +381,8 @@ class BankingMechanic(Mechanic):
         for seat in s.players():
             hand = s.hands[seat][0]
             events.append(_settle_hand(s, seat, hand, self.value("instant", s, seat, hand)))
-            self._kitty_takes(s, hand, "banker's pontoon", events)
-        self._end_hand(s, events)
+            self._kitty_takes(s, hand, "banker wins at once", events)
+        self._end_hand(s, events, played=False)
 
     def _settle_shoot(self, s: BankState, seat: int, hand: Hand, events: list[Event]) -> None:
         """SH-7: the kitty pays a better hand's shoot bet 1:1; an equal or worse one loses it."""
@@ -398,13 +394,10 @@ class BankingMechanic(Mechanic):
         hand.shoot_settled = True
         events.append(Event("shoot_settled", {"seat": seat, "paid": amount, "kitty": s.kitty}))
 
-    def _end_hand(self, s: BankState, events: list[Event]) -> None:
-        pontoons = [seat for seat in s.players()
-                    for hand in s.hands[seat] if self.value("takes_bank", s, seat, hand)]
-        banker = s.hands[s.banker][0]
-        s.any_pontoon = bool(pontoons) or len(banker.cards) == 2 and bool(
-            self.value("banker_wins_at_once", s, s.banker, banker))
-        s.next_banker = pontoons[0] if pontoons else None
+    def _end_hand(self, s: BankState, events: list[Event], played: bool = True) -> None:
+        s.reshuffle = any(self.value("reshuffle", s, seat, hand)
+                          for seat in range(s.seats) for hand in s.hands[seat])
+        s.next_banker = self._bank_taker(s) if played else None
         s.phase, s.to_act = "between", s.banker
         for hands in s.hands:
             for hand in hands:
@@ -418,6 +411,15 @@ class BankingMechanic(Mechanic):
                                           "next_banker": s.next_banker}))
 
 
+    def _bank_taker(self, s: BankState) -> int | None:
+        """The first player, from the seat after the banker, holding a hand that takes the
+        bank. Only for a hand that was played: one the banker won at once leaves the bank
+        where it is, whatever the players were dealt."""
+        takers = [seat for seat in s.players()
+                  for hand in s.hands[seat] if self.value("takes_bank", s, seat, hand)]
+        return takers[0] if takers else None
+
+
 def _start_hand(s: BankState) -> None:
     """PO-3: one card to each player from the seat after the banker, the banker last."""
     s.hands = [[Hand()] for _ in range(s.seats)]
@@ -426,6 +428,12 @@ def _start_hand(s: BankState) -> None:
         s.hands[seat][0].cards.append(card)
         s.hands[seat][0].face_up.append(False)
     s.phase, s.to_act, s.active = "bet", s.players()[0], 0
+
+
+def _under_the_pack(s: BankState, cards: list[Card]) -> None:
+    """Cards put under the pack (its bottom is the first element), gathered in the order
+    given: the first of them is dealt first when the pack comes round to them."""
+    s.pack[:0] = reversed(cards)
 
 
 def _transfer(s: BankState, source: int | None, target: int | None, amount: int, reason: str,

@@ -11,7 +11,8 @@ from referee.cards import Card
 @dataclass
 class Hand:
     """One hand of a seat (a split makes several). Cards are hidden but from their holder unless
-    `face_up`; the banker's first card is hidden from the banker too until its turn (PO-3)."""
+    `face_up`; the banker's first card is hidden from the banker too until its turn (PO-3). A
+    bust hand holds no card: its cards went under the pack when it was shown."""
 
     cards: list[Card] = field(default_factory=list)
     face_up: list[bool] = field(default_factory=list)
@@ -19,7 +20,7 @@ class Hand:
     paid: list[int] = field(default_factory=list)   # what each bought card cost
     twisted: bool = False
     split: bool = False             # made by a split
-    done: bool = False              # stood, bust, pontoon, five cards
+    done: bool = False              # stood (or found the pack empty), bust, pontoon, five cards
     settled: bool = False           # its stake has left the table
     shoot: int = 0                  # Shoot Pontoon: the shoot bets on this hand (SH-2, SH-4, SH-5)
     shoot_settled: bool = False
@@ -55,9 +56,8 @@ class BankState:
     deck: tuple[Card, ...] = ()     # the pack's order when last shuffled, top first (committed to)
     shuffle_number: int = 1         # how many times the pack was shuffled (the first deal's is 1)
     revealed: dict[str, Any] | None = None  # the last shuffled-away deck, with its salt
-    used: list[Card] = field(default_factory=list)  # burnt cards, back under the pack later
     next_banker: int | None = None  # PO-8: a player's pontoon takes the bank
-    any_pontoon: bool = False       # PO-8: the pack is shuffled after any pontoon
+    reshuffle: bool = False         # the finished hand has the pack shuffled (`banking.reshuffle`)
     offer: tuple[int, int] | None = None  # PO-9: (to, price)
     kitty: int = 0                  # Shoot Pontoon: the banker's kitty (SH-1)
     last_hand: dict[str, Any] = field(default_factory=dict)
@@ -82,7 +82,7 @@ class BankState:
 
     def clone(self) -> BankState:
         copy = BankState(**{k: getattr(self, k) for k in self.__dataclass_fields__})
-        copy.pack, copy.balances, copy.used = list(self.pack), list(self.balances), list(self.used)
+        copy.pack, copy.balances = list(self.pack), list(self.balances)
         copy.hands = [[h.clone() for h in hands] for hands in self.hands]
         copy.last_hand = dict(self.last_hand)
         copy.revealed = dict(self.revealed) if self.revealed else None
