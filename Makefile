@@ -16,7 +16,7 @@ DB     ?= var/referee.db
 PYTEST_ARGS ?=
 
 .DEFAULT_GOAL := help
-.PHONY: help install proto run lint test bench
+.PHONY: help install proto run lint test bench soak
 
 help: ## list the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  %-8s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -46,3 +46,6 @@ test: lint ## lint, then run the whole test suite
 
 bench: $(STAMP) $(API) ## measure proposals per second and verdict latency
 	$(BIN)/python -m referee.bench
+
+soak: $(STAMP) $(API) ## the liveness checks at 10 times their size, with what they covered (several minutes)
+	LIVENESS_SCALE=10 LIVENESS_REPORT=1 $(BIN)/python -m pytest -s -q tests/liveness

@@ -410,7 +410,6 @@ class BankingMechanic(Mechanic):
         events.append(Event("hand_over", {"balances": {str(i): b for i, b in enumerate(s.balances)},
                                           "next_banker": s.next_banker}))
 
-
     def _bank_taker(self, s: BankState) -> int | None:
         """The first player, from the seat after the banker, holding a hand that takes the
         bank. Only for a hand that was played: one the banker won at once leaves the bank
