@@ -34,7 +34,6 @@ if TYPE_CHECKING:
     from referee.mechanics.rummy.state import RummyState
 
 BUDGET = 50_000  # meld readings, a few seconds at most: more than a real table's hands need
-TAKE_MOVES = ("take_discard", "go_out")
 # what differs from one candidate move to another: a rule reading none of these judges them alike
 MOVE_NAMES = frozenset({"move", "used", "laid", "laid_wild", "stolen"})
 Env = dict[str, Any]
