@@ -97,6 +97,7 @@ class TakeSearch:
     state: RummyState
     seat: int
     budget: _Budget = field(default_factory=_Budget)
+    dead_ends: set[tuple[tuple[Card, ...], bool]] = field(default_factory=set)
 
     def legal_take(self) -> Move | None:
         """A legal move taking the top discard, or None; SearchExhausted if it cannot tell."""
@@ -173,6 +174,7 @@ class TakeSearch:
     # --- go_out: the whole hand laid out, after steals ---
     def _go_outs(self) -> Iterator[Move]:
         for steals in self._steal_sets():
+            self.dead_ends = set()
             turn = self._taken("go_out")
             for meld_id, card in steals:
                 turn._steal(meld_id, card)
@@ -211,7 +213,20 @@ class TakeSearch:
     def _lay_out(self, env: Env, cards: list[Card], melds: list[Meld], stolen: list[Card],
                  discard: Card | None) -> Iterator[LaidOut]:
         """Every way to lay all `cards` out as new melds and lay-offs, one of them perhaps the
-        final discard (never a stolen joker: PN-10)."""
+        final discard (never a stolen joker: PN-10). Cards found not to lay out are remembered
+        (`dead_ends`, for one set of steals): the same rest comes back by many ways."""
+        key = (tuple(sorted(cards)), discard is None)
+        if key in self.dead_ends:
+            return
+        found = False
+        for laid_out in self._lay_out_all(env, cards, melds, stolen, discard):
+            found = True
+            yield laid_out
+        if not found:
+            self.dead_ends.add(key)
+
+    def _lay_out_all(self, env: Env, cards: list[Card], melds: list[Meld], stolen: list[Card],
+                     discard: Card | None) -> Iterator[LaidOut]:
         if not cards:
             yield [], [], discard
             return
