@@ -11,10 +11,10 @@ search that runs out of budget leaves the hand to go on.
 from __future__ import annotations
 
 import itertools
-from typing import Any
+from typing import Any, Iterator
 
 import pytest
-from hypothesis import HealthCheck, event, given, settings
+from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 
 from referee.cards import FRENCH_RANKS, FRENCH_SUITS, Card, PackKind, codes
@@ -22,7 +22,7 @@ from referee.engine.moves import parse_move
 from referee.engine.table import Table, TableSetup
 from referee.mechanics.rummy import search
 from referee.mechanics.rummy.mechanic import RummyMechanic, _Turn
-from referee.mechanics.rummy.search import TakeSearch, arrangements, sub_multisets
+from referee.mechanics.rummy.search import TakeSearch, arrangements
 from referee.mechanics.rummy.state import Meld, RummyState
 from referee.model import Move
 from referee.spec.registry import load_games
@@ -71,6 +71,17 @@ def accepted(state: RummyState, move: Move, game: str = "pontinho") -> bool:
 
 
 # --- the brute force: every ordering of every card list ------------------------------------
+
+def sub_multisets(cards: list[Card]) -> Iterator[list[Card]]:
+    """Every distinct sub-multiset of `cards`, smallest first."""
+    ordered = sorted(cards)
+    for size in range(len(ordered) + 1):
+        seen: set[tuple[Card, ...]] = set()
+        for combo in itertools.combinations(ordered, size):
+            if combo not in seen:
+                seen.add(combo)
+                yield list(combo)
+
 
 def orderings(cards: list[Card]) -> set[tuple[Card, ...]]:
     return set(itertools.permutations(cards))
@@ -245,6 +256,28 @@ def test_a_kinds_shape_does_not_depend_on_where_the_jokers_lie(
         shapes = {bool(kind.shape(reader.meld_env(env, kind.name, arranged, new=True)))
                   for arranged in arrangements(cards, state.jokers)}
         assert len(shapes) == 1, (kind.name, cards)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(sorted(set(Card(r, s) for r in FRENCH_RANKS for s in FRENCH_SUITS))),
+                min_size=1, max_size=6),
+       st.sampled_from(sorted(set(Card(r, s) for r in FRENCH_RANKS for s in FRENCH_SUITS))),
+       st.sampled_from(JOKER_RULES), st.sampled_from(FRENCH_RANKS), st.sampled_from(FRENCH_SUITS),
+       st.booleans())
+def test_a_card_added_never_mends_a_kinds_shape(cards: list[Card], added: Card, joker_rule: str,
+                                                rank: str, suit: str, going_out: bool) -> None:
+    """The other assumption: a group with a natural card that no shape admits is not worth
+    growing."""
+    state = position(["2C"], "3C", [], rank + suit, joker_rule)
+    assume(any(c not in state.jokers for c in cards))
+    env = _Turn(mechanic(), state, SEAT, "go_out" if going_out else "meld", {"present": []}).env()
+    reader = mechanic().reader
+    for kind in reader.kinds.values():
+        def admits(group: list[Card]) -> bool:
+            first = next(arrangements(group, state.jokers))
+            return bool(kind.shape(reader.meld_env(env, kind.name, first, new=True)))
+        if not admits(cards):
+            assert not admits([*cards, added]), (kind.name, cards, added)
 
 
 def test_arrangements_list_naturals_low_to_high_and_jokers_everywhere() -> None:

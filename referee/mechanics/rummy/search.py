@@ -10,9 +10,11 @@ What is searched, with the top discard and the seat's cards:
   them broken (the turned card covered, PN-20; one card held, PN-17) refuses every such move;
 - new melds and lay-offs onto every table meld: every multiset of the seat's cards with the
   discard, its natural cards low to high (an ace low, or high), its jokers at every place (a meld
-  is listed as it lies on the table, SCENARIOS.md; the order of a trio's cards is free). A
-  multiset no meld kind's `shape` admits is not arranged further: a kind's shape does not depend
-  on where its jokers lie (tests/engine/test_take_search.py checks it for every shipped kind);
+  is listed as it lies on the table, SCENARIOS.md; the order of a trio's cards is free). Groups
+  grow a card at a time, and one no meld kind's `shape` admits is neither arranged nor grown:
+  a kind's shape does not depend on where its jokers lie, and once a group holds a natural card
+  a card added never mends it (tests/engine/test_take_search.py checks both for every shipped
+  kind);
 - going out: the whole hand and the discard laid out in such melds and lay-offs, at most one card
   left as the final discard, after stealing (PN-10) any table joker a held card can replace.
 The search stops at a budget of meld readings; past it, it reports that it could not tell.
@@ -78,17 +80,6 @@ def _with_jokers(order: list[Card], wild: list[Card]) -> Iterator[list[Card]]:
             yield [next(placed) if i in places else next(naturals) for i in range(size)]
 
 
-def sub_multisets(cards: list[Card]) -> Iterator[list[Card]]:
-    """Every distinct sub-multiset of `cards`, smallest first."""
-    ordered = sorted(cards)
-    for size in range(len(ordered) + 1):
-        seen: set[tuple[Card, ...]] = set()
-        for combo in itertools.combinations(ordered, size):
-            if combo not in seen:
-                seen.add(combo)
-                yield list(combo)
-
-
 @dataclass
 class TakeSearch:
     """The moves with which `seat` takes the top discard and uses it at once."""
@@ -135,36 +126,60 @@ class TakeSearch:
     def _take_discards(self) -> Iterator[Move]:
         turn = self._taken("take_discard")
         env, top = turn.env(), self.state.discard[-1]
-        for others in sub_multisets(self.state.hands[self.seat]):
-            for cards in self._new_melds(env, [top, *others]):
-                yield Move("take_discard", {"meld": codes(cards)})
-            for layoff in self._layoffs(env, [top, *others], self.state.melds):
-                yield Move("take_discard", {"layoff": _layoff_fields(*layoff)})
+        for cards in self._new_melds(env, [top], self.state.hands[self.seat]):
+            yield Move("take_discard", {"meld": codes(cards)})
+        for meld_id, cards, at in self._layoffs(env, [top], self.state.hands[self.seat],
+                                                self.state.melds):
+            yield Move("take_discard", {"layoff": _layoff_fields(meld_id, cards, at)})
 
-    def _new_melds(self, env: Env, cards: list[Card]) -> Iterator[list[Card]]:
+    def _new_melds(self, env: Env, base: list[Card], pool: list[Card]) -> Iterator[list[Card]]:
+        """New melds of `base` and some of `pool`, as they would lie on the table."""
         reader = self.mechanic.reader
-        if not self._admitted(env, cards, list(reader.kinds), []):
-            return
-        for arranged in arrangements(cards, self.state.jokers):
-            self.budget.spend()
-            if not isinstance(reader.read_new(env, arranged), list):
-                yield arranged
+        for group in self._admitted_groups(env, base, pool, list(reader.kinds), []):
+            for arranged in arrangements(group, self.state.jokers):
+                self.budget.spend()
+                if not isinstance(reader.read_new(env, arranged), list):
+                    yield arranged
 
-    def _layoffs(self, env: Env, cards: list[Card], melds: list[Meld]
+    def _layoffs(self, env: Env, base: list[Card], pool: list[Card], melds: list[Meld]
                  ) -> Iterator[tuple[int, list[Card], str]]:
+        """Lay-offs of `base` and some of `pool` onto `melds`: (meld, cards, `at`)."""
         reader = self.mechanic.reader
         for meld in melds:
-            if not self._admitted(env, cards, [meld.kind], meld.cards):
-                continue
             ends = ("low", "high") if reader.kinds[meld.kind].extend == "ends" else ("",)
-            for arranged in arrangements(cards, self.state.jokers):
-                for at in ends:
-                    self.budget.spend()
-                    if not isinstance(reader.read_layoff(env, meld, arranged, at), list):
-                        yield meld.id, arranged, at
+            for group in self._admitted_groups(env, base, pool, [meld.kind], meld.cards):
+                for arranged in arrangements(group, self.state.jokers):
+                    for at in ends:
+                        self.budget.spend()
+                        if not isinstance(reader.read_layoff(env, meld, arranged, at), list):
+                            yield meld.id, arranged, at
+
+    def _admitted_groups(self, env: Env, base: list[Card], pool: list[Card], kinds: list[str],
+                         onto: list[Card]) -> Iterator[list[Card]]:
+        """`base` with every distinct sub-multiset of `pool` that some kind's shape admits
+        (with `onto`, a meld's cards). A group no shape admits is not grown further: a card
+        added never mends a shape (checked for every shipped kind)."""
+        ordered = sorted(pool)
+
+        def grow(start: int, group: list[Card]) -> Iterator[list[Card]]:
+            yield group
+            tried: set[Card] = set()
+            for index in range(start, len(ordered)):
+                card = ordered[index]
+                if card in tried:
+                    continue
+                tried.add(card)
+                if self._admitted(env, [*group, card], kinds, onto):
+                    yield from grow(index + 1, [*group, card])
+
+        if self._admitted(env, base, kinds, onto):
+            yield from grow(0, list(base))
 
     def _admitted(self, env: Env, cards: list[Card], kinds: list[str], onto: list[Card]) -> bool:
-        """Does some kind's shape admit these cards (with `onto`, a meld's), in one order?"""
+        """Does some kind's shape admit these cards (with `onto`, a meld's), in one order? Jokers
+        alone tell nothing of a shape yet: they are admitted."""
+        if all(c in self.state.jokers for c in cards):
+            return True
         reader = self.mechanic.reader
         first = next(arrangements(cards, self.state.jokers))
         self.budget.spend()
@@ -233,15 +248,14 @@ class TakeSearch:
         first, *rest = sorted(cards)
         if discard is None and first not in stolen:
             yield from self._lay_out(env, rest, melds, stolen, first)
-        for others in sub_multisets(rest):
-            remaining = list(rest)
-            remove_cards(remaining, others)
-            for meld in self._new_melds(env, [first, *others]):
-                for new, layoffs, last in self._lay_out(env, remaining, melds, stolen, discard):
-                    yield [meld, *new], layoffs, last
-            for layoff in self._layoffs(env, [first, *others], melds):
-                for new, layoffs, last in self._lay_out(env, remaining, melds, stolen, discard):
-                    yield new, [layoff, *layoffs], last
+        for meld in self._new_melds(env, [first], rest):
+            for new, layoffs, last in self._lay_out(env, _less(cards, meld), melds, stolen,
+                                                    discard):
+                yield [meld, *new], layoffs, last
+        for layoff in self._layoffs(env, [first], rest, melds):
+            for new, layoffs, last in self._lay_out(env, _less(cards, layoff[1]), melds, stolen,
+                                                    discard):
+                yield new, [layoff, *layoffs], last
 
     def _taken(self, move_type: str) -> _Turn:
         """A working turn of `move_type` that has taken the discard: melds read as in the move."""
@@ -252,6 +266,12 @@ class TakeSearch:
     def _turn(self, move_type: str) -> _Turn:
         from referee.mechanics.rummy.mechanic import _Turn
         return _Turn(self.mechanic, self.state.clone(), self.seat, move_type, {"present": []})
+
+
+def _less(cards: list[Card], laid: list[Card]) -> list[Card]:
+    remaining = list(cards)
+    remove_cards(remaining, laid)
+    return remaining
 
 
 def _layoff_fields(meld_id: int, cards: list[Card], at: str) -> dict[str, Any]:
