@@ -11,6 +11,9 @@ from enum import Enum
 from typing import Any, Mapping
 
 JSON = Any  # a value made of dict, list, str, int, float, bool, None
+# The largest integer a protobuf Struct (a double) carries exactly: every amount, score and
+# option value of a table stays within plus or minus this, so every view and verdict can be sent.
+SAFE_INTEGER = 2**53 - 1
 
 
 @dataclass(frozen=True)

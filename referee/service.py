@@ -269,6 +269,9 @@ class RefereeService:
                 expected_version: int | None = None, seat: int | None = None) -> Ruling:
         """Judge `move` for the token's seat; record it; then answer (see the module docstring)."""
         _check_move_id(move_id)
+        problem = codec.unstorable(move.to_data())
+        if problem:  # the log could not hold it: refused before it is judged
+            raise InvalidArgument(f"the move cannot be recorded: {problem}")
         for _ in range(CONFLICT_RETRIES):
             with self._locked(table_id) as live:
                 actor = self._seat(live, token, seat)

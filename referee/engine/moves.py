@@ -12,7 +12,7 @@ from typing import Any, Mapping
 
 from referee.cards import Card, PackKind
 from referee.errors import CardError, MoveFormatError
-from referee.model import Move
+from referee.model import SAFE_INTEGER, Move
 from referee.spec.expr import BOOL, CARD, INT, STR, ListType, RecordType, Type
 from referee.spec.schema import FieldSpec, MoveSpec
 
@@ -88,8 +88,17 @@ def _cards(spec: FieldSpec, value: Any, where: str, pack: PackKind) -> list[Card
 def _int(spec: FieldSpec, value: Any, where: str, pack: PackKind) -> int:
     integral = isinstance(value, int) or (isinstance(value, float) and value.is_integer())
     if isinstance(value, bool) or not integral:  # NaN and infinities are not integers either
-        raise MoveFormatError(f"{where}: expected an integer, got `{value!r}`")
+        raise MoveFormatError(f"{where}: expected an integer, got `{_short(value)}`")
+    if abs(value) > SAFE_INTEGER:  # beyond what every view and verdict can carry exactly
+        raise MoveFormatError(f"{where}: `{_short(value)}` is out of range: an integer within "
+                              f"plus or minus {SAFE_INTEGER}")
     return int(value)
+
+
+def _short(value: Any) -> str:
+    """A value as a message may quote it: at most a few dozen characters."""
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def _enum(spec: FieldSpec, value: Any, where: str, pack: PackKind) -> str:

@@ -14,7 +14,7 @@ from referee.engine import chance
 from referee.engine.moves import parse_move
 from referee.errors import MoveFormatError, SetupError
 from referee.mechanics.base import Deal, Judgement
-from referee.model import ADJUDICATOR, JSON, Move, Outcome, Verdict, Violation
+from referee.model import ADJUDICATOR, JSON, SAFE_INTEGER, Move, Outcome, Verdict, Violation
 
 if TYPE_CHECKING:
     from referee.spec.registry import Game
@@ -76,6 +76,8 @@ class Table:
                              f"seats, not `{setup.seats}`")
         if not 0 <= setup.dealer < setup.seats:
             raise SetupError(f"dealer `{setup.dealer}` is not a seat of this table")
+        for name in ("scores", "balances"):
+            _check_seat_amounts(name, getattr(setup, name), setup.seats)
         # a stacked deal without a seed stays deterministic (SCENARIOS.md): later shuffles use 0
         seed = setup.seed if setup.seed is not None else (0 if setup.deal is not None else chance.new_seed())
         setup = replace(setup, seed=seed, salt=setup.salt or chance.new_salt())
@@ -145,3 +147,13 @@ class Table:
         if seat == ADJUDICATOR:
             view["salt"] = self.setup.salt
         return view
+
+
+def _check_seat_amounts(name: str, amounts: Mapping[int, int] | None, seats: int) -> None:
+    """Starting scores or balances: seats of the table, integers a Struct carries exactly."""
+    for seat, amount in (amounts or {}).items():
+        if not isinstance(seat, int) or not 0 <= seat < seats:
+            raise SetupError(f"`{name}`: `{seat}` is not a seat of this table")
+        if isinstance(amount, bool) or not isinstance(amount, int) or abs(amount) > SAFE_INTEGER:
+            raise SetupError(f"`{name}` of seat {seat}: an integer within plus or minus "
+                             f"{SAFE_INTEGER}")

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from referee.errors import OptionError
+from referee.model import SAFE_INTEGER
 
 OPTION_TYPES = ("enum", "bool", "int")
 
@@ -26,9 +27,8 @@ class Option:
             return ", ".join(f"`{v}`" for v in self.values)
         if self.type == "bool":
             return "`true`, `false`"
-        low = "" if self.minimum is None else f"{self.minimum}"
-        high = "" if self.maximum is None else f"{self.maximum}"
-        return f"an integer{f' from {low}' if low else ''}{f' to {high}' if high else ''}"
+        low, high = self.bounds
+        return f"an integer from {low} to {high}"
 
     def validate(self, value: Any) -> Any:
         """The value as the engine uses it, or OptionError naming the option and what is allowed."""
@@ -40,9 +40,17 @@ class Option:
             return value
         raise OptionError(f"option `{self.name}`: `{value}` is not allowed: expected {self.allowed()}")
 
+    @property
+    def bounds(self) -> tuple[int, int]:
+        """The range an int option's value must lie in: the spec's `min` and `max`, and
+        without them, what a Struct's double carries exactly."""
+        low = -SAFE_INTEGER if self.minimum is None else self.minimum
+        high = SAFE_INTEGER if self.maximum is None else self.maximum
+        return low, high
+
     def _in_range(self, value: int) -> bool:
-        return ((self.minimum is None or value >= self.minimum)
-                and (self.maximum is None or value <= self.maximum))
+        low, high = self.bounds
+        return low <= value <= high
 
     def describe(self) -> dict[str, Any]:
         return {"name": self.name, "type": self.type, "default": self.default,

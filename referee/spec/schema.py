@@ -14,6 +14,7 @@ from typing import Any, Mapping
 
 from referee.cards import Card, PackKind, pack
 from referee.errors import CardError, SpecError
+from referee.model import SAFE_INTEGER
 from referee.spec.options import OPTION_TYPES, Option
 from referee.spec.yamlsource import Located, PathKey, format_path
 
@@ -242,6 +243,12 @@ def _read_options(reader: SpecReader, options: Any) -> dict[str, Option]:
                         values=tuple(body.get("values", ())), minimum=body.get("min"),
                         maximum=body.get("max"), source=reader.strings(body.get("source"), path + ("source",)),
                         text=reader.texts(body.get("text"), path + ("text",)))
+        for key in ("min", "max"):
+            bound = body.get(key)
+            if bound is not None and (not isinstance(bound, int) or isinstance(bound, bool)
+                                      or abs(bound) > SAFE_INTEGER):
+                reader.error(path + (key,), f"`{key}` must be an integer within "
+                             f"plus or minus {SAFE_INTEGER} (2^53 - 1)")
         try:
             option.validate(option.default)
         except Exception as exc:  # noqa: BLE001 - an OptionError here is a spec error to report

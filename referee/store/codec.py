@@ -9,6 +9,7 @@ fields and card codes start with a letter or contain one).
 from __future__ import annotations
 
 import json
+import math
 import re
 from typing import Any
 
@@ -29,3 +30,20 @@ def encode(data: JSON) -> str:
 
 def decode(text: str) -> JSON:
     return json.loads(text, object_hook=lambda obj: {restore_key(k): v for k, v in obj.items()})
+
+
+def unstorable(data: JSON) -> str | None:
+    """Why `data` would not come back from the store as it went in, or None: a number that is
+    not finite (JSON has no NaN), a key of digits only (it would come back a seat number)."""
+    if isinstance(data, float) and not math.isfinite(data):
+        return f"a number must be finite, not `{data}`"
+    if isinstance(data, dict):
+        for key, value in data.items():
+            if not isinstance(key, str) or _INT_KEY.fullmatch(key):
+                return f"a field name is text, not `{str(key)[:40]}`"
+            problem = unstorable(value)
+            if problem:
+                return problem
+    if isinstance(data, (list, tuple)):
+        return next((p for p in map(unstorable, data) if p), None)
+    return None
