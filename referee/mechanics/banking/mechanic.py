@@ -14,6 +14,7 @@ from referee.cards import Card, PackKind, codes
 from referee.engine import chance
 from referee.engine import stacked as stacking
 from referee.mechanics.banking.config import read_config
+from referee.mechanics.banking import views
 from referee.mechanics.banking.state import BankState, Hand
 from referee.mechanics.base import Deal, Judgement, Mechanic
 from referee.model import JSON, Event, Violation
@@ -82,8 +83,7 @@ class BankingMechanic(Mechanic):
         return chance.hand_commitment(state.salt, state.shuffle_number, state.deck)
 
     def view(self, state: BankState, seat: int | None) -> dict[str, JSON]:
-        from referee.mechanics.banking.views import view
-        return view(self, state, seat)
+        return views.view(self, state, seat)
 
     # --- proofs: the spec expressions computed with, and what a checkpoint accepts ----------
     @property
@@ -118,7 +118,7 @@ class BankingMechanic(Mechanic):
         work = state.clone()
         env = self.env(work, seat)
         env["move"] = move
-        violations = self.rules.judge(move_type, env, cards=codes(env["cards"]))
+        violations = self.rules.judge(move_type, env, cards=self._cards_shown(work, seat))
         if violations:
             return Judgement(violations)
         handler = getattr(self, f"_do_{move_type}", None)
@@ -129,6 +129,13 @@ class BankingMechanic(Mechanic):
         if problem is not None:
             return Judgement([problem])
         return Judgement([], work, events)
+
+    def _cards_shown(self, state: BankState, seat: int) -> list[str]:
+        """The cards a rejection names: the proposer's hand as the proposer sees it (the
+        banker's first card stays hidden from the banker until its turn, PO-3)."""
+        if not state.hands[seat]:
+            return []
+        return [c for c in views.seen_cards(state, seat, state.hand(seat), seat) if c != views.HIDDEN]
 
     # each handler applies the move to `work`, adding events; a Violation means it cannot
     def _do_bet(self, s: BankState, seat: int, move: dict[str, Any], events: list[Event]) -> Violation | None:

@@ -43,13 +43,19 @@ def view(mechanic: BankingMechanic, state: BankState, seat: int | None) -> dict[
     return result
 
 
-def _hand(state: BankState, holder: int, index: int, hand: Hand, viewer: int | None) -> dict[str, JSON]:
+def seen_cards(state: BankState, holder: int, hand: Hand, viewer: int | None) -> list[str]:
+    """The hand's cards as `viewer` sees them: a card it may not see is `??`."""
     cards = []
     for place, (card, up) in enumerate(zip(hand.cards, hand.face_up)):
         hidden_from_banker = (holder == state.banker and place == 0
                               and state.phase in ("kitty", "bet", "play"))
         own = viewer == holder and not hidden_from_banker
         cards.append(str(card) if up or own or viewer == ADJUDICATOR else HIDDEN)
+    return cards
+
+
+def _hand(state: BankState, holder: int, index: int, hand: Hand, viewer: int | None) -> dict[str, JSON]:
+    cards = seen_cards(state, holder, hand, viewer)
     return {"cards": cards, "stake": hand.stake, "paid": list(hand.paid), "shoot": hand.shoot,
             "twisted": hand.twisted,
             "split": hand.split, "done": hand.done, "settled": hand.settled}
