@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import logging
 import sys
-from typing import TextIO
+from typing import Any, TextIO
 
 import structlog
+import structlog.tracebacks
 
 from referee.service import Ruling
 
@@ -25,18 +26,25 @@ def configure_logging(level: str = "info", stream: TextIO | None = None) -> None
     if _configured:
         return
     structlog.configure(
-        processors=[
-            structlog.contextvars.merge_contextvars,
-            structlog.processors.add_log_level,
-            structlog.processors.TimeStamper(fmt="iso", utc=True),
-            structlog.processors.dict_tracebacks,
-            structlog.processors.JSONRenderer(),
-        ],
+        processors=processors(),
         wrapper_class=structlog.make_filtering_bound_logger(logging.getLevelName(level.upper())),
         logger_factory=structlog.PrintLoggerFactory(stream or sys.stderr),
         cache_logger_on_first_use=True,
     )
     _configured = True
+
+
+def processors() -> list[Any]:
+    """The chain every log event goes through. Tracebacks are kept without the frames' local
+    variables: those hold the callers' seat tokens and cards no log may show."""
+    tracebacks = structlog.tracebacks.ExceptionDictTransformer(show_locals=False)
+    return [
+        structlog.contextvars.merge_contextvars,
+        structlog.processors.add_log_level,
+        structlog.processors.TimeStamper(fmt="iso", utc=True),
+        structlog.processors.ExceptionRenderer(tracebacks),
+        structlog.processors.JSONRenderer(),
+    ]
 
 
 def log_verdict(table_id: str, move_type: str, ruling: Ruling, latency_s: float) -> None:
