@@ -8,6 +8,15 @@ The server maps each code to one gRPC status in `referee.server.status`.
 from __future__ import annotations
 
 
+MAX_MESSAGE_CHARS = 600  # a message quoting what a client sent: at most this long
+
+
+def shortened(text: str, limit: int = MAX_MESSAGE_CHARS) -> str:
+    """At most `limit` characters, control characters shown as escapes."""
+    shown = "".join(c if c.isprintable() else repr(c)[1:-1] for c in text[:limit + 1])
+    return shown if len(shown) <= limit else shown[:limit - 3] + "..."
+
+
 class RefereeError(Exception):
     """Root of every error the referee raises on purpose. `code` is stable snake_case."""
 

@@ -16,7 +16,7 @@ from typing import Any, Callable, Mapping
 
 import yaml
 
-from referee.errors import InvalidArgument
+from referee.errors import InvalidArgument, shortened
 from referee.model import JSON, Move
 from referee.scenario import fields as f
 
@@ -35,6 +35,7 @@ class ScenarioError(InvalidArgument):
 
     def __init__(self, message: str, *, source: str = "<record>", line: int = 0,
                  step: int = 0) -> None:
+        message = shortened(message)  # it may quote the record, which anyone may send
         self.source, self.line, self.step, self.detail = source, line, step, message
         where = f"{source}:{line}" if line else source
         text = f"{where}: step {step}: {message}" if step else f"{where}: {message}"
@@ -158,20 +159,61 @@ def load_data(data: Any, source: str = "<record>", lines: list[int] | None = Non
     return Scenario(source=source, name=name, setup=setup, steps=steps)
 
 
+# A record comes from anyone (Adjudicate): it is read within these bounds, without aliases (a
+# few hundred bytes of nested aliases expand to gigabytes).
+MAX_RECORD_CHARS = 16 * 1024 * 1024
+MAX_DEPTH = 32          # nesting of mappings and lists: a record needs about 6
+MAX_STEPS = 200_000
+
+
+# libyaml where PyYAML has it (every wheel of the usual platforms): four times faster
+_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
 def _parse_yaml(text: str, source: str) -> tuple[Any, list[int]]:
     """The document and the 1-based line of each item of its `steps` list."""
-    loader = yaml.SafeLoader(text)
+    if len(text) > MAX_RECORD_CHARS:
+        raise ScenarioError(f"the record is longer than {MAX_RECORD_CHARS} characters",
+                            source=source)
+    loader = None
     try:
+        loader = _Loader(text)
         node = loader.get_single_node()
+        _check_nodes(node, source)
         data = loader.construct_document(node) if node is not None else None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = mark.line + 1 if mark is not None else 0
         problem = getattr(exc, "problem", None) or str(exc)
         raise ScenarioError(f"not valid YAML: {problem}", source=source, line=line) from exc
+    except ValueError as exc:  # a value Python will not build: an integer of 5,000 digits
+        raise ScenarioError(f"a value cannot be read: {exc}", source=source) from exc
+    except RecursionError as exc:  # nesting PyYAML's own composer could not follow
+        raise ScenarioError(f"nested deeper than {MAX_DEPTH}", source=source) from exc
     finally:
-        loader.dispose()
+        if loader is not None:
+            loader.dispose()
     return data, _step_lines(node)
+
+
+def _check_nodes(root: yaml.Node | None, source: str) -> None:
+    """No alias (a node met twice: an alias is the node it names) and no nesting deeper than
+    MAX_DEPTH, before anything is built from the nodes."""
+    seen: set[int] = set()
+    stack = [(root, 1)] if root is not None else []
+    while stack:
+        node, depth = stack.pop()
+        line = node.start_mark.line + 1
+        if id(node) in seen:
+            raise ScenarioError("aliases (`*name`) are not allowed in a record", source=source,
+                                line=line)
+        if depth > MAX_DEPTH:
+            raise ScenarioError(f"nested deeper than {MAX_DEPTH}", source=source, line=line)
+        seen.add(id(node))
+        if isinstance(node, yaml.SequenceNode):
+            stack += [(child, depth + 1) for child in node.value]
+        elif isinstance(node, yaml.MappingNode):
+            stack += [(part, depth + 1) for pair in node.value for part in pair]
 
 
 def _step_lines(node: yaml.Node | None) -> list[int]:
@@ -256,6 +298,9 @@ def _deal_of(seats: int) -> Callable[[Any, str], dict[str, JSON]]:
 def _read_steps(value: Any, seats: int, source: str, lines: list[int]) -> tuple[Step, ...]:
     if not isinstance(value, list):
         raise ScenarioError("`steps` must be a list of steps", source=source)
+    if len(value) > MAX_STEPS:
+        raise ScenarioError(f"a record has at most {MAX_STEPS} steps, not {len(value)}",
+                            source=source)
     steps = []
     for number, item in enumerate(value, start=1):
         line = lines[number - 1] if number - 1 < len(lines) else 0

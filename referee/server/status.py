@@ -14,7 +14,7 @@ from typing import Any, Callable, Iterator, TypeVar
 import grpc
 import structlog
 
-from referee.errors import RefereeError
+from referee.errors import RefereeError, shortened
 
 log = structlog.get_logger("referee.server")
 
@@ -32,6 +32,7 @@ STATUS_OF_CODE: dict[str, grpc.StatusCode] = {
 }
 
 INTERNAL_MESSAGE = "internal error: the referee logged the details"
+MAX_STATUS_CHARS = 1000  # a status message: its quotes of client input are shorter still
 
 
 def status_of(error: BaseException) -> tuple[grpc.StatusCode, str]:
@@ -44,7 +45,7 @@ def status_of(error: BaseException) -> tuple[grpc.StatusCode, str]:
         for kind in type(error).__mro__:
             status = STATUS_OF_CODE.get(getattr(kind, "code", ""))
             if status is not None:
-                return status, error.message
+                return status, shortened(error.message, MAX_STATUS_CHARS)
     return grpc.StatusCode.INTERNAL, INTERNAL_MESSAGE
 
 
