@@ -29,6 +29,7 @@ from referee.engine.replay import adjudicate, adjudicate_yaml
 from referee.engine.table import CLOSE_WINDOW, SYSTEM, Table, TableSetup
 from referee.errors import (
     InvalidArgument,
+    NotFound,
     PermissionDenied,
     RefereeError,
     Unauthenticated,
@@ -273,7 +274,7 @@ class RefereeService:
         if problem:  # the log could not hold it: refused before it is judged
             raise InvalidArgument(f"the move cannot be recorded: {problem}")
         for _ in range(CONFLICT_RETRIES):
-            with self._locked(table_id) as live:
+            with self._locked(table_id, token) as live:
                 actor = self._seat(live, token, seat)
                 ruling = (self._first_verdict(live, actor, move, move_id)
                           or self._judge(live, actor, move, move_id, expected_version))
@@ -283,7 +284,7 @@ class RefereeService:
 
     def view(self, table_id: str, token: str | None, *, seat: int | None = None) -> SeatView:
         """The token's seat view, or the public view without a token."""
-        with self._locked(table_id) as live:
+        with self._locked(table_id, token) as live:
             viewer = self._viewer(live, token, seat)
             table = live.table
             return SeatView(table.view(viewer), table.version, viewer, table.commitment,
@@ -296,7 +297,7 @@ class RefereeService:
         """
         if from_version < 0:
             raise InvalidArgument(f"`from_version` must be 0 or more, got `{from_version}`")
-        with self._locked(table_id) as live:
+        with self._locked(table_id, token) as live:
             viewer = self._viewer(live, token, None)
             backlog = live.history[from_version:]
             subscription = Subscription(viewer, self._watch_capacity + len(backlog))
@@ -395,12 +396,19 @@ class RefereeService:
     # -- the live-table cache ------------------------------------------------------------------
 
     @contextmanager
-    def _locked(self, table_id: str) -> Iterator[LiveTable]:
-        """The table, locked and as fresh as the store (reloaded when another process moved it)."""
+    def _locked(self, table_id: str, token: str | None = None) -> Iterator[LiveTable]:
+        """The table, locked and as fresh as the store (reloaded when another process moved it).
+        Asked with a token, an unknown table answers as a wrong token does: nobody learns from
+        a token's answer whether a table exists."""
         if not table_id:
             raise InvalidArgument("missing `table_id`")
         while True:
-            live = self._live(table_id)
+            try:
+                live = self._live(table_id)
+            except NotFound:
+                if token:
+                    raise Unauthenticated(_not_valid(table_id)) from None
+                raise
             with live.lock:
                 if live.retired:
                     continue
@@ -472,7 +480,7 @@ class RefereeService:
             return None
         seat = live.seat_of_token.get(_digest(token))
         if seat is None:
-            raise Unauthenticated(f"the seat token is not valid for table `{live.table_id}`")
+            raise Unauthenticated(_not_valid(live.table_id))
         if claimed is not None and claimed != seat:
             raise PermissionDenied(f"the token is seat {seat}'s: it cannot act for seat {claimed}")
         return seat
@@ -526,6 +534,10 @@ class RefereeService:
         live.history.append(Accepted(live.table.version, seat, verdict.events))
         self._tell_watchers(live)
         self._arm_deadline(live)
+
+
+def _not_valid(table_id: str) -> str:
+    return f"the seat token is not valid for table `{table_id}`"
 
 
 def _digest(token: str) -> str:

@@ -4,6 +4,7 @@ cases nothing changes. Retries with a move id are answered once."""
 from __future__ import annotations
 
 import grpc
+import pytest
 from server_support import (
     GOING_OUT_DEAL,
     GOING_OUT_MELDS,
@@ -83,11 +84,24 @@ def test_no_move_is_accepted_after_the_match_is_over(stub: RefereeStub) -> None:
 
 
 def test_an_unknown_table_is_not_found(table: OpenTable) -> None:
-    request = pb.ProposeRequest(table_id="nope", move=pb.Move(type="draw"))
-    propose = lambda: table.stub.Propose(request, metadata=seat_metadata(table.tokens[1]))  # noqa: E731
-    assert status_of(propose) is grpc.StatusCode.NOT_FOUND
     view = lambda: table.stub.GetView(pb.GetViewRequest(table_id="nope"))  # noqa: E731
     assert status_of(view) is grpc.StatusCode.NOT_FOUND
+
+
+def test_with_a_token_an_unknown_table_answers_as_a_wrong_token(table: OpenTable) -> None:
+    """No existence oracle (issue 10): a token tried on a table id learns nothing more."""
+    answers = []
+    for table_id, token in (("nope", table.tokens[1]), (table.table_id, "forged")):
+        request = pb.ProposeRequest(table_id=table_id, move=pb.Move(type="draw"))
+        with pytest.raises(grpc.RpcError) as failure:
+            table.stub.Propose(request, metadata=seat_metadata(token))
+        details = failure.value.details().replace(table_id, "<id>")
+        answers.append((failure.value.code(), details))
+        with pytest.raises(grpc.RpcError) as viewing:
+            table.stub.GetView(pb.GetViewRequest(table_id=table_id), metadata=seat_metadata(token))
+        answers.append((viewing.value.code(), viewing.value.details().replace(table_id, "<id>")))
+    assert answers[0] == answers[2] and answers[1] == answers[3]
+    assert answers[0][0] is grpc.StatusCode.UNAUTHENTICATED
 
 
 def test_a_missing_table_id_is_an_invalid_argument(table: OpenTable) -> None:
