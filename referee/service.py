@@ -36,6 +36,7 @@ from referee.errors import (
     VersionConflict,
 )
 from referee.model import JSON, Event, Move, Verdict
+from referee.scheduler import Call, Scheduler
 from referee.spec.registry import Game, find_game
 from referee.store import codec
 from referee.store.base import Store, StoreConflict, TableRecord
@@ -221,7 +222,8 @@ class RefereeService:
         self._watch_capacity = watch_capacity
         self._tables: dict[str, LiveTable] = {}
         self._broadcasts: dict[str, Broadcast] = {}
-        self._deadlines: dict[str, tuple[int, threading.Timer]] = {}  # table -> (window, timer)
+        self._deadlines: dict[str, tuple[int, Call]] = {}  # table -> (window, its timed close)
+        self._scheduler = Scheduler()
         self._lock = threading.Lock()  # guards the three dicts above
         self._closed = False
 
@@ -324,10 +326,8 @@ class RefereeService:
         with self._lock:
             self._closed = True
             broadcasts = list(self._broadcasts.values())
-            timers = [timer for _, timer in self._deadlines.values()]
             self._deadlines.clear()
-        for timer in timers:
-            timer.cancel()
+        self._scheduler.close()
         for broadcast in broadcasts:
             broadcast.close_all()
 
@@ -353,6 +353,12 @@ class RefereeService:
         log.info("deadlines_resumed", armed=armed)
         return armed
 
+    @property
+    def armed_deadlines(self) -> int:
+        """How many claim windows wait for their deadline."""
+        with self._lock:
+            return len(self._deadlines)
+
     def _arm_deadline(self, live: LiveTable) -> None:
         """Start the timer of a newly opened claim window (a reloaded table's gets a full one)."""
         window = live.table.open_window
@@ -363,11 +369,11 @@ class RefereeService:
             armed = self._deadlines.get(live.table_id)
             if self._closed or (armed is not None and armed[0] == number):
                 return
-            timer = threading.Timer(length_ms / 1000, self._deadline_passed,
-                                    args=(live.table_id, number))
-            timer.daemon = True
-            self._deadlines[live.table_id] = (number, timer)
-        timer.start()
+            if armed is not None:  # an earlier window's close, not run: it has nothing to do
+                armed[1].cancel()
+            call = self._scheduler.call_later(length_ms / 1000, self._deadline_passed,
+                                              live.table_id, number)
+            self._deadlines[live.table_id] = (number, call)
 
     def _deadline_passed(self, table_id: str, number: int) -> None:
         with self._lock:
