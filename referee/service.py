@@ -18,7 +18,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 import threading
-from collections import deque
+from collections import OrderedDict, deque
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Callable, Iterator, Mapping
@@ -47,6 +47,7 @@ log = structlog.get_logger("referee.service")
 
 TOKEN_BYTES = 32
 MAX_MOVE_ID_LENGTH = 128
+MAX_LIVE_TABLES = 10_000   # tables kept in memory (about 7 KB each); the others are in the store
 CONFLICT_RETRIES = 5  # races lost in a row before giving up with VersionConflict
 WATCH_CAPACITY = 1024  # moves a watcher may fall behind before its stream is cut
 
@@ -179,6 +180,11 @@ class Broadcast:
         with self._lock:
             self._subscriptions.discard(subscription)
 
+    @property
+    def watched(self) -> bool:
+        with self._lock:
+            return bool(self._subscriptions)
+
     def catch_up(self, history: list[Accepted], *, over: bool) -> None:
         """Send the moves of `history` not sent yet; after the last move of a table, end."""
         fresh = history[self.version:]
@@ -216,11 +222,14 @@ class LiveTable:
 
 class RefereeService:
     def __init__(self, store: Store, games: Mapping[str, Game], *,
-                 watch_capacity: int = WATCH_CAPACITY) -> None:
+                 watch_capacity: int = WATCH_CAPACITY,
+                 max_live_tables: int = MAX_LIVE_TABLES) -> None:
         self._store = store
         self._games = dict(games)
         self._watch_capacity = watch_capacity
-        self._tables: dict[str, LiveTable] = {}
+        self._max_live_tables = max_live_tables
+        # the tables in memory, least recently used first: a cache of the store, bounded
+        self._tables: OrderedDict[str, LiveTable] = OrderedDict()
         self._broadcasts: dict[str, Broadcast] = {}
         self._deadlines: dict[str, tuple[int, Call]] = {}  # table -> (window, its timed close)
         self._scheduler = Scheduler()
@@ -265,6 +274,7 @@ class RefereeService:
         live = LiveTable(table_id, table, {d: s for s, d in digests.items()}, [])
         with self._lock:
             self._tables[table_id] = live
+            self._evict_idle()
         log.info("table_created", table=table_id, game=game.name, seats=seats)
         return CreatedTable(table_id, tokens, table.commitment, table.version)
 
@@ -428,13 +438,33 @@ class RefereeService:
     def _live(self, table_id: str) -> LiveTable:
         with self._lock:
             live = self._tables.get(table_id)
+            if live is not None:
+                self._tables.move_to_end(table_id)
         if live is not None:
             return live
         loaded = self._load(self._store.load_table(table_id))  # outside the lock: replay is slow
         with self._lock:
             live = self._tables.setdefault(table_id, loaded)
+            self._evict_idle()
         self._arm_deadline(live)
         return live
+
+    def _evict_idle(self) -> None:
+        """Drop the least recently used tables beyond the bound (under `self._lock`). The store
+        holds each table whole: an evicted table is replayed when next asked for, its watchers
+        and its claim window's deadline carry on (they find it by id)."""
+        while len(self._tables) > self._max_live_tables:
+            _, live = self._tables.popitem(last=False)
+            live.retired = True
+            broadcast = self._broadcasts.get(live.table_id)
+            if broadcast is not None and not broadcast.watched:
+                del self._broadcasts[live.table_id]
+
+    @property
+    def live_tables(self) -> int:
+        """How many tables are held in memory."""
+        with self._lock:
+            return len(self._tables)
 
     def _load(self, record: TableRecord) -> LiveTable:
         setup = TableSetup.from_data(record.setup)

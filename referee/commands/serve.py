@@ -17,7 +17,7 @@ from grpc_health.v1 import health
 
 from referee.server.app import MAX_MESSAGE_BYTES, MAX_WORKERS, create_server
 from referee.server.logging import configure_logging
-from referee.service import RefereeService
+from referee.service import MAX_LIVE_TABLES, RefereeService
 from referee.spec.registry import DEFAULT_SPECS, load_games
 from referee.store.base import Store
 from referee.store.memory import MemoryStore
@@ -37,6 +37,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="largest request accepted")
     parser.add_argument("--workers", type=int, default=MAX_WORKERS,
                         help="worker threads (each open Watch stream holds one)")
+    parser.add_argument("--max-live-tables", type=int, default=MAX_LIVE_TABLES,
+                        help="tables kept in memory; the least recently used are dropped and "
+                             "replayed from the store when asked for again")
     parser.add_argument("--log-level", default="info",
                         choices=["debug", "info", "warning", "error"])
 
@@ -52,7 +55,7 @@ def open_store(args: argparse.Namespace) -> Store:
 def run(args: argparse.Namespace) -> int:
     configure_logging(args.log_level)
     store = open_store(args)
-    service = RefereeService(store, load_games(args.specs))
+    service = RefereeService(store, load_games(args.specs), max_live_tables=args.max_live_tables)
     health_servicer = health.HealthServicer()
     server, port = create_server(service, args.host, args.port,
                                  max_message_bytes=args.max_message_bytes,
