@@ -109,6 +109,8 @@ class Subscription:
 
     Iterating blocks until the next move; it ends when the table is over or the watch is
     cancelled, and raises `WatcherTooSlow` (after the queued moves) if the watcher fell behind.
+    An event loop reads it without blocking: `drain` takes what is queued, and `on_ready` tells
+    (from the thread that pushed) when more is.
     """
 
     def __init__(self, seat: int | None, capacity: int) -> None:
@@ -119,6 +121,7 @@ class Subscription:
         self._closed = False
         self._overflowed = False
         self._on_cancel: list[Callable[[Subscription], None]] = []
+        self._on_ready: list[Callable[[], None]] = []
 
     def push(self, item: Accepted) -> None:
         with self._ready:
@@ -129,12 +132,34 @@ class Subscription:
             else:
                 self._items.append(item)
             self._ready.notify()
+        self._tell_ready()
 
     def close(self) -> None:
         """No more moves: the watcher gets the queued ones, then the end of the stream."""
         with self._ready:
             self._closed = True
             self._ready.notify()
+        self._tell_ready()
+
+    def on_ready(self, callback: Callable[[], None]) -> None:
+        """Call `callback` (from the pushing thread) whenever a move is queued or the stream ends."""
+        self._on_ready.append(callback)
+        self._tell_ready()  # what was queued before
+
+    def _tell_ready(self) -> None:
+        for callback in self._on_ready:
+            callback()
+
+    def drain(self) -> tuple[list[SeenMove], bool]:
+        """The moves queued now (without waiting), and whether the stream has ended; raises
+        `WatcherTooSlow` once the queued moves of a watcher that fell behind are taken."""
+        with self._ready:
+            items, self._items = list(self._items), deque()
+            ended = self._closed
+        if ended and not items and self._overflowed:
+            raise WatcherTooSlow("the watcher fell behind the table: watch again from the last "
+                                 "version received")
+        return [self._seen(item) for item in items], ended and not items
 
     def on_cancel(self, callback: Callable[[Subscription], None]) -> None:
         self._on_cancel.append(callback)
@@ -147,10 +172,13 @@ class Subscription:
 
     def __iter__(self) -> Iterator[SeenMove]:
         while (item := self._next()) is not None:
-            yield SeenMove(item.version, item.seat, [e.seen_by(self.seat) for e in item.events])
+            yield self._seen(item)
         if self._overflowed:
             raise WatcherTooSlow("the watcher fell behind the table: watch again from the last "
                                  "version received")
+
+    def _seen(self, item: Accepted) -> SeenMove:
+        return SeenMove(item.version, item.seat, [e.seen_by(self.seat) for e in item.events])
 
     def _next(self) -> Accepted | None:
         with self._ready:

@@ -13,8 +13,6 @@ import signal
 import threading
 from pathlib import Path
 
-from grpc_health.v1 import health
-
 from referee.server.app import MAX_MESSAGE_BYTES, MAX_WORKERS, create_server
 from referee.server.logging import configure_logging
 from referee.service import MAX_LIVE_TABLES, RefereeService
@@ -36,7 +34,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--max-message-bytes", type=int, default=MAX_MESSAGE_BYTES,
                         help="largest request accepted")
     parser.add_argument("--workers", type=int, default=MAX_WORKERS,
-                        help="worker threads (each open Watch stream holds one)")
+                        help="threads running unary calls (an open Watch stream holds none)")
     parser.add_argument("--max-live-tables", type=int, default=MAX_LIVE_TABLES,
                         help="tables kept in memory; the least recently used are dropped and "
                              "replayed from the store when asked for again")
@@ -56,10 +54,9 @@ def run(args: argparse.Namespace) -> int:
     configure_logging(args.log_level)
     store = open_store(args)
     service = RefereeService(store, load_games(args.specs), max_live_tables=args.max_live_tables)
-    health_servicer = health.HealthServicer()
     server, port = create_server(service, args.host, args.port,
                                  max_message_bytes=args.max_message_bytes,
-                                 max_workers=args.workers, health_servicer=health_servicer)
+                                 max_workers=args.workers)
     stopping = threading.Event()
     for signum in (signal.SIGTERM, signal.SIGINT):
         signal.signal(signum, lambda *_: stopping.set())
@@ -68,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
     # claim windows left open by a previous run get their deadlines back (TD-4), while serving
     threading.Thread(target=service.resume_deadlines, name="resume-deadlines", daemon=True).start()
     stopping.wait()
-    health_servicer.enter_graceful_shutdown()
+    server.enter_graceful_shutdown()  # health answers NOT_SERVING: balancers look elsewhere
     service.close()  # ends Watch streams, so the grace period is not spent waiting on them
     server.stop(GRACE_S).wait()
     store.close()

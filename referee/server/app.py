@@ -1,8 +1,16 @@
-"""`create_server`: the referee service over gRPC, with health checking and server reflection."""
+"""`create_server`: the referee service over gRPC, with health checking and server reflection.
+
+The server is grpc.aio, on an event loop of its own thread, so that a Watch stream waiting for
+the next move holds no thread (see `servicer.py`); unary calls run on a bounded pool of worker
+threads. `Server` drives it from synchronous code: `start()`, then `stop(grace)`.
+"""
 
 from __future__ import annotations
 
+import asyncio
+import threading
 from concurrent import futures
+from typing import Any, Coroutine, TypeVar
 
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
@@ -14,33 +22,92 @@ from referee.service import RefereeService
 
 SERVICE_NAME = referee_pb2.DESCRIPTOR.services_by_name["Referee"].full_name
 MAX_MESSAGE_BYTES = 1 << 20  # 1 MiB: a whole game record fits many times over
-# Each Watch stream holds a worker thread for its lifetime; the rest serve unary calls.
-MAX_WORKERS = 64
+MAX_WORKERS = 16  # threads running unary calls (a Watch stream holds none)
+Result = TypeVar("Result")
+
+
+class Server:
+    """A grpc.aio server on its own event-loop thread."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop, thread: threading.Thread,
+                 workers: futures.ThreadPoolExecutor) -> None:
+        self._loop, self._thread, self._workers = loop, thread, workers
+        self._server: grpc.aio.Server | None = None
+        self._health: Any = None
+
+    def run(self, coroutine: Coroutine[Any, Any, Result]) -> Result:
+        """Run `coroutine` on the server's loop and wait for its result."""
+        return asyncio.run_coroutine_threadsafe(coroutine, self._loop).result()
+
+    def start(self) -> None:
+        assert self._server is not None
+        self.run(self._server.start())
+
+    def enter_graceful_shutdown(self) -> None:
+        """Health checks answer NOT_SERVING from now on."""
+        if self._thread.is_alive():
+            self.run(self._health.enter_graceful_shutdown())
+
+    def stop(self, grace: float | None) -> threading.Event:
+        """Health says NOT_SERVING, calls in flight get `grace` seconds, then the loop ends.
+        The event is set once all is stopped."""
+        stopped = threading.Event()
+        if not self._thread.is_alive():
+            stopped.set()
+            return stopped
+        assert self._server is not None
+        self.enter_graceful_shutdown()
+        self.run(self._server.stop(grace))
+        self._close_loop()
+        self._workers.shutdown(wait=False, cancel_futures=True)
+        stopped.set()
+        return stopped
+
+
+    def _close_loop(self) -> None:
+        self._loop.call_soon_threadsafe(self._loop.stop)
+        self._thread.join(timeout=10)
+        if not self._thread.is_alive():
+            self._loop.close()
 
 
 def create_server(service: RefereeService, host: str = "127.0.0.1", port: int = 0, *,
                   max_message_bytes: int = MAX_MESSAGE_BYTES, max_workers: int = MAX_WORKERS,
-                  health_servicer: health.HealthServicer | None = None,
-                  ) -> tuple[grpc.Server, int]:
+                  ) -> tuple[Server, int]:
     """A server, not yet started, and the port it bound (`port=0`: any free port).
 
     Requests over `max_message_bytes` are refused with RESOURCE_EXHAUSTED before any handler runs.
-    Pass `health_servicer` to flip it to NOT_SERVING on shutdown (`enter_graceful_shutdown`).
     """
-    server = grpc.server(
-        futures.ThreadPoolExecutor(max_workers=max_workers, thread_name_prefix="referee"),
-        options=[("grpc.max_receive_message_length", max_message_bytes),
-                 ("grpc.so_reuseport", 0)],  # a second referee on a busy port fails, not shares
-    )
-    referee_pb2_grpc.add_RefereeServicer_to_server(RefereeServicer(service), server)
-    health_servicer = health_servicer or health.HealthServicer()
-    health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
-    for name in ("", SERVICE_NAME):  # "": the server as a whole
-        health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
-    reflection.enable_server_reflection((SERVICE_NAME, health.SERVICE_NAME,
-                                         reflection.SERVICE_NAME), server)
+    loop = asyncio.new_event_loop()
+    thread = threading.Thread(target=loop.run_forever, name="referee-grpc", daemon=True)
+    thread.start()
+    workers = futures.ThreadPoolExecutor(max_workers=max_workers, thread_name_prefix="referee")
+    server = Server(loop, thread, workers)
     address = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"  # an IPv6 literal
-    bound = server.add_insecure_port(address)
+    try:
+        bound = server.run(_build(server, service, workers, address, max_message_bytes))
+    except BaseException:
+        server._close_loop()
+        workers.shutdown(wait=False)
+        raise
+    return server, bound
+
+
+async def _build(server: Server, service: RefereeService, workers: futures.Executor,
+                 address: str, max_message_bytes: int) -> int:
+    aio_server = grpc.aio.server(options=[
+        ("grpc.max_receive_message_length", max_message_bytes),
+        ("grpc.so_reuseport", 0),  # a second referee on a busy port fails, not shares
+    ])
+    referee_pb2_grpc.add_RefereeServicer_to_server(RefereeServicer(service, workers), aio_server)
+    health_servicer = health.aio.HealthServicer()
+    health_pb2_grpc.add_HealthServicer_to_server(health_servicer, aio_server)
+    for name in ("", SERVICE_NAME):  # "": the server as a whole
+        await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
+    reflection.enable_server_reflection((SERVICE_NAME, health.SERVICE_NAME,
+                                         reflection.SERVICE_NAME), aio_server)
+    bound = aio_server.add_insecure_port(address)
     if bound == 0:  # older grpc versions report a failed bind this way instead of raising
         raise RuntimeError(f"cannot listen on {address}")
-    return server, bound
+    server._server, server._health = aio_server, health_servicer
+    return bound

@@ -1,12 +1,20 @@
 """The gRPC servicer: convert the request, call the service, convert the answer. Nothing else.
 
+It runs on the server's event loop (grpc.aio). The service is blocking (table locks, the store's
+commits), so each unary call runs on the bounded worker pool; a Watch stream waits on the event
+loop for the next move, holding no thread: a thousand open streams cost a thousand small queues,
+not a thousand threads. Errors become statuses in one place (`status.abort`).
+
 Seats authenticate with the token CreateTable gave them, sent as request metadata `x-seat-token`.
 """
 
 from __future__ import annotations
 
+import asyncio
+import functools
 import time
-from typing import Iterator
+from concurrent.futures import Executor
+from typing import Any, AsyncIterator, Callable, TypeVar
 
 import grpc
 
@@ -14,79 +22,127 @@ from referee.api.v1 import referee_pb2 as pb
 from referee.api.v1 import referee_pb2_grpc
 from referee.server import convert
 from referee.server.logging import log_verdict
-from referee.server.status import guarded
-from referee.service import RefereeService
+from referee.server.status import abort
+from referee.service import RefereeService, SeenMove, Subscription
 
 TOKEN_HEADER = "x-seat-token"
+Answer = TypeVar("Answer")
 
 
-def seat_token(context: grpc.ServicerContext) -> str | None:
-    for key, value in context.invocation_metadata():
+def seat_token(context: grpc.aio.ServicerContext) -> str | None:
+    for key, value in context.invocation_metadata() or ():
         if key == TOKEN_HEADER:
             return str(value)
     return None
 
 
 class RefereeServicer(referee_pb2_grpc.RefereeServicer):
-    def __init__(self, service: RefereeService) -> None:
+    def __init__(self, service: RefereeService, workers: Executor) -> None:
         self._service = service
+        self._workers = workers
 
-    @guarded
-    def ListGames(self, request: pb.ListGamesRequest,
-                  context: grpc.ServicerContext) -> pb.ListGamesResponse:
+    async def _run(self, context: grpc.aio.ServicerContext, rpc: str,
+                   call: Callable[..., Answer], *args: Any) -> Answer:
+        """`call(*args)` on the worker pool; an error ends the call with its status."""
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(self._workers, functools.partial(call, *args))
+        except Exception as error:  # noqa: BLE001 - the boundary: every error gets a status
+            await abort(context, rpc, error)
+
+    async def ListGames(self, request: pb.ListGamesRequest,
+                        context: grpc.aio.ServicerContext) -> pb.ListGamesResponse:
+        return await self._run(context, "ListGames", self._list_games)
+
+    async def DescribeGame(self, request: pb.DescribeGameRequest,
+                           context: grpc.aio.ServicerContext) -> pb.DescribeGameResponse:
+        return await self._run(context, "DescribeGame", self._describe_game, request)
+
+    async def CreateTable(self, request: pb.CreateTableRequest,
+                          context: grpc.aio.ServicerContext) -> pb.CreateTableResponse:
+        return await self._run(context, "CreateTable", self._create_table, request)
+
+    async def Propose(self, request: pb.ProposeRequest,
+                      context: grpc.aio.ServicerContext) -> pb.ProposeResponse:
+        return await self._run(context, "Propose", self._propose, request, seat_token(context))
+
+    async def GetView(self, request: pb.GetViewRequest,
+                      context: grpc.aio.ServicerContext) -> pb.GetViewResponse:
+        return await self._run(context, "GetView", self._view, request, seat_token(context))
+
+    async def Adjudicate(self, request: pb.AdjudicateRequest,
+                         context: grpc.aio.ServicerContext) -> pb.AdjudicateResponse:
+        return await self._run(context, "Adjudicate", self._adjudicate, request)
+
+    async def Watch(self, request: pb.WatchRequest,
+                    context: grpc.aio.ServicerContext) -> AsyncIterator[pb.WatchResponse]:
+        subscription = await self._run(context, "Watch", functools.partial(
+            self._service.watch, from_version=request.from_version),
+            request.table_id, seat_token(context))
+        try:
+            async for seen in moves(subscription):
+                yield convert.seen_move_to_proto(seen)
+        except Exception as error:  # noqa: BLE001 - a watcher too slow, or a bug
+            await abort(context, "Watch", error)
+        finally:  # the client went away, or the stream ended: stop queueing for it
+            subscription.cancel()
+
+    # --- the blocking parts, run on the worker pool ---
+    def _list_games(self) -> pb.ListGamesResponse:
         return pb.ListGamesResponse(games=[convert.game_summary(d)
                                            for d in self._service.list_games()])
 
-    @guarded
-    def DescribeGame(self, request: pb.DescribeGameRequest,
-                     context: grpc.ServicerContext) -> pb.DescribeGameResponse:
+    def _describe_game(self, request: pb.DescribeGameRequest) -> pb.DescribeGameResponse:
         description = self._service.describe_game(request.game)
         return pb.DescribeGameResponse(name=description["name"],
                                        description=convert.data_to_struct(description))
 
-    @guarded
-    def CreateTable(self, request: pb.CreateTableRequest,
-                    context: grpc.ServicerContext) -> pb.CreateTableResponse:
+    def _create_table(self, request: pb.CreateTableRequest) -> pb.CreateTableResponse:
         created = self._service.create_table(request.game, **convert.create_table_args(request))
         return pb.CreateTableResponse(
             table_id=created.table_id, commitment=created.commitment, version=created.version,
             seats=[pb.SeatToken(seat=s, token=t) for s, t in sorted(created.tokens.items())])
 
-    @guarded
-    def Propose(self, request: pb.ProposeRequest,
-                context: grpc.ServicerContext) -> pb.ProposeResponse:
+    def _propose(self, request: pb.ProposeRequest, token: str | None) -> pb.ProposeResponse:
         started = time.perf_counter()
         move = convert.move_from_proto(request.move)
         ruling = self._service.propose(
-            request.table_id, seat_token(context), move, move_id=request.move_id,
+            request.table_id, token, move, move_id=request.move_id,
             expected_version=convert.optional(request, "expected_version"),
             seat=convert.optional(request, "seat"))
         log_verdict(request.table_id, move.type, ruling, time.perf_counter() - started)
         return pb.ProposeResponse(verdict=convert.verdict_to_proto(ruling))
 
-    @guarded
-    def GetView(self, request: pb.GetViewRequest,
-                context: grpc.ServicerContext) -> pb.GetViewResponse:
-        view = self._service.view(request.table_id, seat_token(context),
-                                  seat=convert.optional(request, "seat"))
+    def _view(self, request: pb.GetViewRequest, token: str | None) -> pb.GetViewResponse:
+        view = self._service.view(request.table_id, token, seat=convert.optional(request, "seat"))
         return convert.view_to_proto(view)
 
-    @guarded
-    def Watch(self, request: pb.WatchRequest,
-              context: grpc.ServicerContext) -> Iterator[pb.WatchResponse]:
-        subscription = self._service.watch(request.table_id, seat_token(context),
-                                           from_version=request.from_version)
-        # a client that goes away must not leave this worker thread waiting for the next move
-        if not context.add_callback(subscription.cancel):
-            subscription.cancel()
-        for seen in subscription:
-            yield convert.seen_move_to_proto(seen)
-
-    @guarded
-    def Adjudicate(self, request: pb.AdjudicateRequest,
-                   context: grpc.ServicerContext) -> pb.AdjudicateResponse:
+    def _adjudicate(self, request: pb.AdjudicateRequest) -> pb.AdjudicateResponse:
         if request.WhichOneof("record") == "record_yaml":
             report = self._service.adjudicate_yaml(request.record_yaml)
         else:
             report = self._service.adjudicate(convert.struct_to_data(request.record_data))
         return convert.adjudication_to_proto(report)
+
+
+async def moves(subscription: Subscription) -> AsyncIterator[SeenMove]:
+    """A subscription's moves as they come, waiting on the event loop (no thread blocks)."""
+    loop = asyncio.get_running_loop()
+    ready = asyncio.Event()
+
+    def wake() -> None:  # called by the thread that queued a move
+        try:
+            loop.call_soon_threadsafe(ready.set)
+        except RuntimeError:  # the loop is closed: the server has stopped
+            pass
+
+    subscription.on_ready(wake)
+    while True:
+        ready.clear()
+        seen, ended = subscription.drain()
+        for item in seen:
+            yield item
+        if ended:
+            return
+        if not seen:
+            await ready.wait()

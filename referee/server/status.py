@@ -7,9 +7,7 @@ error's message; anything else is a bug, answered INTERNAL without details and l
 
 from __future__ import annotations
 
-import functools
-import inspect
-from typing import Any, Callable, Iterator, TypeVar
+from typing import NoReturn
 
 import grpc
 import structlog
@@ -49,34 +47,14 @@ def status_of(error: BaseException) -> tuple[grpc.StatusCode, str]:
     return grpc.StatusCode.INTERNAL, INTERNAL_MESSAGE
 
 
-Method = TypeVar("Method", bound=Callable[..., Any])
-
-
-def guarded(method: Method) -> Method:
-    """Answer errors raised by a servicer method (unary or server-streaming) with their status."""
-    if inspect.isgeneratorfunction(method):
-        @functools.wraps(method)
-        def stream(self: Any, request: Any, context: grpc.ServicerContext) -> Iterator[Any]:
-            try:
-                yield from method(self, request, context)
-            except Exception as error:  # noqa: BLE001 - the boundary: every error gets a status
-                _abort(context, method.__name__, error)
-        return stream  # type: ignore[return-value]
-
-    @functools.wraps(method)
-    def unary(self: Any, request: Any, context: grpc.ServicerContext) -> Any:
-        try:
-            return method(self, request, context)
-        except Exception as error:  # noqa: BLE001 - the boundary: every error gets a status
-            _abort(context, method.__name__, error)
-    return unary  # type: ignore[return-value]
-
-
-def _abort(context: grpc.ServicerContext, rpc: str, error: Exception) -> None:
+async def abort(context: grpc.aio.ServicerContext, rpc: str, error: Exception) -> NoReturn:
+    """End the call with the status of `error`: a bug (INTERNAL) is logged with its traceback,
+    a refused request with its status."""
     code, message = status_of(error)
     if code is grpc.StatusCode.INTERNAL:
-        log.exception("internal_error", rpc=rpc)
+        log.error("internal_error", rpc=rpc, exc_info=error)
     else:
         log.info("request_refused", rpc=rpc, status=code.name,
                  error_code=getattr(error, "code", ""), message=message)
-    context.abort(code, message)
+    await context.abort(code, message)
+    raise AssertionError("context.abort returned")  # it raises: the call is over
