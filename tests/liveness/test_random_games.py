@@ -30,7 +30,7 @@ from referee.model import ADJUDICATOR, Move
 from referee.spec.options import Option
 from referee.spec.registry import Game, load_games
 from referee_client import pontoon_bot, rummy_bot, tricks_bot
-from tests.liveness.oracle import candidates, witness
+from tests.liveness.oracle import accepted, candidates, witness
 
 GAMES = load_games()
 SCALE = int(os.environ.get("LIVENESS_SCALE", "1"))
@@ -110,7 +110,7 @@ def oracle_move(game: Game, table: Table, rng: random.Random) -> tuple[int, Move
     seat = rng.randrange(table.setup.seats)
     legal = []
     for move in candidates(game, table.state, seat):
-        if table.game.mechanic.judge(table.state, seat, move.type, _parsed(game, move)).accepted:
+        if accepted(game, table.state, seat, move):
             legal.append(move)
             if len(legal) >= 8:
                 break
@@ -127,16 +127,9 @@ def draining_move(game: Game, table: Table) -> tuple[int, Move] | None:
     kinds = DRAINING[game.spec.mechanics]
     for seat in range(table.setup.seats):
         for move in candidates(game, table.state, seat):
-            if move.type in kinds and table.game.mechanic.judge(
-                    table.state, seat, move.type, _parsed(game, move)).accepted:
+            if move.type in kinds and accepted(game, table.state, seat, move):
                 return seat, move
     return None
-
-
-def _parsed(game: Game, move: Move) -> dict[str, Any]:
-    from referee.cards import PackKind
-    from referee.engine.moves import parse_move
-    return parse_move(game.spec.moves, move, PackKind(game.spec.pack_kind))
 
 
 def propose(table: Table, seat: int, move: Move | Mapping[str, Any]) -> bool:
