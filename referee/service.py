@@ -50,10 +50,17 @@ MAX_MOVE_ID_LENGTH = 128
 MAX_LIVE_TABLES = 10_000   # tables kept in memory (about 7 KB each); the others are in the store
 CONFLICT_RETRIES = 5  # races lost in a row before giving up with VersionConflict
 WATCH_CAPACITY = 1024  # moves a watcher may fall behind before its stream is cut
+MAX_STREAMS_PER_TABLE = 64  # Watch streams open on one table at once
 
 
 class WatcherTooSlow(RefereeError):
     """A watcher did not read its events fast enough; it may resume from its last version."""
+
+    code = "resource_exhausted"
+
+
+class TooManyWatchers(RefereeError):
+    """A table has as many open Watch streams as the server allows."""
 
     code = "resource_exhausted"
 
@@ -199,8 +206,11 @@ class Broadcast:
         self._subscriptions: set[Subscription] = set()
         self._lock = threading.Lock()
 
-    def add(self, subscription: Subscription) -> None:
+    def add(self, subscription: Subscription, most: int) -> None:
         with self._lock:
+            if most and len(self._subscriptions) >= most:
+                raise TooManyWatchers(f"this table has {most} open Watch streams, the most "
+                                      "the server allows")
             self._subscriptions.add(subscription)
         subscription.on_cancel(self.remove)
 
@@ -251,11 +261,13 @@ class LiveTable:
 class RefereeService:
     def __init__(self, store: Store, games: Mapping[str, Game], *,
                  watch_capacity: int = WATCH_CAPACITY,
-                 max_live_tables: int = MAX_LIVE_TABLES) -> None:
+                 max_live_tables: int = MAX_LIVE_TABLES,
+                 max_streams_per_table: int = MAX_STREAMS_PER_TABLE) -> None:
         self._store = store
         self._games = dict(games)
         self._watch_capacity = watch_capacity
         self._max_live_tables = max_live_tables
+        self._max_streams_per_table = max_streams_per_table
         # the tables in memory, least recently used first: a cache of the store, bounded
         self._tables: OrderedDict[str, LiveTable] = OrderedDict()
         self._broadcasts: dict[str, Broadcast] = {}
@@ -346,7 +358,7 @@ class RefereeService:
             if live.table.is_over:
                 subscription.close()
             else:  # registered under the table lock: no move falls between backlog and live
-                self._broadcast(live).add(subscription)
+                self._broadcast(live).add(subscription, self._max_streams_per_table)
             return subscription
 
     def adjudicate(self, record: JSON) -> dict[str, JSON]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 from referee.errors import RefereeError
 from referee.scenario.runner import Report, run_file, scenario_files
@@ -21,6 +22,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="a running referee to test (default: the engine in this process)")
     parser.add_argument("--specs", metavar="DIR", default=None,
                         help="the game specs for the in-process engine (default: `specs`)")
+    parser.add_argument("--tls-ca", metavar="PEM", type=Path,
+                        help="the target speaks TLS: the CA its certificate chains to")
+    parser.add_argument("--create-token-file", metavar="FILE", type=Path,
+                        help="the target's create token (`serve --create-token`), in a file")
     parser.add_argument("-v", "--verbose", action="store_true",
                         help="also list the scenarios that passed")
 
@@ -29,7 +34,10 @@ def make_target(args: argparse.Namespace) -> Target:
     if args.target:
         from referee.scenario.remote import GrpcTarget
 
-        return GrpcTarget.connect(args.target)
+        return GrpcTarget.connect(
+            args.target, tls_ca=args.tls_ca.read_bytes() if args.tls_ca else None,
+            create_token=(args.create_token_file.read_text(encoding="utf-8").strip()
+                          if args.create_token_file else None))
     return InProcessTarget(load_specs(args.specs or default_specs()))
 
 

@@ -4,18 +4,27 @@ Prints one line, `referee listening on HOST:PORT`, once the port is bound (`--po
 free one), then logs JSON lines on stderr. Tables live in an SQLite file (`--db`) and resume after
 any stop, `kill -9` included (a claim window left open gets a full new deadline at startup);
 `--memory` keeps them in memory only.
+
+Limits (README, "Security and limits"): requests a second per address and per seat token, tables
+created per address, open Watch streams per address and per table, concurrent calls. Binding to
+an address other than loopback needs `--create-token` (or `--open-create`, said out loud), so
+that strangers cannot fill the store with tables.
 """
 
 from __future__ import annotations
 
 import argparse
+import ipaddress
 import signal
+import sys
 import threading
 from pathlib import Path
 
-from referee.server.app import MAX_MESSAGE_BYTES, MAX_WORKERS, create_server
+from referee.server.app import MAX_MESSAGE_BYTES, MAX_WORKERS, ServerConfig, create_server
+from referee.server.limits import Limits, Rate
 from referee.server.logging import configure_logging
-from referee.service import MAX_LIVE_TABLES, RefereeService
+from referee.server.tls import TlsFiles
+from referee.service import MAX_LIVE_TABLES, MAX_STREAMS_PER_TABLE, RefereeService
 from referee.spec.registry import DEFAULT_SPECS, load_games
 from referee.store.base import Store
 from referee.store.memory import MemoryStore
@@ -40,6 +49,66 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "replayed from the store when asked for again")
     parser.add_argument("--log-level", default="info",
                         choices=["debug", "info", "warning", "error"])
+    _add_limits(parser.add_argument_group("limits (0: none)"))
+    access = parser.add_argument_group("access")
+    token = access.add_mutually_exclusive_group()
+    token.add_argument("--create-token", help="CreateTable needs this secret (metadata "
+                       "x-create-token); prefer --create-token-file, argv is public")
+    token.add_argument("--create-token-file", type=Path, help="a file holding the create token")
+    token.add_argument("--open-create", action="store_true",
+                       help="anyone may create tables, even on a non-loopback address")
+    access.add_argument("--tls-cert", type=Path, help="PEM certificate chain: serve TLS")
+    access.add_argument("--tls-key", type=Path, help="PEM private key of --tls-cert")
+    access.add_argument("--tls-client-ca", type=Path,
+                        help="PEM CA: clients must show a certificate it signed (mutual TLS)")
+
+
+def _add_limits(group: argparse._ArgumentGroup) -> None:
+    default = Limits()
+    group.add_argument("--max-concurrent-rpcs", type=int, default=default.concurrent_rpcs,
+                       help="calls in progress at once, open streams included")
+    group.add_argument("--max-streams-per-peer", type=int, default=default.streams_per_peer,
+                       help="open Watch streams from one address")
+    group.add_argument("--max-streams-per-table", type=int, default=MAX_STREAMS_PER_TABLE,
+                       help="open Watch streams on one table")
+    group.add_argument("--peer-rate", type=Rate.parse, default=default.peer_rate,
+                       help="requests a second from one address, `RATE` or `RATE/BURST`")
+    group.add_argument("--token-rate", type=Rate.parse, default=default.token_rate,
+                       help="requests a second with one seat token, `RATE` or `RATE/BURST`")
+    group.add_argument("--create-rate", type=Rate.parse, default=default.create_rate,
+                       help="tables created a second from one address, `RATE` or `RATE/BURST`")
+
+
+def server_config(args: argparse.Namespace) -> ServerConfig:
+    """The server's settings from the flags; a ValueError names the one that does not hold."""
+    if (args.tls_cert is None) != (args.tls_key is None):
+        raise ValueError("--tls-cert and --tls-key go together")
+    if args.tls_client_ca is not None and args.tls_cert is None:
+        raise ValueError("--tls-client-ca needs --tls-cert and --tls-key")
+    create_token = args.create_token
+    if args.create_token_file is not None:
+        create_token = args.create_token_file.read_text(encoding="utf-8").strip()
+    if create_token == "":
+        raise ValueError("the create token is empty")
+    if create_token is None and not args.open_create and not is_loopback(args.host):
+        raise ValueError(f"listening on {args.host}: give --create-token-file (or "
+                         "--create-token), or --open-create to let anyone create tables")
+    tls = TlsFiles(args.tls_cert, args.tls_key, args.tls_client_ca) if args.tls_cert else None
+    limits = Limits(concurrent_rpcs=args.max_concurrent_rpcs,
+                    streams_per_peer=args.max_streams_per_peer,
+                    streams_per_table=args.max_streams_per_table, peer_rate=args.peer_rate,
+                    token_rate=args.token_rate, create_rate=args.create_rate)
+    return ServerConfig(max_message_bytes=args.max_message_bytes, max_workers=args.workers,
+                        limits=limits, create_token=create_token, tls=tls)
+
+
+def is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:  # a host name: it may resolve anywhere
+        return False
 
 
 def open_store(args: argparse.Namespace) -> Store:
@@ -52,11 +121,15 @@ def open_store(args: argparse.Namespace) -> Store:
 
 def run(args: argparse.Namespace) -> int:
     configure_logging(args.log_level)
+    try:
+        config = server_config(args)
+    except (ValueError, OSError) as problem:
+        print(f"referee serve: {problem}", file=sys.stderr)
+        return 2
     store = open_store(args)
-    service = RefereeService(store, load_games(args.specs), max_live_tables=args.max_live_tables)
-    server, port = create_server(service, args.host, args.port,
-                                 max_message_bytes=args.max_message_bytes,
-                                 max_workers=args.workers)
+    service = RefereeService(store, load_games(args.specs), max_live_tables=args.max_live_tables,
+                             max_streams_per_table=config.limits.streams_per_table)
+    server, port = create_server(service, args.host, args.port, config)
     stopping = threading.Event()
     for signum in (signal.SIGTERM, signal.SIGINT):
         signal.signal(signum, lambda *_: stopping.set())

@@ -20,8 +20,10 @@ from referee.model import ADJUDICATOR, JSON, Move, Outcome, Verdict, Violation
 from referee.scenario.fields import integral
 from referee.scenario.format import Setup
 from referee.scenario.target import Unsupported
+from referee_client.client import CHANNEL_OPTIONS  # the retry policy every client should use
 
-TOKEN_KEY = "x-seat-token"
+TOKEN_KEY = "x-seat-token"     # the seat the call acts for
+CREATE_KEY = "x-create-token"  # the operator's, when the server asks for one (`serve --create-token`)
 OUTCOMES = {pb.OUTCOME_ACCEPTED: Outcome.ACCEPTED, pb.OUTCOME_REJECTED: Outcome.REJECTED,
             pb.OUTCOME_PENDING: Outcome.PENDING}
 
@@ -92,30 +94,38 @@ def verdict_of(message: pb.Verdict) -> Verdict:
 class GrpcTarget:
     """Tables on a referee server; the handle holds the table id and every seat's token."""
 
-    def __init__(self, channel: grpc.Channel, timeout: float = 10.0) -> None:
+    def __init__(self, channel: grpc.Channel, timeout: float = 10.0, *,
+                 create_token: str | None = None) -> None:
         self.channel, self.timeout = channel, timeout
         self.stub = pb_grpc.RefereeStub(channel)
+        self._create_token = create_token
 
     @classmethod
-    def connect(cls, address: str, wait: float = 5.0) -> GrpcTarget:
-        """A target at `address` (`host:port`), once its channel is ready (TargetError if not)."""
-        channel = grpc.insecure_channel(address)
+    def connect(cls, address: str, wait: float = 5.0, *, tls_ca: bytes | None = None,
+                create_token: str | None = None) -> GrpcTarget:
+        """A target at `address` (`host:port`), once its channel is ready (TargetError if not);
+        over TLS when `tls_ca` (PEM) is given, the CA the server's certificate must chain to."""
+        channel = (grpc.secure_channel(address, grpc.ssl_channel_credentials(tls_ca),
+                                       CHANNEL_OPTIONS) if tls_ca
+                   else grpc.insecure_channel(address, CHANNEL_OPTIONS))
         try:
             grpc.channel_ready_future(channel).result(timeout=wait)
         except grpc.FutureTimeoutError:
             channel.close()
             raise TargetError(f"cannot reach a referee at `{address}` within {wait:g} s") from None
-        return cls(channel)
+        return cls(channel, create_token=create_token)
 
-    def _call(self, method: Any, request: Any, token: str | None = None) -> Any:
-        metadata = ((TOKEN_KEY, token),) if token else None
+    def _call(self, method: Any, request: Any, token: str | None = None,
+              header: str = TOKEN_KEY) -> Any:
+        metadata = ((header, token),) if token else None
         try:
             return method(request, metadata=metadata, timeout=self.timeout)
         except grpc.RpcError as exc:
             raise _error(exc) from exc
 
     def create_table(self, setup: Setup) -> RemoteTable:
-        answer = self._call(self.stub.CreateTable, create_request(setup))
+        answer = self._call(self.stub.CreateTable, create_request(setup), self._create_token,
+                            CREATE_KEY)
         return RemoteTable(answer.table_id, {s.seat: s.token for s in answer.seats})
 
     def propose(self, handle: RemoteTable, seat: int, move: Move) -> Verdict:

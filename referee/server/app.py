@@ -2,7 +2,8 @@
 
 The server is grpc.aio, on an event loop of its own thread, so that a Watch stream waiting for
 the next move holds no thread (see `servicer.py`); unary calls run on a bounded pool of worker
-threads. `Server` drives it from synchronous code: `start()`, then `stop(grace)`.
+threads. `Server` drives it from synchronous code: `start()`, then `stop(grace)`. Every call
+passes the quotas first (`limits.py`), then, for CreateTable, the operator's token (`access.py`).
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import threading
 from concurrent import futures
+from dataclasses import dataclass
 from typing import Any, Coroutine, TypeVar
 
 import grpc
@@ -17,7 +19,10 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
 from referee.api.v1 import referee_pb2, referee_pb2_grpc
+from referee.server.access import CreateTokenInterceptor
+from referee.server.limits import Limits, LimitsInterceptor
 from referee.server.servicer import RefereeServicer
+from referee.server.tls import TlsFiles
 from referee.service import RefereeService
 
 SERVICE_NAME = referee_pb2.DESCRIPTOR.services_by_name["Referee"].full_name
@@ -71,21 +76,29 @@ class Server:
             self._loop.close()
 
 
-def create_server(service: RefereeService, host: str = "127.0.0.1", port: int = 0, *,
-                  max_message_bytes: int = MAX_MESSAGE_BYTES, max_workers: int = MAX_WORKERS,
-                  ) -> tuple[Server, int]:
-    """A server, not yet started, and the port it bound (`port=0`: any free port).
+@dataclass(frozen=True)
+class ServerConfig:
+    """How the server listens and what it allows (each field a `serve` flag)."""
 
-    Requests over `max_message_bytes` are refused with RESOURCE_EXHAUSTED before any handler runs.
-    """
+    max_message_bytes: int = MAX_MESSAGE_BYTES  # larger requests: RESOURCE_EXHAUSTED, unread
+    max_workers: int = MAX_WORKERS
+    limits: Limits = Limits()
+    create_token: str | None = None  # set: CreateTable needs it (metadata `x-create-token`)
+    tls: TlsFiles | None = None      # not set: plaintext
+
+
+def create_server(service: RefereeService, host: str = "127.0.0.1", port: int = 0,
+                  config: ServerConfig = ServerConfig()) -> tuple[Server, int]:
+    """A server, not yet started, and the port it bound (`port=0`: any free port)."""
     loop = asyncio.new_event_loop()
     thread = threading.Thread(target=loop.run_forever, name="referee-grpc", daemon=True)
     thread.start()
-    workers = futures.ThreadPoolExecutor(max_workers=max_workers, thread_name_prefix="referee")
+    workers = futures.ThreadPoolExecutor(max_workers=config.max_workers,
+                                         thread_name_prefix="referee")
     server = Server(loop, thread, workers)
     address = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"  # an IPv6 literal
     try:
-        bound = server.run(_build(server, service, workers, address, max_message_bytes))
+        bound = server.run(_build(server, service, workers, address, config))
     except BaseException:
         server._close_loop()
         workers.shutdown(wait=False)
@@ -94,11 +107,17 @@ def create_server(service: RefereeService, host: str = "127.0.0.1", port: int = 
 
 
 async def _build(server: Server, service: RefereeService, workers: futures.Executor,
-                 address: str, max_message_bytes: int) -> int:
-    aio_server = grpc.aio.server(options=[
-        ("grpc.max_receive_message_length", max_message_bytes),
-        ("grpc.so_reuseport", 0),  # a second referee on a busy port fails, not shares
-    ])
+                 address: str, config: ServerConfig) -> int:
+    interceptors: list[grpc.aio.ServerInterceptor] = [LimitsInterceptor(config.limits)]
+    if config.create_token is not None:
+        interceptors.append(CreateTokenInterceptor(config.create_token))
+    aio_server = grpc.aio.server(
+        interceptors=interceptors,
+        maximum_concurrent_rpcs=config.limits.concurrent_rpcs or None,
+        options=[
+            ("grpc.max_receive_message_length", config.max_message_bytes),
+            ("grpc.so_reuseport", 0),  # a second referee on a busy port fails, not shares
+        ])
     referee_pb2_grpc.add_RefereeServicer_to_server(RefereeServicer(service, workers), aio_server)
     health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, aio_server)
@@ -106,7 +125,8 @@ async def _build(server: Server, service: RefereeService, workers: futures.Execu
         await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
     reflection.enable_server_reflection((SERVICE_NAME, health.SERVICE_NAME,
                                          reflection.SERVICE_NAME), aio_server)
-    bound = aio_server.add_insecure_port(address)
+    bound = (aio_server.add_secure_port(address, config.tls.credentials()) if config.tls
+             else aio_server.add_insecure_port(address))
     if bound == 0:  # older grpc versions report a failed bind this way instead of raising
         raise RuntimeError(f"cannot listen on {address}")
     server._server, server._health = aio_server, health_servicer

@@ -22,18 +22,15 @@ from referee.api.v1 import referee_pb2 as pb
 from referee.api.v1 import referee_pb2_grpc
 from referee.server import convert
 from referee.server.logging import log_verdict
+from referee.server.metadata import TOKEN_HEADER, metadata_value
 from referee.server.status import abort
 from referee.service import RefereeService, SeenMove, Subscription
 
-TOKEN_HEADER = "x-seat-token"
 Answer = TypeVar("Answer")
 
 
 def seat_token(context: grpc.aio.ServicerContext) -> str | None:
-    for key, value in context.invocation_metadata() or ():
-        if key == TOKEN_HEADER:
-            return str(value)
-    return None
+    return metadata_value(context.invocation_metadata(), TOKEN_HEADER)
 
 
 class RefereeServicer(referee_pb2_grpc.RefereeServicer):

@@ -9,7 +9,7 @@ import pytest
 from server_support import MAX_MESSAGE_BYTES, OpenTable, open_table
 
 from referee.api.v1 import referee_pb2_grpc
-from referee.server.app import create_server
+from referee.server.app import ServerConfig, create_server
 from referee.service import RefereeService
 from referee.spec.registry import Game, load_games
 from referee.store.base import Store
@@ -35,7 +35,8 @@ def service(store: Store, games: dict[str, Game]) -> Iterator[RefereeService]:
 
 @pytest.fixture
 def address(service: RefereeService) -> Iterator[str]:
-    server, port = create_server(service, max_message_bytes=MAX_MESSAGE_BYTES)
+    config = ServerConfig(max_message_bytes=MAX_MESSAGE_BYTES)
+    server, port = create_server(service, config=config)
     server.start()
     yield f"127.0.0.1:{port}"
     service.close()

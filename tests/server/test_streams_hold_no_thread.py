@@ -6,14 +6,40 @@ health checks, views and proposals, and watchers still get their moves."""
 from __future__ import annotations
 
 import threading
+from typing import Iterator
 
 import grpc
+import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from server_support import OpenTable
 
 from referee.api.v1 import referee_pb2 as pb
+from referee.server.app import ServerConfig, create_server
+from referee.server.limits import Limits
+from referee.service import RefereeService
+from referee.spec.registry import Game
+from referee.store.base import Store
 
 STREAMS = 500
+
+
+@pytest.fixture
+def service(store: Store, games: dict[str, Game]) -> Iterator[RefereeService]:
+    """One table may have all the streams here (64 by default)."""
+    running = RefereeService(store, games, max_streams_per_table=STREAMS)
+    yield running
+    running.close()
+
+
+@pytest.fixture
+def address(service: RefereeService) -> Iterator[str]:
+    """All the streams come from one address (256 by default)."""
+    config = ServerConfig(limits=Limits(streams_per_peer=STREAMS))
+    server, port = create_server(service, config=config)
+    server.start()
+    yield f"127.0.0.1:{port}"
+    service.close()
+    server.stop(None)
 
 
 def test_five_hundred_open_streams_stop_nothing(address: str, table: OpenTable) -> None:

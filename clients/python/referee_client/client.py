@@ -11,6 +11,7 @@ with `accepted`, `outcome`, `violations` (rule, message, cites, cards) and `even
 
 from __future__ import annotations
 
+import json
 import uuid
 from dataclasses import dataclass
 from typing import Any, Iterator, Mapping
@@ -22,6 +23,17 @@ from referee.api.v1 import referee_pb2 as pb
 from referee.api.v1 import referee_pb2_grpc as pb_grpc
 
 TOKEN_HEADER = "x-seat-token"
+CREATE_HEADER = "x-create-token"
+
+# Over a quota the referee answers RESOURCE_EXHAUSTED with the wait in `grpc-retry-pushback-ms`;
+# gRPC's own retry policy waits that long and tries again (a refused call never reached the
+# referee, and Propose carries a move_id, so trying again is safe).
+RETRY_POLICY = {"methodConfig": [{
+    "name": [{"service": "referee.v1.Referee"}],
+    "retryPolicy": {"maxAttempts": 5, "initialBackoff": "0.05s", "maxBackoff": "2s",
+                    "backoffMultiplier": 2, "retryableStatusCodes": ["RESOURCE_EXHAUSTED"]},
+}]}
+CHANNEL_OPTIONS = (("grpc.enable_retries", 1), ("grpc.service_config", json.dumps(RETRY_POLICY)))
 
 
 @dataclass(frozen=True)
@@ -64,9 +76,19 @@ def verdict_data(verdict: pb.Verdict) -> dict[str, Any]:
 
 
 class RefereeClient:
-    def __init__(self, target: str, channel: grpc.Channel | None = None) -> None:
-        self.channel = channel or grpc.insecure_channel(target)
+    """`tls_ca`: the server speaks TLS, its certificate chains to this CA (PEM bytes); with
+    `tls_cert` and `tls_key` the client shows its own (mutual TLS). `create_token`: the
+    operator's, when the server requires one to create tables."""
+
+    def __init__(self, target: str, channel: grpc.Channel | None = None, *,
+                 tls_ca: bytes | None = None, tls_cert: bytes | None = None,
+                 tls_key: bytes | None = None, create_token: str | None = None) -> None:
+        if channel is None and tls_ca is not None:
+            credentials = grpc.ssl_channel_credentials(tls_ca, tls_key, tls_cert)
+            channel = grpc.secure_channel(target, credentials, CHANNEL_OPTIONS)
+        self.channel = channel or grpc.insecure_channel(target, CHANNEL_OPTIONS)
         self.stub = pb_grpc.RefereeStub(self.channel)
+        self._create_metadata = ((CREATE_HEADER, create_token),) if create_token else ()
 
     def close(self) -> None:
         self.channel.close()
@@ -93,7 +115,7 @@ class RefereeClient:
             request.seed = seed
         if deal is not None:
             request.deal.CopyFrom(_struct(deal))
-        reply = self.stub.CreateTable(request)
+        reply = self.stub.CreateTable(request, metadata=self._create_metadata)
         return TableHandle(reply.table_id, {s.seat: s.token for s in reply.seats}, reply.commitment)
 
     def propose(self, table_id: str, token: str, move: Mapping[str, Any], *,

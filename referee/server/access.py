@@ -1,0 +1,35 @@
+"""Who may create tables: with `serve --create-token`, only a caller that sends the operator's
+token (metadata `x-create-token`); everyone else gets PERMISSION_DENIED. Seats need no such
+token: each acts with the token CreateTable gave it."""
+
+from __future__ import annotations
+
+import hmac
+from typing import Any, Awaitable, Callable
+
+import grpc
+
+from referee.server.limits import CREATE_TABLE
+from referee.server.metadata import CREATE_HEADER, metadata_value
+
+REFUSAL = f"CreateTable needs the operator's create token (request metadata `{CREATE_HEADER}`)"
+
+
+class CreateTokenInterceptor(grpc.aio.ServerInterceptor):
+    def __init__(self, create_token: str) -> None:
+        self._expected = create_token.encode("utf-8")
+
+    async def intercept_service(self, continuation: Callable[[Any], Awaitable[Any]],
+                                details: grpc.HandlerCallDetails) -> Any:
+        handler = await continuation(details)
+        if handler is None or details.method != CREATE_TABLE:
+            return handler
+        given = metadata_value(details.invocation_metadata, CREATE_HEADER) or ""
+        if hmac.compare_digest(given.encode("utf-8"), self._expected):  # no timing oracle
+            return handler
+
+        async def refuse(request: Any, context: grpc.aio.ServicerContext) -> Any:
+            await context.abort(grpc.StatusCode.PERMISSION_DENIED, REFUSAL)
+        return grpc.unary_unary_rpc_method_handler(
+            refuse, request_deserializer=handler.request_deserializer,
+            response_serializer=handler.response_serializer)
