@@ -20,6 +20,7 @@ from referee.server.limits import Buckets, Limits, Rate
 from referee.service import RefereeService
 from referee.spec.registry import Game
 from referee.store.memory import MemoryStore
+from referee_client import RefereeClient
 
 NONE = Rate(0, 0)
 UNLIMITED = Limits(concurrent_rpcs=0, streams_per_peer=10_000, peer_rate=NONE, token_rate=NONE,
@@ -37,6 +38,7 @@ def serving(games: dict[str, Game], limits: Limits,
     try:
         stub = referee_pb2_grpc.RefereeStub(channel)
         stub.channel = channel  # type: ignore[attr-defined]  # for the health stub
+        stub.address = f"127.0.0.1:{port}"  # type: ignore[attr-defined]  # for other clients
         yield stub
     finally:
         channel.close()
@@ -222,3 +224,17 @@ def test_rates_read_from_flags() -> None:
     for bad in ("-1", "nan", "inf", "x"):
         with pytest.raises(ValueError):
             Rate.parse(bad)
+
+
+def test_the_python_client_waits_as_told_and_gets_through(games: dict[str, Game]) -> None:
+    """Over its quota the client is told when to come back; its channel's retry policy does,
+    so a burst of calls all succeed, only slower (the control: a raw stub is refused)."""
+    limits = Limits(token_rate=Rate(20, 2), peer_rate=NONE, create_rate=NONE)
+    with serving(games, limits) as stub:
+        table = open_table(stub)
+        assert EXHAUSTED in views(table, 1, 6)  # a plain channel: refused
+        with RefereeClient(stub.address) as client:  # type: ignore[attr-defined]
+            began = time.perf_counter()
+            for _ in range(8):
+                assert client.view(table.table_id, table.tokens[2])["seat"] == 2
+            assert time.perf_counter() - began >= 6 / 20 * 0.8  # it waited for its tokens
