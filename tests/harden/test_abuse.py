@@ -16,7 +16,6 @@ the per-token quota (a per-address flood is refused the same cheap way, tests/se
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 import threading
@@ -31,35 +30,23 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from referee.api.v1 import referee_pb2 as pb
 from referee.api.v1.referee_pb2_grpc import RefereeStub
 from referee_client import RefereeClient
+from served import ROOT, SCALE, STRICT, Served, referee, report
 
-SCALE = float(os.environ.get("HARDEN_SCALE", "1"))
-REPORT = bool(os.environ.get("HARDEN_REPORT"))
-STRICT = SCALE >= 5  # `make harden`: long enough for the timing figures to mean something
 SECONDS = 2.5 * SCALE
 TOKEN_RATE = 20           # the quota of a seat token, calls a second (bursts of as many)
 ABUSE_RATE = 10 * TOKEN_RATE
 CLIENTS, CLIENT_RATE = 10, 10  # well-behaved: calls a second each, a third per token at most
 STREAMS = 500
 HERE = Path(__file__).resolve().parent
-ROOT = HERE.parents[1]
 
 
 @pytest.fixture(scope="module")
-def referee() -> Iterator[tuple[str, int]]:
-    """The address and pid of a referee with a seat-token quota and room for the streams."""
-    command = [sys.executable, "-m", "referee", "serve", "--port", "0", "--memory",
-               "--log-level", "warning", "--token-rate", f"{TOKEN_RATE}/{TOKEN_RATE}",
-               "--peer-rate", "0", "--max-streams-per-peer", str(STREAMS + 50),
-               "--max-streams-per-table", str(STREAMS)]
-    process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, text=True)
-    try:
-        assert process.stdout is not None
-        line = process.stdout.readline()
-        assert "listening on" in line, line
-        yield "127.0.0.1:" + line.rsplit(":", 1)[1].strip(), process.pid
-    finally:
-        process.terminate()
-        process.communicate(timeout=30)
+def served() -> Iterator[Served]:
+    """A referee with a seat-token quota and room for the streams."""
+    with referee("--memory", "--token-rate", f"{TOKEN_RATE}/{TOKEN_RATE}", "--peer-rate", "0",
+                 "--max-streams-per-peer", str(STREAMS + 50),
+                 "--max-streams-per-table", str(STREAMS)) as running:
+        yield running
 
 
 def p99(latencies: list[float]) -> float:
@@ -113,13 +100,8 @@ def health_checks(address: str, stop: threading.Event) -> tuple[list[float], set
     return latencies, statuses
 
 
-def server_threads(pid: int) -> int:
-    status = Path(f"/proc/{pid}/status").read_text()
-    return int(next(line.split()[1] for line in status.splitlines() if line.startswith("Threads")))
-
-
-def test_abuse_leaves_health_and_honest_clients_alone(referee: tuple[str, int]) -> None:
-    address, pid = referee
+def test_abuse_leaves_health_and_honest_clients_alone(served: Served) -> None:
+    address = served.address
     baseline, errors = well_behaved(address, SECONDS)
     assert not errors
 
@@ -138,7 +120,7 @@ def test_abuse_leaves_health_and_honest_clients_alone(referee: tuple[str, int]) 
     try:
         time.sleep(0.5)  # the abuser is at full rate
         prober.start()
-        threads = server_threads(pid)
+        threads = served.threads
         abused, errors = well_behaved(address, SECONDS)
     finally:
         stop.set()
@@ -156,8 +138,7 @@ def test_abuse_leaves_health_and_honest_clients_alone(referee: tuple[str, int]) 
         "baseline p99 ms": round(p99(baseline), 2), "abused p99 ms": round(p99(abused), 2),
         "ratio": round(p99(abused) / p99(baseline), 2),
         "health checks": len(health), "health p99 ms": round(p99(health), 2)}
-    if REPORT:
-        print("\nabuse:", json.dumps(figures))
+    report("abuse", figures)
     assert not errors  # no well-behaved call was refused or failed
     assert statuses == {health_pb2.HealthCheckResponse.SERVING}
     assert set(codes) <= {"OK", "RESOURCE_EXHAUSTED"}
