@@ -1,7 +1,7 @@
 """Bounded memory (issue 10): a client creates tables as fast as the server lets it (the
-create quota lifted), each with a claim window left open. Once the live-table cache is full,
-the referee's resident memory stops growing with the tables, and its threads stay few: a
-window's deadline is an entry in one scheduler's heap, not a thread.
+create quota lifted), each with a claim window left open. Once the live-table cache is full, a
+table more costs the referee only what its open window keeps (an entry in one scheduler's heap,
+not a thread) and the store's pages: its threads stay few.
 
 The figures: RSS when the cache has just filled and at the end, against a control run whose
 cache holds every table; at full size (`make harden`) the bounded run must grow less than half
