@@ -10,6 +10,10 @@ turns); the unique keys turn a race on one table into `StoreConflict` for the lo
 
 The schema is versioned with `PRAGMA user_version`: each entry of `MIGRATIONS` moves the file one
 version up, inside a transaction.
+
+`synchronous` and `connect` are there for the durability tests (tests/harden/test_power_loss.py):
+they run this store's own statements through a file layer that can cut the power, with FULL and
+with NORMAL, which loses the last commits; the referee always serves with FULL.
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ import threading
 from contextlib import contextmanager
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Iterator, Mapping
+from typing import Any, Callable, Iterator, Mapping, Protocol, Sequence
 
 from referee.errors import RefereeError
 from referee.store import codec
@@ -57,19 +61,46 @@ MIGRATIONS: tuple[str, ...] = (
 )
 
 BUSY_TIMEOUT_S = 10.0
+# `PRAGMA synchronous` levels that sync the write-ahead log at every commit (FULL), or only at a
+# checkpoint (NORMAL: a commit survives `kill -9` but not a power cut)
+SYNCHRONOUS_LEVELS = ("FULL", "EXTRA", "NORMAL")
+
+
+class Rows(Protocol):
+    def fetchone(self) -> Any: ...
+    def fetchall(self) -> list[Any]: ...
+
+
+class Connection(Protocol):
+    """What the store uses of a `sqlite3.Connection` in autocommit mode (raising sqlite3's
+    errors)."""
+
+    @property
+    def in_transaction(self) -> bool: ...
+    def execute(self, sql: str, parameters: Sequence[Any] = ..., /) -> Rows: ...
+    def executemany(self, sql: str, parameters: Any, /) -> Any: ...
+    def close(self) -> None: ...
+
+
+def open_sqlite3(path: Path) -> Connection:
+    # autocommit mode (isolation_level=None): transactions are explicit, see `_transaction`
+    return sqlite3.connect(path, timeout=BUSY_TIMEOUT_S, isolation_level=None,
+                           check_same_thread=False)
 
 
 class SqliteStore(Store):
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, *, synchronous: str = "FULL",
+                 connect: Callable[[Path], Connection] = open_sqlite3) -> None:
+        if synchronous not in SYNCHRONOUS_LEVELS:
+            raise RefereeError(f"unknown synchronous level `{synchronous}`")
         self.path = Path(path)
+        self.synchronous = synchronous
         self._lock = threading.Lock()           # guards the connection
         self._commit_lock = threading.Lock()    # one group commit at a time
         self._group = 0                         # the open group of appended moves
         self._durable = -1                      # the last group committed
         self._failed: set[int] = set()          # groups whose commit failed
-        # autocommit mode (isolation_level=None): transactions are explicit, see `_transaction`
-        self._db = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S, isolation_level=None,
-                                   check_same_thread=False)
+        self._db = connect(self.path)
         self._configure()
         self._migrate()
 
@@ -77,7 +108,7 @@ class SqliteStore(Store):
         mode = self._db.execute("PRAGMA journal_mode=WAL").fetchone()[0]
         if mode != "wal":
             raise RefereeError(f"cannot use a write-ahead log for `{self.path}`: got `{mode}`")
-        self._db.execute("PRAGMA synchronous=FULL")
+        self._db.execute(f"PRAGMA synchronous={self.synchronous}")  # one of SYNCHRONOUS_LEVELS
         self._db.execute("PRAGMA foreign_keys=ON")
 
     def _migrate(self) -> None:
@@ -92,7 +123,7 @@ class SqliteStore(Store):
                 db.execute(f"PRAGMA user_version={version}")  # a pragma cannot take a parameter
 
     @contextmanager
-    def _transaction(self) -> Iterator[sqlite3.Connection]:
+    def _transaction(self) -> Iterator[Connection]:
         """One write transaction; IMMEDIATE takes the write lock up front (no upgrade deadlock)."""
         with self._lock:
             self._commit_group()
@@ -199,7 +230,7 @@ class SqliteStore(Store):
             self._db.close()
 
 
-def _version(db: sqlite3.Connection, table_id: str) -> int:
+def _version(db: Connection, table_id: str) -> int:
     row = db.execute("SELECT (SELECT MAX(seq) FROM proposals WHERE table_id = t.id) "
                      "FROM tables t WHERE t.id = ?", (table_id,)).fetchone()
     if row is None:
@@ -207,7 +238,7 @@ def _version(db: sqlite3.Connection, table_id: str) -> int:
     return int(row[0] or 0)
 
 
-def _insert(db: sqlite3.Connection, table_id: str, seq: int | None, seat: int,
+def _insert(db: Connection, table_id: str, seq: int | None, seat: int,
             move: Mapping[str, JSON], move_id: str | None, verdict: Mapping[str, JSON]) -> None:
     try:
         db.execute("INSERT INTO proposals (table_id, seq, move_id, seat, move, verdict, created_at)"

@@ -4,18 +4,13 @@ what it costs the machine (resident memory, threads) read from /proc."""
 from __future__ import annotations
 
 import contextlib
-import json
-import os
 import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Iterator
 
 ROOT = Path(__file__).resolve().parents[2]
-SCALE = float(os.environ.get("HARDEN_SCALE", "1"))
-REPORT = bool(os.environ.get("HARDEN_REPORT"))
-STRICT = SCALE >= 5  # `make harden`: long enough for timing and memory figures to mean something
 
 
 @dataclass(frozen=True)
@@ -50,9 +45,3 @@ def referee(*flags: str) -> Iterator[Served]:
     finally:
         process.terminate()
         process.communicate(timeout=30)
-
-
-def report(attack: str, figures: dict[str, Any]) -> None:
-    """One JSON line of figures per attack, when HARDEN_REPORT is set (`make harden`)."""
-    if REPORT:
-        print(f"\n{attack}: {json.dumps(figures)}", flush=True)

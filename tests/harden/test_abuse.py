@@ -30,7 +30,8 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from referee.api.v1 import referee_pb2 as pb
 from referee.api.v1.referee_pb2_grpc import RefereeStub
 from referee_client import RefereeClient
-from served import ROOT, SCALE, STRICT, Served, referee, report
+from tests.harden.report import SCALE, STRICT, report
+from tests.harden.served import ROOT, Served, referee
 
 SECONDS = 2.5 * SCALE
 TOKEN_RATE = 20           # the quota of a seat token, calls a second (bursts of as many)

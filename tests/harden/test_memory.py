@@ -12,7 +12,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from referee_client import RefereeClient
-from served import SCALE, STRICT, referee, report
+from tests.harden.report import SCALE, STRICT, report
+from tests.harden.served import referee
 
 LIVE_TABLES = 200
 TABLES = int(2 * LIVE_TABLES * max(1, SCALE))  # half fill the cache, the other half are evicted

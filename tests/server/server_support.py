@@ -1,8 +1,13 @@
-"""Helpers for the server tests: a small game client over real gRPC, and view inspection."""
+"""Helpers for the server tests: the server as a process, a small game client over real gRPC,
+and view inspection (tests/harden imports them too)."""
 
 from __future__ import annotations
 
+import signal
+import subprocess
+import sys
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import grpc
@@ -10,6 +15,7 @@ import pytest
 
 from referee.api.v1 import referee_pb2 as pb
 from referee.api.v1 import referee_pb2_grpc
+from referee.api.v1.referee_pb2_grpc import RefereeStub
 from referee.engine.table import Table, TableSetup
 from referee.model import ADJUDICATOR, Move
 from referee.server.convert import data_to_struct, struct_to_data
@@ -17,6 +23,8 @@ from referee.spec.registry import Game
 from referee.store.base import Store
 
 MAX_MESSAGE_BYTES = 64 * 1024  # the test server's limit (the real default is 1 MiB)
+ROOT = Path(__file__).resolve().parents[2]
+START_TIMEOUT_S = 30
 
 # Seat 1 (after the dealer, seat 0) acts first; every hand is distinct from the others and from
 # the turned card, so a card code in a view tells whose card it is. Jokers: 9S, 9C (turned 9D).
@@ -29,6 +37,34 @@ DEAL: dict[str, Any] = {
     "turned": "9D",
     "stock": ["4C", "TH", "5S"],  # seat 1 draws 4C, seat 2 draws TH
 }
+
+
+class ServerProcess:
+    """`python -m referee serve --port 0 --db FILE`, reached through its printed port."""
+
+    def __init__(self, db: Path) -> None:
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "referee", "serve", "--port", "0", "--db", str(db)],
+            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        assert self.process.stdout is not None
+        line = self.process.stdout.readline().strip()  # blocks until the port is bound
+        assert line.startswith("referee listening on 127.0.0.1:"), line
+        self.address = line.rsplit(" ", 1)[1]
+        self.channel = grpc.insecure_channel(self.address)
+        grpc.channel_ready_future(self.channel).result(timeout=START_TIMEOUT_S)
+        self.stub = RefereeStub(self.channel)
+
+    def kill(self) -> None:
+        self.stop(signal.SIGKILL)
+
+    def stop(self, signum: signal.Signals = signal.SIGTERM) -> int:
+        """Signal the process, then close the channel: calls in flight see the server go."""
+        self.process.send_signal(signum)
+        code = self.process.wait(timeout=START_TIMEOUT_S)
+        self.channel.close()
+        assert self.process.stdout is not None
+        self.process.stdout.close()
+        return code
 
 
 def seat_metadata(token: str | None) -> tuple[tuple[str, str], ...]:

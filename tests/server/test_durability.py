@@ -5,48 +5,13 @@ from __future__ import annotations
 
 import os
 import signal
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any, Iterator
 
-import grpc
 import pytest
-from server_support import OpenTable, open_table
+from server_support import OpenTable, ServerProcess, open_table
 
 from referee.api.v1 import referee_pb2 as pb
-from referee.api.v1.referee_pb2_grpc import RefereeStub
-
-ROOT = Path(__file__).resolve().parents[2]
-START_TIMEOUT_S = 30
-
-
-class ServerProcess:
-    """`python -m referee serve --port 0 --db FILE`, reached through its printed port."""
-
-    def __init__(self, db: Path) -> None:
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "referee", "serve", "--port", "0", "--db", str(db)],
-            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-        assert self.process.stdout is not None
-        line = self.process.stdout.readline().strip()  # blocks until the port is bound
-        assert line.startswith("referee listening on 127.0.0.1:"), line
-        self.address = line.rsplit(" ", 1)[1]
-        self.channel = grpc.insecure_channel(self.address)
-        grpc.channel_ready_future(self.channel).result(timeout=START_TIMEOUT_S)
-        self.stub = RefereeStub(self.channel)
-
-    def kill(self) -> None:
-        self.stop(signal.SIGKILL)
-
-    def stop(self, signum: signal.Signals = signal.SIGTERM) -> int:
-        self.channel.close()
-        self.process.send_signal(signum)
-        code = self.process.wait(timeout=START_TIMEOUT_S)
-        assert self.process.stdout is not None
-        self.process.stdout.close()
-        return code
-
 
 @pytest.fixture
 def db(tmp_path: Path) -> Iterator[Path]:

@@ -28,6 +28,14 @@ def test_it_writes_ahead_and_syncs_every_commit(tmp_path: Path) -> None:
     assert pragma(store, "user_version") == len(MIGRATIONS)
 
 
+def test_the_synchronous_level_can_be_lowered_for_the_power_loss_test(tmp_path: Path) -> None:
+    store = SqliteStore(tmp_path / "t.db", synchronous="NORMAL")
+    assert pragma(store, "synchronous") == 1
+    store.close()
+    with pytest.raises(RefereeError, match="unknown synchronous level `OFF`"):
+        SqliteStore(tmp_path / "u.db", synchronous="OFF")
+
+
 def test_tables_survive_closing_and_reopening(tmp_path: Path) -> None:
     first = SqliteStore(tmp_path / "t.db")
     first.create_table("t1", SETUP, {0: "h0"})
