@@ -16,7 +16,7 @@ DB     ?= var/referee.db
 PYTEST_ARGS ?=
 
 .DEFAULT_GOAL := help
-.PHONY: help install proto run lint test bench soak
+.PHONY: help install proto run lint test bench soak harden
 
 help: ## list the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  %-8s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -49,3 +49,7 @@ bench: $(STAMP) $(API) ## measure proposals per second and verdict latency
 
 soak: $(STAMP) $(API) ## the liveness checks at 10 times their size, with what they covered (several minutes)
 	LIVENESS_SCALE=10 LIVENESS_REPORT=1 $(BIN)/python -m pytest -s -q tests/liveness
+
+# scale 7: the smallest at which the kill -9 attack plays 1,000 acknowledged moves
+harden: $(STAMP) $(API) ## the scripted attacks at full size, each printing its figures (about 5 minutes)
+	HARDEN_SCALE=7 HARDEN_REPORT=1 $(BIN)/python -m pytest -s -q tests/harden
