@@ -3,6 +3,8 @@ hand being played or named in its own move; card codes are read in messages as w
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from referee.cards import PackKind, codes_in
@@ -72,3 +74,35 @@ def test_an_event_shows_its_secret_to_its_audience_only() -> None:
     event = Event("drew", {"seat": 1}, {"card": "5H"}, frozenset({1}))
     assert events_for([event], 1) == [{"kind": "drew", "seat": 1, "card": "5H"}]
     assert events_for([event], 2) == events_for([event], None) == [{"kind": "drew", "seat": 1}]
+
+
+def banker_in_play(first: str, second: str) -> Table:
+    """A three-seat Pontoon table in play, the banker (seat 0) holding `first` (face down, which
+    it does not see) and `second`."""
+    game = GAMES["pontoon"]
+    setup = TableSetup(game="pontoon", seats=3, seed=1, balances={0: 100, 1: 100, 2: 100})
+    probe = bet_all(Table.create(game, setup))
+    deck = [str(c) for c in probe.state.deck]
+    places = [deck.index(str(c)) for c in probe.state.hands[0][0].cards]  # the banker's, dealt
+    for place, card in zip(places, (first, second)):
+        other = deck.index(card)
+        deck[place], deck[other] = deck[other], deck[place]
+    return bet_all(Table.create(game, replace(setup, deal={"deck": deck})))
+
+
+def bet_all(table: Table) -> Table:
+    for seat in (1, 2):
+        assert table.propose(seat, Move("bet", {"amount": 5})).accepted
+    assert table.state.phase == "play"
+    return table
+
+
+def test_a_banker_rejection_does_not_depend_on_its_hidden_card() -> None:
+    """The banker's first card is hidden from it until its turn (PO-3): whether it would make a
+    pair to split must not show in a rejection (a twin-table test found PO-5-split listed only
+    when it did not)."""
+    pair, no_pair = banker_in_play("8S", "8H"), banker_in_play("KS", "8H")
+    assert [str(c) for c in pair.state.hands[0][0].cards] == ["8S", "8H"]
+    for move in (Move("split"), Move("twist"), Move("buy", {"amount": 5}), Move("stick")):
+        seen = [verdict_for(t, 0, move, t.propose(0, move)) for t in (pair, no_pair)]
+        assert seen[0] == seen[1], move
