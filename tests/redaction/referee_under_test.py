@@ -54,6 +54,7 @@ class Received:
     version: int  # the table's version the message speaks of
     data: Any     # the message as data (`MessageToDict`), or an error's status and details
     named: frozenset[str] = frozenset()
+    message: Any = None  # the message itself (None: an error status)
 
 
 @dataclass(frozen=True)
@@ -106,7 +107,8 @@ class WatchedTable:
         self.stub = stub
         created = stub.CreateTable(pb.CreateTableRequest(
             game=game.name, options=data_to_struct(setup.options), seats=setup.seats,
-            dealer=setup.dealer, seed=setup.seed, balances=setup.balances or {}))
+            dealer=setup.dealer, seed=setup.seed, balances=setup.balances or {},
+            deal=None if setup.deal is None else data_to_struct(setup.deal)))
         self.table_id = created.table_id
         self.tokens = {s.seat: s.token for s in created.seats}
         self.shadow = Table.create(game, setup)
@@ -137,7 +139,7 @@ class WatchedTable:
             self._error(seat, "Propose", error, named)
             return False
         self.received.append(Received(seat, "Propose", verdict.version, MessageToDict(verdict),
-                                      named))
+                                      named, verdict))
         if verdict.version > self.shadow.version:
             self._follow(seat, move, verdict.version)
             return True
@@ -165,7 +167,8 @@ class WatchedTable:
         """`who`'s view, as the server sends it (kept among what `who` got)."""
         response = self.stub.GetView(pb.GetViewRequest(table_id=self.table_id),
                                      metadata=self.metadata(who))
-        self.received.append(Received(who, "GetView", response.version, MessageToDict(response)))
+        self.received.append(Received(who, "GetView", response.version, MessageToDict(response),
+                                      message=response))
         return struct_to_data(response.view)
 
     def views(self) -> None:
@@ -177,7 +180,8 @@ class WatchedTable:
         for who, watcher in self.watchers.items():
             got = watcher.stop(self.shadow.version)
             assert [r.version for r in got] == list(range(1, self.shadow.version + 1)), who
-            self.received += [Received(who, "Watch", r.version, MessageToDict(r)) for r in got]
+            self.received += [Received(who, "Watch", r.version, MessageToDict(r), message=r)
+                              for r in got]
 
     def leaks(self) -> list[Leak]:
         found = []

@@ -14,7 +14,8 @@ come back in its answer (`you do not hold `KH``).
 
 The controls turn a redaction off (events shown whole, views shown whole, a Pontoon rejection
 naming the banker's hidden card with the redaction point bypassed) and check the test reports a
-leak. `REDACTION_SCALE` multiplies the tables played (default 1: two tables a game).
+leak. `REDACTION_SCALE` multiplies the tables played (default 1: two tables a game), here and in
+`test_twin_tables.py`.
 """
 
 from __future__ import annotations
@@ -28,15 +29,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from referee import service as service_module
 from referee.engine.table import TableSetup
-from referee.mechanics.banking import views as banking_views
-from referee.mechanics.banking.mechanic import BankingMechanic
 from referee.model import ADJUDICATOR, Move
 from referee.spec.registry import Game, load_games
 from referee_client import pontoon_bot, rummy_bot, tricks_bot
 from tests.liveness.oracle import candidates, witness
-from tests.redaction.referee_under_test import Leak, WatchedTable, running_referee
+from tests.redaction.breaks import CONTROLS, MECHANIC_LEAK
+from tests.redaction.referee_under_test import Leak, WatchedTable
 from tests.redaction.visibility import CardFinder
 
 GAMES = load_games()
@@ -44,14 +43,9 @@ SCALE = int(os.environ.get("REDACTION_SCALE", "1"))
 TABLES = 2       # tables a game at scale 1
 STEPS = 25       # steps a table: one accepted move each, illegal proposals around it
 BOT_TRIES = 20   # the bot's candidates tried for one move before the oracle's witness
+CONTROL_STEPS = 8
 ROUND_TRIP = {"rummy": {"claim_window_ms": 600_000}}  # no deadline passes during a test
 CARD_FINDERS = {name: CardFinder(game) for name, game in GAMES.items()}
-
-
-@pytest.fixture(scope="module")
-def stub() -> Iterator[Any]:
-    with running_referee(GAMES) as running:
-        yield running
 
 
 def setup_for(game: Game, seed: int, seats: int) -> TableSetup:
@@ -124,11 +118,11 @@ def junk(game: Game, rng: random.Random) -> Move:
     return Move(kind, fields)
 
 
-def play(stub: Any, game: Game, seed: int, seats: int) -> list[Leak]:
-    """A table of `game` played `STEPS` moves; the leaks found in what its recipients got."""
+def play(stub: Any, game: Game, seed: int, seats: int, steps: int = STEPS) -> list[Leak]:
+    """A table of `game` played `steps` moves; the leaks found in what its recipients got."""
     table = WatchedTable(stub, game, setup_for(game, seed, seats))
     rng = random.Random(seed)
-    for _ in range(STEPS):
+    for _ in range(steps):
         if table.shadow.is_over:
             break
         table.views()
@@ -163,50 +157,15 @@ def test_no_message_names_a_card_its_recipient_may_not_see(stub: Any, name: str)
 
 # --- the controls: with a redaction off, the test finds the leak ----------------------------------
 
-def _events_whole(events: Any, seat: int | None) -> list[dict[str, Any]]:
-    return [event.seen_by(ADJUDICATOR) for event in events]
-
-
-def _verdict_whole(table: Any, seat: int, move: Move, verdict: Any) -> Any:
-    return verdict
-
-
-def _banker_hand_whole(self: BankingMechanic, state: Any, seat: int) -> list[str]:
-    """The leak issue 10 found: a rejection lists the proposer's hand as the adjudicator sees it."""
-    if not state.hands[seat]:
-        return []
-    return banking_views.seen_cards(state, seat, state.hand(seat), ADJUDICATOR)
-
-
-CONTROLS = {
-    # name: (game, what to break, the answer that then leaks)
-    "events shown whole": ("pontinho", [(service_module, "events_for", _events_whole)],
-                           "Watch"),
-    "views shown whole": ("tarocchi_piedicavallo",
-                          [(service_module.Table, "view", lambda self, seat: _full_view(self))],
-                          "GetView"),
-    "rejections unredacted": ("pontoon",
-                              [(service_module, "verdict_for", _verdict_whole),
-                               (BankingMechanic, "_cards_shown", _banker_hand_whole)],
-                              "Propose"),
-}
-
-
-def _full_view(table: Any) -> dict[str, Any]:
-    view = table.game.mechanic.view(table.state, ADJUDICATOR)
-    view.update(game=table.game.name, version=table.version)
-    return view
-
-
 @pytest.mark.parametrize("control", sorted(CONTROLS))
 def test_the_check_finds_a_leak_when_a_redaction_is_off(stub: Any, control: str,
                                                         monkeypatch: pytest.MonkeyPatch) -> None:
-    name, breaks, rpc = CONTROLS[control]
-    for target, attribute, replacement in breaks:
+    name, broken, rpc = CONTROLS[control]
+    for target, attribute, replacement in broken:
         monkeypatch.setattr(target, attribute, replacement)
     game = GAMES[name]
     leaks = next((found for seed in range(5)
-                  if (found := play(stub, game, seed, game.spec.seats_max))), [])
+                  if (found := play(stub, game, seed, game.spec.seats_max, CONTROL_STEPS))), [])
     assert any(leak.received.rpc == rpc for leak in leaks), f"{control}: no leak in {rpc} found"
 
 
@@ -214,7 +173,8 @@ def test_the_redaction_point_alone_stops_a_mechanic_leak(stub: Any,
                                                          monkeypatch: pytest.MonkeyPatch) -> None:
     """A mechanic that names a hidden card in a rejection (the banker's, issue 10) is cut to what
     the seat sees by the redaction point: nothing reaches the seat."""
-    monkeypatch.setattr(BankingMechanic, "_cards_shown", _banker_hand_whole)
+    for target, attribute, replacement in MECHANIC_LEAK:
+        monkeypatch.setattr(target, attribute, replacement)
     game = GAMES["pontoon"]
     leaks = [leak for seed in range(2) for leak in play(stub, game, seed, game.spec.seats_max)]
     assert not leaks, report(leaks)
