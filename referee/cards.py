@@ -130,6 +130,21 @@ def codes(cards: Iterable[Card]) -> list[str]:
     return [str(c) for c in cards]
 
 
+# A card code written inside text (a message): upper case, on its own (not part of a word, a
+# number or a rule id such as `TD-4`).
+_CODE_IN_TEXT = {
+    PackKind.FRENCH: r"(?:10|[A2-9TJQK])[SHDC]",
+    PackKind.TAROT: r"T(?:1[0-9]|2[01]|[1-9])|MT|(?:10|[A2-9TJNQK])[SBCD]",
+}
+CODE_IN_TEXT = {kind: re.compile(rf"(?<![\w-])(?:{pattern})(?![\w-])")
+                for kind, pattern in _CODE_IN_TEXT.items()}
+
+
+def codes_in(text: str, pack: PackKind = PackKind.FRENCH) -> list[str]:
+    """The canonical codes of the cards written in `text` (`"you do not hold `10H`"` -> `TH`)."""
+    return [str(Card.parse(m.group(0), pack)) for m in CODE_IN_TEXT[pack].finditer(text)]
+
+
 def missing_from(hand: Iterable[Card], wanted: Iterable[Card]) -> list[Card]:
     """The cards of `wanted` (a multiset) that `hand` does not hold."""
     have = Counter(hand)

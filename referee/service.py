@@ -7,8 +7,9 @@ proposal at a time is judged, recorded, then answered. The promises it keeps:
   never runs ahead of the log;
 - a rejected move changes nothing, but its verdict is remembered when it came with a `move_id`;
 - a `move_id` seen before gets its first verdict back, and nothing is applied twice;
-- a seat acts only with its own token (only its sha256 is stored); a view or an event stream shows
-  a seat only what that seat may see (`Table.view(seat)`, `Event.seen_by(seat)`);
+- a seat acts only with its own token (only its sha256 is stored); a view, a verdict or an event
+  stream shows a seat only what that seat may see: views are the table's (`Table.view(seat)`),
+  verdicts and events pass the one redaction point (`referee.redaction`);
 - several processes may share one store: before judging, a table is checked against the store's
   version, and a write that loses a race (`StoreConflict`) makes the table reload and judge again.
 """
@@ -36,6 +37,7 @@ from referee.errors import (
     VersionConflict,
 )
 from referee.model import JSON, Event, Move, Verdict
+from referee.redaction import events_for, verdict_for
 from referee.scheduler import Call, Scheduler
 from referee.spec.registry import Game, find_game
 from referee.store import codec
@@ -75,7 +77,8 @@ class CreatedTable:
 
 @dataclass(frozen=True)
 class Ruling:
-    """The answer to one proposal, with the events as the proposing seat may see them."""
+    """The answer to one proposal as the proposing seat may see it (`redaction.verdict_for`,
+    `redaction.events_for`): the verdict names no card hidden from it."""
 
     verdict: Verdict
     seat: int
@@ -185,7 +188,7 @@ class Subscription:
                                  "version received")
 
     def _seen(self, item: Accepted) -> SeenMove:
-        return SeenMove(item.version, item.seat, [e.seen_by(self.seat) for e in item.events])
+        return SeenMove(item.version, item.seat, events_for(item.events, self.seat))
 
     def _next(self) -> Accepted | None:
         with self._ready:
@@ -570,9 +573,7 @@ class RefereeService:
             return None
         if first.seat != seat or first.move != codec.decode(codec.encode(move.to_data())):
             raise InvalidArgument(f"move id `{move_id}` was already used for another move")
-        verdict = Verdict.from_data(first.verdict)
-        return Ruling(verdict, seat, move_id, [e.seen_by(seat) for e in verdict.events],
-                      replayed=True)
+        return _ruling(live, seat, move, move_id, Verdict.from_data(first.verdict), replayed=True)
 
     def _judge(self, live: LiveTable, seat: int, move: Move, move_id: str,
                expected_version: int | None) -> Ruling | None:
@@ -588,7 +589,7 @@ class RefereeService:
         except BaseException:  # the table may hold a move the store does not: drop it
             self._retire(live, "store failure")
             raise
-        return Ruling(verdict, seat, move_id, [e.seen_by(seat) for e in verdict.events])
+        return _ruling(live, seat, move, move_id, verdict)
 
     def _record(self, live: LiveTable, seat: int, move: Move, move_id: str, verdict: Verdict,
                 version_before: int) -> None:
@@ -610,6 +611,13 @@ class RefereeService:
         live.history.append(Accepted(live.table.version, seat, verdict.events))
         self._tell_watchers(live)
         self._arm_deadline(live)
+
+
+def _ruling(live: LiveTable, seat: int, move: Move, move_id: str, verdict: Verdict, *,
+            replayed: bool = False) -> Ruling:
+    """The verdict for the proposer, through the redaction point (its events, its violations)."""
+    return Ruling(verdict_for(live.table, seat, move, verdict), seat, move_id,
+                  events_for(verdict.events, seat), replayed)
 
 
 def _not_valid(table_id: str) -> str:

@@ -31,6 +31,7 @@ from typing import Any, Callable, Iterable, Iterator, Mapping
 from referee.engine.table import Table, TableSetup
 from referee.errors import RefereeError
 from referee.model import ADJUDICATOR, JSON, Move, Outcome, Verdict
+from referee.redaction import events_for, verdict_for
 from referee.scenario import checks
 from referee.scenario.runner import reason
 from referee_client import pontoon_bot, rummy_bot, tricks_bot
@@ -269,7 +270,8 @@ class Transcript:
         proposals = 0
         for move in self.candidates(self.table.view(seat), rng):
             proposals += 1
-            verdict = self.table.propose(seat, Move.from_data(move))
+            proposed = Move.from_data(move)
+            verdict = verdict_for(self.table, seat, proposed, self.table.propose(seat, proposed))
             if verdict.outcome is Outcome.REJECTED:
                 if not rejected_once:
                     rejected_once = True
@@ -284,9 +286,9 @@ class Transcript:
         status = "" if verdict.outcome is Outcome.ACCEPTED else f" ({verdict.outcome.value})"
         self.out(f"#{number} seat {seat}: {show_move(move)}{status}")
         kinds = set()
-        for event in verdict.events:
-            kinds.add(event.kind)
-            self.out(f"    > {show_event(event.seen_by(seat))}")
+        for event in events_for(verdict.events, seat):
+            kinds.add(str(event["kind"]))
+            self.out(f"    > {show_event(event)}")
         if "hand_dealt" in kinds:
             self.hand_header()
         boundary = bool(kinds & BOUNDARY_EVENTS)

@@ -23,6 +23,7 @@ import yaml
 from referee.engine.table import Table, TableSetup
 from referee.errors import RefereeError
 from referee.model import Move, Outcome
+from referee.redaction import events_for
 from referee.spec.registry import DEFAULT_SPECS, Game, find_game, load_games
 from referee_client import pontoon_bot, tricks_bot
 from referee_client.rummy_bot import turn_candidates
@@ -86,7 +87,7 @@ class InProcess:
     def propose(self, seat: int, move: dict[str, Any]) -> Answer:
         verdict = self.table.propose(seat, Move.from_data(move))
         return Answer(verdict.outcome.value, tuple(sorted(verdict.rule_ids())),
-                      tuple(e.seen_by(seat) for e in verdict.events))
+                      tuple(events_for(verdict.events, seat)))
 
     def close(self) -> None:
         pass

@@ -119,6 +119,8 @@ class BankingMechanic(Mechanic):
         env = self.env(work, seat)
         env["move"] = move
         violations = self.rules.judge(move_type, env, cards=self._cards_shown(work, seat))
+        if violations and views.banker_blind(work, seat):
+            violations = self._judged_blind(work, seat, move_type, move)
         if violations:
             return Judgement(violations)
         handler = getattr(self, f"_do_{move_type}", None)
@@ -129,6 +131,23 @@ class BankingMechanic(Mechanic):
         if problem is not None:
             return Judgement([problem])
         return Judgement([], work, events)
+
+    def _judged_blind(self, state: BankState, seat: int, move_type: str,
+                      move: Mapping[str, Any]) -> list[Violation]:
+        """The rejection of a banker that does not see its first card (PO-3) is the same
+        whatever that card is (GEN-3): every rule broken with some card of the pack in its place,
+        each worded as for the first such card in pack order."""
+        shown = self._cards_shown(state, seat)
+        found: dict[str, Violation] = {}
+        for card in dict.fromkeys(self.pack):
+            blind = state.clone()
+            blind.hands[seat][0].cards[0] = card
+            env = self.env(blind, seat)
+            env["move"] = move
+            for violation in self.rules.judge(move_type, env, cards=shown):
+                found.setdefault(violation.rule, violation)
+        order = [rule.spec.id for rule in self.rules.rules_at(move_type)]
+        return sorted(found.values(), key=lambda v: order.index(v.rule))
 
     def _cards_shown(self, state: BankState, seat: int) -> list[str]:
         """The cards a rejection names: the proposer's hand as the proposer sees it (the

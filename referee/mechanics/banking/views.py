@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from referee.mechanics.banking.mechanic import BankingMechanic
 
 HIDDEN = "??"
+BANKER_BLIND = ("kitty", "bet", "play")  # the phases the banker does not see its first card in
 
 
 def view(mechanic: BankingMechanic, state: BankState, seat: int | None) -> dict[str, JSON]:
@@ -43,12 +44,18 @@ def view(mechanic: BankingMechanic, state: BankState, seat: int | None) -> dict[
     return result
 
 
+def banker_blind(state: BankState, seat: int) -> bool:
+    """Does `seat` hold a card it does not see: the banker's first, until its turn (PO-3)?"""
+    return (seat == state.banker and state.phase in BANKER_BLIND and bool(state.hands[seat])
+            and bool(state.hands[seat][0].cards))
+
+
 def seen_cards(state: BankState, holder: int, hand: Hand, viewer: int | None) -> list[str]:
     """The hand's cards as `viewer` sees them: a card it may not see is `??`."""
     cards = []
     for place, (card, up) in enumerate(zip(hand.cards, hand.face_up)):
         hidden_from_banker = (holder == state.banker and place == 0
-                              and state.phase in ("kitty", "bet", "play"))
+                              and state.phase in BANKER_BLIND)
         own = viewer == holder and not hidden_from_banker
         cards.append(str(card) if up or own or viewer == ADJUDICATOR else HIDDEN)
     return cards

@@ -1,0 +1,80 @@
+"""What a seat is sent: the one redaction point between a table and the seats (issue 10).
+
+A table's view for a seat (`Table.view(seat)`, each mechanic's `views`, GEN-3) defines what that
+seat may see. Everything else the referee sends a seat is cut to it here:
+- an event shows its secret fields only to its audience (`events_for`): a Propose verdict's
+  events, a Watch stream's moves;
+- a rejection names only cards the seat sees in the hand being played or named in its own move
+  (`verdict_for`): a violation's `cards` lose every other card, its message shows them as `??`.
+  The mechanics already name only such cards; this is the guarantee, whatever a rule says.
+
+Two answers need no cut: an error status carries only the request's own words (its quotes are
+shortened, `server/status.py`); an Adjudicate report goes to whoever sent the record, which
+holds its deal or seed: the author already knows every card of it.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Iterable, Mapping
+
+from referee.cards import CODE_IN_TEXT, Card, PackKind, codes_in
+from referee.errors import CardError
+from referee.model import JSON, Event, Move, Verdict, Violation
+
+if TYPE_CHECKING:
+    from referee.engine.table import Table
+
+HIDDEN = "??"
+# a finished hand's record, in a view: the cards it names may be back in play, hidden
+HISTORY = frozenset({"last_hand", "revealed_deck"})
+
+
+def events_for(events: Iterable[Event], seat: int | None) -> list[dict[str, JSON]]:
+    """The events as `seat` may see them (None: a spectator)."""
+    return [event.seen_by(seat) for event in events]
+
+
+def verdict_for(table: Table, seat: int, move: Move, verdict: Verdict) -> Verdict:
+    """`verdict` as the proposing `seat` may see it: its violations name no card hidden from it."""
+    if not any(v.cards or v.message for v in verdict.violations):
+        return verdict
+    kind = PackKind(table.game.spec.pack_kind)
+    shown = _cards_in(table.view(seat), kind, skip=HISTORY) | _cards_in(move.to_data(), kind)
+    violations = tuple(_violation_for(v, shown, kind) for v in verdict.violations)
+    if violations == verdict.violations:
+        return verdict
+    return Verdict(verdict.outcome, violations, verdict.events, verdict.version)
+
+
+def _violation_for(violation: Violation, shown: set[str], kind: PackKind) -> Violation:
+    cards = tuple(c for c in violation.cards if _canonical(c, kind) in shown | {None})
+    message = CODE_IN_TEXT[kind].sub(
+        lambda m: m.group(0) if _canonical(m.group(0), kind) in shown else HIDDEN,
+        violation.message)
+    if cards == violation.cards and message == violation.message:
+        return violation
+    return Violation(violation.rule, message, violation.cites, cards, violation.code)
+
+
+def _cards_in(value: JSON, kind: PackKind, skip: frozenset[str] = frozenset()) -> set[str]:
+    """The canonical code of every card a value names: a card code, or a text that quotes one."""
+    found: set[str] = set()
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            found.update(codes_in(item, kind))
+            found.add(_canonical(item, kind) or HIDDEN)
+        elif isinstance(item, Mapping):
+            stack.extend(v for k, v in item.items() if k not in skip)
+        elif isinstance(item, (list, tuple)):
+            stack.extend(item)
+    return found
+
+
+def _canonical(text: str, kind: PackKind) -> str | None:
+    """The card `text` is the code of, canonical, or None when it is none."""
+    try:
+        return str(Card.parse(text, kind))
+    except CardError:
+        return None

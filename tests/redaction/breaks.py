@@ -1,0 +1,50 @@
+"""Redactions turned off, for the controls: each test must see the leak it makes.
+
+Each break is a list of (object, attribute, replacement) for `monkeypatch.setattr`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from referee import service as service_module
+from referee.mechanics.banking import views as banking_views
+from referee.mechanics.banking.mechanic import BankingMechanic
+from referee.model import ADJUDICATOR, Move
+
+Break = list[tuple[Any, str, Any]]
+
+
+def _events_whole(events: Any, seat: int | None) -> list[dict[str, Any]]:
+    return [event.seen_by(ADJUDICATOR) for event in events]
+
+
+def _verdict_whole(table: Any, seat: int, move: Move, verdict: Any) -> Any:
+    return verdict
+
+
+def banker_hand_whole(self: BankingMechanic, state: Any, seat: int) -> list[str]:
+    """The leak issue 10 found: a rejection lists the proposer's hand as the adjudicator sees it
+    (the banker's first card too, which the banker does not see)."""
+    if not state.hands[seat]:
+        return []
+    return banking_views.seen_cards(state, seat, state.hand(seat), ADJUDICATOR)
+
+
+def _full_view(table: Any, seat: int | None) -> dict[str, Any]:
+    view = table.game.mechanic.view(table.state, ADJUDICATOR)
+    view.update(game=table.game.name, version=table.version)
+    return view
+
+
+EVENTS_WHOLE: Break = [(service_module, "events_for", _events_whole)]
+VIEWS_WHOLE: Break = [(service_module.Table, "view", _full_view)]
+MECHANIC_LEAK: Break = [(BankingMechanic, "_cards_shown", banker_hand_whole)]
+REJECTIONS_WHOLE: Break = [(service_module, "verdict_for", _verdict_whole), *MECHANIC_LEAK]
+
+# name: (a game that shows it, the break, the answer that then leaks)
+CONTROLS: dict[str, tuple[str, Break, str]] = {
+    "events shown whole": ("pontinho", EVENTS_WHOLE, "Watch"),
+    "views shown whole": ("tarocchi_piedicavallo", VIEWS_WHOLE, "GetView"),
+    "rejections unredacted": ("pontoon", REJECTIONS_WHOLE, "Propose"),
+}
