@@ -9,7 +9,7 @@ from typing import Iterator
 import pytest
 
 from referee.server.app import ServerConfig, create_server
-from referee.server.limits import Limits, Rate
+from referee.server.limits import Limits
 from referee.service import RefereeService
 from referee.spec.registry import load_games
 from referee.store.sqlite import SqliteStore
@@ -21,8 +21,8 @@ EXAMPLE = Path(__file__).resolve().parents[2] / "clients/python/examples/bots_pl
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[RefereeClient]:
     service = RefereeService(SqliteStore(tmp_path / "referee.db"), load_games())
-    # bots play far faster than people: no seat-token quota here (tests/server/test_limits.py)
-    config = ServerConfig(limits=Limits(token_rate=Rate(0, 0)))
+    # bots play far faster than people: no rate quotas here (tests/server/test_limits.py)
+    config = ServerConfig(limits=Limits().without_rates())
     server, port = create_server(service, config=config)
     server.start()
     with RefereeClient(f"127.0.0.1:{port}") as connected:

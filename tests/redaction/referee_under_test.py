@@ -21,8 +21,9 @@ from referee.api.v1 import referee_pb2 as pb
 from referee.api.v1 import referee_pb2_grpc
 from referee.engine.table import Table, TableSetup
 from referee.model import Move
-from referee.server.app import create_server
+from referee.server.app import ServerConfig, create_server
 from referee.server.convert import data_to_struct, move_to_proto, struct_to_data
+from referee.server.limits import Limits
 from referee.service import RefereeService
 from referee.spec.registry import Game
 from referee.store.memory import MemoryStore
@@ -35,7 +36,9 @@ WATCH_WAIT_S = 10.0
 @contextmanager
 def running_referee(games: dict[str, Game]) -> Iterator[referee_pb2_grpc.RefereeStub]:
     service = RefereeService(MemoryStore(), games)
-    server, port = create_server(service)
+    # the test proposes far faster than any seat may: no quotas (tests/server/test_limits.py)
+    config = ServerConfig(limits=Limits().without_rates())
+    server, port = create_server(service, config=config)
     server.start()
     try:
         with grpc.insecure_channel(f"127.0.0.1:{port}") as channel:

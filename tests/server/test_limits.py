@@ -16,15 +16,14 @@ from server_support import OpenTable, open_table, status_of
 from referee.api.v1 import referee_pb2 as pb
 from referee.api.v1 import referee_pb2_grpc
 from referee.server.app import ServerConfig, create_server
-from referee.server.limits import Buckets, Limits, Rate
+from referee.server.limits import NO_LIMIT, Buckets, Limits, Rate
 from referee.service import RefereeService
 from referee.spec.registry import Game
 from referee.store.memory import MemoryStore
 from referee_client import RefereeClient
 
-NONE = Rate(0, 0)
-UNLIMITED = Limits(concurrent_rpcs=0, streams_per_peer=10_000, peer_rate=NONE, token_rate=NONE,
-                   create_rate=NONE)
+NONE = NO_LIMIT
+UNLIMITED = Limits(concurrent_rpcs=0, streams_per_peer=0).without_rates()
 EXHAUSTED = grpc.StatusCode.RESOURCE_EXHAUSTED
 
 
