@@ -38,6 +38,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--max-live-tables", type=int, default=MAX_LIVE_TABLES,
                         help="tables kept in memory; the least recently used are dropped and "
                              "replayed from the store when asked for again")
+    parser.add_argument("--allow-stacked", action="store_true",
+                        help="allow CreateTable a chosen `seed` or a stacked `deal` (test and "
+                             "dispute mode; every view shows it); off: every table is dealt fair")
     parser.add_argument("--log-level", default="info",
                         choices=["debug", "info", "warning", "error"])
 
@@ -53,7 +56,8 @@ def open_store(args: argparse.Namespace) -> Store:
 def run(args: argparse.Namespace) -> int:
     configure_logging(args.log_level)
     store = open_store(args)
-    service = RefereeService(store, load_games(args.specs), max_live_tables=args.max_live_tables)
+    service = RefereeService(store, load_games(args.specs), max_live_tables=args.max_live_tables,
+                             allow_stacked=args.allow_stacked)
     server, port = create_server(service, args.host, args.port,
                                  max_message_bytes=args.max_message_bytes,
                                  max_workers=args.workers)

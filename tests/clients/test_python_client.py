@@ -19,7 +19,7 @@ EXAMPLE = Path(__file__).resolve().parents[2] / "clients/python/examples/bots_pl
 
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[RefereeClient]:
-    service = RefereeService(SqliteStore(tmp_path / "referee.db"), load_games())
+    service = RefereeService(SqliteStore(tmp_path / "referee.db"), load_games(), allow_stacked=True)
     server, port = create_server(service)
     server.start()
     with RefereeClient(f"127.0.0.1:{port}") as connected:
