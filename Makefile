@@ -13,6 +13,9 @@ API    := referee/api/v1/referee_pb2.py
 HOST   ?= 127.0.0.1
 PORT   ?= 50051
 DB     ?= var/referee.db
+# `make run` is for trying the referee out: the tour in the README stacks decks and chooses seeds,
+# a test mode; `make run STACKED=` deals every table fair, as a live referee should
+STACKED ?= --allow-stacked
 PYTEST_ARGS ?=
 
 .DEFAULT_GOAL := help
@@ -33,8 +36,8 @@ proto: $(API) ## generate the gRPC code in referee/api from proto/
 $(API): $(PROTOS) proto/generate.py $(STAMP)
 	$(BIN)/python proto/generate.py
 
-run: $(STAMP) $(API) ## start the referee on 127.0.0.1:50051, tables in var/referee.db (HOST, PORT, DB)
-	$(BIN)/referee serve --host $(HOST) --port $(PORT) --db $(DB)
+run: $(STAMP) $(API) ## start the referee on 127.0.0.1:50051, tables in var/referee.db (HOST, PORT, DB, STACKED)
+	$(BIN)/referee serve --host $(HOST) --port $(PORT) --db $(DB) $(STACKED)
 
 lint: $(STAMP) $(API) ## pyflakes on every Python file, mypy on the referee and its client
 	$(BIN)/python -m pyflakes referee/*.py $(filter-out referee/api/,$(wildcard referee/*/)) clients tests proto

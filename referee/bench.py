@@ -282,7 +282,7 @@ def _floor(address: str) -> Callable[[int], Session]:
 def referee_process(folder: str) -> Iterator[str]:
     """A real referee in its own process (as in production: the clients do not share its GIL)."""
     command = [sys.executable, "-m", "referee", "serve", "--port", "0", "--db",
-               str(Path(folder) / "bench.db"), "--log-level", "warning",
+               str(Path(folder) / "bench.db"), "--log-level", "warning", "--allow-stacked",
                "--peer-rate", "0"]  # every bench client is on 127.0.0.1: one address
     process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
     try:

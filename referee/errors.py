@@ -51,6 +51,12 @@ class SetupError(InvalidArgument):
     code = "invalid_setup"
 
 
+class FailedPrecondition(RefereeError):
+    """Refused in this server's configuration (a stacked deal where none is allowed)."""
+
+    code = "failed_precondition"
+
+
 class NotFound(RefereeError):
     code = "not_found"
 

@@ -26,9 +26,11 @@ from typing import Callable, Iterator, Mapping
 
 import structlog
 
+from referee.engine import seeding
 from referee.engine.replay import adjudicate, adjudicate_yaml
 from referee.engine.table import CLOSE_WINDOW, SYSTEM, Table, TableSetup
 from referee.errors import (
+    FailedPrecondition,
     InvalidArgument,
     NotFound,
     PermissionDenied,
@@ -73,6 +75,7 @@ class CreatedTable:
     tokens: dict[int, str]  # seat -> secret token, given out once
     commitment: str
     version: int
+    deal_commitment: str = ""  # sha256 of the seed chain's root (docs/fair-deal.md)
 
 
 @dataclass(frozen=True)
@@ -265,8 +268,10 @@ class RefereeService:
     def __init__(self, store: Store, games: Mapping[str, Game], *,
                  watch_capacity: int = WATCH_CAPACITY,
                  max_live_tables: int = MAX_LIVE_TABLES,
-                 max_streams_per_table: int = MAX_STREAMS_PER_TABLE) -> None:
+                 max_streams_per_table: int = MAX_STREAMS_PER_TABLE,
+                 allow_stacked: bool = False) -> None:
         self._store = store
+        self._allow_stacked = allow_stacked  # a chosen seed or a stacked deal (test mode)
         self._games = dict(games)
         self._watch_capacity = watch_capacity
         self._max_live_tables = max_live_tables
@@ -300,13 +305,19 @@ class RefereeService:
                      seats: int, dealer: int = 0, seed: int | None = None,
                      deal: Mapping[str, JSON] | None = None,
                      scores: Mapping[int, int] | None = None,
-                     balances: Mapping[int, int] | None = None) -> CreatedTable:
-        """Open a table (its options, seats and deal checked by the engine) and deal out tokens."""
+                     balances: Mapping[int, int] | None = None,
+                     entropy: str | None = None) -> CreatedTable:
+        """Open a table (its options, seats and deal checked by the engine) and deal out tokens.
+        A chosen seed or a stacked deal only where the service allows them (test mode)."""
         game = self._game(game_name)
         setup = TableSetup(game=game.name, options=dict(options or {}), seats=seats, dealer=dealer,
                            seed=seed, deal=dict(deal) if deal is not None else None,
                            scores=dict(scores) if scores else None,
-                           balances=dict(balances) if balances else None)
+                           balances=dict(balances) if balances else None, entropy=entropy)
+        if seeding.chosen(setup) and not self._allow_stacked:
+            raise FailedPrecondition("a chosen `seed` or a stacked `deal` is a test and dispute "
+                                     "mode this referee does not allow: tables here are dealt "
+                                     "fair (`referee serve --allow-stacked` allows them)")
         table = Table.create(game, setup)
         tokens = {seat: secrets.token_urlsafe(TOKEN_BYTES) for seat in range(seats)}
         digests = {seat: _digest(token) for seat, token in tokens.items()}
@@ -319,7 +330,8 @@ class RefereeService:
             self._tables[table_id] = live
             self._evict_idle()
         log.info("table_created", table=table_id, game=game.name, seats=seats)
-        return CreatedTable(table_id, tokens, table.commitment, table.version)
+        return CreatedTable(table_id, tokens, table.commitment, table.version,
+                            table.deal_commitment)
 
     def propose(self, table_id: str, token: str | None, move: Move, *, move_id: str = "",
                 expected_version: int | None = None, seat: int | None = None) -> Ruling:

@@ -51,7 +51,7 @@ def over_grpc(games: dict[str, Game]) -> Iterator[Target]:
     from referee.service import RefereeService
     from referee.store.memory import MemoryStore
 
-    service = RefereeService(MemoryStore(), games)
+    service = RefereeService(MemoryStore(), games, allow_stacked=True)
     server, port = create_server(service, "127.0.0.1", 0)
     server.start()
     target = GrpcTarget.connect(f"127.0.0.1:{port}")

@@ -47,6 +47,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--max-live-tables", type=int, default=MAX_LIVE_TABLES,
                         help="tables kept in memory; the least recently used are dropped and "
                              "replayed from the store when asked for again")
+    parser.add_argument("--allow-stacked", action="store_true",
+                        help="allow CreateTable a chosen `seed` or a stacked `deal` (test and "
+                             "dispute mode; every view shows it); off: every table is dealt fair")
     parser.add_argument("--log-level", default="info",
                         choices=["debug", "info", "warning", "error"])
     _add_limits(parser.add_argument_group("limits (0: none)"))
@@ -128,7 +131,8 @@ def run(args: argparse.Namespace) -> int:
         return 2
     store = open_store(args)
     service = RefereeService(store, load_games(args.specs), max_live_tables=args.max_live_tables,
-                             max_streams_per_table=config.limits.streams_per_table)
+                             max_streams_per_table=config.limits.streams_per_table,
+                             allow_stacked=args.allow_stacked)
     server, port = create_server(service, args.host, args.port, config)
     stopping = threading.Event()
     for signum in (signal.SIGTERM, signal.SIGINT):

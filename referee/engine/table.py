@@ -10,11 +10,11 @@ from dataclasses import asdict, dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
 from referee.cards import PackKind
-from referee.engine import chance
+from referee.engine import chance, seeding
 from referee.engine.moves import parse_move
 from referee.errors import MoveFormatError, SetupError
 from referee.mechanics.base import Deal, Judgement
-from referee.model import ADJUDICATOR, JSON, SAFE_INTEGER, Move, Outcome, Verdict, Violation
+from referee.model import ADJUDICATOR, JSON, SAFE_INTEGER, Event, Move, Outcome, Verdict, Violation
 
 if TYPE_CHECKING:
     from referee.spec.registry import Game
@@ -26,7 +26,9 @@ CLOSE_WINDOW = "close_window"
 
 @dataclass(frozen=True)
 class TableSetup:
-    """What CreateTable asked for, resolved (seed and salt filled in) once the table exists."""
+    """What CreateTable asked for, resolved (the secret and salt filled in) once the table
+    exists. `seed` and `deal` are chosen by the creator (test and dispute mode); without a seed
+    the root of the seed chain is the referee's `secret` (docs/fair-deal.md)."""
 
     game: str
     options: Mapping[str, JSON] = field(default_factory=dict)
@@ -37,6 +39,8 @@ class TableSetup:
     scores: Mapping[int, int] | None = None
     balances: Mapping[int, int] | None = None
     salt: str | None = None
+    secret: str | None = None     # hex: the referee's secret, the seed chain's root
+    entropy: str | None = None    # the creator's contribution to the seed chain
 
     def to_data(self) -> dict[str, JSON]:
         data = asdict(self)
@@ -54,7 +58,8 @@ class TableSetup:
                    seats=int(data.get("seats", 4)), dealer=int(data.get("dealer", 0)),
                    seed=None if data.get("seed") is None else int(data["seed"]),
                    deal=data.get("deal"), scores=seat_map(data.get("scores")),
-                   balances=seat_map(data.get("balances")), salt=data.get("salt"))
+                   balances=seat_map(data.get("balances")), salt=data.get("salt"),
+                   secret=data.get("secret"), entropy=data.get("entropy"))
 
 
 class Table:
@@ -64,11 +69,12 @@ class Table:
         self.state = state
         self.version = 0
         self.history: list[tuple[int, Move]] = []
+        self.contributions = 0  # `contribute` moves accepted
         self.commitment = game.mechanic.commitment(state)  # the first deal's, as CreateTable says
 
     @classmethod
     def create(cls, game: Game, setup: TableSetup) -> Table:
-        """Validate options and seats, fill in seed and salt, and deal."""
+        """Validate options and seats, fill in the secret and salt, and deal."""
         options = game.resolve_options(setup.options)
         spec = game.spec
         if not spec.seats_min <= setup.seats <= spec.seats_max:
@@ -78,10 +84,9 @@ class Table:
             raise SetupError(f"dealer `{setup.dealer}` is not a seat of this table")
         for name in ("scores", "balances"):
             _check_seat_amounts(name, getattr(setup, name), setup.seats)
-        # a stacked deal without a seed stays deterministic (SCENARIOS.md): later shuffles use 0
-        seed = setup.seed if setup.seed is not None else (0 if setup.deal is not None else chance.new_seed())
-        setup = replace(setup, seed=seed, salt=setup.salt or chance.new_salt())
-        deal = Deal(seats=setup.seats, dealer=setup.dealer, options=options, seed=setup.seed or 0,
+        setup = replace(seeding.resolved(setup), salt=setup.salt or chance.new_salt())
+        deal = Deal(seats=setup.seats, dealer=setup.dealer, options=options,
+                    seed=seeding.first_link(setup),
                     stacked=setup.deal, scores=setup.scores, balances=setup.balances,
                     salt=setup.salt or "")
         return cls(game, setup, game.mechanic.new_state(deal))
@@ -102,6 +107,8 @@ class Table:
         return self.game.mechanic.is_over(self.state)
 
     def propose(self, seat: int, move: Move) -> Verdict:
+        if move.type == seeding.CONTRIBUTE:
+            return self._contribute(seat, move)
         parsed = self._read(seat, move)
         if isinstance(parsed, Violation):
             return Verdict.reject(parsed, version=self.version)
@@ -109,6 +116,18 @@ class Table:
         if not judgement.accepted:
             return Verdict.reject(*judgement.violations, version=self.version)
         return self._commit(seat, move, judgement)
+
+    def _contribute(self, seat: int, move: Move) -> Verdict:
+        """A seat's entropy, mixed into the seed chain: every later shuffle depends on it."""
+        entropy = self._closed_to(seat) or seeding.read_contribution(move)
+        if isinstance(entropy, Violation):
+            return Verdict.reject(entropy, version=self.version)
+        mechanic = self.game.mechanic
+        link = chance.mix(mechanic.link(self.state), str(seat), entropy)
+        self.contributions += 1
+        event = Event("contributed", {"seat": seat, "contributions": self.contributions})
+        return self._commit(seat, move, Judgement(state=mechanic.reseed(self.state, link),
+                                                  events=[event]))
 
     def close_window(self) -> Verdict | None:
         """The open claim window's deadline has passed (the server's clock says so): close it.
@@ -132,18 +151,31 @@ class Table:
 
     def _read(self, seat: int, move: Move) -> dict[str, Any] | Violation:
         """The parsed move, or GEN-8: no such seat, a finished hand, an unreadable move."""
-        if not isinstance(seat, int) or not 0 <= seat < self.setup.seats:
-            return Violation(GEN8, f"there is no seat `{seat}` at this table", code="unknown_seat")
-        if self.is_over:
-            return Violation(GEN8, "the game is over: no more moves are accepted", code="hand_over")
+        closed = self._closed_to(seat)
+        if closed is not None:
+            return closed
         try:
             return parse_move(self.game.spec.moves, move, PackKind(self.game.spec.pack_kind))
         except MoveFormatError as exc:
             return Violation(GEN8, exc.message, code=exc.code)
 
+    def _closed_to(self, seat: int) -> Violation | None:
+        """GEN-8: no such seat, or the game is over."""
+        if not isinstance(seat, int) or not 0 <= seat < self.setup.seats:
+            return Violation(GEN8, f"there is no seat `{seat}` at this table", code="unknown_seat")
+        if self.is_over:
+            return Violation(GEN8, "the game is over: no more moves are accepted", code="hand_over")
+        return None
+
+    @property
+    def deal_commitment(self) -> str:
+        """sha256 of the seed chain's root (the referee's secret), published at creation."""
+        return chance.root_commitment(seeding.root_of(self.setup))
+
     def view(self, seat: int | None) -> dict[str, JSON]:
         view = self.game.mechanic.view(self.state, seat)
-        view.update(game=self.game.name, version=self.version)
+        view.update(game=self.game.name, version=self.version,
+                    **seeding.deal_view(self.setup, self.contributions, self.is_over))
         if seat == ADJUDICATOR:
             view["salt"] = self.setup.salt
         return view

@@ -35,7 +35,7 @@ class Deal:
     seats: int
     dealer: int
     options: Mapping[str, Any]
-    seed: int
+    seed: str  # the seed chain's first link (hex, secret): `chance.shuffle` keys every shuffle by it
     stacked: Mapping[str, Any] | None
     scores: Mapping[int, int] | None = None
     balances: Mapping[int, int] | None = None
@@ -68,6 +68,17 @@ class Mechanic(ABC):
     @abstractmethod
     def commitment(self, state: Any) -> str:
         """The commitment (hash) of the deck being played, revealed when its hand ends."""
+
+    def link(self, state: Any) -> str:
+        """The seed chain's current link, which the state's shuffles are keyed by."""
+        link: str = state.seed
+        return link
+
+    def reseed(self, state: Any, link: str) -> Any:
+        """A copy of `state` whose later shuffles are keyed by `link` (entropy was mixed in)."""
+        copy = state.clone()
+        copy.seed = link
+        return copy
 
     def close_window(self, state: Any) -> Judgement | None:
         """Close an open claim window (its deadline passed); None when none is open."""

@@ -28,6 +28,12 @@ def name(value: Any, key: str) -> str:
     return value
 
 
+def text(value: Any, key: str) -> str:
+    if not isinstance(value, str):
+        raise FieldError(f"`{key}` must be a text")
+    return value
+
+
 def integer(value: Any, key: str) -> int:
     if not _is_int(value):
         raise FieldError(f"`{key}` must be an integer, got `{value}`")

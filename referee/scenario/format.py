@@ -9,6 +9,7 @@ Every error names the file, the line and the step it is about.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
@@ -23,7 +24,7 @@ from referee.scenario import fields as f
 FORMAT_VERSION = 1
 
 TOP_KEYS = ("format", "scenario", "game", "options", "seats", "dealer", "scores", "balances",
-            "deal", "seed", "steps")
+            "deal", "seed", "secret", "entropy", "deal_commitment", "steps")
 DEAL_KEYS = ("hands", "turned", "stock", "deck", "seed")
 STEP_KEYS = ("seat", "move", "expect", "rule", "check", "close_window")
 
@@ -111,6 +112,8 @@ class Setup:
     deal: Mapping[str, JSON] | None = None
     scores: Mapping[int, int] | None = None
     balances: Mapping[int, int] | None = None
+    secret: str | None = None     # a fair table's revealed secret (docs/fair-deal.md)
+    entropy: str | None = None    # its creator's entropy
 
 
 @dataclass(frozen=True)
@@ -260,11 +263,29 @@ def _read_setup(data: Mapping[str, Any], source: str) -> Setup:
     dealer = read("dealer", f.seat_in(seats), 0)
     deal = read("deal", _deal_of(seats))
     seed = read("seed", f.integer)
+    secret = read("secret", f.text)
+    _check_commitment(secret, read("deal_commitment", f.text), source)
     if deal is not None and "seed" in deal:
         seed = _one_seed(seed, deal.pop("seed"), source)
     return Setup(game=game, seats=seats, dealer=dealer, options=read("options", f.options, {}),
                  seed=seed, deal=deal or None, scores=read("scores", f.seat_map(seats)),
-                 balances=read("balances", f.seat_map(seats)))
+                 balances=read("balances", f.seat_map(seats)),
+                 secret=secret, entropy=read("entropy", f.text))
+
+
+def _check_commitment(secret: str | None, commitment: str | None, source: str) -> None:
+    """A fair table's record replays from its revealed secret, which must be the one committed."""
+    if commitment is None:
+        return
+    if secret is None:
+        raise ScenarioError("a fair table still in play: its record has a `deal_commitment` "
+                            "but no `secret` yet (revealed when the game is over)", source=source)
+    try:
+        digest = hashlib.sha256(bytes.fromhex(secret)).hexdigest()
+    except ValueError:
+        digest = ""
+    if digest != commitment.lower():
+        raise ScenarioError("`secret` does not match `deal_commitment`", source=source)
 
 
 def _one_seed(top: int | None, in_deal: int, source: str) -> int:

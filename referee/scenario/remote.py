@@ -19,7 +19,7 @@ from referee.errors import InvalidArgument, NotFound, RefereeError
 from referee.model import ADJUDICATOR, JSON, Move, Outcome, Verdict, Violation
 from referee.scenario.fields import integral
 from referee.scenario.format import Setup
-from referee.scenario.target import Unsupported
+from referee.scenario.target import Unsupported, scenario_seed
 from referee_client.client import CHANNEL_OPTIONS  # the retry policy every client should use
 
 TOKEN_KEY = "x-seat-token"     # the seat the call acts for
@@ -76,8 +76,14 @@ def create_request(setup: Setup) -> pb.CreateTableRequest:
                                     balances=dict(setup.balances or {}))
     if setup.deal is not None:
         request.deal.CopyFrom(_struct(setup.deal))
-    if setup.seed is not None:
-        request.seed = setup.seed
+    if setup.secret is not None:
+        raise Unsupported("a record of a fair table (`secret`) replays in process only: "
+                          "CreateTable takes no secret")
+    seed = scenario_seed(setup)
+    if seed is not None:
+        request.seed = seed
+    if setup.entropy is not None:
+        request.entropy = setup.entropy
     return request
 
 

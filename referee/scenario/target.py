@@ -43,10 +43,19 @@ def table_setup(setup: Setup) -> Any:
     from referee.engine.table import TableSetup
 
     return TableSetup(game=setup.game, options=dict(setup.options), seats=setup.seats,
-                      dealer=setup.dealer, seed=setup.seed,
+                      dealer=setup.dealer, seed=scenario_seed(setup), secret=setup.secret,
+                      entropy=setup.entropy,
                       deal=dict(setup.deal) if setup.deal is not None else None,
                       scores=dict(setup.scores) if setup.scores is not None else None,
                       balances=dict(setup.balances) if setup.balances is not None else None)
+
+
+def scenario_seed(setup: Setup) -> int | None:
+    """A scenario is deterministic (SCENARIOS.md): without a seed (nor a fair table's revealed
+    secret) its shuffles use seed 0, given explicitly, since a table without one is dealt fair."""
+    if setup.seed is None and setup.secret is None:
+        return 0
+    return setup.seed
 
 
 def game_named(games: Mapping[str, Any], name: str) -> Any:

@@ -93,6 +93,7 @@ def create_table_args(request: pb.CreateTableRequest) -> dict[str, Any]:
         "deal": struct_to_data(request.deal) if stacked else None,
         "scores": dict(request.scores) or None,
         "balances": dict(request.balances) or None,
+        "entropy": request.entropy if request.HasField("entropy") else None,
     }
 
 

@@ -98,6 +98,7 @@ class RefereeServicer(referee_pb2_grpc.RefereeServicer):
         created = self._service.create_table(request.game, **convert.create_table_args(request))
         return pb.CreateTableResponse(
             table_id=created.table_id, commitment=created.commitment, version=created.version,
+            deal_commitment=created.deal_commitment,
             seats=[pb.SeatToken(seat=s, token=t) for s, t in sorted(created.tokens.items())])
 
     def _propose(self, request: pb.ProposeRequest, token: str | None) -> pb.ProposeResponse:

@@ -27,6 +27,7 @@ STATUS_OF_CODE: dict[str, grpc.StatusCode] = {
     "malformed_move": grpc.StatusCode.INVALID_ARGUMENT,  # outside a proposal: a record, a deal
     "malformed_card": grpc.StatusCode.INVALID_ARGUMENT,
     "resource_exhausted": grpc.StatusCode.RESOURCE_EXHAUSTED,
+    "failed_precondition": grpc.StatusCode.FAILED_PRECONDITION,
 }
 
 INTERNAL_MESSAGE = "internal error: the referee logged the details"

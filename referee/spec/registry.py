@@ -6,6 +6,7 @@ import copy
 from pathlib import Path
 from typing import Any, Mapping
 
+from referee.engine.seeding import CONTRIBUTE_MOVE
 from referee.errors import NotFound, OptionError, SpecError, SpecErrors
 from referee.mechanics.base import Mechanic
 from referee.model import JSON
@@ -51,8 +52,8 @@ class Game:
             "mechanics": spec.mechanics, "seats": {"min": spec.seats_min, "max": spec.seats_max},
             "pack": {"kind": spec.pack_kind, "copies": spec.pack_copies, "size": len(spec.pack())},
             "options": [o.describe() for o in spec.options.values()],
-            "moves": [{"type": m.type, "fields": [f.name for f in m.fields], "text": dict(m.text)}
-                      for m in spec.moves.values()],
+            "moves": [*({"type": m.type, "fields": [f.name for f in m.fields], "text": dict(m.text)}
+                        for m in spec.moves.values()), CONTRIBUTE_MOVE],
             "rules": [{"id": r.id, "source": list(r.source), "on": list(r.on), "text": dict(r.text),
                        "note": r.note} for r in spec.rules],
             **self.mechanic.describe(),

@@ -30,7 +30,7 @@ MAX_PROPOSALS = 5000     # per table: a hand of bots takes a few dozen
 
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[RefereeClient]:
-    service = RefereeService(SqliteStore(tmp_path / "referee.db"), load_games())
+    service = RefereeService(SqliteStore(tmp_path / "referee.db"), load_games(), allow_stacked=True)
     server, port = create_server(service, "127.0.0.1", 0)
     server.start()
     with RefereeClient(f"127.0.0.1:{port}") as connected:

@@ -20,7 +20,7 @@ EXAMPLE = Path(__file__).resolve().parents[2] / "clients/python/examples/bots_pl
 
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[RefereeClient]:
-    service = RefereeService(SqliteStore(tmp_path / "referee.db"), load_games())
+    service = RefereeService(SqliteStore(tmp_path / "referee.db"), load_games(), allow_stacked=True)
     # bots play far faster than people: no rate quotas here (tests/server/test_limits.py)
     config = ServerConfig(limits=Limits().without_rates())
     server, port = create_server(service, config=config)

@@ -50,7 +50,7 @@ def games() -> dict[str, Any]:
 
 @pytest.fixture
 def target(tmp_path: Path, games: dict[str, Any]) -> Iterator[str]:
-    service = RefereeService(SqliteStore(tmp_path / "referee.db"), games)
+    service = RefereeService(SqliteStore(tmp_path / "referee.db"), games, allow_stacked=True)
     server, port = create_server(service, "127.0.0.1", 0)
     server.start()
     yield f"127.0.0.1:{port}"

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import hashlib
 import random
+from dataclasses import replace
 
 from referee.engine.table import Table, TableSetup
-from referee.model import ADJUDICATOR, Move
+from referee.model import ADJUDICATOR, Event, Move
 from referee.spec.registry import load_games
 from referee_client import pontoon_bot, tricks_bot
 
@@ -59,6 +60,11 @@ def test_a_pontoon_pack_is_revealed_when_a_pontoon_has_it_shuffled() -> None:
     assert first["deck"] == first_order and len(first["deck"]) == 52
 
 
+def without_keys(event: Event) -> Event:
+    """The event less the revealed shuffle keys (a stacked deck was not shuffled: it has none)."""
+    return replace(event, data={k: v for k, v in event.data.items() if k != "keys"})
+
+
 def test_a_pontoon_table_replays_from_its_revealed_pack() -> None:
     """A dispute's check: the revealed deck, stacked, gives the same hands as the seed did."""
     game = GAMES["pontoon"]
@@ -74,7 +80,8 @@ def test_a_pontoon_table_replays_from_its_revealed_pack() -> None:
         for move in pontoon_bot.turn_candidates(table.view(seat), rng, min_bet=1, max_bet=100):
             verdict = table.propose(seat, Move.from_data(move))
             if verdict.accepted:
-                assert stacked.propose(seat, Move.from_data(move)).events == verdict.events
+                again = stacked.propose(seat, Move.from_data(move)).events
+                assert [without_keys(e) for e in again] == [without_keys(e) for e in verdict.events]
                 break
         if any(e.kind == "deck_revealed" for e in verdict.events):
             break  # a new shuffle: from the seed, not from the stacked deck

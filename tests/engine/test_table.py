@@ -188,9 +188,11 @@ def test_the_same_seed_deals_the_same_cards(pontinho: Game) -> None:
     assert _deal_view(new_table(pontinho, seed=43)) != _deal_view(one)
 
 
-def test_a_table_without_a_seed_gets_one(pontinho: Game) -> None:
+def test_a_table_without_a_seed_gets_a_secret(pontinho: Game) -> None:
     table = Table.create(pontinho, TableSetup(game="pontinho"))
-    assert isinstance(table.setup.seed, int) and table.setup.salt
+    assert table.setup.seed is None and table.setup.salt
+    assert table.setup.secret is not None and len(bytes.fromhex(table.setup.secret)) == 32
+    assert table.view(0)["deal"] == "fair" and "seed" not in table.view(0)
     again = Table.create(pontinho, table.setup)
     assert _deal_view(again) == _deal_view(table)
 

@@ -57,7 +57,7 @@ def cut_power_once(folder: Path, games: dict[str, Game], synchronous: str, seed:
     vfs = PowerCut(f"power-cut-{folder.name}", random.Random(rng.random()),
                    keep=0.5 if seed % 2 else 0.0)
     store = SqliteStore(folder / "referee.db", synchronous=synchronous, connect=vfs.connect)
-    service, ledger = RefereeService(store, games), Ledger()
+    service, ledger = RefereeService(store, games, allow_stacked=True), Ledger()
     tables = [service.create_table("pontinho", seats=3, seed=rng.randrange(2**32))
               for _ in range(TABLES)]
     for table in tables:

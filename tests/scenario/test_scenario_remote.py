@@ -17,7 +17,8 @@ def test_a_stacked_deal_travels_with_text_seat_keys() -> None:
                   deal={"hands": {1: ["2C"]}, "turned": "9D"}, scores={0: 98})
     request = create_request(setup)
     assert (request.game, request.seats, request.dealer) == ("pontinho", 3, 2)
-    assert request.HasField("deal") and not request.HasField("seed")
+    # seed 0 given explicitly: a table without a seed would be dealt fair (docs/fair-deal.md)
+    assert request.HasField("deal") and request.HasField("seed") and request.seed == 0
     assert dict(request.scores) == {0: 98}
     assert json_format.MessageToDict(request.deal) == {"hands": {"1": ["2C"]}, "turned": "9D"}
 

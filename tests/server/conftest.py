@@ -28,7 +28,7 @@ def store() -> Store:
 
 @pytest.fixture
 def service(store: Store, games: dict[str, Game]) -> Iterator[RefereeService]:
-    running = RefereeService(store, games)
+    running = RefereeService(store, games, allow_stacked=True)
     yield running
     running.close()
 

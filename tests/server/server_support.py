@@ -40,11 +40,13 @@ DEAL: dict[str, Any] = {
 
 
 class ServerProcess:
-    """`python -m referee serve --port 0 --db FILE`, reached through its printed port."""
+    """`python -m referee serve --port 0 --db FILE --allow-stacked`, reached through its
+    printed port."""
 
     def __init__(self, db: Path) -> None:
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "referee", "serve", "--port", "0", "--db", str(db)],
+            [sys.executable, "-m", "referee", "serve", "--port", "0", "--db", str(db),
+             "--allow-stacked"],
             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
         assert self.process.stdout is not None
         line = self.process.stdout.readline().strip()  # blocks until the port is bound

@@ -86,7 +86,7 @@ def serve(service: RefereeService) -> tuple[grpc.Server, str]:
 
 @pytest.fixture
 def client(games: dict[str, Game]) -> Iterator[RefereeClient]:
-    service = RefereeService(MemoryStore(), games)
+    service = RefereeService(MemoryStore(), games, allow_stacked=True)
     server, address = serve(service)
     with RefereeClient(address) as connected:
         yield connected
@@ -214,7 +214,7 @@ def test_a_restarted_referee_closes_a_window_left_open(tmp_path: Path,
 
     def referee() -> RefereeService:
         stores.append(SqliteStore(db))
-        return RefereeService(stores[-1], games)
+        return RefereeService(stores[-1], games, allow_stacked=True)
 
     try:
         first = referee()
@@ -270,7 +270,7 @@ def test_a_restarted_referee_closes_windows_nobody_touches(tmp_path: Path,
     db = tmp_path / "referee.db"
     window_ms = 600
     store = SqliteStore(db)
-    first = RefereeService(store, games)
+    first = RefereeService(store, games, allow_stacked=True)
     server, address = serve(first)
     with RefereeClient(address) as client:
         table = new_table(client, window_ms)
@@ -284,7 +284,7 @@ def test_a_restarted_referee_closes_windows_nobody_touches(tmp_path: Path,
     store.close()
 
     store = SqliteStore(db)
-    again = RefereeService(store, games)
+    again = RefereeService(store, games, allow_stacked=True)
     try:
         started = time.monotonic()
         assert again.resume_deadlines() == 1

@@ -30,7 +30,8 @@ EXHAUSTED = grpc.StatusCode.RESOURCE_EXHAUSTED
 @contextlib.contextmanager
 def serving(games: dict[str, Game], limits: Limits,
             streams_per_table: int = 64) -> Iterator[referee_pb2_grpc.RefereeStub]:
-    service = RefereeService(MemoryStore(), games, max_streams_per_table=streams_per_table)
+    service = RefereeService(MemoryStore(), games, max_streams_per_table=streams_per_table,
+                             allow_stacked=True)
     server, port = create_server(service, config=ServerConfig(limits=limits))
     server.start()
     channel = grpc.insecure_channel(f"127.0.0.1:{port}")

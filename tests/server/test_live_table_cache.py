@@ -20,7 +20,7 @@ DEAL = {"hands": {"1": ["5C", "2H", "KH", "KD", "QH", "JD", "TD", "8S", "7S"],
 
 
 def test_idle_tables_leave_memory_and_come_back_whole(games: dict[str, Game]) -> None:
-    service = RefereeService(MemoryStore(), games, max_live_tables=3)
+    service = RefereeService(MemoryStore(), games, max_live_tables=3, allow_stacked=True)
     try:
         tables = [service.create_table("pontinho", seats=3, deal=DEAL) for _ in range(10)]
         assert service.live_tables == 3
@@ -36,7 +36,7 @@ def test_idle_tables_leave_memory_and_come_back_whole(games: dict[str, Game]) ->
 
 
 def test_a_watched_table_evicted_still_reaches_its_watcher(games: dict[str, Game]) -> None:
-    service = RefereeService(MemoryStore(), games, max_live_tables=2)
+    service = RefereeService(MemoryStore(), games, max_live_tables=2, allow_stacked=True)
     try:
         watched = service.create_table("pontinho", seats=3, deal=DEAL)
         subscription = service.watch(watched.table_id, watched.tokens[2])
@@ -57,7 +57,7 @@ def test_a_watched_table_evicted_still_reaches_its_watcher(games: dict[str, Game
 
 def test_an_evicted_tables_claim_window_still_closes_at_its_deadline(games: dict[str, Game]) -> None:
     store = MemoryStore()
-    service = RefereeService(store, games, max_live_tables=1)
+    service = RefereeService(store, games, max_live_tables=1, allow_stacked=True)
     try:
         table = service.create_table("taradinho", seats=3, deal=DEAL,
                                      options={"claim_window_ms": 200})

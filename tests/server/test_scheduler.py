@@ -44,7 +44,7 @@ DEAL = {"hands": {"1": ["5C", "2H", "KH", "KD", "QH", "JD", "TD", "8S", "7S"],
 
 
 def test_a_thousand_open_windows_hold_no_thread_each(games: dict[str, Game]) -> None:
-    service = RefereeService(MemoryStore(), games)
+    service = RefereeService(MemoryStore(), games, allow_stacked=True)
     before = threading.active_count()
     try:
         for _ in range(1000):

@@ -44,7 +44,7 @@ class BrokenDisk(MemoryStore):
 
 def test_a_move_the_store_did_not_keep_is_not_kept_in_memory(games: dict[str, Game]) -> None:
     store = BrokenDisk()
-    service = RefereeService(store, games)
+    service = RefereeService(store, games, allow_stacked=True)
     table = open_table(service)
     store.fail_next = True
     with pytest.raises(OSError):
@@ -71,7 +71,8 @@ def test_two_processes_on_one_database_judge_each_move_once(tmp_path: Path,
                                                             games: dict[str, Game]) -> None:
     """B's move loses the race to A's: B reloads the table and judges its move again."""
     store_a, store_b = SqliteStore(tmp_path / "t.db"), RacingStore(tmp_path / "t.db")
-    a, b = RefereeService(store_a, games), RefereeService(store_b, games)
+    a = RefereeService(store_a, games, allow_stacked=True)
+    b = RefereeService(store_b, games, allow_stacked=True)
     table = open_table(a)
     token = table.tokens[1]
     store_b.rival = lambda: a.propose(table.table_id, token, DRAW, move_id="from-a")
@@ -83,8 +84,8 @@ def test_two_processes_on_one_database_judge_each_move_once(tmp_path: Path,
 
 def test_a_process_sees_moves_another_process_made(tmp_path: Path,
                                                    games: dict[str, Game]) -> None:
-    a = RefereeService(SqliteStore(tmp_path / "t.db"), games)
-    b = RefereeService(SqliteStore(tmp_path / "t.db"), games)
+    a = RefereeService(SqliteStore(tmp_path / "t.db"), games, allow_stacked=True)
+    b = RefereeService(SqliteStore(tmp_path / "t.db"), games, allow_stacked=True)
     table = open_table(a)
     assert b.view(table.table_id, None).version == 0  # b has the table cached now
     a.propose(table.table_id, table.tokens[1], DRAW)
@@ -94,13 +95,13 @@ def test_a_process_sees_moves_another_process_made(tmp_path: Path,
 
 def test_a_reopened_store_resumes_every_table_where_it_was(tmp_path: Path,
                                                            games: dict[str, Game]) -> None:
-    first = RefereeService(SqliteStore(tmp_path / "t.db"), games)
+    first = RefereeService(SqliteStore(tmp_path / "t.db"), games, allow_stacked=True)
     table = open_table(first)
     seeded = first.create_table("pontinho", seats=4)
     first.propose(table.table_id, table.tokens[1], DRAW, move_id="m-1")
     first.propose(seeded.table_id, seeded.tokens[1], DRAW)
     before = views(first, table), views(first, seeded)
-    again = RefereeService(SqliteStore(tmp_path / "t.db"), games)
+    again = RefereeService(SqliteStore(tmp_path / "t.db"), games, allow_stacked=True)
     assert (views(again, table), views(again, seeded)) == before
     retry = again.propose(table.table_id, table.tokens[1], DRAW, move_id="m-1")
     assert retry.replayed and retry.verdict.version == 1
@@ -108,7 +109,7 @@ def test_a_reopened_store_resumes_every_table_where_it_was(tmp_path: Path,
 
 
 def test_a_cancelled_watch_ends_at_once(games: dict[str, Game]) -> None:
-    service = RefereeService(MemoryStore(), games)
+    service = RefereeService(MemoryStore(), games, allow_stacked=True)
     table = open_table(service)
     subscription = service.watch(table.table_id, None)
     subscription.cancel()
@@ -116,7 +117,7 @@ def test_a_cancelled_watch_ends_at_once(games: dict[str, Game]) -> None:
 
 
 def test_a_slow_watcher_is_cut_off_and_told_so(games: dict[str, Game]) -> None:
-    service = RefereeService(MemoryStore(), games, watch_capacity=1)
+    service = RefereeService(MemoryStore(), games, watch_capacity=1, allow_stacked=True)
     table = open_table(service)
     subscription = service.watch(table.table_id, None)
     service.propose(table.table_id, table.tokens[1], DRAW)
@@ -128,7 +129,7 @@ def test_a_slow_watcher_is_cut_off_and_told_so(games: dict[str, Game]) -> None:
 
 
 def test_bad_identifiers_are_refused(games: dict[str, Game]) -> None:
-    service = RefereeService(MemoryStore(), games)
+    service = RefereeService(MemoryStore(), games, allow_stacked=True)
     table = open_table(service)
     with pytest.raises(InvalidArgument, match="move_id"):
         service.propose(table.table_id, table.tokens[1], DRAW, move_id="m" * 129)
@@ -143,8 +144,8 @@ def test_bad_identifiers_are_refused(games: dict[str, Game]) -> None:
 def test_watchers_get_the_moves_another_process_made(tmp_path: Path,
                                                      games: dict[str, Game]) -> None:
     """B's watchers learn of A's moves when B next touches the table (here: a view)."""
-    a = RefereeService(SqliteStore(tmp_path / "t.db"), games)
-    b = RefereeService(SqliteStore(tmp_path / "t.db"), games)
+    a = RefereeService(SqliteStore(tmp_path / "t.db"), games, allow_stacked=True)
+    b = RefereeService(SqliteStore(tmp_path / "t.db"), games, allow_stacked=True)
     table = open_table(a)
     subscription = b.watch(table.table_id, None)
     a.propose(table.table_id, table.tokens[1], DRAW)
@@ -158,7 +159,7 @@ def test_concurrent_proposals_are_judged_one_at_a_time(tmp_path: Path,
                                                        games: dict[str, Game]) -> None:
     """Sixteen clients send seat 1's draw at once: one is accepted, once; retries of one move id
     all get that one verdict."""
-    service = RefereeService(SqliteStore(tmp_path / "t.db"), games)
+    service = RefereeService(SqliteStore(tmp_path / "t.db"), games, allow_stacked=True)
     table = open_table(service)
     token = table.tokens[1]
     with ThreadPoolExecutor(max_workers=16) as pool:

@@ -26,7 +26,7 @@ STREAMS = 500
 @pytest.fixture
 def service(store: Store, games: dict[str, Game]) -> Iterator[RefereeService]:
     """One table may have all the streams here (64 by default)."""
-    running = RefereeService(store, games, max_streams_per_table=STREAMS)
+    running = RefereeService(store, games, max_streams_per_table=STREAMS, allow_stacked=True)
     yield running
     running.close()
 

@@ -41,6 +41,7 @@ class TableHandle:
     id: str
     tokens: dict[int, str]
     commitment: str
+    deal_commitment: str = ""  # sha256 of the referee's secret seed (docs/fair-deal.md)
 
 
 def _struct(data: Mapping[str, Any] | None) -> struct_pb2.Struct:
@@ -108,15 +109,19 @@ class RefereeClient:
     def create_table(self, game: str, seats: int, *, seed: int | None = None,
                      deal: Mapping[str, Any] | None = None, options: Mapping[str, Any] | None = None,
                      dealer: int = 0, scores: Mapping[int, int] | None = None,
-                     balances: Mapping[int, int] | None = None) -> TableHandle:
+                     balances: Mapping[int, int] | None = None,
+                     entropy: str | None = None) -> TableHandle:
         request = pb.CreateTableRequest(game=game, seats=seats, dealer=dealer, options=_struct(options),
                                         scores=dict(scores or {}), balances=dict(balances or {}))
         if seed is not None:
             request.seed = seed
         if deal is not None:
             request.deal.CopyFrom(_struct(deal))
+        if entropy is not None:
+            request.entropy = entropy
         reply = self.stub.CreateTable(request, metadata=self._create_metadata)
-        return TableHandle(reply.table_id, {s.seat: s.token for s in reply.seats}, reply.commitment)
+        return TableHandle(reply.table_id, {s.seat: s.token for s in reply.seats}, reply.commitment,
+                           reply.deal_commitment)
 
     def propose(self, table_id: str, token: str, move: Mapping[str, Any], *,
                 move_id: str | None = None, expected_version: int | None = None) -> dict[str, Any]:

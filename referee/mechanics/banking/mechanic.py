@@ -61,9 +61,9 @@ class BankingMechanic(Mechanic):
                           options=dict(deal.options), pack=[], balances=balances)
         if deal.stacked is not None:
             state.pack = list(reversed(_stacked_deck(self.pack, deal.stacked)))
+            state.deck = tuple(reversed(state.pack))
         else:
-            state.pack = chance.shuffled(self.pack, deal.seed, "deal", 1)
-        state.deck = tuple(reversed(state.pack))
+            _shuffle(state, self.pack, 1)
         _start_hand(state)
         self._ask_for_kitty(state)
         return state
@@ -252,9 +252,8 @@ class BankingMechanic(Mechanic):
         used = [c for seat_ in [*s.players(), s.banker] for h in s.hands[seat_] for c in h.cards]
         if s.reshuffle:
             events.append(self._reveal_deck(s))
-            s.pack = chance.shuffled(s.pack + used, s.seed, "deal", s.hand_number + 1)
+            _shuffle(s, s.pack + used, s.hand_number + 1)
             s.shuffle_number += 1
-            s.deck = tuple(reversed(s.pack))
         else:
             _under_the_pack(s, used)
         if s.next_banker is not None:
@@ -272,7 +271,7 @@ class BankingMechanic(Mechanic):
     def _reveal_deck(self, s: BankState) -> Event:
         """GEN-5: the pack about to be shuffled, as it was committed to, with its salt."""
         s.revealed = {"shuffle": s.shuffle_number, "deck": codes(s.deck),
-                      "salt": chance.hand_salt(s.salt, s.shuffle_number),
+                      "salt": chance.hand_salt(s.salt, s.shuffle_number), "keys": dict(s.keys),
                       "commitment": self.commitment(s)}
         return Event("deck_revealed", dict(s.revealed))
 
@@ -453,6 +452,14 @@ def _start_hand(s: BankState) -> None:
         s.hands[seat][0].cards.append(card)
         s.hands[seat][0].face_up.append(False)
     s.phase, s.to_act, s.active = "bet", s.players()[0], 0
+
+
+def _shuffle(s: BankState, cards: list[Card], hand_number: int) -> None:
+    """GEN-5: the pack shuffled from the seed chain for the hand `hand_number`; `deck` is the
+    shuffle's order, top first (committed to; revealed with its key when shuffled away)."""
+    shuffle = chance.shuffle(cards, s.seed, "deal", hand_number)
+    s.deck, s.keys = tuple(shuffle.cards), {shuffle.purpose: shuffle.key}
+    s.pack = list(reversed(shuffle.cards))
 
 
 def _under_the_pack(s: BankState, cards: list[Card]) -> None:

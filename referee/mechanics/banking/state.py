@@ -43,7 +43,7 @@ class Hand:
 class BankState:
     seats: int
     banker: int
-    seed: int
+    seed: str                       # the seed chain's current link (secret): shuffles are keyed by it
     salt: str
     options: dict[str, Any]
     pack: list[Card]                # the top is the last element
@@ -54,6 +54,7 @@ class BankState:
     active: int = 0                 # the hand of `to_act` being played
     hand_number: int = 1
     deck: tuple[Card, ...] = ()     # the pack's order when last shuffled, top first (committed to)
+    keys: dict[str, str] = field(default_factory=dict)  # that shuffle's key, by purpose
     shuffle_number: int = 1         # how many times the pack was shuffled (the first deal's is 1)
     revealed: dict[str, Any] | None = None  # the last shuffled-away deck, with its salt
     next_banker: int | None = None  # PO-8: a player's pontoon takes the bank
@@ -84,6 +85,6 @@ class BankState:
         copy = BankState(**{k: getattr(self, k) for k in self.__dataclass_fields__})
         copy.pack, copy.balances = list(self.pack), list(self.balances)
         copy.hands = [[h.clone() for h in hands] for hands in self.hands]
-        copy.last_hand = dict(self.last_hand)
+        copy.last_hand, copy.keys = dict(self.last_hand), dict(self.keys)
         copy.revealed = dict(self.revealed) if self.revealed else None
         return copy

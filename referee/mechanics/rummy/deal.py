@@ -21,13 +21,15 @@ class Dealt:
     turned: Card
     stock: list[Card]  # top first
     deck: tuple[Card, ...]
+    keys: dict[str, str]  # the shuffle's key by purpose (none for a stacked deal)
 
 
 def deal_from_seed(pack: list[Card], seats: int, order: list[int], hand_size: int, packet: int,
-                   seed: int, hand_number: int = 1) -> Dealt:
+                   seed: str, hand_number: int = 1) -> Dealt:
     """Deal `hand_size` cards in packets to the seats of `order` (the first is the mão), round
     after round; the next card is turned. Seats not in `order` get no cards."""
-    deck = chance.shuffled(pack, seed, "deal", hand_number)
+    shuffle = chance.shuffle(pack, seed, "deal", hand_number)
+    deck = shuffle.cards
     hands: list[list[Card]] = [[] for _ in range(seats)]
     position = 0
     for _ in range(0, hand_size, packet):
@@ -35,7 +37,8 @@ def deal_from_seed(pack: list[Card], seats: int, order: list[int], hand_size: in
             take = min(packet, hand_size - len(hands[seat]))
             hands[seat].extend(deck[position:position + take])
             position += take
-    return Dealt(hands, deck[position], deck[position + 1:], tuple(deck))
+    return Dealt(hands, deck[position], deck[position + 1:], tuple(deck),
+                 {shuffle.purpose: shuffle.key})
 
 
 def deal_stacked(pack: list[Card], seats: int, hand_size: int, stacked: Mapping[str, Any]) -> Dealt:
@@ -47,4 +50,4 @@ def deal_stacked(pack: list[Card], seats: int, hand_size: int, stacked: Mapping[
     stock = [stacking.read_card(c, "stock", PackKind.FRENCH) for c in stacked.get("stock") or []]
     placed = [c for hand in hands for c in hand] + [turned] + stock
     rest = stacking.rest_of_pack(pack, placed)
-    return Dealt(hands, turned, stock + rest, tuple(placed + rest))
+    return Dealt(hands, turned, stock + rest, tuple(placed + rest), {})

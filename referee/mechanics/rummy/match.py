@@ -77,6 +77,7 @@ def deal_hand(state: RummyState, config: RummyConfig, stacked: Mapping[str, Any]
 
 def _lay_out(state: RummyState, config: RummyConfig, dealt: Dealt) -> None:
     state.hands, state.turned, state.deck = dealt.hands, dealt.turned, dealt.deck
+    state.keys = dict(dealt.keys)
     state.stock = list(reversed(dealt.stock))
     state.discard, state.discarders = [dealt.turned], [TURNED]
     state.turned_covered = False
@@ -144,7 +145,7 @@ def finished_table(state: RummyState, points: list[int]) -> dict[str, Any]:
             "discard_top": str(state.discard[-1]) if state.discard else None,
             "stock_size": len(state.stock), "deck": codes(state.deck),
             "commitment": hand_commitment(state),
-            "salt": chance.hand_salt(state.salt, state.hand_number)}
+            "salt": chance.hand_salt(state.salt, state.hand_number), "keys": dict(state.keys)}
 
 
 def hand_commitment(state: RummyState) -> str:

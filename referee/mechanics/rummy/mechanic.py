@@ -58,7 +58,7 @@ class RummyMechanic(Mechanic):
         state = RummyState(
             seats=seats, dealer=deal.dealer, seed=deal.seed, salt=deal.salt, options=dict(deal.options),
             turned=self.pack[0], jokers=frozenset(), hands=[[] for _ in range(seats)], stock=[],
-            discard=[], discarders=[], deck=(), to_act=None,
+            discard=[], discarders=[], deck=(), keys={}, to_act=None,
             scores=[int((deal.scores or {}).get(s, 0)) for s in range(seats)],
             in_match=[True] * seats, blown=[False] * seats, blows=[0] * seats,
             reentries=[0] * seats, stolen=[0] * seats,
@@ -450,7 +450,8 @@ class _Turn:
         if len(s.discard) < 2:
             return False
         s.rebuilds += 1
-        s.stock = chance.shuffled(s.discard[:-1], s.seed, "rebuild", s.hand_number, s.rebuilds)
+        shuffle = chance.shuffle(s.discard[:-1], s.seed, "rebuild", s.hand_number, s.rebuilds)
+        s.stock, s.keys[shuffle.purpose] = shuffle.cards, shuffle.key
         s.discard, s.discarders = s.discard[-1:], s.discarders[-1:]
         self.events.append(Event("stock_rebuilt", {"stock_size": len(s.stock)}))
         return True

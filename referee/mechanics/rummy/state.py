@@ -31,7 +31,7 @@ class RummyState:
 
     seats: int
     dealer: int
-    seed: int
+    seed: str                       # the seed chain's current link (secret): shuffles are keyed by it
     salt: str                       # the table's secret: each hand's deck commitment is salted
     options: dict[str, Any]
     turned: Card
@@ -41,6 +41,7 @@ class RummyState:
     discard: list[Card]             # the top is the last element
     discarders: list[int]           # who discarded each card of `discard` (TURNED for the turned card)
     deck: tuple[Card, ...]          # this hand's dealt order
+    keys: dict[str, str]            # this hand's shuffle keys by purpose, revealed when it ends
     scores: list[int]               # match totals
     to_act: int | None              # None between hands and once the match is over
     phase: str = "take"             # take | play (a turn), decide (re-entry, between hands), over
@@ -104,6 +105,7 @@ class RummyState:
                      "blows", "reentries", "deciding", "balances"):
             setattr(copy, name, list(getattr(self, name)))
         copy.hands = [list(h) for h in self.hands]
+        copy.keys = dict(self.keys)
         copy.melds = [m.clone() for m in self.melds]
         copy.window = self.window.clone() if self.window else None
         return copy

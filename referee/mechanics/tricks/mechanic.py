@@ -122,7 +122,8 @@ class TricksMechanic(Mechanic):
     def _dealt(self, state: TrickState) -> tuple[list[list[Card]], tuple[Card, ...]]:
         """From the seed: packets round the table from the seat after the dealer, the dealer's
         extra cards last (TA-5)."""
-        deck = chance.shuffled(self.pack, state.seed, "deal", state.deal_number)
+        shuffle = chance.shuffle(self.pack, state.seed, "deal", state.deal_number)
+        deck, state.keys = shuffle.cards, {shuffle.purpose: shuffle.key}
         packet = self.config["packet"]({"options": state.options, "seats": state.seats})
         if packet < 1:  # the spec's expression, at these options: no deal could end
             raise SetupError(f"the spec's `tricks.packet` gives {packet} cards a packet: at least 1")
@@ -264,7 +265,7 @@ class TricksMechanic(Mechanic):
                        "hands": {str(seat): [] for seat in range(s.seats)},  # all played out
                        "hand_sizes": {str(seat): 0 for seat in range(s.seats)},
                        "deck": codes(s.deck), "commitment": self.commitment(s),
-                       "salt": chance.hand_salt(s.salt, s.deal_number)}
+                       "salt": chance.hand_salt(s.salt, s.deal_number), "keys": dict(s.keys)}
         events.append(Event("deal_over", {"hand_number": s.deal_number, "points": _per_team(points),
                                           "tricks": _per_team(s.tricks_won()), "winner": deal_winner,
                                           "discard": codes(s.discard), "totals": _per_team(s.totals)}))

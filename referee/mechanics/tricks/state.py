@@ -20,7 +20,7 @@ class Trick:
 class TrickState:
     seats: int
     dealer: int
-    seed: int
+    seed: str                       # the seed chain's current link (secret): shuffles are keyed by it
     salt: str
     options: dict[str, Any]
     teams: tuple[tuple[int, ...], ...]
@@ -34,6 +34,7 @@ class TrickState:
     announced: int | None = None    # how many trumps the discard holds (TA-6), once made
     deal_number: int = 1
     deck: tuple[Card, ...] = ()     # this deal's pack order (for the commitment)
+    keys: dict[str, str] = field(default_factory=dict)            # its shuffle's key, by purpose
     totals: list[int] = field(default_factory=list)               # points per team, deals added
     deal_ended: bool = False        # the last accepted move ended a deal
     winner: int | None = None       # the winning team once the game is over (None: a tie)
@@ -54,5 +55,5 @@ class TrickState:
         copy.hands = [list(h) for h in self.hands]
         copy.trick, copy.tricks = list(self.trick), list(self.tricks)
         copy.discard, copy.totals = list(self.discard), list(self.totals)
-        copy.last_hand = dict(self.last_hand)
+        copy.last_hand, copy.keys = dict(self.last_hand), dict(self.keys)
         return copy

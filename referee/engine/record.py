@@ -1,0 +1,31 @@
+"""A table's game record (SCENARIOS.md): its setup and its accepted moves, what replay needs.
+
+A fair table's record carries its `deal_commitment` and, once the game is over, the revealed
+`secret`, from which `Adjudicate` and `referee replay` re-derive every shuffle; before that it
+holds no secret and cannot be replayed yet (docs/fair-deal.md).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from referee.engine.table import SYSTEM, Table
+from referee.model import JSON
+
+
+def record_of(table: Table) -> dict[str, JSON]:
+    setup = table.setup
+    record: dict[str, Any] = {"format": 1, "game": setup.game, "seats": setup.seats,
+                              "dealer": setup.dealer, "options": dict(setup.options)}
+    for key in ("seed", "deal", "scores", "balances", "entropy"):
+        value = getattr(setup, key)
+        if value is not None:
+            record[key] = dict(value) if isinstance(value, dict) else value
+    if setup.secret is not None:  # the referee's: shown once the game is over
+        record["deal_commitment"] = table.deal_commitment
+        if table.is_over:
+            record["secret"] = setup.secret
+    record["steps"] = [{"close_window": True} if seat == SYSTEM
+                       else {"seat": seat, "move": move.to_data()}
+                       for seat, move in table.history]
+    return record
