@@ -14,9 +14,10 @@ HOST   ?= 127.0.0.1
 PORT   ?= 50051
 DB     ?= var/referee.db
 PYTEST_ARGS ?=
+FUZZ_SCALE  ?= 20  # make fuzz: examples per property, times those of the make test pass
 
 .DEFAULT_GOAL := help
-.PHONY: help install proto run lint test bench soak
+.PHONY: help install proto run lint test bench soak fuzz
 
 help: ## list the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  %-8s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -49,3 +50,6 @@ bench: $(STAMP) $(API) ## measure proposals per second and verdict latency
 
 soak: $(STAMP) $(API) ## the liveness checks at 10 times their size, with what they covered (several minutes)
 	LIVENESS_SCALE=10 LIVENESS_REPORT=1 $(BIN)/python -m pytest -s -q tests/liveness
+
+fuzz: $(STAMP) $(API) ## hostile requests to every RPC, 20 times the make test pass (FUZZ_SCALE): no INTERNAL, RSS bounded
+	FUZZ_SCALE=$(FUZZ_SCALE) $(BIN)/python -m pytest -s -q tests/fuzz

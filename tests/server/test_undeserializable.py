@@ -27,6 +27,7 @@ GARBAGE = {
     "truncated length": b"\x0a\x64abc",
     "end of a group never opened": b"\x0c",
     "wire type 7": b"\x0f\x00",
+    "groups nested past the parser's limit": b"\x7b" * 200 + b"\x7c" * 200,  # field 15
 }
 
 
