@@ -17,9 +17,10 @@ DB     ?= var/referee.db
 # a test mode; `make run STACKED=` deals every table fair, as a live referee should
 STACKED ?= --allow-stacked
 PYTEST_ARGS ?=
+FUZZ_SCALE  ?= 20  # make fuzz: examples per property, times those of the make test pass
 
 .DEFAULT_GOAL := help
-.PHONY: help install proto run lint test bench soak harden
+.PHONY: help install proto run lint test bench soak fuzz harden
 
 help: ## list the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  %-8s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -56,3 +57,6 @@ soak: $(STAMP) $(API) ## the liveness checks at 10 times their size, with what t
 # scale 7: the smallest at which the kill -9 attack plays 1,000 acknowledged moves
 harden: $(STAMP) $(API) ## the scripted attacks at full size, each printing its figures (about 5 minutes)
 	HARDEN_SCALE=7 HARDEN_REPORT=1 $(BIN)/python -m pytest -s -q tests/harden
+
+fuzz: $(STAMP) $(API) ## hostile requests to every RPC, 20 times the make test pass (FUZZ_SCALE): no INTERNAL, RSS bounded
+	FUZZ_SCALE=$(FUZZ_SCALE) $(BIN)/python -m pytest -s -q tests/fuzz

@@ -22,7 +22,7 @@ def read_card(text: Any, where: str, kind: PackKind) -> Card:
 
 
 def check_keys(stacked: Mapping[str, Any], allowed: Sequence[str]) -> None:
-    unknown = sorted(set(stacked) - set(allowed))
+    unknown = sorted(set(stacked) - set(allowed), key=str)  # `1`: a digit key came as a number
     if unknown:
         expected = ", ".join(f"`{k}`" for k in allowed)
         raise SetupError(f"stacked deal: unknown key `{unknown[0]}`: expected {expected}")

@@ -18,11 +18,12 @@ import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
-from referee.api.v1 import referee_pb2, referee_pb2_grpc
+from referee.api.v1 import referee_pb2
 from referee.server.access import CreateTokenInterceptor
 from referee.server.limits import Limits, LimitsInterceptor
 from referee.server.servicer import RefereeServicer
 from referee.server.tls import TlsFiles
+from referee.server.wire import add_referee_servicer
 from referee.service import RefereeService
 
 SERVICE_NAME = referee_pb2.DESCRIPTOR.services_by_name["Referee"].full_name
@@ -118,7 +119,7 @@ async def _build(server: Server, service: RefereeService, workers: futures.Execu
             ("grpc.max_receive_message_length", config.max_message_bytes),
             ("grpc.so_reuseport", 0),  # a second referee on a busy port fails, not shares
         ])
-    referee_pb2_grpc.add_RefereeServicer_to_server(RefereeServicer(service, workers), aio_server)
+    add_referee_servicer(RefereeServicer(service, workers), aio_server)  # parses its own requests
     health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, aio_server)
     for name in ("", SERVICE_NAME):  # "": the server as a whole

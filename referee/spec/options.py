@@ -66,7 +66,7 @@ def _is_integral(value: Any) -> bool:
 
 def resolve_options(declared: Mapping[str, Option], given: Mapping[str, Any]) -> dict[str, Any]:
     """Every declared option with its value: the given one (validated) or its default."""
-    unknown = sorted(set(given) - set(declared))
+    unknown = sorted(set(given) - set(declared), key=str)  # `1`: a digit key came as a number
     if unknown:
         known = ", ".join(f"`{n}`" for n in declared) or "none"
         raise OptionError(f"unknown option `{unknown[0]}`: this game's options are {known}")

@@ -1,0 +1,105 @@
+"""A referee in a process of its own (`referee serve --port 0 --memory`), so that its memory can be
+read from /proc, and the calls that tell a bug from a refusal."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+import grpc
+
+from referee.server.wire import SERVICE
+
+FUZZ_SCALE = float(os.environ.get("FUZZ_SCALE", "1"))  # `make fuzz`: 20
+BUGS = (grpc.StatusCode.INTERNAL, grpc.StatusCode.UNKNOWN)  # any other answer is fine
+
+
+def scaled(examples: int) -> int:
+    return max(1, round(examples * FUZZ_SCALE))
+
+
+def rss_kb(pid: int) -> int:
+    """The resident set of process `pid`, in kB."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    raise RuntimeError(f"no VmRSS for process {pid}")
+
+
+@dataclass
+class ServedReferee:
+    process: subprocess.Popen[str]
+    address: str
+    log: Path
+    channel: grpc.Channel = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.channel = grpc.insecure_channel(self.address)
+
+    @property
+    def rss_kb(self) -> int:
+        return rss_kb(self.process.pid)
+
+    def internal_errors(self) -> list[dict[str, Any]]:
+        """The server's log events of a bug (INTERNAL), whatever the client saw."""
+        events = []
+        for line in self.log.read_text(errors="replace").splitlines():
+            try:
+                event = json.loads(line)
+            except ValueError:
+                continue
+            if isinstance(event, dict) and event.get("event") == "internal_error":
+                events.append(event)
+        return events
+
+    def stop(self) -> None:
+        self.channel.close()
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        if self.process.stdout is not None:
+            self.process.stdout.close()
+
+
+def serve(log: Path) -> ServedReferee:
+    """Start `referee serve --port 0 --memory`, its log (JSON lines) in `log`. Stacked deals and
+    seeds are allowed (so that they are parsed, not refused), rate quotas lifted (the fuzz is
+    faster than any seat; quotas have their own tests)."""
+    with log.open("w") as sink:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "referee", "serve", "--port", "0", "--memory",
+             "--log-level", "warning", "--allow-stacked", "--peer-rate", "0",
+             "--token-rate", "0", "--create-rate", "0"],
+            stdout=subprocess.PIPE, stderr=sink, text=True)
+    assert process.stdout is not None
+    line = process.stdout.readline()  # `referee listening on HOST:PORT`
+    if not line.startswith("referee listening on "):
+        process.kill()
+        raise RuntimeError(f"the referee did not start: {line!r} {log.read_text()[-2000:]}")
+    return ServedReferee(process, line.split()[-1], log)
+
+
+def outcome(call: Callable[[], Any]) -> grpc.StatusCode:
+    """The status `call` ends with (OK for an answer; a stream is read to its end)."""
+    try:
+        call()
+    except grpc.RpcError as error:
+        return error.code()
+    return grpc.StatusCode.OK
+
+
+def raw_call(channel: grpc.Channel, method: str, data: bytes,
+             timeout: float) -> Callable[[], Any]:
+    """`data` sent as is, the answer's bytes not parsed."""
+    path = f"/{SERVICE.full_name}/{method}"
+    if SERVICE.methods_by_name[method].server_streaming:
+        return lambda: list(channel.unary_stream(path)(data, timeout=timeout))
+    return lambda: channel.unary_unary(path)(data, timeout=timeout)
