@@ -54,9 +54,11 @@ bench: $(STAMP) $(API) ## measure proposals per second and verdict latency
 soak: $(STAMP) $(API) ## the liveness checks at 10 times their size, with what they covered (several minutes)
 	LIVENESS_SCALE=10 LIVENESS_REPORT=1 $(BIN)/python -m pytest -s -q tests/liveness
 
-# scale 7: the smallest at which the kill -9 attack plays 1,000 acknowledged moves
-harden: $(STAMP) $(API) ## the scripted attacks at full size, each printing its figures (about 5 minutes)
-	HARDEN_SCALE=7 HARDEN_REPORT=1 $(BIN)/python -m pytest -s -q tests/harden
+# scale 7: the smallest at which the kill -9 attack plays 1,000 acknowledged moves; the fuzz and
+# the redaction property run 5 and 3 times their make test size beside the attacks
+harden: $(STAMP) $(API) ## the scripted attacks at full size, each printing its figures (under 10 minutes)
+	HARDEN_SCALE=7 HARDEN_REPORT=1 FUZZ_SCALE=5 REDACTION_SCALE=3 \
+	  $(BIN)/python -m pytest -s -q tests/harden tests/fuzz tests/redaction
 
 fuzz: $(STAMP) $(API) ## hostile requests to every RPC, 20 times the make test pass (FUZZ_SCALE): no INTERNAL, RSS bounded
 	FUZZ_SCALE=$(FUZZ_SCALE) $(BIN)/python -m pytest -s -q tests/fuzz

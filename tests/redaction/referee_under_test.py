@@ -35,7 +35,7 @@ WATCH_WAIT_S = 10.0
 
 @contextmanager
 def running_referee(games: dict[str, Game]) -> Iterator[referee_pb2_grpc.RefereeStub]:
-    service = RefereeService(MemoryStore(), games)
+    service = RefereeService(MemoryStore(), games, allow_stacked=True)  # seeded, as the shadow
     # the test proposes far faster than any seat may: no quotas (tests/server/test_limits.py)
     config = ServerConfig(limits=Limits().without_rates())
     server, port = create_server(service, config=config)

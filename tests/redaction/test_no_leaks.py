@@ -23,6 +23,7 @@ from __future__ import annotations
 import itertools
 import os
 import random
+from collections import Counter
 from typing import Any, Iterator
 
 import pytest
@@ -34,6 +35,7 @@ from referee.model import ADJUDICATOR, Move
 from referee.spec.registry import Game, load_games
 from referee_client import pontoon_bot, rummy_bot, tricks_bot
 from tests.liveness.oracle import candidates, witness
+from tests.harden.report import report as harden_report
 from tests.redaction.breaks import CONTROLS, MECHANIC_LEAK
 from tests.redaction.referee_under_test import Leak, WatchedTable
 from tests.redaction.visibility import CardFinder
@@ -46,6 +48,7 @@ BOT_TRIES = 20   # the bot's candidates tried for one move before the oracle's w
 CONTROL_STEPS = 8
 ROUND_TRIP = {"rummy": {"claim_window_ms": 600_000}}  # no deadline passes during a test
 CARD_FINDERS = {name: CardFinder(game) for name, game in GAMES.items()}
+CHECKED: Counter[str] = Counter()  # messages checked, by game (the figures of `make harden`)
 
 
 def setup_for(game: Game, seed: int, seats: int) -> TableSetup:
@@ -131,6 +134,7 @@ def play(stub: Any, game: Game, seed: int, seats: int, steps: int = STEPS) -> li
         play_one(game, table, rng)
     table.views()
     table.finish()
+    CHECKED[game.name] += len(table.received)
     return table.leaks()
 
 
@@ -153,6 +157,8 @@ def test_no_message_names_a_card_its_recipient_may_not_see(stub: Any, name: str)
         assert not leaks, report(leaks)
 
     tables()
+    harden_report(f"redaction ({name})", {"tables": TABLES * SCALE,
+                                          "messages checked": CHECKED[name], "leaks found": 0})
 
 
 # --- the controls: with a redaction off, the test finds the leak ----------------------------------
