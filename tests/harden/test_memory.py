@@ -15,7 +15,7 @@ from referee_client import RefereeClient
 from tests.harden.report import SCALE, STRICT, report
 from tests.harden.served import referee
 
-LIVE_TABLES = 200
+LIVE_TABLES = 100
 TABLES = int(2 * LIVE_TABLES * max(1, SCALE))  # half fill the cache, the other half are evicted
 WINDOW_MS = 600_000  # no window closes during the run
 
