@@ -215,9 +215,10 @@ def rule_clause(rule: RuleSpec) -> Clause:
 
 def mechanic_clauses(spec: GameSpec) -> Iterator[Clause]:
     """The verdicts a mechanic gives of its own, worded by the spec: any mapping with `id` and
-    `text` in the mechanic's sections."""
+    `text` in the mechanic's sections, in the order the spec gives them."""
     located = spec.located
-    for path, body in verdict_bodies(spec.sections, ()):
+    in_order = {key: spec.sections[key] for key in located.data if key in spec.sections}
+    for path, body in verdict_bodies(in_order, ()):
         text = body["text"]
         source = body.get("source") or ()
         yield Clause(str(body["id"]), text if isinstance(text, dict) else {"en": str(text)},
