@@ -14,12 +14,12 @@ from referee.errors import RefereeError
 from referee.rulebook import write
 from referee.spec.registry import DEFAULT_SPECS, load_games
 
-DEFAULT_OUT = DEFAULT_SPECS.parent / "docs" / "rules"
+DEFAULT_OUT = Path("docs") / "rules"  # in the checkout; the links it writes assume docs/rules/
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", metavar="DIR", default=str(DEFAULT_OUT),
-                        help="the folder to write to (default: docs/rules of the checkout)")
+                        help="the folder to write to (default: docs/rules, from the checkout's root)")
     parser.add_argument("--specs", metavar="DIR", default=str(DEFAULT_SPECS),
                         help="the folder of specs (default: the shipped ones)")
 

@@ -12,9 +12,9 @@ import pytest
 
 from referee.cli import main
 from referee.rulebook import anchor, rulebook
-from referee.spec.registry import DEFAULT_SPECS, load_games
+from referee.spec.registry import load_games
 
-RULES = DEFAULT_SPECS.parent / "docs" / "rules"
+RULES = Path(__file__).resolve().parents[2] / "docs" / "rules"
 MAX_DIFF_LINES = 60
 
 
