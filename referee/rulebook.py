@@ -206,8 +206,8 @@ def field_type(spec: FieldSpec) -> str:
 # --- rules --------------------------------------------------------------------------------------
 def rule_clause(rule: RuleSpec) -> Clause:
     where = rule.on_where or rule.where
-    timing = "after" if rule.at == "after" else "before"
-    judged = f"judged on {', '.join(f'`{o}`' for o in rule.on)}, {timing} the move's effects"
+    timing = ", after the move's effects" if rule.at == "after" else ""
+    judged = f"judged on {', '.join(f'`{o}`' for o in rule.on)}{timing}"
     condition = (f"when: {rule.when}\n" if rule.when else "") + f"require: {rule.require}"
     return Clause(rule.id, rule.text, rule.source, rule.note, Path(where.file).name, where.line,
                   judged, condition, {name: text for name, (text, _) in rule.say.items()})
@@ -301,8 +301,11 @@ Reading the rules:
   the rules were first written from (`seeds/003_...`: the original rule texts, not in this
   repository). A source that is also a rule id of the same game links to it.
 - **GEN-8**, given by the engine for every game rather than by a spec: a move naming a card the seat
-  does not hold, a malformed card code or field, an unknown move type or meld, or a move after the
-  game is over (RULES.md GEN-8). Card codes and seat numbers: [../cards.md](../cards.md).
+  does not hold, a malformed card code or field, an unknown move type or meld, a seat that does not
+  exist, or a move after the game is over (RULES.md GEN-8). Card codes and seat numbers: [../cards.md](../cards.md).
+- **Judged on** names a move type, or a checkpoint of the mechanic (a meld kind such as `trio`,
+  `take`, `card`, `scoring`: the README's "A game is its spec"); a rule is judged before the move's
+  effects unless it says after. `when` guards it, `require` must hold, both in the spec language.
 - A **note** starting `decision:` is the project's choice where the rules are silent.
 """
 
