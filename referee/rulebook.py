@@ -304,7 +304,7 @@ Reading the rules:
   does not hold, a malformed card code or field, an unknown move type or meld, a seat that does not
   exist, or a move after the game is over (RULES.md GEN-8). Card codes and seat numbers: [../cards.md](../cards.md).
 - **Judged on** names a move type, or a checkpoint of the mechanic (a meld kind such as `trio`,
-  `take`, `card`, `scoring`: the README's "A game is its spec"); a rule is judged before the move's
+  `take`, `card`, `scoring`: [the README](../../README.md#design)); a rule is judged before the move's
   effects unless it says after. `when` guards it, `require` must hold, both in the spec language.
 - A **note** starting `decision:` is the project's choice where the rules are silent.
 """
