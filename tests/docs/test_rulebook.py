@@ -12,10 +12,20 @@ import pytest
 
 from referee.cli import main
 from referee.rulebook import anchor, rulebook
-from referee.spec.registry import load_games
+from referee.spec.registry import Game, load_games
 
 RULES = Path(__file__).resolve().parents[2] / "docs" / "rules"
 MAX_DIFF_LINES = 60
+
+
+@pytest.fixture(scope="module")
+def files() -> dict[str, str]:
+    return rulebook(load_games())
+
+
+@pytest.fixture(scope="module")
+def games() -> dict[str, Game]:
+    return load_games()
 
 
 def test_the_committed_rulebook_is_what_the_specs_give(tmp_path: Path) -> None:
@@ -31,9 +41,8 @@ def test_the_committed_rulebook_is_what_the_specs_give(tmp_path: Path) -> None:
             pytest.fail(f"docs/rules/{name} is stale: run `referee docs` and commit it\n{shown}")
 
 
-def test_every_rule_id_option_and_move_is_in_its_game_file() -> None:
-    games = load_games()
-    files = rulebook(games)
+def test_every_rule_id_option_and_move_is_in_its_game_file(games: dict[str, Game],
+                                                           files: dict[str, str]) -> None:
     assert sorted(files) == sorted([f"{name}.md" for name in games] + ["README.md"])
     for name, game in games.items():
         text = files[f"{name}.md"]
@@ -48,8 +57,8 @@ def test_every_rule_id_option_and_move_is_in_its_game_file() -> None:
         assert f"[{name}.md]({name}.md)" in files["README.md"]
 
 
-def test_a_mechanics_own_verdicts_are_listed_with_their_ids() -> None:
-    text = rulebook(load_games())["pontinho.md"]
+def test_a_mechanics_own_verdicts_are_listed_with_their_ids(files: dict[str, str]) -> None:
+    text = files["pontinho.md"]
     # `rummy.violations` and `meld_kinds.*.misfit` in the spec: verdicts the mechanic gives
     for rule_id in ("PN-13-shape", "PN-12-rank", "PN-13-suit", "PN-14"):
         assert f"\n### {rule_id}\n" in text
