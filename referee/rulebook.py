@@ -257,7 +257,7 @@ def rules_section(clauses: list[Clause], languages: list[str]) -> list[str]:
 
 
 def clause_lines(clause: Clause, languages: list[str], ids: set[str]) -> list[str]:
-    lines = [f"- {sentences(clause.text, languages, chr(10) + '- ')}"]
+    lines = ["- " + sentences(clause.text, languages, "\n- ")]
     if clause.say:
         lines.append("- in the sentence: " + ", ".join(f"`{{{name}}}` is `{cell(text)}`"
                                                        for name, text in clause.say.items()))
