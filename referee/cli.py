@@ -16,6 +16,7 @@ COMMANDS = {
     "play": "play",
     "diff": "diff",
     "transcript": "transcript",
+    "docs": "docs",
 }
 
 

@@ -1,4 +1,4 @@
-"""Run conformance scenarios (SCENARIOS.md) in-process or against a running referee.
+"""Run conformance scenarios (docs/scenarios.md) in-process or against a running referee.
 
 Each PATH is a scenario file or a folder (every `*.yaml` under it). Every step that did not get
 the expected answer is printed with its file, line and step, and the verdict it got. The exit

@@ -1,6 +1,6 @@
 """Replay a game record offline: its first illegal move with the rules broken, or its result.
 
-The record is a SCENARIOS.md file (expectations and checks, if any, are ignored). The exit
+The record is a scenario file of docs/scenarios.md (expectations and checks, if any, are ignored). The exit
 status is 0 for a legal record, 1 when a move is illegal, 2 when the record cannot be read.
 """
 
@@ -24,7 +24,7 @@ SUMMARY_FIELDS = ("to_act", "hand_over", "match_over", "winner", "scores", "blow
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("file", metavar="FILE", help="a game record (SCENARIOS.md format)")
+    parser.add_argument("file", metavar="FILE", help="a game record (the format of docs/scenarios.md)")
     parser.add_argument("--specs", metavar="DIR", default=None,
                         help="the game specs (default: `specs`)")
     parser.add_argument("--json", action="store_true", help="print the whole answer as JSON")

@@ -1,4 +1,4 @@
-"""Print the golden transcript of a seeded table played by the random bot (STYLE.md 11).
+"""Print the golden transcript of a seeded table played by the random bot (tests/golden/).
 
 Every accepted move with its verdict (the events the proposer sees), the first rejected proposal
 of each turn with its rules, and the seats' views. A game that ends by itself (a Pontinho match)

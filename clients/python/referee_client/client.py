@@ -5,7 +5,7 @@
     verdict = client.propose(table.id, table.tokens[1], {"type": "draw"})
     view = client.view(table.id, table.tokens[1])
 
-Moves, views and events are plain dicts (the move language of SCENARIOS.md); a verdict is a dict
+Moves, views and events are plain dicts (the move language of docs/scenarios.md); a verdict is a dict
 with `accepted`, `outcome`, `violations` (rule, message, cites, cards) and `events`.
 """
 

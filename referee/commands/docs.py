@@ -1,0 +1,38 @@
+"""Write the rulebook generated from the specs: docs/rules/GAME.md per game and an index.
+
+Run it after changing a spec and commit the result: `tests/docs/test_rulebook.py` fails while the
+committed rulebook differs from what the specs give.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from referee.errors import RefereeError
+from referee.rulebook import write
+from referee.spec.registry import DEFAULT_SPECS, load_games
+
+DEFAULT_OUT = Path("docs") / "rules"  # in the checkout; the links it writes assume docs/rules/
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--out", metavar="DIR", default=str(DEFAULT_OUT),
+                        help="the folder to write to (default: docs/rules, from the checkout's root)")
+    parser.add_argument("--specs", metavar="DIR", default=str(DEFAULT_SPECS),
+                        help="the folder of specs (default: the shipped ones)")
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        games = load_games(args.specs)
+        written = write(games, Path(args.out))
+    except RefereeError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:
+        print(f"error: cannot write `{args.out}`: {exc.strerror}", file=sys.stderr)
+        return 2
+    print(f"{args.out}: {len(written)} files ({', '.join(p.name for p in written)})")
+    return 0
