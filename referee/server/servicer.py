@@ -76,12 +76,15 @@ class RefereeServicer(referee_pb2_grpc.RefereeServicer):
         subscription = await self._run(context, "Watch", functools.partial(
             self._service.watch, from_version=request.from_version),
             request.table_id, seat_token(context))
+        open_streams = self._service.metrics.watch_streams
+        open_streams.inc()
         try:
             async for seen in moves(subscription):
                 yield convert.seen_move_to_proto(seen)
-        except Exception as error:  # noqa: BLE001 - a watcher too slow, or a bug
+        except Exception as error:  # noqa: BLE001 - too slow, the referee stopping, or a bug
             await abort(context, "Watch", error)
         finally:  # the client went away, or the stream ended: stop queueing for it
+            open_streams.dec()
             subscription.cancel()
 
     # --- the blocking parts, run on the worker pool ---
@@ -108,7 +111,9 @@ class RefereeServicer(referee_pb2_grpc.RefereeServicer):
             request.table_id, token, move, move_id=request.move_id,
             expected_version=convert.optional(request, "expected_version"),
             seat=convert.optional(request, "seat"))
-        log_verdict(request.table_id, move.type, ruling, time.perf_counter() - started)
+        latency = time.perf_counter() - started
+        self._service.metrics.propose_seconds.observe(latency)
+        log_verdict(request.table_id, move.type, ruling, latency)
         return pb.ProposeResponse(verdict=convert.verdict_to_proto(ruling))
 
     def _view(self, request: pb.GetViewRequest, token: str | None) -> pb.GetViewResponse:
