@@ -132,7 +132,8 @@ class Subscription:
     """One watcher's queue: the backlog, then each accepted move, redacted for its seat.
 
     Iterating blocks until the next move; it ends when the table is over or the watch is
-    cancelled, and raises `WatcherTooSlow` (after the queued moves) if the watcher fell behind.
+    cancelled, and raises `WatcherTooSlow` (after the queued moves) if the watcher fell behind,
+    `ShuttingDown` if the referee stopped first.
     An event loop reads it without blocking: `drain` takes what is queued, and `on_ready` tells
     (from the thread that pushed) when more is.
     """

@@ -141,3 +141,17 @@ def test_serve_logs_its_start_and_stop_and_serves_metrics(tmp_path: Path) -> Non
     assert started["store"] == f"sqlite:{tmp_path / 'referee.db'}"
     assert {"pontinho", "pontoon", "tarocchi_piedicavallo"} <= set(started["games"])
     assert events["referee_stopped"]["reason"] == "signal"
+
+
+def test_a_busy_metrics_port_is_one_line_and_status_2() -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = subprocess.run(
+            [sys.executable, "-m", "referee", "serve", "--port", "0", "--memory",
+             "--metrics-port", str(port)],
+            cwd=ROOT, capture_output=True, text=True, timeout=START_TIMEOUT_S)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.startswith(f"referee serve: --metrics-port {port}: ")
+    assert len(done.stderr.strip().splitlines()) == 1
