@@ -20,9 +20,9 @@ import sys
 import threading
 from pathlib import Path
 
+from referee.metrics import serve_metrics
 from referee.server.app import MAX_MESSAGE_BYTES, MAX_WORKERS, ServerConfig, create_server
 from referee.server.limits import Limits, Rate
-from referee.metrics import serve_metrics
 from referee.server.logging import configure_logging, log_started, log_stopped
 from referee.server.tls import TlsFiles
 from referee.service import MAX_LIVE_TABLES, MAX_STREAMS_PER_TABLE, RefereeService
@@ -139,10 +139,11 @@ def run(args: argparse.Namespace) -> int:
                              allow_stacked=args.allow_stacked)
     server, port = create_server(service, args.host, args.port, config)
     try:
-        metrics = serve_metrics(service.metrics, args.host, args.metrics_port) \
-            if args.metrics_port else None
+        metrics = (serve_metrics(service.metrics, args.host, args.metrics_port)
+                   if args.metrics_port else None)
     except OSError as problem:  # the port is taken, say
         server.stop(None)
+        store.close()
         print(f"referee serve: --metrics-port {args.metrics_port}: {problem}", file=sys.stderr)
         return 2
     stopping = threading.Event()
