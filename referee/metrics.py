@@ -6,7 +6,7 @@ and open Watch streams; `serve --metrics-port` exposes the registry over HTTP (`
 
     referee_verdicts_total{game, outcome}       every proposal answered, retried move ids included
     referee_rejections_total{game, rule}        each rule a rejected proposal broke (the spec id)
-    referee_propose_seconds                     Propose latency, request to verdict (histogram)
+    referee_propose_seconds                     Propose latency, call to answer (histogram)
     referee_store_commit_seconds                one group commit of the SQLite store (histogram)
     referee_live_tables                         tables held in memory
     referee_watch_streams                       Watch streams open now
@@ -39,8 +39,8 @@ class Metrics:
                                 ["game", "outcome"], registry=into)
         self.rejections = Counter("referee_rejections", "rules broken by rejected proposals, "
                                   "by game and spec rule id", ["game", "rule"], registry=into)
-        self.propose_seconds = Histogram("referee_propose_seconds", "Propose latency, request "
-                                         "to verdict", buckets=LATENCY_BUCKETS, registry=into)
+        self.propose_seconds = Histogram("referee_propose_seconds", "Propose latency, call to "
+                                         "answer", buckets=LATENCY_BUCKETS, registry=into)
         self.commit_seconds = Histogram("referee_store_commit_seconds", "one group commit of "
                                         "the store", buckets=LATENCY_BUCKETS, registry=into)
         self.live_tables = Gauge("referee_live_tables", "tables held in memory", registry=into)

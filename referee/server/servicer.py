@@ -61,7 +61,12 @@ class RefereeServicer(referee_pb2_grpc.RefereeServicer):
 
     async def Propose(self, request: pb.ProposeRequest,
                       context: grpc.aio.ServicerContext) -> pb.ProposeResponse:
-        return await self._run(context, "Propose", self._propose, request, seat_token(context))
+        started = time.perf_counter()
+        try:
+            return await self._run(context, "Propose", self._propose, request,
+                                   seat_token(context))
+        finally:  # the wait for a worker included, and refused calls too
+            self._service.metrics.propose_seconds.observe(time.perf_counter() - started)
 
     async def GetView(self, request: pb.GetViewRequest,
                       context: grpc.aio.ServicerContext) -> pb.GetViewResponse:
@@ -111,9 +116,7 @@ class RefereeServicer(referee_pb2_grpc.RefereeServicer):
             request.table_id, token, move, move_id=request.move_id,
             expected_version=convert.optional(request, "expected_version"),
             seat=convert.optional(request, "seat"))
-        latency = time.perf_counter() - started
-        self._service.metrics.propose_seconds.observe(latency)
-        log_verdict(request.table_id, move.type, ruling, latency)
+        log_verdict(request.table_id, move.type, ruling, time.perf_counter() - started)
         return pb.ProposeResponse(verdict=convert.verdict_to_proto(ruling))
 
     def _view(self, request: pb.GetViewRequest, token: str | None) -> pb.GetViewResponse:
