@@ -27,6 +27,7 @@ from typing import Callable, Iterator, Mapping
 import structlog
 
 from referee.engine import seeding
+from referee.metrics import Metrics
 from referee.engine.replay import adjudicate, adjudicate_yaml
 from referee.engine.table import CLOSE_WINDOW, SYSTEM, Table, TableSetup
 from referee.errors import (
@@ -61,6 +62,16 @@ class WatcherTooSlow(RefereeError):
     """A watcher did not read its events fast enough; it may resume from its last version."""
 
     code = "resource_exhausted"
+
+
+class ShuttingDown(RefereeError):
+    """The referee is stopping: a Watch stream open then ends with this, not as a finished table
+    does; the watcher may watch again, from its last version, once the referee is back."""
+
+    code = "unavailable"
+
+
+SHUTTING_DOWN = "the referee is shutting down: watch again from the last version received"
 
 
 class TooManyWatchers(RefereeError):
@@ -121,7 +132,8 @@ class Subscription:
     """One watcher's queue: the backlog, then each accepted move, redacted for its seat.
 
     Iterating blocks until the next move; it ends when the table is over or the watch is
-    cancelled, and raises `WatcherTooSlow` (after the queued moves) if the watcher fell behind.
+    cancelled, and raises `WatcherTooSlow` (after the queued moves) if the watcher fell behind,
+    `ShuttingDown` if the referee stopped first.
     An event loop reads it without blocking: `drain` takes what is queued, and `on_ready` tells
     (from the thread that pushed) when more is.
     """
@@ -133,6 +145,7 @@ class Subscription:
         self._ready = threading.Condition()
         self._closed = False
         self._overflowed = False
+        self._shut_down = False  # ended by the referee's shutdown, not by the table
         self._on_cancel: list[Callable[[Subscription], None]] = []
         self._on_ready: list[Callable[[], None]] = []
 
@@ -154,6 +167,12 @@ class Subscription:
             self._ready.notify()
         self._tell_ready()
 
+    def shut_down(self) -> None:
+        """The referee stops: the watcher gets the queued moves, then `ShuttingDown`."""
+        with self._ready:
+            self._shut_down = True
+        self.close()
+
     def on_ready(self, callback: Callable[[], None]) -> None:
         """Call `callback` (from the pushing thread) whenever a move is queued or the stream ends."""
         self._on_ready.append(callback)
@@ -169,9 +188,8 @@ class Subscription:
         with self._ready:
             items, self._items = list(self._items), deque()
             ended = self._closed
-        if ended and not items and self._overflowed:
-            raise WatcherTooSlow("the watcher fell behind the table: watch again from the last "
-                                 "version received")
+        if ended and not items:
+            self._raise_if_cut()
         return [self._seen(item) for item in items], ended and not items
 
     def on_cancel(self, callback: Callable[[Subscription], None]) -> None:
@@ -186,9 +204,15 @@ class Subscription:
     def __iter__(self) -> Iterator[SeenMove]:
         while (item := self._next()) is not None:
             yield self._seen(item)
+        self._raise_if_cut()
+
+    def _raise_if_cut(self) -> None:
+        """At the end of the queue: why the stream ended, if not because the table did."""
         if self._overflowed:
             raise WatcherTooSlow("the watcher fell behind the table: watch again from the last "
                                  "version received")
+        if self._shut_down:
+            raise ShuttingDown(SHUTTING_DOWN)
 
     def _seen(self, item: Accepted) -> SeenMove:
         return SeenMove(item.version, item.seat, events_for(item.events, self.seat))
@@ -245,11 +269,12 @@ class Broadcast:
             if over:
                 subscription.close()
 
-    def close_all(self) -> None:
+    def shut_down_all(self) -> None:
+        """The referee stops: every stream ends with `ShuttingDown` (not as a finished table)."""
         with self._lock:
             subscriptions, self._subscriptions = list(self._subscriptions), set()
         for subscription in subscriptions:
-            subscription.close()
+            subscription.shut_down()
 
 
 @dataclass
@@ -269,7 +294,7 @@ class RefereeService:
                  watch_capacity: int = WATCH_CAPACITY,
                  max_live_tables: int = MAX_LIVE_TABLES,
                  max_streams_per_table: int = MAX_STREAMS_PER_TABLE,
-                 allow_stacked: bool = False) -> None:
+                 allow_stacked: bool = False, metrics: Metrics | None = None) -> None:
         self._store = store
         self._allow_stacked = allow_stacked  # a chosen seed or a stacked deal (test mode)
         self._games = dict(games)
@@ -283,6 +308,13 @@ class RefereeService:
         self._scheduler = Scheduler()
         self._lock = threading.Lock()  # guards the three dicts above
         self._closed = False
+        self.metrics = metrics if metrics is not None else Metrics()  # a registry of its own
+        self.metrics.bind(lambda: self.live_tables, store)
+
+    @property
+    def games(self) -> list[str]:
+        """The names of the games loaded, sorted."""
+        return sorted(self._games)
 
     # -- games ---------------------------------------------------------------------------------
 
@@ -346,6 +378,7 @@ class RefereeService:
                 ruling = (self._first_verdict(live, actor, move, move_id)
                           or self._judge(live, actor, move, move_id, expected_version))
                 if ruling is not None:
+                    self.metrics.count_verdict(live.table.game.name, ruling.verdict)
                     return ruling
         raise VersionConflict(f"table `{table_id}` kept changing while judging: propose again")
 
@@ -364,6 +397,8 @@ class RefereeService:
         """
         if from_version < 0:
             raise InvalidArgument(f"`from_version` must be 0 or more, got `{from_version}`")
+        if self._closed:
+            raise ShuttingDown(SHUTTING_DOWN)
         with self._locked(table_id, token) as live:
             viewer = self._viewer(live, token, None)
             backlog = live.history[from_version:]
@@ -387,14 +422,14 @@ class RefereeService:
         return adjudicate_yaml(self._games, text)
 
     def close(self) -> None:
-        """End every watch stream and claim-window timer (on shutdown)."""
+        """End every watch stream (with `ShuttingDown`) and claim-window timer (on shutdown)."""
         with self._lock:
             self._closed = True
             broadcasts = list(self._broadcasts.values())
             self._deadlines.clear()
         self._scheduler.close()
         for broadcast in broadcasts:
-            broadcast.close_all()
+            broadcast.shut_down_all()
 
     # -- claim windows (TD-4): the server's clock closes them ------------------------------------
 

@@ -1,18 +1,27 @@
 """Run conformance scenarios (docs/scenarios.md) in-process or against a running referee.
 
 Each PATH is a scenario file or a folder (every `*.yaml` under it). Every step that did not get
-the expected answer is printed with its file, line and step, and the verdict it got. The exit
-status is 1 if any scenario failed, 2 if the specs or the target cannot be reached.
+the expected answer is printed with its file, line and step, and the verdict it got. A scenario
+naming a rule id its game does not have (checked against the specs of `--specs`, also with
+`--target`) is an error in the scenario; one the target cannot run (a claim window's deadline,
+against a server) is skipped, with the reason. `--junit FILE` also writes JUnit XML, `--json`
+prints a JSON report instead of the text one; on a terminal a progress line shows on stderr.
+The exit status is 1 if any scenario failed or has an error, 2 if the specs or the target cannot
+be reached.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
+import time
 from pathlib import Path
+from typing import Any, Mapping, TextIO
 
 from referee.errors import RefereeError
-from referee.scenario.runner import Report, run_file, scenario_files
+from referee.scenario.reports import counts, to_json, write_junit
+from referee.scenario.rule_ids import RuleIndex
+from referee.scenario.runner import Report, RuleIds, run_file, scenario_files
 from referee.scenario.target import InProcessTarget, Target, default_specs, load_specs
 
 
@@ -28,9 +37,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="the target's create token (`serve --create-token`), in a file")
     parser.add_argument("-v", "--verbose", action="store_true",
                         help="also list the scenarios that passed")
+    parser.add_argument("--junit", metavar="FILE", type=Path,
+                        help="also write a JUnit XML report (one testcase per scenario)")
+    parser.add_argument("--json", action="store_true",
+                        help="print a JSON report on stdout instead of the text one")
 
 
-def make_target(args: argparse.Namespace) -> Target:
+def make_target(args: argparse.Namespace, games: Mapping[str, Any]) -> Target:
     if args.target:
         from referee.scenario.remote import GrpcTarget
 
@@ -38,7 +51,7 @@ def make_target(args: argparse.Namespace) -> Target:
             args.target, tls_ca=args.tls_ca.read_bytes() if args.tls_ca else None,
             create_token=(args.create_token_file.read_text(encoding="utf-8").strip()
                           if args.create_token_file else None))
-    return InProcessTarget(load_specs(args.specs or default_specs()))
+    return InProcessTarget(games)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -48,26 +61,78 @@ def run(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 1
     try:
-        target = make_target(args)
+        games = load_specs(args.specs or default_specs())
+        target = make_target(args, games)
     except RefereeError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     try:
-        reports = [run_file(path, target) for path in files]
+        reports, seconds = run_all(files, target, RuleIndex(games), Progress(sys.stderr))
     finally:
         target.close()
+    where = args.target or "in-process"
+    if args.junit is not None:
+        write_junit(args.junit, reports, seconds, where)
+    if args.json:
+        print(to_json(reports, seconds, where))
+    else:
+        _print_text(reports, args.verbose)
+    return 0 if all(r.status in ("passed", "skipped") for r in reports) else 1
+
+
+def run_all(files: list[Path], target: Target, rule_ids: RuleIds,
+            progress: Progress) -> tuple[list[Report], list[float]]:
+    """Each file's report and the seconds it took, in order."""
+    reports, seconds = [], []
+    for number, path in enumerate(files, 1):
+        progress.show(number, len(files), path)
+        started = time.perf_counter()
+        reports.append(run_file(path, target, rule_ids))
+        seconds.append(time.perf_counter() - started)
+    progress.done()
+    return reports, seconds
+
+
+class Progress:
+    """`[12/45] tests/conformance/pontinho/pn12-trio.yaml`, rewritten in place on a terminal;
+    nothing when the stream is not one (a CI log, a pipe)."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self._stream = stream
+        self._on = stream.isatty()
+        self._width = 0
+
+    def show(self, number: int, total: int, path: Path) -> None:
+        if self._on:
+            line = f"[{number}/{total}] {path}"
+            self._stream.write("\r" + line.ljust(self._width))
+            self._stream.flush()
+            self._width = len(line)
+
+    def done(self) -> None:
+        if self._on and self._width:
+            self._stream.write("\r" + " " * self._width + "\r")
+            self._stream.flush()
+
+
+def _print_text(reports: list[Report], verbose: bool) -> None:
     for report in reports:
-        _print(report, args.verbose)
-    failed = sum(not r.passed for r in reports)
-    print(f"{len(reports) - failed} passed, {failed} failed")
-    return 1 if failed else 0
+        _print(report, verbose)
+    tally = counts(reports)
+    extra = "".join(f", {tally[k]} {word}" for k, word in (("error", "errors"),
+                                                            ("skipped", "skipped")) if tally[k])
+    print(f"{tally['passed']} passed, {tally['failed']} failed{extra}")
 
 
 def _print(report: Report, verbose: bool) -> None:
-    if report.passed:
+    status = report.status
+    if status == "passed":
         if verbose:
             print(f"ok   {report.source}")
         return
-    print(f"FAIL {report.source}")
+    if status == "skipped":
+        print(f"skip {report.source}: {report.skipped}")
+        return
+    print(f"{'ERROR' if status == 'error' else 'FAIL'} {report.source}")
     for failure in report.failures:
         print(f"  {failure}")

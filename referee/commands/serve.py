@@ -20,9 +20,10 @@ import sys
 import threading
 from pathlib import Path
 
+from referee.metrics import serve_metrics
 from referee.server.app import MAX_MESSAGE_BYTES, MAX_WORKERS, ServerConfig, create_server
 from referee.server.limits import Limits, Rate
-from referee.server.logging import configure_logging
+from referee.server.logging import configure_logging, log_started, log_stopped
 from referee.server.tls import TlsFiles
 from referee.service import MAX_LIVE_TABLES, MAX_STREAMS_PER_TABLE, RefereeService
 from referee.spec.registry import DEFAULT_SPECS, load_games
@@ -50,6 +51,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--allow-stacked", action="store_true",
                         help="allow CreateTable a chosen `seed` or a stacked `deal` (test and "
                              "dispute mode; every view shows it); off: every table is dealt fair")
+    parser.add_argument("--metrics-port", type=int, default=0,
+                        help="serve Prometheus metrics over HTTP on this port, on --host "
+                             "(0: no metrics)")
     parser.add_argument("--log-level", default="info",
                         choices=["debug", "info", "warning", "error"])
     _add_limits(parser.add_argument_group("limits (0: none)"))
@@ -134,16 +138,28 @@ def run(args: argparse.Namespace) -> int:
                              max_streams_per_table=config.limits.streams_per_table,
                              allow_stacked=args.allow_stacked)
     server, port = create_server(service, args.host, args.port, config)
+    try:
+        metrics = (serve_metrics(service.metrics, args.host, args.metrics_port)
+                   if args.metrics_port else None)
+    except OSError as problem:  # the port is taken, say
+        server.stop(None)
+        store.close()
+        print(f"referee serve: --metrics-port {args.metrics_port}: {problem}", file=sys.stderr)
+        return 2
     stopping = threading.Event()
     for signum in (signal.SIGTERM, signal.SIGINT):
         signal.signal(signum, lambda *_: stopping.set())
     server.start()
+    log_started(f"{args.host}:{port}", service.games, store, metrics.port if metrics else None)
     print(f"referee listening on {args.host}:{port}", flush=True)
     # claim windows left open by a previous run get their deadlines back (TD-4), while serving
     threading.Thread(target=service.resume_deadlines, name="resume-deadlines", daemon=True).start()
     stopping.wait()
     server.enter_graceful_shutdown()  # health answers NOT_SERVING: balancers look elsewhere
-    service.close()  # ends Watch streams, so the grace period is not spent waiting on them
+    service.close()  # ends Watch streams (UNAVAILABLE): the grace period is not spent on them
     server.stop(GRACE_S).wait()
+    if metrics is not None:
+        metrics.close()
     store.close()
+    log_stopped("signal")
     return 0

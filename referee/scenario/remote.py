@@ -19,7 +19,7 @@ from referee.errors import InvalidArgument, NotFound, RefereeError
 from referee.model import ADJUDICATOR, JSON, Move, Outcome, Verdict, Violation
 from referee.scenario.fields import integral
 from referee.scenario.format import Setup
-from referee.scenario.target import Unsupported, scenario_seed
+from referee.scenario.target import CannotRun, scenario_seed
 from referee_client.client import CHANNEL_OPTIONS  # the retry policy every client should use
 
 TOKEN_KEY = "x-seat-token"     # the seat the call acts for
@@ -77,7 +77,7 @@ def create_request(setup: Setup) -> pb.CreateTableRequest:
     if setup.deal is not None:
         request.deal.CopyFrom(_struct(setup.deal))
     if setup.secret is not None:
-        raise Unsupported("a record of a fair table (`secret`) replays in process only: "
+        raise CannotRun("a record of a fair table (`secret`) replays in process only: "
                           "CreateTable takes no secret")
     seed = scenario_seed(setup)
     if seed is not None:
@@ -151,7 +151,7 @@ class GrpcTarget:
         return _data(self._call(self.stub.GetView, request, handle.tokens[seat]).view)
 
     def close_window(self, handle: RemoteTable) -> None:
-        raise Unsupported("`close_window` is not supported against a server: its clock decides")
+        raise CannotRun("`close_window` is not supported against a server: its clock decides")
 
     def close(self) -> None:
         self.channel.close()

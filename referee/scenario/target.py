@@ -21,6 +21,11 @@ class Unsupported(RefereeError):
     code = "unsupported"
 
 
+class CannotRun(Unsupported):
+    """The target cannot run such a step at all (a remote server's clock cannot be moved): the
+    scenario is skipped there, with this reason, not failed."""
+
+
 class Target(Protocol):
     def create_table(self, setup: Setup) -> Any:
         """A handle for a new table; raises `SetupError` / `OptionError` for a bad setup."""

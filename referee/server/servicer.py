@@ -61,7 +61,12 @@ class RefereeServicer(referee_pb2_grpc.RefereeServicer):
 
     async def Propose(self, request: pb.ProposeRequest,
                       context: grpc.aio.ServicerContext) -> pb.ProposeResponse:
-        return await self._run(context, "Propose", self._propose, request, seat_token(context))
+        started = time.perf_counter()
+        try:
+            return await self._run(context, "Propose", self._propose, request,
+                                   seat_token(context))
+        finally:  # the wait for a worker included, and refused calls too
+            self._service.metrics.propose_seconds.observe(time.perf_counter() - started)
 
     async def GetView(self, request: pb.GetViewRequest,
                       context: grpc.aio.ServicerContext) -> pb.GetViewResponse:
@@ -76,12 +81,15 @@ class RefereeServicer(referee_pb2_grpc.RefereeServicer):
         subscription = await self._run(context, "Watch", functools.partial(
             self._service.watch, from_version=request.from_version),
             request.table_id, seat_token(context))
+        open_streams = self._service.metrics.watch_streams
+        open_streams.inc()
         try:
             async for seen in moves(subscription):
                 yield convert.seen_move_to_proto(seen)
-        except Exception as error:  # noqa: BLE001 - a watcher too slow, or a bug
+        except Exception as error:  # noqa: BLE001 - too slow, the referee stopping, or a bug
             await abort(context, "Watch", error)
         finally:  # the client went away, or the stream ended: stop queueing for it
+            open_streams.dec()
             subscription.cancel()
 
     # --- the blocking parts, run on the worker pool ---

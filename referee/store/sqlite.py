@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+import time
 from contextlib import contextmanager
 from datetime import datetime, timezone
 from pathlib import Path
@@ -100,6 +101,8 @@ class SqliteStore(Store):
         self._group = 0                         # the open group of appended moves
         self._durable = -1                      # the last group committed
         self._failed: set[int] = set()          # groups whose commit failed
+        # told each commit's duration in seconds (the metrics, `referee.metrics`)
+        self.on_commit: Callable[[float], None] = _ignore
         self._db = connect(self.path)
         self._configure()
         self._migrate()
@@ -133,7 +136,7 @@ class SqliteStore(Store):
             except BaseException:
                 self._db.execute("ROLLBACK")
                 raise
-            self._db.execute("COMMIT")
+            self._commit()
 
     def create_table(self, table_id: str, setup: Mapping[str, JSON],
                      token_hashes: Mapping[int, str]) -> None:
@@ -193,7 +196,7 @@ class SqliteStore(Store):
             return
         group, self._group = self._group, self._group + 1
         try:
-            self._db.execute("COMMIT")
+            self._commit()
         except sqlite3.Error:
             self._failed.add(group)
             if self._db.in_transaction:
@@ -201,6 +204,12 @@ class SqliteStore(Store):
             raise
         finally:
             self._durable = group
+
+    def _commit(self) -> None:
+        """COMMIT (the caller holds `_lock`), its duration told to `on_commit`."""
+        started = time.perf_counter()
+        self._db.execute("COMMIT")
+        self.on_commit(time.perf_counter() - started)
 
     def record_rejection(self, table_id: str, seat: int, move: Mapping[str, JSON],
                          move_id: str, verdict: Mapping[str, JSON]) -> None:
@@ -228,6 +237,10 @@ class SqliteStore(Store):
         with self._lock:
             self._commit_group()
             self._db.close()
+
+
+def _ignore(seconds: float) -> None:
+    return None
 
 
 def _version(db: Connection, table_id: str) -> int:
