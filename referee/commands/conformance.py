@@ -21,7 +21,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--target", metavar="HOST:PORT",
                         help="a running referee to test (default: the engine in this process)")
     parser.add_argument("--specs", metavar="DIR", default=None,
-                        help="the game specs for the in-process engine (default: `specs`)")
+                        help="the game specs for the in-process engine (default: the specs shipped with the referee)")
     parser.add_argument("--tls-ca", metavar="PEM", type=Path,
                         help="the target speaks TLS: the CA its certificate chains to")
     parser.add_argument("--create-token-file", metavar="FILE", type=Path,

@@ -26,7 +26,7 @@ SUMMARY_FIELDS = ("to_act", "hand_over", "match_over", "winner", "scores", "blow
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", metavar="FILE", help="a game record (SCENARIOS.md format)")
     parser.add_argument("--specs", metavar="DIR", default=None,
-                        help="the game specs (default: `specs`)")
+                        help="the game specs (default: the specs shipped with the referee)")
     parser.add_argument("--json", action="store_true", help="print the whole answer as JSON")
 
 
