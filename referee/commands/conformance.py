@@ -8,10 +8,9 @@ status is 1 if any scenario failed, 2 if the specs or the target cannot be reach
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 
-from referee.errors import RefereeError
+from referee.errors import InvalidArgument
 from referee.scenario.runner import Report, run_file, scenario_files
 from referee.scenario.target import InProcessTarget, Target, default_specs, load_specs
 
@@ -42,16 +41,14 @@ def make_target(args: argparse.Namespace) -> Target:
 
 
 def run(args: argparse.Namespace) -> int:
+    missing = [path for path in args.paths if not Path(path).exists()]
+    if missing:
+        raise InvalidArgument(f"no such file or folder: `{missing[0]}`")
     files = list(scenario_files(args.paths))
     if not files:
-        print("no scenario files found in " + ", ".join(f"`{p}`" for p in args.paths),
-              file=sys.stderr)
-        return 1
-    try:
-        target = make_target(args)
-    except RefereeError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
+        raise InvalidArgument("no scenario files (`*.yaml`) in "
+                              + ", ".join(f"`{p}`" for p in args.paths))
+    target = make_target(args)  # a RefereeError (exit status 2) is told by referee.cli
     try:
         reports = [run_file(path, target) for path in files]
     finally:

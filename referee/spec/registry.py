@@ -132,7 +132,8 @@ def load_games(specs_dir: str | Path = DEFAULT_SPECS) -> dict[str, Game]:
 def find_game(games: Mapping[str, Game], name: str) -> Game:
     if name not in games:
         known = ", ".join(f"`{g}`" for g in sorted(games))
-        raise NotFound(f"unknown game `{name}`: this referee knows {known}")
+        raise NotFound(f"unknown game `{name}`: "
+                       + (f"this referee knows {known}" if games else "no game specs are loaded"))
     return games[name]
 
 
