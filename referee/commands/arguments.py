@@ -86,7 +86,8 @@ def _reading_environment(action: argparse.Action) -> Callable[[str], Any]:
             raise argparse.ArgumentTypeError(f"{text.variable}: {problem}") from None
         if choices is not None and value not in choices:
             expected = ", ".join(f"`{c}`" for c in choices)
-            raise argparse.ArgumentTypeError(f"{text.variable}: `{text}`: expected one of {expected}")
+            raise argparse.ArgumentTypeError(
+                f"{text.variable}: `{text}`: expected one of {expected}")
         return value
 
     return read

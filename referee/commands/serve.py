@@ -154,7 +154,8 @@ def check_can_listen(host: str, port: int) -> None:
         addresses = socket.getaddrinfo(host.strip("[]"), port, type=socket.SOCK_STREAM,
                                        flags=socket.AI_PASSIVE)
     except socket.gaierror as problem:
-        raise RefereeError(f"cannot listen on `{host}`: {(problem.strerror or str(problem)).lower()}") from None
+        reason = (problem.strerror or str(problem)).lower()
+        raise RefereeError(f"cannot listen on `{host}`: {reason}") from None
     for family, kind, proto, _, address in addresses:
         with socket.socket(family, kind, proto) as probe:
             probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as grpc binds
@@ -176,12 +177,12 @@ def load_served_games(specs: str) -> dict[str, Game]:
 
 
 def run(args: argparse.Namespace) -> int:
-    configure_logging(args.log_level)
     try:
         config = server_config(args)
     except ValueError as problem:  # an OSError (a token file missing) goes to referee.cli
         print(f"referee serve: {problem}", file=sys.stderr)
         return 2
+    configure_logging(args.log_level)  # once the command line holds: its errors are plain lines
     games = load_served_games(args.specs)
     store = open_store(args)
     service = RefereeService(store, games, max_live_tables=args.max_live_tables,

@@ -135,4 +135,5 @@ def test_the_installed_referee_refuses_to_serve_no_games(installed: Path, empty:
     done = subprocess.run([str(installed / "referee"), "serve", "--memory", "--specs", str(empty)],
                           cwd=empty, env=_clean_env(), capture_output=True, text=True, timeout=60)
     assert done.returncode == 2
-    assert done.stderr == f"referee serve: no games to serve: no game specs (`*.yaml`) in `{empty}`\n"
+    assert done.stderr == ("referee serve: no games to serve: no game specs (`*.yaml`) in "
+                           f"`{empty}`\n")
