@@ -1,8 +1,8 @@
 """referee: a rules-validation referee for card games: serve it over gRPC, play, prove, check.
 
 One sub-command per module in `referee.commands`. A user error (a bad flag, an unknown game, a
-missing file, a busy port, an unreachable target) is
-one line on stderr, `referee COMMAND: what is wrong`, and exit status 2; a traceback is a bug.
+missing file, a busy port, an unreachable target) is one line on stderr, `referee COMMAND: what
+is wrong`, and exit status 2; a traceback is a bug.
 """
 
 from __future__ import annotations
