@@ -10,11 +10,12 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
-from typing import NoReturn
+from typing import NoReturn, Sequence
 
 import grpc
 
 from referee import __version__
+from referee.commands.arguments import overrule_environment
 from referee.errors import RefereeError, SpecErrors
 
 # sub-command name -> module under referee.commands (each has `add_arguments` and `run`)
@@ -37,6 +38,13 @@ class Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         self.exit(USAGE_ERROR, f"{self.prog}: {message} (see `{self.prog} --help`)\n")
+
+    def parse_known_args(self, args: Sequence[str] | None = None,  # type: ignore[override]
+                         namespace: argparse.Namespace | None = None,
+                         ) -> tuple[argparse.Namespace, list[str]]:
+        parsed, extras = super().parse_known_args(args, namespace)
+        overrule_environment(self, parsed)
+        return parsed, extras
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -4,6 +4,8 @@
 `--allow-stacked` -> `REFEREE_ALLOW_STACKED`), shown in its `--help`. The flag beats the
 variable, the variable beats the built-in default. A variable's value is read like the flag's
 (its type and choices); a switch takes `1`/`true`/`yes`/`on` or `0`/`false`/`no`/`off`/empty.
+Of flags that exclude each other (`--db`, `--memory`), one given on the command line also beats
+the others' variables (`REFEREE_MEMORY=1 referee serve --db x.db` keeps the tables in `x.db`).
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import os
 from typing import Any, Callable, Mapping
 
 PREFIX = "REFEREE_"
+GIVEN = "_given_on_the_command_line"  # a namespace's set of dests, while it is being parsed
 TRUE, FALSE = ("1", "true", "yes", "on"), ("0", "false", "no", "off", "")
 
 
@@ -49,6 +52,7 @@ class FromEnvironment(str):
     given on the command line, and a bad one is reported with the variable's name."""
 
     variable: str
+    built_in: Any  # the flag's default when the variable is not set
 
 
 def variable(action: argparse.Action) -> str:
@@ -65,9 +69,36 @@ def from_environment(parser: argparse.ArgumentParser,
         if name not in environ:
             continue
         value = FromEnvironment(environ[name])
-        value.variable = name
+        value.variable, value.built_in = name, action.default
         action.type = _reading_environment(action)
         action.default = value
+    for group in parser._mutually_exclusive_groups:
+        for action in group._group_actions:
+            _note_when_given(action)
+
+
+def overrule_environment(parser: argparse.ArgumentParser, namespace: argparse.Namespace) -> None:
+    """After parsing: a flag given beats the variables of the flags it excludes."""
+    given = vars(namespace).pop(GIVEN, set())
+    for group in parser._mutually_exclusive_groups:
+        members = group._group_actions
+        if not any(action.dest in given for action in members):
+            continue
+        for action in members:
+            if action.dest not in given and isinstance(action.default, FromEnvironment):
+                setattr(namespace, action.dest, action.default.built_in)
+
+
+def _note_when_given(action: argparse.Action) -> None:
+    """Make `action` record its dest in the namespace when its flag is on the command line."""
+    kind = type(action)
+
+    def called(self: argparse.Action, parser: argparse.ArgumentParser,
+               namespace: argparse.Namespace, values: Any, option_string: str | None = None) -> None:
+        kind.__call__(self, parser, namespace, values, option_string)
+        vars(namespace).setdefault(GIVEN, set()).add(self.dest)
+
+    action.__class__ = type(f"Noted{kind.__name__}", (kind,), {"__call__": called})
 
 
 def _reading_environment(action: argparse.Action) -> Callable[[str], Any]:

@@ -156,6 +156,18 @@ def test_a_flag_beats_its_variable(monkeypatch: pytest.MonkeyPatch) -> None:
     assert (args.port, args.log_level, args.allow_stacked) == (7000, "error", True)
 
 
+def test_a_flag_beats_the_variables_of_the_flags_it_excludes(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    args = serve_args(["--db", "x.db"], monkeypatch, REFEREE_MEMORY="1")
+    assert (args.memory, args.db) == (False, "x.db")
+    args = serve_args(["--memory"], monkeypatch, REFEREE_DB="y.db", REFEREE_MEMORY="0")
+    assert (args.memory, args.db) == (True, "var/referee.db")
+    args = serve_args([], monkeypatch, REFEREE_DB="y.db", REFEREE_MEMORY="0")
+    assert (args.memory, args.db) == (False, "y.db")
+    args = serve_args(["--open-create"], monkeypatch, REFEREE_CREATE_TOKEN="secret")
+    assert (args.open_create, args.create_token) == (True, None)
+
+
 def test_without_variables_the_defaults_hold(monkeypatch: pytest.MonkeyPatch) -> None:
     for action in serve_flags():
         monkeypatch.delenv(variable(action), raising=False)
