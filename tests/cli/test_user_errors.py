@@ -190,3 +190,12 @@ def test_a_bad_variable_is_one_line_naming_it(name: str, value: str, expected: s
     assert exit_status(["serve"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.startswith(f"referee serve: {expected}"), err
+
+
+def test_a_broken_spec_is_one_line_with_its_place(tmp_path: Path,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path.joinpath("broken.yaml").write_text("name: broken\nmechanics: poker\n")
+    assert exit_status(["play", "broken", "--specs", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert err == (f"referee play: {tmp_path / 'broken.yaml'}:2:12: at `mechanics`: unknown "
+                   "mechanics `poker`: expected one of `rummy`, `banking`, `tricks`\n")
