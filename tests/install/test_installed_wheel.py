@@ -23,6 +23,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 GAMES = ["pontinho", "pontoon", "shoot_pontoon", "taradinho", "tarocchi_piedicavallo"]
+NOT_SOURCE = (".git", ".venv", "build", "dist", "var", "*.egg-info", "__pycache__", ".*_cache",
+              ".hypothesis", "node_modules")
 SCENARIO = ROOT / "tests" / "conformance" / "pontinho" / "pn02-dealer-and-mao.yaml"
 
 # run by the installed venv's python: a move played over the stubs the wheel installed
@@ -69,14 +71,27 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def _clean_copy(target: Path) -> Path:
     """The files git would put in a clone (and new ones not ignored): no generated code, no
-    venv, no build output of the checkout."""
-    listed = run(["git", "ls-files", "--cached", "--others", "--exclude-standard", "-z"], cwd=ROOT)
-    for name in filter(None, listed.split("\0")):
+    venv, no build output of the checkout. Outside a git checkout: the tree less those."""
+    names = _tracked_files()
+    if names is None:
+        shutil.copytree(ROOT, target, ignore=shutil.ignore_patterns(*NOT_SOURCE))
+        shutil.rmtree(target / "referee" / "api" / "v1", ignore_errors=True)
+    for name in names or []:
         if (ROOT / name).is_file():
             (target / name).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(ROOT / name, target / name)
     assert not (target / "referee" / "api" / "v1").exists()
     return target
+
+
+def _tracked_files() -> list[str] | None:
+    """What a clone would hold, and the new files git does not ignore; None outside git."""
+    try:
+        listed = subprocess.run(["git", "ls-files", "--cached", "--others", "--exclude-standard",
+                                 "-z"], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    except FileNotFoundError:  # no git on this machine
+        return None
+    return [n for n in listed.stdout.split("\0") if n] if listed.returncode == 0 else None
 
 
 def run(command: list[str], cwd: Path) -> str:
