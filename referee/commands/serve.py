@@ -27,6 +27,7 @@ import sqlite3
 import sys
 import threading
 from pathlib import Path
+from typing import Any
 
 from referee.commands.arguments import from_environment, non_negative, port, positive
 from referee.errors import RefereeError
@@ -156,15 +157,23 @@ def check_can_listen(host: str, port: int) -> None:
     except socket.gaierror as problem:
         reason = (problem.strerror or str(problem)).lower()
         raise RefereeError(f"cannot listen on `{host}`: {reason}") from None
-    for family, kind, proto, _, address in addresses:
-        with socket.socket(family, kind, proto) as probe:
-            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as grpc binds
-            try:
-                probe.bind(address)
-            except OSError as problem:
-                reason = ("the port is in use" if problem.errno == errno.EADDRINUSE
-                          else (problem.strerror or str(problem)).lower())
-                raise RefereeError(f"cannot listen on {host}:{port}: {reason}") from None
+    problems = [p for p in map(_bind_problem, addresses) if p is not None]
+    in_use = [p for p in problems if p.errno == errno.EADDRINUSE]
+    if in_use or (problems and len(problems) == len(addresses)):  # grpc needs one address bound
+        reason = ("the port is in use" if in_use
+                  else (problems[0].strerror or str(problems[0])).lower())
+        raise RefereeError(f"cannot listen on {host}:{port}: {reason}")
+
+
+def _bind_problem(address: tuple[Any, ...]) -> OSError | None:
+    family, kind, proto, _, where = address
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as grpc binds
+        try:
+            probe.bind(where)
+        except OSError as problem:
+            return problem
+    return None
 
 
 def load_served_games(specs: str) -> dict[str, Game]:
