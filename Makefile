@@ -20,7 +20,7 @@ PYTEST_ARGS ?=
 FUZZ_SCALE  ?= 20  # make fuzz: examples per property, times those of the make test pass
 
 .DEFAULT_GOAL := help
-.PHONY: help install proto run lint test bench soak fuzz harden
+.PHONY: help install proto run lint test wheel bench soak fuzz harden
 
 help: ## list the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  %-8s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -47,6 +47,10 @@ lint: $(STAMP) $(API) ## pyflakes on every Python file, mypy on the referee and 
 # pytest exits 5 when it collects no test: not a failure of the code
 test: lint ## lint, then run the whole test suite
 	$(BIN)/python -m pytest $(PYTEST_ARGS) || [ $$? -eq 5 ]
+
+wheel: $(STAMP) ## build dist/referee-*.whl: gRPC code and specs inside, `pip install` it anywhere
+	$(BIN)/python -m pip wheel --quiet --no-deps --wheel-dir dist .
+	@ls dist/referee-*.whl
 
 bench: $(STAMP) $(API) ## measure proposals per second and verdict latency
 	$(BIN)/python -m referee.bench

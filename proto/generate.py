@@ -18,7 +18,7 @@ from grpc_tools import protoc
 
 ROOT = Path(__file__).resolve().parent.parent
 PROTO_DIR = ROOT / "proto"
-PACKAGE_DIR = ROOT / "referee" / "api"
+PACKAGE_DIR = ROOT / "referee" / "api"  # `generate(into)` writes elsewhere: setup.py's build
 PROTO_PACKAGE = "referee"  # top-level directory of the protos, as protoc turns it into imports
 API_PACKAGE = "referee.api"
 
@@ -40,14 +40,15 @@ def run_protoc(out: Path) -> None:
         raise SystemExit("protoc failed: see the messages above")
 
 
-def install(generated: Path) -> None:
-    """Move the generated tree into `referee/api`, with imports and `__init__.py` files fixed."""
+def install(generated: Path, package_dir: Path) -> None:
+    """Move the generated tree into `package_dir` (`referee/api`), with imports and `__init__.py`
+    files fixed."""
     for source in sorted(generated.rglob("*.py*")):
-        target = PACKAGE_DIR / source.relative_to(generated)
+        target = package_dir / source.relative_to(generated)
         target.parent.mkdir(parents=True, exist_ok=True)
         text = _SIBLING_IMPORT.sub(rf"from {API_PACKAGE}.\1 import", source.read_text())
         target.write_text(text)
-        for package in _packages_between(PACKAGE_DIR, target.parent):
+        for package in _packages_between(package_dir, target.parent):
             package.joinpath("__init__.py").touch()
 
 
@@ -56,13 +57,19 @@ def _packages_between(top: Path, leaf: Path) -> list[Path]:
     return [leaf, *leaf.parents][: len(leaf.relative_to(top).parts)]
 
 
-def main() -> int:
+def generate(package_dir: Path = PACKAGE_DIR) -> list[Path]:
+    """Write the gRPC code into `package_dir` (the `referee.api` package); the generated files."""
     with tempfile.TemporaryDirectory() as tmp:
         run_protoc(Path(tmp))
         generated = Path(tmp) / PROTO_PACKAGE
         for old in generated.iterdir():  # replace, so a deleted proto leaves no stale module
-            shutil.rmtree(PACKAGE_DIR / old.name, ignore_errors=True)
-        install(generated)
+            shutil.rmtree(package_dir / old.name, ignore_errors=True)
+        install(generated, package_dir)
+    return sorted(p for p in package_dir.rglob("*.py*") if p.name != "__init__.py")
+
+
+def main() -> int:
+    generate()
     print(f"generated {', '.join(str(p.relative_to(ROOT)) for p in protos())} into "
           f"{PACKAGE_DIR.relative_to(ROOT)}")
     return 0

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
-from referee.errors import SpecError, SpecErrors
+from referee.errors import InvalidArgument, SpecError, SpecErrors
 from referee.spec.registry import load_game
 
 
@@ -14,6 +15,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    """0: every spec is valid; 1: some spec has errors (every one listed); 2: a file is missing."""
+    missing = [path for path in args.files if not Path(path).is_file()]
+    if missing:
+        raise InvalidArgument(f"no such spec file: `{missing[0]}`")
     failed = 0
     for path in args.files:
         try:
@@ -23,7 +28,7 @@ def run(args: argparse.Namespace) -> int:
             for error in exc.errors:
                 print(error, file=sys.stderr)
             print(f"{path}: {len(exc.errors)} error(s)", file=sys.stderr)
-        except (SpecError, OSError) as exc:
+        except SpecError as exc:
             failed += 1
             print(exc, file=sys.stderr)
         else:

@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 from typing import Any, Mapping, TextIO
 
-from referee.errors import RefereeError
+from referee.errors import InvalidArgument
 from referee.scenario.reports import counts, to_json, write_junit
 from referee.scenario.rule_ids import RuleIndex
 from referee.scenario.runner import Report, RuleIds, run_file, scenario_files
@@ -30,7 +30,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--target", metavar="HOST:PORT",
                         help="a running referee to test (default: the engine in this process)")
     parser.add_argument("--specs", metavar="DIR", default=None,
-                        help="the game specs for the in-process engine (default: `specs`)")
+                        help="the game specs for the in-process engine (default: the specs shipped with the referee)")
     parser.add_argument("--tls-ca", metavar="PEM", type=Path,
                         help="the target speaks TLS: the CA its certificate chains to")
     parser.add_argument("--create-token-file", metavar="FILE", type=Path,
@@ -55,17 +55,15 @@ def make_target(args: argparse.Namespace, games: Mapping[str, Any]) -> Target:
 
 
 def run(args: argparse.Namespace) -> int:
+    missing = [path for path in args.paths if not Path(path).exists()]
+    if missing:
+        raise InvalidArgument(f"no such file or folder: `{missing[0]}`")
     files = list(scenario_files(args.paths))
     if not files:
-        print("no scenario files found in " + ", ".join(f"`{p}`" for p in args.paths),
-              file=sys.stderr)
-        return 1
-    try:
-        games = load_specs(args.specs or default_specs())
-        target = make_target(args, games)
-    except RefereeError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
+        raise InvalidArgument("no scenario files (`*.yaml`) in "
+                              + ", ".join(f"`{p}`" for p in args.paths))
+    games = load_specs(args.specs or default_specs())
+    target = make_target(args, games)  # a RefereeError (exit status 2) is told by referee.cli
     try:
         reports, seconds = run_all(files, target, RuleIndex(games), Progress(sys.stderr))
     finally:

@@ -10,10 +10,12 @@ as not compared: it does not change the exit status.
 from __future__ import annotations
 
 import argparse
+import sys
 import time
 from pathlib import Path
 from typing import Any
 
+from referee.commands.arguments import positive
 from referee.errors import RefereeError
 from referee.proofs import rummy_context
 from referee.proofs.diff import (DEFAULT_MAX_CARDS, DEFAULT_RLIMIT, Comparison, Finding, Pair,
@@ -32,7 +34,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("b", metavar="B", help="the other game, with options")
     parser.add_argument("--max-cards", type=int, default=DEFAULT_MAX_CARDS,
                         help="the bound: most cards in any card list of a situation")
-    parser.add_argument("--rlimit", type=int, default=DEFAULT_RLIMIT,
+    parser.add_argument("--rlimit", type=positive, default=DEFAULT_RLIMIT,
                         help="z3's deterministic resource budget per query")
     parser.add_argument("--only", metavar="CHECKPOINT", help="compare only this checkpoint")
     parser.add_argument("--out", metavar="DIR", help="write each confirmed scenario into DIR")
@@ -46,11 +48,11 @@ def run(args: argparse.Namespace) -> int:
         games = load_games(args.specs)
         pair = Pair((parse_side(args.a, games), parse_side(args.b, games)), args.max_cards, args.rlimit)
     except RefereeError as exc:
-        print(f"error: {exc.message}")
+        print(f"referee diff: {exc.message}", file=sys.stderr)
         return 2
     problem = _check_arguments(args, pair)
     if problem:
-        print(f"error: {problem}")
+        print(f"referee diff: {problem}", file=sys.stderr)
         return 2
     started = time.perf_counter()
     print(f"A = {pair.sides[0].text}, B = {pair.sides[1].text}: card lists of up to "

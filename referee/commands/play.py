@@ -21,7 +21,8 @@ import grpc
 import yaml
 
 from referee.engine.table import Table, TableSetup
-from referee.errors import RefereeError
+from referee.commands.arguments import non_negative, positive
+from referee.errors import InvalidArgument
 from referee.model import Move, Outcome
 from referee.redaction import events_for
 from referee.spec.registry import DEFAULT_SPECS, Game, find_game, load_games
@@ -34,7 +35,7 @@ Candidates = Callable[[dict[str, Any], random.Random], Iterator[dict[str, Any]]]
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("game", help="a game name")
-    parser.add_argument("--bots", type=int, default=4, help="how many seats, each a bot")
+    parser.add_argument("--bots", type=positive, default=4, help="how many seats, each a bot")
     parser.add_argument("--seed", type=int, default=7, help="the table seed (the deal) and the bots' choices")
     parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                         help="a table option (repeatable); VALUE is read as YAML: "
@@ -43,9 +44,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="play on a running referee over gRPC (default: in this process)")
     parser.add_argument("--specs", default=str(DEFAULT_SPECS))
     parser.add_argument("--quiet", action="store_true", help="print only accepted moves")
-    parser.add_argument("--hands", type=int, default=5,
+    parser.add_argument("--hands", type=positive, default=5,
                         help="banking games (Pontoon): how many hands to play (default 5)")
-    parser.add_argument("--chips", type=int, default=1000,
+    parser.add_argument("--chips", type=non_negative, default=1000,
                         help="banking games (Pontoon): each seat's chips at the start "
                              "(default 1000)")
 
@@ -146,7 +147,7 @@ def parse_options(pairs: list[str]) -> dict[str, Any]:
     for pair in pairs:
         name, sep, value = pair.partition("=")
         if not sep or not name.strip():
-            raise SystemExit(f"error: --option expects NAME=VALUE, got `{pair}`")
+            raise InvalidArgument(f"`--option` expects NAME=VALUE, got `{pair}`")
         options[name.strip()] = yaml.safe_load(value)
     return options
 
@@ -167,11 +168,9 @@ def run(args: argparse.Namespace) -> int:
     runner = {"banking": run_banking, "tricks": run_tricks}.get(game.spec.mechanics, run_rummy)
     try:
         return runner(game, args)
-    except RefereeError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    except grpc.RpcError as exc:
-        print(f"error: {args.target}: {exc.code().name}: {exc.details()}", file=sys.stderr)
+    except grpc.RpcError as exc:  # a RefereeError is told by referee.cli
+        print(f"referee play: {args.target}: {exc.code().name.lower()}: {exc.details()}",
+              file=sys.stderr)
         return 2
 
 

@@ -8,11 +8,9 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from typing import Any
 
 from referee.engine.replay import replay
-from referee.errors import RefereeError
 from referee.model import JSON
 from referee.scenario.checks import show
 from referee.scenario.format import load_file
@@ -26,17 +24,13 @@ SUMMARY_FIELDS = ("to_act", "hand_over", "match_over", "winner", "scores", "blow
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", metavar="FILE", help="a game record (the format of docs/scenarios.md)")
     parser.add_argument("--specs", metavar="DIR", default=None,
-                        help="the game specs (default: `specs`)")
+                        help="the game specs (default: the specs shipped with the referee)")
     parser.add_argument("--json", action="store_true", help="print the whole answer as JSON")
 
 
 def run(args: argparse.Namespace) -> int:
-    try:
-        scenario = load_file(args.file)
-        answer = replay(load_specs(args.specs or default_specs()), scenario)
-    except RefereeError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
+    scenario = load_file(args.file)  # a RefereeError (exit status 2) is told by referee.cli
+    answer = replay(load_specs(args.specs or default_specs()), scenario)
     if args.json:
         print(json.dumps(answer, indent=2, sort_keys=True))
     else:

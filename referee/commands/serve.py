@@ -9,24 +9,36 @@ Limits (README, "Security and limits"): requests a second per address and per se
 created per address, open Watch streams per address and per table, concurrent calls. Binding to
 an address other than loopback needs `--create-token` (or `--open-create`, said out loud), so
 that strangers cannot fill the store with tables.
+
+Every flag can also be set by an environment variable, `REFEREE_` and the flag's name in capitals
+(`--port` -> `REFEREE_PORT`, `--max-live-tables` -> `REFEREE_MAX_LIVE_TABLES`; a switch such as
+`--memory` takes `REFEREE_MEMORY=1`); a flag given beats its variable. The referee refuses to
+start with no games to serve (exit status 2), as it does on a busy port.
 """
 
 from __future__ import annotations
 
 import argparse
+import errno
 import ipaddress
 import signal
+import socket
+import sqlite3
 import sys
 import threading
 from pathlib import Path
+from typing import Any
 
+from referee.commands.arguments import from_environment, non_negative, port, positive
+from referee.errors import RefereeError
 from referee.metrics import serve_metrics
-from referee.server.app import MAX_MESSAGE_BYTES, MAX_WORKERS, ServerConfig, create_server
+from referee.server.app import (MAX_MESSAGE_BYTES, MAX_WORKERS, Server, ServerConfig,
+                                create_server)
 from referee.server.limits import Limits, Rate
 from referee.server.logging import configure_logging, log_started, log_stopped
 from referee.server.tls import TlsFiles
 from referee.service import MAX_LIVE_TABLES, MAX_STREAMS_PER_TABLE, RefereeService
-from referee.spec.registry import DEFAULT_SPECS, load_games
+from referee.spec.registry import DEFAULT_SPECS, Game, load_games
 from referee.store.base import Store
 from referee.store.memory import MemoryStore
 from referee.store.sqlite import SqliteStore
@@ -36,22 +48,23 @@ GRACE_S = 5.0  # in-flight calls get this long to finish on shutdown
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on")
-    parser.add_argument("--port", type=int, default=50051, help="port (0: any free port)")
+    parser.add_argument("--port", type=port, default=50051, help="port (0: any free port)")
     where = parser.add_mutually_exclusive_group()
     where.add_argument("--db", default="var/referee.db", help="SQLite file of the tables")
     where.add_argument("--memory", action="store_true", help="keep tables in memory only")
-    parser.add_argument("--specs", default=str(DEFAULT_SPECS), help="folder of game specs")
-    parser.add_argument("--max-message-bytes", type=int, default=MAX_MESSAGE_BYTES,
+    parser.add_argument("--max-message-bytes", type=positive, default=MAX_MESSAGE_BYTES,
                         help="largest request accepted")
-    parser.add_argument("--workers", type=int, default=MAX_WORKERS,
+    parser.add_argument("--workers", type=positive, default=MAX_WORKERS,
                         help="threads running unary calls (an open Watch stream holds none)")
-    parser.add_argument("--max-live-tables", type=int, default=MAX_LIVE_TABLES,
+    parser.add_argument("--max-live-tables", type=positive, default=MAX_LIVE_TABLES,
                         help="tables kept in memory; the least recently used are dropped and "
                              "replayed from the store when asked for again")
+    parser.add_argument("--specs", default=str(DEFAULT_SPECS),
+                        help="folder of game specs (default: those shipped with the referee)")
     parser.add_argument("--allow-stacked", action="store_true",
                         help="allow CreateTable a chosen `seed` or a stacked `deal` (test and "
                              "dispute mode; every view shows it); off: every table is dealt fair")
-    parser.add_argument("--metrics-port", type=int, default=0,
+    parser.add_argument("--metrics-port", type=port, default=0,
                         help="serve Prometheus metrics over HTTP on this port, on --host "
                              "(0: no metrics)")
     parser.add_argument("--log-level", default="info",
@@ -68,15 +81,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     access.add_argument("--tls-key", type=Path, help="PEM private key of --tls-cert")
     access.add_argument("--tls-client-ca", type=Path,
                         help="PEM CA: clients must show a certificate it signed (mutual TLS)")
+    from_environment(parser)
 
 
 def _add_limits(group: argparse._ArgumentGroup) -> None:
     default = Limits()
-    group.add_argument("--max-concurrent-rpcs", type=int, default=default.concurrent_rpcs,
+    group.add_argument("--max-concurrent-rpcs", type=non_negative, default=default.concurrent_rpcs,
                        help="calls in progress at once, open streams included")
-    group.add_argument("--max-streams-per-peer", type=int, default=default.streams_per_peer,
+    group.add_argument("--max-streams-per-peer", type=non_negative, default=default.streams_per_peer,
                        help="open Watch streams from one address")
-    group.add_argument("--max-streams-per-table", type=int, default=MAX_STREAMS_PER_TABLE,
+    group.add_argument("--max-streams-per-table", type=non_negative, default=MAX_STREAMS_PER_TABLE,
                        help="open Watch streams on one table")
     group.add_argument("--peer-rate", type=Rate.parse, default=default.peer_rate,
                        help="requests a second from one address, `RATE` or `RATE/BURST`")
@@ -122,30 +136,85 @@ def open_store(args: argparse.Namespace) -> Store:
     if args.memory:
         return MemoryStore()
     path = Path(args.db)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    return SqliteStore(path)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        return SqliteStore(path)
+    except sqlite3.Error as problem:
+        raise RefereeError(f"cannot open the tables' database `{path}`: {problem}") from None
+
+
+def bind(service: RefereeService, host: str, port: int,
+         config: ServerConfig) -> tuple[Server, int]:
+    check_can_listen(host, port)
+    try:
+        return create_server(service, host, port, config)
+    except RuntimeError:  # grpc's word for a port it could not bind (taken since the check)
+        raise RefereeError(f"cannot listen on {host}:{port}") from None
+
+
+def check_can_listen(host: str, port: int) -> None:
+    """A RefereeError if `host:port` cannot be bound, said in a line before grpc tries (grpc
+    would log its own lines about it on stderr)."""
+    try:
+        addresses = socket.getaddrinfo(host.strip("[]"), port, type=socket.SOCK_STREAM,
+                                       flags=socket.AI_PASSIVE)
+    except socket.gaierror as problem:
+        reason = (problem.strerror or str(problem)).lower()
+        raise RefereeError(f"cannot listen on `{host}`: {reason}") from None
+    problems = [p for p in map(_bind_problem, addresses) if p is not None]
+    in_use = [p for p in problems if p.errno == errno.EADDRINUSE]
+    if in_use or (problems and len(problems) == len(addresses)):  # grpc needs one address bound
+        reason = ("the port is in use" if in_use
+                  else (problems[0].strerror or str(problems[0])).lower())
+        raise RefereeError(f"cannot listen on {host}:{port}: {reason}")
+
+
+def _bind_problem(address: tuple[Any, ...]) -> OSError | None:
+    family, kind, proto, _, where = address
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as grpc binds
+        try:
+            probe.bind(where)
+        except OSError as problem:
+            return problem
+    return None
+
+
+def load_served_games(specs: str) -> dict[str, Game]:
+    """The games to serve: at least one, or a RefereeError (a referee with none would answer
+    health checks and refuse every table)."""
+    games = load_games(specs)
+    if not games:
+        raise RefereeError(f"no games to serve: no game specs (`*.yaml`) in `{specs}`")
+    return games
 
 
 def run(args: argparse.Namespace) -> int:
-    configure_logging(args.log_level)
     try:
         config = server_config(args)
-    except (ValueError, OSError) as problem:
+    except ValueError as problem:  # an OSError (a token file missing) goes to referee.cli
         print(f"referee serve: {problem}", file=sys.stderr)
         return 2
+    configure_logging(args.log_level)  # once the command line holds: its errors are plain lines
+    games = load_served_games(args.specs)
     store = open_store(args)
-    service = RefereeService(store, load_games(args.specs), max_live_tables=args.max_live_tables,
+    service = RefereeService(store, games, max_live_tables=args.max_live_tables,
                              max_streams_per_table=config.limits.streams_per_table,
                              allow_stacked=args.allow_stacked)
-    server, port = create_server(service, args.host, args.port, config)
+    try:
+        server, port = bind(service, args.host, args.port, config)
+    except RefereeError:
+        service.close()
+        store.close()
+        raise
     try:
         metrics = (serve_metrics(service.metrics, args.host, args.metrics_port)
                    if args.metrics_port else None)
     except OSError as problem:  # the port is taken, say
         server.stop(None)
+        service.close()
         store.close()
-        print(f"referee serve: --metrics-port {args.metrics_port}: {problem}", file=sys.stderr)
-        return 2
+        raise RefereeError(f"--metrics-port {args.metrics_port}: {problem}") from None
     stopping = threading.Event()
     for signum in (signal.SIGTERM, signal.SIGINT):
         signal.signal(signum, lambda *_: stopping.set())

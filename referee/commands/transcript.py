@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 from referee.commands.play import parse_options
-from referee.errors import RefereeError
+from referee.commands.arguments import non_negative, positive
 from referee.spec.registry import DEFAULT_SPECS, find_game, load_games
 from referee.transcript import render
 
@@ -22,11 +22,11 @@ from referee.transcript import render
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("game", help="a game name")
     parser.add_argument("--seed", type=int, default=7, help="the table seed and the bot's choices")
-    parser.add_argument("--seats", type=int, default=4, help="how many seats, each a bot")
-    parser.add_argument("--dealer", type=int, default=0, help="the first dealer")
+    parser.add_argument("--seats", type=positive, default=4, help="how many seats, each a bot")
+    parser.add_argument("--dealer", type=non_negative, default=0, help="the first dealer")
     parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                         help="a table option (repeatable); VALUE is read as YAML: 25, true, paid")
-    parser.add_argument("--hands", type=int, default=None,
+    parser.add_argument("--hands", type=positive, default=None,
                         help="stop once this many hands are over (default: a match is played to "
                              "its end, a banking table for 5 hands)")
     parser.add_argument("--every-view", action="store_true",
@@ -37,13 +37,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    try:
-        game = find_game(load_games(args.specs), args.game)
-        text = render(game, args.seed, args.seats, options=parse_options(args.option),
-                      dealer=args.dealer, every_view=args.every_view, hands=args.hands)
-    except RefereeError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
+    game = find_game(load_games(args.specs), args.game)  # a RefereeError is told by referee.cli
+    text = render(game, args.seed, args.seats, options=parse_options(args.option),
+                  dealer=args.dealer, every_view=args.every_view, hands=args.hands)
     if args.out:
         Path(args.out).write_text(text, encoding="utf-8")
         print(f"{args.out}: {len(text.splitlines())} lines, {len(text.encode('utf-8'))} bytes")

@@ -108,7 +108,7 @@ class InProcessTarget:
 
 
 def default_specs() -> Path:
-    """The specs the server uses by default (`specs/` of the source tree)."""
+    """The specs the server uses by default (shipped in the package, or `specs/` of a checkout)."""
     from referee.spec.registry import DEFAULT_SPECS
 
     return Path(DEFAULT_SPECS)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+from importlib.resources import files
 from pathlib import Path
 from typing import Any, Mapping
 
@@ -17,7 +18,18 @@ from referee.spec.rules import origin
 from referee.spec.schema import GameSpec, expression_at, read_spec
 from referee.spec.yamlsource import Located, PathKey, load_yaml
 
-DEFAULT_SPECS = Path(__file__).resolve().parents[2] / "specs"
+
+
+def _default_specs() -> Path:
+    """The specs shipped inside the installed package (`referee/specs/`, put there by setup.py's
+    build), else those of the source tree (`specs/` of a checkout, an editable install)."""
+    shipped = files("referee").joinpath("specs")
+    if isinstance(shipped, Path) and shipped.is_dir():
+        return shipped
+    return Path(__file__).resolve().parents[2] / "specs"
+
+
+DEFAULT_SPECS = _default_specs()
 
 
 def mechanics() -> dict[str, type[Mechanic]]:
@@ -120,7 +132,8 @@ def load_games(specs_dir: str | Path = DEFAULT_SPECS) -> dict[str, Game]:
 def find_game(games: Mapping[str, Game], name: str) -> Game:
     if name not in games:
         known = ", ".join(f"`{g}`" for g in sorted(games))
-        raise NotFound(f"unknown game `{name}`: this referee knows {known}")
+        raise NotFound(f"unknown game `{name}`: "
+                       + (f"this referee knows {known}" if games else "no game specs are loaded"))
     return games[name]
 
 

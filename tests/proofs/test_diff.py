@@ -218,15 +218,17 @@ def test_command_says_unknown_with_exit_2(capsys: pytest.CaptureFixture[str]) ->
 
 
 @pytest.mark.parametrize("side, message", [
-    ("pontinho:joker_rule", "error: side `pontinho:joker_rule`: `joker_rule` is not `option=value`"),
-    ("pontinho:jokers=all", "error: unknown option `jokers`"),
-    ("pontinho:ace_one_at_98=maybe", "error: option `ace_one_at_98`: `maybe` is not allowed"),
-    ("pontinha", "error: unknown game `pontinha`"),
+    ("pontinho:joker_rule",
+     "referee diff: side `pontinho:joker_rule`: `joker_rule` is not `option=value`"),
+    ("pontinho:jokers=all", "referee diff: unknown option `jokers`"),
+    ("pontinho:ace_one_at_98=maybe", "referee diff: option `ace_one_at_98`: `maybe` is not allowed"),
+    ("pontinha", "referee diff: unknown game `pontinha`"),
 ])
 def test_command_rejects_a_side_it_cannot_read(capsys: pytest.CaptureFixture[str], side: str,
                                                message: str) -> None:
     assert main(["diff", "pontinho", side]) == 2
-    assert capsys.readouterr().out.startswith(message)
+    err = capsys.readouterr().err
+    assert err.startswith(message) and err.count("\n") == 1
 
 
 def test_options_no_rule_reads_are_listed_as_not_compared(games: dict[str, Game]) -> None:

@@ -137,5 +137,5 @@ def test_conformance_passes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
 
 
 def test_conformance_without_files(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["conformance", str(tmp_path)]) == 1
-    assert "no scenario files found" in capsys.readouterr().err
+    assert main(["conformance", str(tmp_path)]) == 2
+    assert "no scenario files" in capsys.readouterr().err

@@ -296,6 +296,6 @@ def test_check_spec_command_fails_if_any_file_fails(
 
 def test_check_spec_command_reports_a_missing_file(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["check-spec", str(tmp_path / "absent.yaml")]) == 1
+    assert main(["check-spec", str(tmp_path / "absent.yaml")]) == 2
     _, err = capsys.readouterr()
-    assert "absent.yaml" in err
+    assert err == f"referee check-spec: no such spec file: `{tmp_path / 'absent.yaml'}`\n"
