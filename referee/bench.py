@@ -283,7 +283,8 @@ def referee_process(folder: str) -> Iterator[str]:
     """A real referee in its own process (as in production: the clients do not share its GIL)."""
     command = [sys.executable, "-m", "referee", "serve", "--port", "0", "--db",
                str(Path(folder) / "bench.db"), "--log-level", "warning", "--allow-stacked",
-               "--peer-rate", "0"]  # every bench client is on 127.0.0.1: one address
+               # bench clients are bots on 127.0.0.1, far faster than a seat's quota allows
+               "--peer-rate", "0", "--token-rate", "0"]
     process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
     try:
         line = process.stdout.readline() if process.stdout else ""

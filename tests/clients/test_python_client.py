@@ -1,4 +1,6 @@
-"""The Python client and its bots example, against a real referee on a free port (SQLite file)."""
+"""The Python client and its bots example, against a real referee on a free port. The tables
+are kept in memory: a whole match is thousands of moves, and every one would wait for an fsync
+(the SQLite path over gRPC is tested in tests/server and tests/harden)."""
 
 from __future__ import annotations
 
@@ -12,15 +14,15 @@ from referee.server.app import ServerConfig, create_server
 from referee.server.limits import Limits
 from referee.service import RefereeService
 from referee.spec.registry import load_games
-from referee.store.sqlite import SqliteStore
+from referee.store.memory import MemoryStore
 from referee_client import RefereeClient
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "clients/python/examples/bots_play_pontinho.py"
 
 
 @pytest.fixture
-def client(tmp_path: Path) -> Iterator[RefereeClient]:
-    service = RefereeService(SqliteStore(tmp_path / "referee.db"), load_games(), allow_stacked=True)
+def client() -> Iterator[RefereeClient]:
+    service = RefereeService(MemoryStore(), load_games(), allow_stacked=True)
     # bots play far faster than people: no rate quotas here (tests/server/test_limits.py)
     config = ServerConfig(limits=Limits().without_rates())
     server, port = create_server(service, config=config)

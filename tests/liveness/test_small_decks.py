@@ -35,7 +35,7 @@ from tests.liveness.oracle import candidates
 
 SPECS = Path(__file__).parent / "specs"
 SCALE = int(os.environ.get("LIVENESS_SCALE", "1"))
-DEALS = 4 * SCALE                # seeded deals per game (`make soak`: 40)
+DEALS = 3 * SCALE                # seeded deals per game (`make soak`: 30)
 STATES = 600                     # distinct states visited per deal
 BRANCH = 4                       # children of a state followed, chosen at random
 LAST_HAND = 3                    # a banking table is followed into its third hand
