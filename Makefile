@@ -45,8 +45,9 @@ lint: $(STAMP) $(API) ## pyflakes on every Python file, mypy on the referee and 
 	$(BIN)/python -m mypy
 
 # pytest exits 5 when it collects no test: not a failure of the code
-test: lint ## lint, then run the whole test suite
-	$(BIN)/python -m pytest $(PYTEST_ARGS) || [ $$? -eq 5 ]
+# one pytest worker a core (pytest-xdist): every test stands alone (port 0, its own files)
+test: lint ## lint, then run the whole test suite, one worker a core
+	$(BIN)/python -m pytest -n auto $(PYTEST_ARGS) || [ $$? -eq 5 ]
 
 wheel: $(STAMP) ## build dist/referee-*.whl: gRPC code and specs inside, `pip install` it anywhere
 	$(BIN)/python -m pip wheel --quiet --no-deps --wheel-dir dist .
