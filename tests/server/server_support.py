@@ -3,12 +3,13 @@ and view inspection (tests/harden imports them too)."""
 
 from __future__ import annotations
 
+import contextlib
 import signal
 import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 import grpc
 import pytest
@@ -18,7 +19,9 @@ from referee.api.v1 import referee_pb2_grpc
 from referee.api.v1.referee_pb2_grpc import RefereeStub
 from referee.engine.table import Table, TableSetup
 from referee.model import ADJUDICATOR, Move
+from referee.server.app import ServerConfig, create_server
 from referee.server.convert import data_to_struct, struct_to_data
+from referee.service import RefereeService
 from referee.spec.registry import Game
 from referee.store.base import Store
 
@@ -147,3 +150,15 @@ GOING_OUT_DEAL: dict[str, Any] = {
     "stock": ["KD", "TH", "5S"],
 }
 GOING_OUT_MELDS = [["3H", "4H", "5H"], ["6S", "7S", "8S"], ["2C", "3C", "4C"]]
+
+
+@contextlib.contextmanager
+def serving(service: RefereeService, config: ServerConfig) -> Iterator[str]:
+    """A real server for `service` with `config`, on a free port: its address; then stopped."""
+    server, port = create_server(service, config=config)
+    server.start()
+    try:
+        yield f"127.0.0.1:{port}"
+    finally:
+        service.close()
+        server.stop(None).wait()

@@ -12,10 +12,11 @@ from typing import Iterator
 import grpc
 import pytest
 import trustme
+from server_support import serving as support_serving
 from server_support import status_of
 
 from referee.api.v1 import referee_pb2 as pb
-from referee.server.app import ServerConfig, create_server
+from referee.server.app import ServerConfig
 from referee.server.tls import TlsFiles
 from referee.service import RefereeService
 from referee.spec.registry import Game
@@ -26,16 +27,8 @@ ROOT = Path(__file__).resolve().parents[2]
 SECRET = "the-operator's-secret"
 
 
-@contextlib.contextmanager
-def serving(games: dict[str, Game], config: ServerConfig) -> Iterator[str]:
-    service = RefereeService(MemoryStore(), games)
-    server, port = create_server(service, config=config)
-    server.start()
-    try:
-        yield f"127.0.0.1:{port}"
-    finally:
-        service.close()
-        server.stop(None).wait()
+def serving(games: dict[str, Game], config: ServerConfig) -> contextlib.AbstractContextManager[str]:
+    return support_serving(RefereeService(MemoryStore(), games), config)
 
 
 def test_create_table_needs_the_operators_token(games: dict[str, Game]) -> None:

@@ -12,10 +12,11 @@ import grpc
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from server_support import OpenTable, open_table, status_of
+from server_support import serving as support_serving
 
 from referee.api.v1 import referee_pb2 as pb
 from referee.api.v1 import referee_pb2_grpc
-from referee.server.app import ServerConfig, create_server
+from referee.server.app import ServerConfig
 from referee.server.limits import NO_LIMIT, Buckets, Limits, Rate
 from referee.service import RefereeService
 from referee.spec.registry import Game
@@ -32,18 +33,12 @@ def serving(games: dict[str, Game], limits: Limits,
             streams_per_table: int = 64) -> Iterator[referee_pb2_grpc.RefereeStub]:
     service = RefereeService(MemoryStore(), games, max_streams_per_table=streams_per_table,
                              allow_stacked=True)
-    server, port = create_server(service, config=ServerConfig(limits=limits))
-    server.start()
-    channel = grpc.insecure_channel(f"127.0.0.1:{port}")
-    try:
+    with support_serving(service, ServerConfig(limits=limits)) as address, \
+            grpc.insecure_channel(address) as channel:
         stub = referee_pb2_grpc.RefereeStub(channel)
         stub.channel = channel  # type: ignore[attr-defined]  # for the health stub
-        stub.address = f"127.0.0.1:{port}"  # type: ignore[attr-defined]  # for other clients
+        stub.address = address  # type: ignore[attr-defined]  # for other clients
         yield stub
-    finally:
-        channel.close()
-        service.close()
-        server.stop(None).wait()
 
 
 def views(table: OpenTable, seat: int, count: int) -> list[grpc.StatusCode]:
