@@ -27,7 +27,8 @@ ROOT = Path(__file__).resolve().parents[2]
 SECRET = "the-operator's-secret"
 
 
-def serving(games: dict[str, Game], config: ServerConfig) -> contextlib.AbstractContextManager[str]:
+def serving(games: dict[str, Game],
+            config: ServerConfig) -> contextlib.AbstractContextManager[str]:
     return support_serving(RefereeService(MemoryStore(), games), config)
 
 
