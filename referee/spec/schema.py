@@ -20,7 +20,7 @@ from referee.spec.yamlsource import Located, PathKey, format_path
 
 KNOWN_KEYS = {"format", "game", "title", "source", "mechanics", "seats", "pack", "options",
               "definitions", "moves", "rules", "extends", "note", "properties",
-              "option_rules"}
+              "option_rules", "languages"}
 RULE_KEYS = {"id", "source", "on", "at", "when", "require", "text", "note", "say"}
 SIGNATURE = re.compile(r"^\s*([a-z_][a-z0-9_]*)\s*(?:\((.*)\))?\s*$")
 PARAM = re.compile(r"^\s*([a-z_][a-z0-9_]*)\s*:\s*([a-z_\[\]]+)\s*$")
