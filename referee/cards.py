@@ -15,6 +15,7 @@ from enum import Enum
 from typing import Iterable
 
 from referee.errors import CardError
+from referee.model import Sentence
 
 
 class PackKind(str, Enum):
@@ -48,7 +49,7 @@ class Card:
     @classmethod
     def parse(cls, text: str, pack: PackKind = PackKind.FRENCH) -> Card:
         if not isinstance(text, str):
-            raise CardError(f"a card code is text, got `{text!r}`")
+            raise CardError(Sentence("card.not_text", {"given": repr(text)}))
         code = text.strip().upper()
         if pack is PackKind.TAROT:
             return _parse_tarot(code, text)
@@ -80,8 +81,8 @@ def _parse_french(code: str, original: str) -> Card:
     if code.startswith("10"):
         code = "T" + code[2:]
     if len(code) != 2 or code[0] not in FRENCH_RANKS or code[1] not in FRENCH_SUITS:
-        raise CardError(f"malformed card code `{original}`: expected a rank of "
-                        f"`{' '.join(FRENCH_RANKS)}` and a suit of `{' '.join(FRENCH_SUITS)}`")
+        raise CardError(Sentence("card.malformed_french", {
+            "given": original, "ranks": " ".join(FRENCH_RANKS), "suits": " ".join(FRENCH_SUITS)}))
     return Card(code[0], code[1])
 
 
@@ -94,8 +95,8 @@ def _parse_tarot(code: str, original: str) -> Card:
     if code.startswith("10"):
         code = "T" + code[2:]
     if len(code) != 2 or code[0] not in TAROT_RANKS or code[1] not in TAROT_SUITS:
-        raise CardError(f"malformed card code `{original}`: expected a trump `T1`..`T21`, "
-                        f"the Matto `MT`, or a rank and a suit of `{' '.join(TAROT_SUITS)}`")
+        raise CardError(Sentence("card.malformed_tarot", {"given": original,
+                                                          "suits": " ".join(TAROT_SUITS)}))
     return Card(code[0], code[1])
 
 

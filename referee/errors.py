@@ -7,6 +7,9 @@ The server maps each code to one gRPC status in `referee.server.status`.
 
 from __future__ import annotations
 
+from referee.i18n.catalogue import CATALOGUE
+from referee.model import Sentence
+
 
 MAX_MESSAGE_CHARS = 600  # a message quoting what a client sent: at most this long
 
@@ -22,9 +25,12 @@ class RefereeError(Exception):
 
     code = "referee_error"
 
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
+    def __init__(self, message: str | Sentence) -> None:
+        """`message` in English, or a sentence of the catalogue (kept, to be worded in the
+        language of whoever is told: `referee.i18n`)."""
+        self.sentence = message if isinstance(message, Sentence) else None
+        self.message = message if isinstance(message, str) else CATALOGUE.render(message)
+        super().__init__(self.message)
 
 
 class CardError(RefereeError):

@@ -38,26 +38,69 @@ class Move:
 
 
 @dataclass(frozen=True)
+class Sentence:
+    """A sentence of the referee's own (not a spec's): its catalogue key (`move.missing_field`)
+    and the values it shows, worded in the caller's language when sent (`referee.i18n`). A value
+    may be a sentence itself (`{at}`: where in the move), worded in the same language."""
+
+    key: str
+    args: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_data(self) -> dict[str, JSON]:
+        return {"key": self.key, "args": {name: _arg_data(value) for name, value in self.args.items()}}
+
+    @classmethod
+    def from_data(cls, data: Mapping[str, JSON]) -> Sentence:
+        args = data.get("args") or {}
+        return cls(str(data["key"]), {name: _arg_value(value) for name, value in args.items()})
+
+
+def _arg_data(value: Any) -> JSON:
+    return {"sentence": value.to_data()} if isinstance(value, Sentence) else value
+
+
+def _arg_value(value: JSON) -> Any:
+    if isinstance(value, Mapping) and "sentence" in value:
+        return Sentence.from_data(value["sentence"])
+    return value
+
+
+@dataclass(frozen=True)
 class Violation:
-    """One rule a proposal breaks: the spec rule id, the rulebook ids it cites, the cards, why."""
+    """One rule a proposal breaks: the spec rule id, the rulebook ids it cites, the cards, why.
+
+    `message` is in English. To word it in another language: a spec rule's sentence with the
+    values it showed (`said`), or the referee's own `sentence`.
+    """
 
     rule: str
     message: str
     cites: tuple[str, ...] = ()
     cards: tuple[str, ...] = ()
     code: str = "rule_broken"
+    said: Mapping[str, str] = field(default_factory=dict)
+    sentence: Sentence | None = None
 
     def ids(self) -> set[str]:
         return {self.rule, *self.cites}
 
     def to_data(self) -> dict[str, JSON]:
-        return {"rule": self.rule, "message": self.message, "cites": list(self.cites),
-                "cards": list(self.cards), "code": self.code}
+        data: dict[str, JSON] = {"rule": self.rule, "message": self.message,
+                                 "cites": list(self.cites), "cards": list(self.cards),
+                                 "code": self.code}
+        if self.said:
+            data["said"] = dict(self.said)
+        if self.sentence is not None:
+            data["sentence"] = self.sentence.to_data()
+        return data
 
     @classmethod
     def from_data(cls, data: Mapping[str, JSON]) -> Violation:
+        sentence = data.get("sentence")
         return cls(rule=data["rule"], message=data["message"], cites=tuple(data.get("cites", ())),
-                   cards=tuple(data.get("cards", ())), code=data.get("code", "rule_broken"))
+                   cards=tuple(data.get("cards", ())), code=data.get("code", "rule_broken"),
+                   said=dict(data.get("said") or {}),
+                   sentence=Sentence.from_data(sentence) if sentence else None)
 
 
 @dataclass(frozen=True)

@@ -21,8 +21,8 @@ import secrets
 import threading
 from collections import OrderedDict, deque
 from contextlib import contextmanager
-from dataclasses import dataclass, field
-from typing import Callable, Iterator, Mapping
+from dataclasses import dataclass, field, replace
+from typing import Callable, Iterator, Mapping, Sequence
 
 import structlog
 
@@ -39,6 +39,7 @@ from referee.errors import (
     Unauthenticated,
     VersionConflict,
 )
+from referee.i18n.verdicts import verdict_worded
 from referee.model import JSON, Event, Move, Verdict
 from referee.redaction import events_for, verdict_for
 from referee.scheduler import Call, Scheduler
@@ -99,6 +100,14 @@ class Ruling:
     move_id: str
     events: list[dict[str, JSON]]
     replayed: bool = False  # a retried move_id: this is the first verdict, given again
+
+    def worded(self, table: Table, move: Move, languages: Sequence[str]) -> Ruling:
+        """The ruling as its seat is told: worded in its language, then through the redaction
+        point (a sentence in any language names no card hidden from the seat)."""
+        game = table.game
+        verdict = verdict_worded(self.verdict, game.texts, game.language(languages),
+                                 game.spec.words)
+        return replace(self, verdict=verdict_for(table, self.seat, move, verdict))
 
 
 @dataclass(frozen=True)
@@ -318,13 +327,15 @@ class RefereeService:
 
     # -- games ---------------------------------------------------------------------------------
 
-    def list_games(self) -> list[dict[str, JSON]]:
+    def list_games(self, languages: Sequence[str] = ()) -> list[dict[str, JSON]]:
         """Each game's description (as `describe_game`), by name."""
-        return [self.describe_game(name) for name in sorted(self._games)]
+        return [self.describe_game(name, languages) for name in sorted(self._games)]
 
-    def describe_game(self, name: str) -> dict[str, JSON]:
+    def describe_game(self, name: str, languages: Sequence[str] = ()) -> dict[str, JSON]:
+        """The game's options, moves and rules, worded in the first of `languages` (the caller's,
+        most wanted first) that the game is written in, else in English."""
         game = self._game(name)
-        return {"name": game.name, **game.describe()}
+        return {"name": game.name, **game.describe(game.language(languages))}
 
     def _game(self, name: str) -> Game:
         if not name:
@@ -366,8 +377,10 @@ class RefereeService:
                             table.deal_commitment)
 
     def propose(self, table_id: str, token: str | None, move: Move, *, move_id: str = "",
-                expected_version: int | None = None, seat: int | None = None) -> Ruling:
-        """Judge `move` for the token's seat; record it; then answer (see the module docstring)."""
+                expected_version: int | None = None, seat: int | None = None,
+                languages: Sequence[str] = ()) -> Ruling:
+        """Judge `move` for the token's seat; record it; then answer (see the module docstring),
+        worded in the first of `languages` the game is written in (the record stays English)."""
         _check_move_id(move_id)
         problem = codec.unstorable(move.to_data())
         if problem:  # the log could not hold it: refused before it is judged
@@ -379,7 +392,7 @@ class RefereeService:
                           or self._judge(live, actor, move, move_id, expected_version))
                 if ruling is not None:
                     self.metrics.count_verdict(live.table.game.name, ruling.verdict)
-                    return ruling
+                    return ruling.worded(live.table, move, languages)
         raise VersionConflict(f"table `{table_id}` kept changing while judging: propose again")
 
     def view(self, table_id: str, token: str | None, *, seat: int | None = None) -> SeatView:
@@ -662,9 +675,8 @@ class RefereeService:
 
 def _ruling(live: LiveTable, seat: int, move: Move, move_id: str, verdict: Verdict, *,
             replayed: bool = False) -> Ruling:
-    """The verdict for the proposer, through the redaction point (its events, its violations)."""
-    return Ruling(verdict_for(live.table, seat, move, verdict), seat, move_id,
-                  events_for(verdict.events, seat), replayed)
+    """The verdict as judged, unredacted: `Ruling.worded` makes it the proposer's."""
+    return Ruling(verdict, seat, move_id, events_for(verdict.events, seat), replayed)
 
 
 def _not_valid(table_id: str) -> str:

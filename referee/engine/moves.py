@@ -12,12 +12,13 @@ from typing import Any, Mapping
 
 from referee.cards import Card, PackKind
 from referee.errors import CardError, MoveFormatError
-from referee.model import SAFE_INTEGER, Move
+from referee.model import SAFE_INTEGER, Move, Sentence
 from referee.spec.expr import BOOL, CARD, INT, STR, ListType, RecordType, Type
 from referee.spec.schema import FieldSpec, MoveSpec
 
 # Absent optional fields hold a neutral value of their type; rules test `"name" in move.present`.
 NO_CARD = Card("A", "S")
+Where = Sentence  # where in the move a value is: `move `meld`: field `cards`[2]`, in any language
 
 
 def field_type(spec: FieldSpec) -> Type:
@@ -44,54 +45,62 @@ def parse_move(moves: Mapping[str, MoveSpec], move: Move, pack: PackKind) -> dic
     if spec is None:
         known = ", ".join(f"`{m}`" for m in moves)
         shown = move.type or "(none)"
-        raise MoveFormatError(f"unknown move type `{shown}`: expected one of {known}")
-    return _parse_record(spec.fields, move.fields, f"move `{move.type}`", pack)
+        raise MoveFormatError(Sentence("move.unknown_type", {"type": shown, "known": known}))
+    return _parse_record(spec.fields, move.fields, Sentence("move.at", {"type": move.type}), pack)
 
 
-def _parse_record(fields: tuple[FieldSpec, ...], given: Any, where: str, pack: PackKind) -> dict[str, Any]:
+def _parse_record(fields: tuple[FieldSpec, ...], given: Any, where: Where, pack: PackKind) -> dict[str, Any]:
     if not isinstance(given, Mapping):
-        raise MoveFormatError(f"{where}: expected a mapping of fields, got `{given!r}`")
+        raise _malformed("move.not_a_mapping", where, given=_short(given))
     declared = {f.name: f for f in fields}
     extra = sorted(set(given) - set(declared))
     if extra:
         allowed = ", ".join(f"`{n}`" for n in declared) or "none"
-        raise MoveFormatError(f"{where}: unknown field `{extra[0]}`: its fields are {allowed}")
+        raise _malformed("move.unknown_field", where, field=extra[0], allowed=allowed)
     record: dict[str, Any] = {"present": [n for n in declared if given.get(n) is not None]}
     for name, spec in declared.items():
         value = given.get(name)
         if value is None:
             if not spec.optional:
-                raise MoveFormatError(f"{where}: missing field `{name}`")
+                raise _malformed("move.missing_field", where, field=name)
             record[name] = _neutral(spec)
         else:
-            record[name] = _parse_value(spec, value, f"{where}: field `{name}`", pack)
+            record[name] = _parse_value(spec, value, Sentence("move.at_field",
+                                                              {"at": where, "field": name}), pack)
     return record
 
 
-def _parse_value(spec: FieldSpec, value: Any, where: str, pack: PackKind) -> Any:
+def _parse_value(spec: FieldSpec, value: Any, where: Where, pack: PackKind) -> Any:
     try:
         return _VALUE_READERS[spec.type](spec, value, where, pack)
     except CardError as exc:
-        raise MoveFormatError(f"{where}: {exc.message}") from None
+        raise _malformed("move.bad_card", where, problem=exc.sentence or exc.message) from None
 
 
-def _card(spec: FieldSpec, value: Any, where: str, pack: PackKind) -> Card:
+def _malformed(key: str, where: Where, **values: Any) -> MoveFormatError:
+    return MoveFormatError(Sentence(key, {"at": where, **values}))
+
+
+def _item(where: Where, index: int) -> Where:
+    return Sentence("move.at_item", {"at": where, "index": index})
+
+
+def _card(spec: FieldSpec, value: Any, where: Where, pack: PackKind) -> Card:
     return Card.parse(value, pack)
 
 
-def _cards(spec: FieldSpec, value: Any, where: str, pack: PackKind) -> list[Card]:
+def _cards(spec: FieldSpec, value: Any, where: Where, pack: PackKind) -> list[Card]:
     if not isinstance(value, (list, tuple)):
-        raise MoveFormatError(f"{where}: expected a list of cards, got `{value!r}`")
+        raise _malformed("move.not_cards", where, given=_short(value))
     return [Card.parse(v, pack) for v in value]
 
 
-def _int(spec: FieldSpec, value: Any, where: str, pack: PackKind) -> int:
+def _int(spec: FieldSpec, value: Any, where: Where, pack: PackKind) -> int:
     integral = isinstance(value, int) or (isinstance(value, float) and value.is_integer())
     if isinstance(value, bool) or not integral:  # NaN and infinities are not integers either
-        raise MoveFormatError(f"{where}: expected an integer, got `{_short(value)}`")
+        raise _malformed("move.not_an_integer", where, given=_short(value))
     if abs(value) > SAFE_INTEGER:  # beyond what every view and verdict can carry exactly
-        raise MoveFormatError(f"{where}: `{_short(value)}` is out of range: an integer within "
-                              f"plus or minus {SAFE_INTEGER}")
+        raise _malformed("move.out_of_range", where, given=_short(value), limit=SAFE_INTEGER)
     return int(value)
 
 
@@ -101,27 +110,27 @@ def _short(value: Any) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-def _enum(spec: FieldSpec, value: Any, where: str, pack: PackKind) -> str:
+def _enum(spec: FieldSpec, value: Any, where: Where, pack: PackKind) -> str:
     if value not in spec.values:
         allowed = ", ".join(f"`{v}`" for v in spec.values)
-        raise MoveFormatError(f"{where}: `{value}` is not one of {allowed}")
+        raise _malformed("move.not_one_of", where, given=str(value), allowed=allowed)
     return str(value)
 
 
-def _list_of_cards(spec: FieldSpec, value: Any, where: str, pack: PackKind) -> list[list[Card]]:
+def _list_of_cards(spec: FieldSpec, value: Any, where: Where, pack: PackKind) -> list[list[Card]]:
     if not isinstance(value, (list, tuple)):
-        raise MoveFormatError(f"{where}: expected a list of card lists, got `{value!r}`")
-    return [_cards(spec, v, f"{where}[{i}]", pack) for i, v in enumerate(value)]
+        raise _malformed("move.not_card_lists", where, given=_short(value))
+    return [_cards(spec, v, _item(where, i), pack) for i, v in enumerate(value)]
 
 
-def _record(spec: FieldSpec, value: Any, where: str, pack: PackKind) -> dict[str, Any]:
+def _record(spec: FieldSpec, value: Any, where: Where, pack: PackKind) -> dict[str, Any]:
     return _parse_record(spec.fields, value, where, pack)
 
 
-def _list(spec: FieldSpec, value: Any, where: str, pack: PackKind) -> list[dict[str, Any]]:
+def _list(spec: FieldSpec, value: Any, where: Where, pack: PackKind) -> list[dict[str, Any]]:
     if not isinstance(value, (list, tuple)):
-        raise MoveFormatError(f"{where}: expected a list, got `{value!r}`")
-    return [_parse_record(spec.fields, v, f"{where}[{i}]", pack) for i, v in enumerate(value)]
+        raise _malformed("move.not_a_list", where, given=_short(value))
+    return [_parse_record(spec.fields, v, _item(where, i), pack) for i, v in enumerate(value)]
 
 
 _VALUE_READERS = {"card": _card, "cards": _cards, "int": _int, "enum": _enum,

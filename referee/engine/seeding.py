@@ -16,19 +16,23 @@ from typing import TYPE_CHECKING, Any
 
 from referee.engine import chance
 from referee.errors import SetupError
-from referee.model import JSON, Move, Violation
+from referee.i18n.catalogue import CATALOGUE
+from referee.i18n.verdicts import unreadable
+from referee.model import JSON, Move, Sentence, Violation
 
 if TYPE_CHECKING:
     from referee.engine.table import TableSetup
 
 CONTRIBUTE = "contribute"
 MAX_ENTROPY_CHARS = 64
-GEN8 = "GEN-8"
-# as DescribeGame lists it, beside the game's own moves
-CONTRIBUTE_MOVE: dict[str, JSON] = {
-    "type": CONTRIBUTE, "fields": ["entropy"],
-    "text": {"en": f"any seat, until the game is over: up to {MAX_ENTROPY_CHARS} characters of "
-                   "your own, mixed into the seed of every later shuffle"}}
+CONTRIBUTE_TEXT = Sentence("move.contribute", {"most": MAX_ENTROPY_CHARS})
+
+
+def contribute_move(language: str) -> dict[str, JSON]:
+    """The move every game has, as DescribeGame lists it beside the game's own."""
+    text = {lang: CATALOGUE.render(CONTRIBUTE_TEXT, lang) for lang in CATALOGUE.languages}
+    return {"type": CONTRIBUTE, "fields": ["entropy"], "text": text,
+            "sentence": CATALOGUE.render(CONTRIBUTE_TEXT, language)}
 
 
 def mode(setup: TableSetup) -> str:
@@ -70,30 +74,33 @@ def first_link(setup: TableSetup) -> str:
 
 def read_contribution(move: Move) -> str | Violation:
     """A `contribute` move's entropy, or why it cannot be read (GEN-8)."""
-    where = f"move `{CONTRIBUTE}`"
+    at = Sentence("move.at", {"type": CONTRIBUTE})
     extra = sorted(set(move.fields) - {"entropy"})
     if extra:
-        return _malformed(f"{where}: unknown field `{extra[0]}`: its fields are `entropy`")
+        return unreadable(Sentence("move.unknown_field",
+                                   {"at": at, "field": extra[0], "allowed": "`entropy`"}))
     entropy = move.fields.get("entropy")
     if entropy is None:
-        return _malformed(f"{where}: missing field `entropy`")
-    problem = entropy_problem(entropy)
+        return unreadable(Sentence("move.missing_field", {"at": at, "field": "entropy"}))
+    problem = entropy_sentence(entropy)
     if problem or not isinstance(entropy, str):
-        return _malformed(f"{where}: `entropy`: {problem}")
+        return unreadable(Sentence("move.bad_entropy", {"at": at, "problem": problem}))
     return entropy
 
 
-def _malformed(message: str) -> Violation:
-    return Violation(GEN8, message, code="malformed_move")
-
-
 def entropy_problem(entropy: Any) -> str | None:
+    """What is wrong with an entropy, in English; None when nothing is."""
+    problem = entropy_sentence(entropy)
+    return None if problem is None else CATALOGUE.render(problem)
+
+
+def entropy_sentence(entropy: Any) -> Sentence | None:
     if not isinstance(entropy, str):
-        return "a text is expected"
+        return Sentence("entropy.not_text")
     if not 1 <= len(entropy) <= MAX_ENTROPY_CHARS:
-        return f"from 1 to {MAX_ENTROPY_CHARS} characters, not {len(entropy)}"
+        return Sentence("entropy.length", {"most": MAX_ENTROPY_CHARS, "length": len(entropy)})
     if not entropy.isprintable():
-        return "printable characters only"
+        return Sentence("entropy.not_printable")
     return None
 
 

@@ -14,12 +14,13 @@ from referee.engine import chance, seeding
 from referee.engine.moves import parse_move
 from referee.errors import MoveFormatError, SetupError
 from referee.mechanics.base import Deal, Judgement
-from referee.model import ADJUDICATOR, JSON, SAFE_INTEGER, Event, Move, Outcome, Verdict, Violation
+from referee.i18n.verdicts import GEN8, unreadable
+from referee.model import (ADJUDICATOR, JSON, SAFE_INTEGER, Event, Move, Outcome, Sentence, Verdict,
+                           Violation)
 
 if TYPE_CHECKING:
     from referee.spec.registry import Game
 
-GEN8 = "GEN-8"
 SYSTEM = -2                  # the table itself, for moves no seat makes (a deadline passing)
 CLOSE_WINDOW = "close_window"
 
@@ -157,14 +158,16 @@ class Table:
         try:
             return parse_move(self.game.spec.moves, move, PackKind(self.game.spec.pack_kind))
         except MoveFormatError as exc:
-            return Violation(GEN8, exc.message, code=exc.code)
+            if exc.sentence is None:  # English only
+                return Violation(GEN8, exc.message, code=exc.code)
+            return unreadable(exc.sentence, code=exc.code)
 
     def _closed_to(self, seat: int) -> Violation | None:
         """GEN-8: no such seat, or the game is over."""
         if not isinstance(seat, int) or not 0 <= seat < self.setup.seats:
-            return Violation(GEN8, f"there is no seat `{seat}` at this table", code="unknown_seat")
+            return unreadable(Sentence("table.unknown_seat", {"seat": seat}), code="unknown_seat")
         if self.is_over:
-            return Violation(GEN8, "the game is over: no more moves are accepted", code="hand_over")
+            return unreadable(Sentence("table.over"), code="hand_over")
         return None
 
     @property

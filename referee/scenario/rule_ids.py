@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Iterator, Mapping
 
-from referee.engine.table import GEN8
+from referee.i18n.verdicts import GEN8
 from referee.spec.rules import RULEBOOK_ID
 
 

@@ -107,15 +107,8 @@ def optional(message: Any, name: str) -> Any:
 
 def game_summary(description: Mapping[str, JSON]) -> pb.GameSummary:
     seats = description.get("seats") or {}
-    return pb.GameSummary(name=description["name"], title=_english(description.get("title")),
+    return pb.GameSummary(name=description["name"], title=str(description["title_sentence"]),
                           min_seats=int(seats.get("min", 0)), max_seats=int(seats.get("max", 0)))
-
-
-def _english(text: JSON) -> str:
-    """A spec's text in English (`{en: ..., pt: ...}`), or in its first language, or as is."""
-    if isinstance(text, Mapping):
-        return str(text.get("en") or next(iter(text.values()), ""))
-    return "" if text is None else str(text)
 
 
 def event_to_proto(event: Mapping[str, JSON]) -> pb.Event:

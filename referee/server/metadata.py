@@ -1,4 +1,5 @@
-"""The request metadata the referee reads: a seat's token and the operator's create token."""
+"""The request metadata the referee reads: a seat's token, the operator's create token, and the
+languages the caller reads."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ from typing import Iterable
 
 TOKEN_HEADER = "x-seat-token"      # acts for one seat: CreateTable gave it
 CREATE_HEADER = "x-create-token"   # the operator's: CreateTable needs it when the server asks
+LANGUAGE_HEADER = "accept-language"  # `pt-BR, pt;q=0.9`: the language of verdicts and texts
 
 
 def metadata_value(metadata: Iterable[tuple[str, str | bytes]] | None, key: str) -> str | None:

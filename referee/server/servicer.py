@@ -6,6 +6,7 @@ loop for the next move, holding no thread: a thousand open streams cost a thousa
 not a thousand threads. Errors become statuses in one place (`status.abort`).
 
 Seats authenticate with the token CreateTable gave them, sent as request metadata `x-seat-token`.
+A caller's `accept-language` chooses the language of verdicts and game descriptions.
 """
 
 from __future__ import annotations
@@ -22,7 +23,8 @@ from referee.api.v1 import referee_pb2 as pb
 from referee.api.v1 import referee_pb2_grpc
 from referee.server import convert
 from referee.server.logging import log_verdict
-from referee.server.metadata import TOKEN_HEADER, metadata_value
+from referee.i18n import preferences
+from referee.server.metadata import LANGUAGE_HEADER, TOKEN_HEADER, metadata_value
 from referee.server.status import abort
 from referee.service import RefereeService, SeenMove, Subscription
 
@@ -31,6 +33,11 @@ Answer = TypeVar("Answer")
 
 def seat_token(context: grpc.aio.ServicerContext) -> str | None:
     return metadata_value(context.invocation_metadata(), TOKEN_HEADER)
+
+
+def languages(context: grpc.aio.ServicerContext) -> list[str]:
+    """The caller's languages (`accept-language`), most wanted first: none means English."""
+    return preferences(metadata_value(context.invocation_metadata(), LANGUAGE_HEADER))
 
 
 class RefereeServicer(referee_pb2_grpc.RefereeServicer):
@@ -49,11 +56,12 @@ class RefereeServicer(referee_pb2_grpc.RefereeServicer):
 
     async def ListGames(self, request: pb.ListGamesRequest,
                         context: grpc.aio.ServicerContext) -> pb.ListGamesResponse:
-        return await self._run(context, "ListGames", self._list_games)
+        return await self._run(context, "ListGames", self._list_games, languages(context))
 
     async def DescribeGame(self, request: pb.DescribeGameRequest,
                            context: grpc.aio.ServicerContext) -> pb.DescribeGameResponse:
-        return await self._run(context, "DescribeGame", self._describe_game, request)
+        return await self._run(context, "DescribeGame", self._describe_game, request,
+                               languages(context))
 
     async def CreateTable(self, request: pb.CreateTableRequest,
                           context: grpc.aio.ServicerContext) -> pb.CreateTableResponse:
@@ -64,7 +72,7 @@ class RefereeServicer(referee_pb2_grpc.RefereeServicer):
         started = time.perf_counter()
         try:
             return await self._run(context, "Propose", self._propose, request,
-                                   seat_token(context))
+                                   seat_token(context), languages(context))
         finally:  # the wait for a worker included, and refused calls too
             self._service.metrics.propose_seconds.observe(time.perf_counter() - started)
 
@@ -93,12 +101,13 @@ class RefereeServicer(referee_pb2_grpc.RefereeServicer):
             subscription.cancel()
 
     # --- the blocking parts, run on the worker pool ---
-    def _list_games(self) -> pb.ListGamesResponse:
+    def _list_games(self, wanted: list[str]) -> pb.ListGamesResponse:
         return pb.ListGamesResponse(games=[convert.game_summary(d)
-                                           for d in self._service.list_games()])
+                                           for d in self._service.list_games(wanted)])
 
-    def _describe_game(self, request: pb.DescribeGameRequest) -> pb.DescribeGameResponse:
-        description = self._service.describe_game(request.game)
+    def _describe_game(self, request: pb.DescribeGameRequest,
+                       wanted: list[str]) -> pb.DescribeGameResponse:
+        description = self._service.describe_game(request.game, wanted)
         return pb.DescribeGameResponse(name=description["name"],
                                        description=convert.data_to_struct(description))
 
@@ -109,13 +118,14 @@ class RefereeServicer(referee_pb2_grpc.RefereeServicer):
             deal_commitment=created.deal_commitment,
             seats=[pb.SeatToken(seat=s, token=t) for s, t in sorted(created.tokens.items())])
 
-    def _propose(self, request: pb.ProposeRequest, token: str | None) -> pb.ProposeResponse:
+    def _propose(self, request: pb.ProposeRequest, token: str | None,
+                 wanted: list[str]) -> pb.ProposeResponse:
         started = time.perf_counter()
         move = convert.move_from_proto(request.move)
         ruling = self._service.propose(
             request.table_id, token, move, move_id=request.move_id,
             expected_version=convert.optional(request, "expected_version"),
-            seat=convert.optional(request, "seat"))
+            seat=convert.optional(request, "seat"), languages=wanted)
         log_verdict(request.table_id, move.type, ruling, time.perf_counter() - started)
         return pb.ProposeResponse(verdict=convert.verdict_to_proto(ruling))
 

@@ -5,17 +5,19 @@ from __future__ import annotations
 import copy
 from importlib.resources import files
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
-from referee.engine.seeding import CONTRIBUTE_MOVE
+from referee.engine.seeding import contribute_move
 from referee.errors import NotFound, OptionError, SpecError, SpecErrors
 from referee.mechanics.base import Mechanic
+from referee.i18n import ENGLISH, negotiate
 from referee.model import JSON
 from referee.spec.expr import BOOL, Program, Scope, parse
 from referee.spec.option_types import options_type
 from referee.spec.options import resolve_options
 from referee.spec.rules import origin
 from referee.spec.schema import GameSpec, expression_at, read_spec
+from referee.spec.texts import as_texts, in_language, verdict_texts
 from referee.spec.yamlsource import Located, PathKey, load_yaml
 
 
@@ -48,6 +50,12 @@ class Game:
         self.mechanic = mechanic
         self.name = spec.name
         self.option_rules = read_option_rules(spec)
+        # verdict id -> language -> sentence: to word a verdict in the language a seat asked for
+        self.texts = verdict_texts(spec.located.data, frozenset(spec.sections))
+
+    def language(self, wanted: Sequence[str]) -> str:
+        """The language to answer in: the first of `wanted` this game is written in, else English."""
+        return negotiate(wanted, self.spec.languages)
 
     def resolve_options(self, given: Mapping[str, Any]) -> dict[str, Any]:
         """Every option valid alone (types, values), then together (`option_rules`)."""
@@ -57,17 +65,30 @@ class Game:
                 raise OptionError(sentence)
         return options
 
-    def describe(self) -> dict[str, JSON]:
+    def describe(self, language: str = ENGLISH) -> dict[str, JSON]:
+        """The game for a client: each `text` in every language the spec has, and beside it its
+        `sentence` in `language` (English where the spec has no sentence in it)."""
         spec = self.spec
+
+        def worded(text: Mapping[str, str], **entry: JSON) -> dict[str, JSON]:
+            return {**entry, "text": dict(text), "sentence": in_language(text, language)}
+
+        rule_ids = {r.id for r in spec.rules}
         return {
             "name": spec.name, "title": dict(spec.title), "source": list(spec.source),
+            "language": language, "languages": list(spec.languages),
+            "title_sentence": in_language(spec.title, language) or spec.name,
             "mechanics": spec.mechanics, "seats": {"min": spec.seats_min, "max": spec.seats_max},
             "pack": {"kind": spec.pack_kind, "copies": spec.pack_copies, "size": len(spec.pack())},
-            "options": [o.describe() for o in spec.options.values()],
-            "moves": [*({"type": m.type, "fields": [f.name for f in m.fields], "text": dict(m.text)}
-                        for m in spec.moves.values()), CONTRIBUTE_MOVE],
-            "rules": [{"id": r.id, "source": list(r.source), "on": list(r.on), "text": dict(r.text),
-                       "note": r.note} for r in spec.rules],
+            "options": [{**o.describe(), "sentence": in_language(o.text, language)}
+                        for o in spec.options.values()],
+            "moves": [*(worded(m.text, type=m.type, fields=[f.name for f in m.fields])
+                        for m in spec.moves.values()), contribute_move(language)],
+            "rules": [worded(r.text, id=r.id, source=list(r.source), on=list(r.on), note=r.note)
+                      for r in spec.rules],
+            # the verdicts the mechanic gives of its own, worded by the spec (`rummy.violations`)
+            "verdicts": [worded(text, id=rule_id) for rule_id, text in self.texts.items()
+                         if rule_id not in rule_ids],
             **self.mechanic.describe(),
         }
 
@@ -90,7 +111,8 @@ def read_option_rules(spec: GameSpec) -> list[tuple[Any, str]]:
         except SpecErrors as exc:
             errors.extend(exc.errors)
             continue
-        rules.append((program.compile(typed), str(body.get("text", text))))
+        sentence = in_language(as_texts(body.get("text", text)), ENGLISH)  # for the operator
+        rules.append((program.compile(typed), sentence))
     if errors:
         raise SpecErrors(errors)
     return rules

@@ -13,9 +13,10 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping
 
 from referee.errors import SpecError, SpecErrors
+from referee.i18n.catalogue import fill
 from referee.model import Violation
 from referee.spec.expr import (BOOL, CARD, INT, STR, Compiled, Definition, ListType, Origin,
-                               Program, Scope, Type, TypedExpr, names_read, parse)
+                               Program, Scope, Type, TypedExpr, names_read, parse, words_given)
 from referee.spec.schema import DefinitionSpec, GameSpec, RuleSpec, Where
 
 RULEBOOK_ID = re.compile(r"^[A-Z]{2,3}-\d+$")
@@ -54,6 +55,7 @@ class CompiledRule:
     typed_when: Any
     typed_require: Any
     say: Mapping[str, Any] = field(default_factory=dict)  # name -> compiled expression
+    typed_say: Mapping[str, TypedExpr] = field(default_factory=dict)
 
     @property
     def reads(self) -> frozenset[str]:
@@ -67,10 +69,10 @@ class CompiledRule:
 
     def violation(self, cards: Iterable[str] = (), env: Mapping[str, Any] | None = None) -> Violation:
         cites = tuple(s for s in self.spec.source if RULEBOOK_ID.match(s) and s != self.spec.id)
-        message = self.spec.sentence()
-        if self.say and env is not None:  # "buy for 4th card must be between 100 and 175"
-            message = message.format(**{name: fn(env) for name, fn in self.say.items()})
-        return Violation(rule=self.spec.id, message=message, cites=cites, cards=tuple(cards))
+        said = ({name: str(fn(env)) for name, fn in self.say.items()}
+                if self.say and env is not None else {})  # "buy for 4th card must be between 100 and 175"
+        return Violation(rule=self.spec.id, message=fill(self.spec.sentence(), said), cites=cites,
+                         cards=tuple(cards), said=said)
 
     def __repr__(self) -> str:
         where = self.spec.where
@@ -112,9 +114,28 @@ class RuleBook:
                                         line=at.line, column=at.column, path=at.path))
                 continue
             try:
-                self.rules.setdefault((checkpoint, rule.at), []).append(self._compile(rule, program))
+                compiled = self._compile(rule, program)
             except (SpecErrors, SpecError) as exc:
                 errors.extend(_unpack(exc))
+                continue
+            self.rules.setdefault((checkpoint, rule.at), []).append(compiled)
+            errors.extend(self._unworded(rule, compiled.typed_say))
+        return _unique(errors)
+
+    def _unworded(self, rule: RuleSpec, typed_say: Mapping[str, TypedExpr]) -> list[SpecError]:
+        """A word the rule's sentence may show (a text `say` gives) that `words:` does not give
+        in each language of the spec: players reading another language would see it in English."""
+        others = [language for language in self.spec.languages if language != "en"]
+        errors = []
+        for name, typed in typed_say.items():
+            for word in sorted(words_given(typed) if others and typed.type == STR else ()):
+                missing = [x for x in others if x not in self.spec.words.get(word, {})]
+                if missing:
+                    where = rule.say[name][1]
+                    errors.append(SpecError(
+                        f"rule `{rule.id}`: `{{{name}}}` may show the word `{word}`: give it in "
+                        f"`{missing[0]}` under `words:` (`{word}: {{{missing[0]}: ...}}`)",
+                        file=where.file, line=where.line, column=where.column, path=where.path))
         return errors
 
     @staticmethod
@@ -124,10 +145,12 @@ class RuleBook:
             typed_when = program.check(parse(rule.when, origin=origin(rule.when_where or rule.where)),
                                        expected=BOOL)
         typed_require = program.check(parse(rule.require, origin=origin(rule.where)), expected=BOOL)
-        say = {name: program.compile(program.check(parse(text, origin=origin(where))))
-               for name, (text, where) in rule.say.items()}
+        typed_say = {name: program.check(parse(text, origin=origin(where)))
+                     for name, (text, where) in rule.say.items()}
+        say = {name: program.compile(typed) for name, typed in typed_say.items()}
         return CompiledRule(rule, program.compile(typed_when) if typed_when is not None else None,
-                            program.compile(typed_require), typed_when, typed_require, say)
+                            program.compile(typed_require), typed_when, typed_require, say,
+                            typed_say)
 
     def judge(self, checkpoint: str, env: Mapping[str, Any], at: str = "before",
               cards: Iterable[str] = ()) -> list[Violation]:

@@ -16,11 +16,12 @@ from referee.cards import Card, PackKind, pack
 from referee.errors import CardError, SpecError
 from referee.model import SAFE_INTEGER
 from referee.spec.options import OPTION_TYPES, Option
+from referee.spec.texts import read_languages, translation_errors
 from referee.spec.yamlsource import Located, PathKey, format_path
 
 KNOWN_KEYS = {"format", "game", "title", "source", "mechanics", "seats", "pack", "options",
               "definitions", "moves", "rules", "extends", "note", "properties",
-              "option_rules", "languages"}
+              "option_rules", "languages", "words"}
 RULE_KEYS = {"id", "source", "on", "at", "when", "require", "text", "note", "say"}
 SIGNATURE = re.compile(r"^\s*([a-z_][a-z0-9_]*)\s*(?:\((.*)\))?\s*$")
 PARAM = re.compile(r"^\s*([a-z_][a-z0-9_]*)\s*:\s*([a-z_\[\]]+)\s*$")
@@ -102,6 +103,9 @@ class GameSpec:
     sections: Mapping[str, Any]  # mechanic-owned sections, raw
     located: Located
     pack_without: tuple[str, ...] = ()  # cards taken out of the full pack (TA-2)
+    languages: tuple[str, ...] = ("en",)  # what its sentences are written in, English first
+    # the words a sentence may show (`{led}`: `swords`), in its other languages: word -> lang -> word
+    words: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
 
     def pack(self) -> list[Card]:
         """The game's cards, in the pack's fixed order."""
@@ -198,6 +202,7 @@ def read_spec(located: Located, mechanic_sections: set[str]) -> tuple[GameSpec |
     pack = data.get("pack", {})
     if reader.expect(pack, dict, ("pack",), "`pack`") and pack.get("kind") not in ("french", "tarot"):
         reader.error(("pack", "kind"), f"unknown pack kind `{pack.get('kind')}`: expected `french` or `tarot`")
+    languages, language_errors = read_languages(located)
     spec = GameSpec(
         name=str(name), title=reader.texts(data.get("title"), ("title",)),
         source=reader.strings(data.get("source"), ("source",)),
@@ -211,8 +216,19 @@ def read_spec(located: Located, mechanic_sections: set[str]) -> tuple[GameSpec |
         moves=_read_moves(reader, data.get("moves", {})),
         rules=_read_rules(reader, data.get("rules", [])),
         sections={k: data[k] for k in mechanic_sections if k in data},
-        located=located)
-    return spec, reader.errors
+        located=located, languages=languages, words=_read_words(reader, data.get("words")))
+    return spec, reader.errors + language_errors + translation_errors(
+        located, languages, frozenset(mechanic_sections))
+
+
+def _read_words(reader: SpecReader, raw: Any) -> dict[str, dict[str, str]]:
+    if raw is None:
+        return {}
+    if not isinstance(raw, dict):
+        reader.error(("words",), "`words` maps each word a sentence shows to its translations: "
+                     "`swords: {pt: espadas}`")
+        return {}
+    return {str(word): reader.texts(texts, ("words", word)) for word, texts in raw.items()}
 
 
 def _read_seats(reader: SpecReader, seats: Any) -> tuple[int, int]:

@@ -16,7 +16,8 @@ ORIGINAL = (DEFAULT_SPECS / "pontoon.yaml").read_text(encoding="utf-8")
 VERDICT = '''    split_pack_short:
       id: PO-5-split-pack
       source: [PO-5]
-      text: {en: "the pack holds fewer than two cards: a split needs one for each of its hands"}
+      text:
+        en: "the pack holds fewer than two cards: a split needs one for each of its hands"
 '''
 
 
@@ -71,8 +72,8 @@ def test_a_verdict_without_an_id_is_refused_at_the_verdict(tmp_path: Path) -> No
 
 
 def test_a_misspelt_verdict_key_is_refused_at_the_key(tmp_path: Path) -> None:
-    path = broken(tmp_path, "      source: [PO-5]\n      text: {en: \"the pack",
-                  "      sources: [PO-5]\n      text: {en: \"the pack")
+    path = broken(tmp_path, "      source: [PO-5]\n      text:\n        en: \"the pack",
+                  "      sources: [PO-5]\n      text:\n        en: \"the pack")
     error = only_error(path)
     assert error.message.endswith(
         "at `banking.violations.split_pack_short.sources`: unknown key `sources`")

@@ -14,10 +14,24 @@ SPECS = Path(__file__).resolve().parents[2] / "specs"
 
 
 def child_spec(tmp_path: Path, body: str) -> Path:
+    """A house rule of Pontinho written in English only: it says so (`languages: [en]`), or its
+    English-only sentences would be refused for lacking the parent's Portuguese."""
     shutil.copy(SPECS / "pontinho.yaml", tmp_path / "pontinho.yaml")
     path = tmp_path / "child.yaml"
-    path.write_text("format: 1\ngame: child\nextends: pontinho\n" + body, encoding="utf-8")
+    path.write_text("format: 1\ngame: child\nextends: pontinho\n" + body + "languages: [en]\n",
+                    encoding="utf-8")
     return path
+
+
+def test_a_child_in_its_parents_languages_must_translate_what_it_adds(tmp_path: Path) -> None:
+    path = tmp_path / "child.yaml"
+    shutil.copy(SPECS / "pontinho.yaml", tmp_path / "pontinho.yaml")
+    path.write_text("format: 1\ngame: child\nextends: pontinho\nrules:\n  - id: PN-19\n"
+                    "    on: [take_discard]\n    require: 'true'\n    text: relaxed\n", encoding="utf-8")
+    with pytest.raises(SpecErrors) as caught:
+        load_game(path)
+    assert [e.path for e in caught.value.errors] == ["rules[1].text"]
+    assert "no `pt` sentence" in caught.value.errors[0].message
 
 
 def test_a_rule_given_again_replaces_the_parents_and_keeps_its_place(tmp_path: Path) -> None:

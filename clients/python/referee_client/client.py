@@ -24,6 +24,7 @@ from referee.api.v1 import referee_pb2_grpc as pb_grpc
 
 TOKEN_HEADER = "x-seat-token"
 CREATE_HEADER = "x-create-token"
+LANGUAGE_HEADER = "accept-language"
 
 # Over a quota the referee answers RESOURCE_EXHAUSTED with the wait in `grpc-retry-pushback-ms`;
 # gRPC's own retry policy waits that long and tries again (a refused call never reached the
@@ -79,17 +80,25 @@ def verdict_data(verdict: pb.Verdict) -> dict[str, Any]:
 class RefereeClient:
     """`tls_ca`: the server speaks TLS, its certificate chains to this CA (PEM bytes); with
     `tls_cert` and `tls_key` the client shows its own (mutual TLS). `create_token`: the
-    operator's, when the server requires one to create tables."""
+    operator's, when the server requires one to create tables. `language`: the languages to be
+    answered in, as an `accept-language` value (`pt`, `tl, en;q=0.5`): verdicts and descriptions
+    come in the first of them the game is written in, else in English."""
 
     def __init__(self, target: str, channel: grpc.Channel | None = None, *,
                  tls_ca: bytes | None = None, tls_cert: bytes | None = None,
-                 tls_key: bytes | None = None, create_token: str | None = None) -> None:
+                 tls_key: bytes | None = None, create_token: str | None = None,
+                 language: str | None = None) -> None:
         if channel is None and tls_ca is not None:
             credentials = grpc.ssl_channel_credentials(tls_ca, tls_key, tls_cert)
             channel = grpc.secure_channel(target, credentials, CHANNEL_OPTIONS)
         self.channel = channel or grpc.insecure_channel(target, CHANNEL_OPTIONS)
         self.stub = pb_grpc.RefereeStub(self.channel)
-        self._create_metadata = ((CREATE_HEADER, create_token),) if create_token else ()
+        self._language = ((LANGUAGE_HEADER, language),) if language else ()
+        self._create_metadata = self._with(CREATE_HEADER, create_token)
+
+    def _with(self, key: str, value: str | None) -> tuple[tuple[str, str], ...]:
+        """A call's metadata: the language asked for, and `key` when it has a value."""
+        return self._language + (((key, value),) if value else ())
 
     def close(self) -> None:
         self.channel.close()
@@ -101,10 +110,12 @@ class RefereeClient:
         self.close()
 
     def games(self) -> list[str]:
-        return [g.name for g in self.stub.ListGames(pb.ListGamesRequest()).games]
+        return [g.name for g in self.stub.ListGames(pb.ListGamesRequest(),
+                                                    metadata=self._language).games]
 
     def describe(self, game: str) -> dict[str, Any]:
-        return _data(self.stub.DescribeGame(pb.DescribeGameRequest(game=game)).description)
+        reply = self.stub.DescribeGame(pb.DescribeGameRequest(game=game), metadata=self._language)
+        return _data(reply.description)
 
     def create_table(self, game: str, seats: int, *, seed: int | None = None,
                      deal: Mapping[str, Any] | None = None, options: Mapping[str, Any] | None = None,
@@ -130,18 +141,17 @@ class RefereeClient:
                                     move=pb.Move(type=str(body.pop("type", "")), fields=_struct(body)))
         if expected_version is not None:
             request.expected_version = expected_version
-        reply = self.stub.Propose(request, metadata=((TOKEN_HEADER, token),))
+        reply = self.stub.Propose(request, metadata=self._with(TOKEN_HEADER, token))
         return verdict_data(reply.verdict)
 
     def view(self, table_id: str, token: str | None = None) -> dict[str, Any]:
-        metadata = ((TOKEN_HEADER, token),) if token else ()
-        reply = self.stub.GetView(pb.GetViewRequest(table_id=table_id), metadata=metadata)
+        reply = self.stub.GetView(pb.GetViewRequest(table_id=table_id),
+                                  metadata=self._with(TOKEN_HEADER, token))
         return {**_data(reply.view), "version": reply.version}
 
     def watch(self, table_id: str, token: str | None = None, from_version: int = 0) -> Iterator[dict[str, Any]]:
-        metadata = ((TOKEN_HEADER, token),) if token else ()
         stream = self.stub.Watch(pb.WatchRequest(table_id=table_id, from_version=from_version),
-                                 metadata=metadata)
+                                 metadata=self._with(TOKEN_HEADER, token))
         for update in stream:
             yield {"version": update.version, "seat": update.seat,
                    "events": [{"kind": e.kind, **_data(e.data)} for e in update.events]}

@@ -17,14 +17,14 @@ from referee.mechanics.banking.config import read_config
 from referee.mechanics.banking import views
 from referee.mechanics.banking.state import BankState, Hand
 from referee.mechanics.base import Deal, Judgement, Mechanic
-from referee.model import JSON, Event, Violation
+from referee.i18n.verdicts import unreadable
+from referee.model import JSON, Event, Sentence, Violation
 from referee.spec.expr import BOOL, INT, ListType, CARD, STR, Scope
 from referee.spec.rules import RuleBook, SpecExpression
 from referee.spec.schema import GameSpec
 from referee.engine.moves import move_record_type
 from referee.spec.option_types import options_type
 
-GEN8 = "GEN-8"
 SPLIT_CARDS = 2  # a split deals one card to each of its two hands
 
 
@@ -125,7 +125,7 @@ class BankingMechanic(Mechanic):
             return Judgement(violations)
         handler = getattr(self, f"_do_{move_type}", None)
         if handler is None:
-            return Judgement([Violation(GEN8, f"there is no move `{move_type}` now", code="malformed_move")])
+            return Judgement([unreadable(Sentence("table.no_move_now", {"type": move_type}))])
         events: list[Event] = []
         problem = handler(work, seat, dict(move), events)
         if problem is not None:

@@ -19,12 +19,12 @@ from referee.mechanics.rummy.scopes import checkpoint_scopes
 from referee.mechanics.rummy.search import SearchExhausted, TakeSearch
 from referee.mechanics.rummy.state import TURNED, Meld, RummyState
 from referee.engine import chance
-from referee.model import JSON, Event, Violation
+from referee.i18n.verdicts import unreadable
+from referee.model import JSON, Event, Sentence, Violation
 from referee.spec.expr import BOOL
 from referee.spec.rules import RuleBook
 from referee.spec.schema import GameSpec
 
-GEN8 = "GEN-8"
 Env = dict[str, Any]
 
 
@@ -34,7 +34,8 @@ def _held(hand: list[Card], cards: list[Card]) -> Violation | None:
     if not missing:
         return None
     shown = ", ".join(f"`{c}`" for c in missing)
-    return Violation(GEN8, f"you do not hold {shown}", cards=tuple(codes(missing)), code="card_not_held")
+    return unreadable(Sentence("hand.not_held", {"cards": shown}), code="card_not_held",
+                      cards=codes(missing))
 
 
 class RummyMechanic(Mechanic):
@@ -121,7 +122,7 @@ class RummyMechanic(Mechanic):
         turn.check_rules(at="before")
         handler = getattr(turn, f"do_{move_type}", None)
         if not turn.violations and handler is None:
-            turn.fail(Violation(GEN8, f"there is no move `{move_type}` now", code="malformed_move"))
+            turn.fail(unreadable(Sentence("table.no_move_now", {"type": move_type})))
         if not turn.violations and handler is not None:
             handler()
         if not turn.violations:
@@ -406,7 +407,7 @@ class _Turn:
     def _meld(self, meld_id: int) -> Meld | None:
         if 1 <= meld_id <= len(self.s.melds):
             return self.s.melds[meld_id - 1]
-        self.fail(Violation(GEN8, f"there is no meld `{meld_id}` on the table", code="unknown_meld"))
+        self.fail(unreadable(Sentence("meld.unknown", {"meld": meld_id}), code="unknown_meld"))
         return None
 
     @staticmethod

@@ -18,13 +18,13 @@ from referee.engine.moves import move_record_type
 from referee.errors import RefereeError, SetupError, SpecError, SpecErrors
 from referee.mechanics.base import Deal, Judgement, Mechanic
 from referee.mechanics.tricks.state import Trick, TrickState
-from referee.model import JSON, Event, Violation
+from referee.i18n.verdicts import unreadable
+from referee.model import JSON, Event, Sentence
 from referee.spec.expr import BOOL, CARD, INT, STR, ListType, Scope
 from referee.spec.option_types import options_type
 from referee.spec.rules import RuleBook, SpecExpression
 from referee.spec.schema import GameSpec, expression_at
 
-GEN8 = "GEN-8"
 # expression -> (the context it reads, its type)
 EXPRESSIONS = {"packet": ("setup", INT), "winner": ("trick_end", INT),
                "owner": ("count", INT), "points": ("count", INT)}
@@ -182,7 +182,7 @@ class TricksMechanic(Mechanic):
             return Judgement(violations)
         handler = getattr(self, f"_do_{move_type}", None)
         if handler is None:
-            return Judgement([Violation(GEN8, f"there is no move `{move_type}` now", code="malformed_move")])
+            return Judgement([unreadable(Sentence("table.no_move_now", {"type": move_type}))])
         work = state.clone()
         work.deal_ended = False
         events: list[Event] = []

@@ -21,6 +21,7 @@ API
     Program.encode_full(typed, symenv) -> Encoding(value, error)            # + error condition
     check(expr, scope=None, expected=None, functions=None) -> TypedExpr     # no definitions
     names_read(typed_exprs) -> frozenset[str]   # the context names read, through definitions
+    words_given(typed_expr) -> frozenset[str]   # the text literals it can give as its value
     evaluate(typed, env) -> Any;  compile_expr(typed, label="") -> Compiled
     all_of(*checks) / any_of(*checks) / not_(check) -> Check               # compose Compiled
 
@@ -68,7 +69,7 @@ from referee.spec.expr.ast import ParsedExpr
 from referee.spec.expr.compile import Check, Compiled, all_of, any_of, compile_expr, not_
 from referee.spec.expr.parser import parse
 from referee.spec.expr.printer import unparse
-from referee.spec.expr.program import (Definition, Program, TypedExpr, check, names_read,
+from referee.spec.expr.program import (Definition, Program, TypedExpr, check, names_read, words_given,
                                        parse_signature)
 from referee.spec.expr.source import EvalError, ExprError, Origin, Pos
 from referee.spec.expr.types import (
@@ -119,6 +120,7 @@ __all__ = [
     "any_of",
     "check",
     "names_read",
+    "words_given",
     "compile_expr",
     "evaluate",
     "not_",

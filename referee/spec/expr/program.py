@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from referee.errors import SpecErrors
-from referee.spec.expr.ast import (COMPREHENSIONS, DEF, VAR, Call, Name, Node, ParsedExpr,
-                                   children, type_of)
+from referee.spec.expr.ast import (COMPREHENSIONS, DEF, VAR, Call, IfExpr, Name, Node, ParsedExpr,
+                                   StrLit, children, type_of)
 from referee.spec.expr.checker import Checker, Signature
 from referee.spec.expr.lexer import KEYWORDS
 from referee.spec.expr.parser import parse
@@ -235,4 +235,27 @@ def names_read(typed: Iterable[TypedExpr]) -> frozenset[str]:
 
     for expression in typed:
         walk(expression.node, expression.program)
+    return frozenset(found)
+
+
+def words_given(typed: TypedExpr) -> frozenset[str]:
+    """The text literals a text expression can give as its value (through `if` branches and the
+    definitions it calls): the words a rule's sentence may show (`say: {led: suit_name(...)}`)."""
+    found: set[str] = set()
+    seen: set[str] = set()
+
+    def walk(node: Node) -> None:
+        if isinstance(node, StrLit):
+            found.add(node.value)
+        elif isinstance(node, IfExpr):
+            walk(node.then)
+            walk(node.orelse)
+        else:
+            called = node.id if isinstance(node, Name) and node.ref == DEF else (
+                node.func if isinstance(node, Call) and node.ref == DEF else None)
+            if called is not None and called not in seen:
+                seen.add(called)
+                walk(typed.program.definitions[called].node)
+
+    walk(typed.node)
     return frozenset(found)
