@@ -39,6 +39,7 @@ from referee.errors import (
     Unauthenticated,
     VersionConflict,
 )
+from referee.i18n.events import Narrator
 from referee.i18n.verdicts import verdict_worded
 from referee.model import JSON, Event, Move, Verdict
 from referee.redaction import events_for, verdict_for
@@ -100,14 +101,16 @@ class Ruling:
     move_id: str
     events: list[dict[str, JSON]]
     replayed: bool = False  # a retried move_id: this is the first verdict, given again
+    texts: list[str] = field(default_factory=list)  # what each event says, in the seat's language
 
     def worded(self, table: Table, move: Move, languages: Sequence[str]) -> Ruling:
         """The ruling as its seat is told: worded in its language, then through the redaction
         point (a sentence in any language names no card hidden from the seat)."""
         game = table.game
-        verdict = verdict_worded(self.verdict, game.texts, game.language(languages),
-                                 game.spec.words)
-        return replace(self, verdict=verdict_for(table, self.seat, move, verdict))
+        language = game.language(languages)
+        verdict = verdict_worded(self.verdict, game.texts, language, game.spec.words)
+        return replace(self, verdict=verdict_for(table, self.seat, move, verdict),
+                       texts=Narrator(game.spec.mechanics, language).tell_all(self.events))
 
 
 @dataclass(frozen=True)
@@ -135,6 +138,7 @@ class SeenMove:
     version: int
     seat: int
     events: list[dict[str, JSON]]
+    texts: list[str] = field(default_factory=list)  # what each event says, in the watcher's language
 
 
 class Subscription:
@@ -147,8 +151,9 @@ class Subscription:
     (from the thread that pushed) when more is.
     """
 
-    def __init__(self, seat: int | None, capacity: int) -> None:
+    def __init__(self, seat: int | None, capacity: int, narrator: Narrator | None = None) -> None:
         self.seat = seat
+        self._narrator = narrator or Narrator("")
         self._capacity = capacity
         self._items: deque[Accepted] = deque()
         self._ready = threading.Condition()
@@ -224,7 +229,8 @@ class Subscription:
             raise ShuttingDown(SHUTTING_DOWN)
 
     def _seen(self, item: Accepted) -> SeenMove:
-        return SeenMove(item.version, item.seat, events_for(item.events, self.seat))
+        seen = events_for(item.events, self.seat)
+        return SeenMove(item.version, item.seat, seen, self._narrator.tell_all(seen))
 
     def _next(self) -> Accepted | None:
         with self._ready:
@@ -403,8 +409,10 @@ class RefereeService:
             return SeatView(table.view(viewer), table.version, viewer, table.commitment,
                             table.is_over)
 
-    def watch(self, table_id: str, token: str | None, *, from_version: int = 0) -> Subscription:
-        """Moves accepted after `from_version`, then live ones, each redacted for the caller.
+    def watch(self, table_id: str, token: str | None, *, from_version: int = 0,
+              languages: Sequence[str] = ()) -> Subscription:
+        """Moves accepted after `from_version`, then live ones, each redacted for the caller
+        (their texts in the first of `languages` the game is written in).
 
         The caller must `cancel()` the subscription when it stops reading early.
         """
@@ -415,7 +423,9 @@ class RefereeService:
         with self._locked(table_id, token) as live:
             viewer = self._viewer(live, token, None)
             backlog = live.history[from_version:]
-            subscription = Subscription(viewer, self._watch_capacity + len(backlog))
+            game = live.table.game
+            narrator = Narrator(game.spec.mechanics, game.language(languages))
+            subscription = Subscription(viewer, self._watch_capacity + len(backlog), narrator)
             for item in backlog:
                 subscription.push(item)
             if live.table.is_over:

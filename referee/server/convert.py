@@ -111,10 +111,15 @@ def game_summary(description: Mapping[str, JSON]) -> pb.GameSummary:
                           min_seats=int(seats.get("min", 0)), max_seats=int(seats.get("max", 0)))
 
 
-def event_to_proto(event: Mapping[str, JSON]) -> pb.Event:
+def event_to_proto(event: Mapping[str, JSON], text: str = "") -> pb.Event:
     """An event as `Event.seen_by` gives it: its `kind` and the fields the receiver may see."""
     data = {k: v for k, v in event.items() if k != "kind"}
-    return pb.Event(kind=str(event["kind"]), data=data_to_struct(data))
+    return pb.Event(kind=str(event["kind"]), data=data_to_struct(data), text=text)
+
+
+def events_to_proto(events: list[dict[str, JSON]], texts: list[str]) -> list[pb.Event]:
+    told = texts or [""] * len(events)
+    return [event_to_proto(event, text) for event, text in zip(events, told, strict=True)]
 
 
 def violation_to_proto(violation: Violation | Mapping[str, JSON]) -> pb.Violation:
@@ -128,7 +133,7 @@ def verdict_to_proto(ruling: Ruling) -> pb.Verdict:
     verdict = ruling.verdict
     return pb.Verdict(outcome=OUTCOMES[verdict.outcome],
                       violations=[violation_to_proto(v) for v in verdict.violations],
-                      events=[event_to_proto(e) for e in ruling.events],
+                      events=events_to_proto(ruling.events, ruling.texts),
                       version=verdict.version, move_id=ruling.move_id, seat=ruling.seat)
 
 
@@ -139,7 +144,7 @@ def view_to_proto(view: SeatView) -> pb.GetViewResponse:
 
 def seen_move_to_proto(seen: SeenMove) -> pb.WatchResponse:
     return pb.WatchResponse(version=seen.version, seat=seen.seat,
-                            events=[event_to_proto(e) for e in seen.events])
+                            events=events_to_proto(seen.events, seen.texts))
 
 
 def move_to_proto(move: Move | Mapping[str, JSON]) -> pb.Move:

@@ -87,7 +87,7 @@ class RefereeServicer(referee_pb2_grpc.RefereeServicer):
     async def Watch(self, request: pb.WatchRequest,
                     context: grpc.aio.ServicerContext) -> AsyncIterator[pb.WatchResponse]:
         subscription = await self._run(context, "Watch", functools.partial(
-            self._service.watch, from_version=request.from_version),
+            self._service.watch, from_version=request.from_version, languages=languages(context)),
             request.table_id, seat_token(context))
         open_streams = self._service.metrics.watch_streams
         open_streams.inc()

@@ -148,10 +148,12 @@ def test_pending_claims_are_resolved_at_the_deadline(client: RefereeClient) -> N
     assert update["seat"] == SYSTEM  # the table itself moved, not a seat
     assert kinds(update)[:4] == ["window_closed", "claim_won", "claim_lost", "took_discard"]
     assert event(update, "window_closed")["claims"] == [0, 3]
-    assert event(update, "claim_won") == {"kind": "claim_won", "seat": 3, "move": "take_discard"}
+    assert event(update, "claim_won") == {"kind": "claim_won", "seat": 3, "move": "take_discard",
+                                          "text": "seat 3 won the claim (`take_discard`)"}
     lost = event(update, "claim_lost", seat=0)
     assert lost["winner"] == 3 and lost["reason"] == "claim lost to seat 3"
-    assert event(update, "took_discard") == {"kind": "took_discard", "seat": 3, "card": "5C"}
+    assert event(update, "took_discard") == {"kind": "took_discard", "seat": 3, "card": "5C",
+                                             "text": "seat 3 took 5C from the discard pile"}
 
     after = client.view(table.id, table.tokens[3])
     assert [m["cards"] for m in after["melds"]] == [["3C", "4C", "5C"]]

@@ -79,7 +79,8 @@ def test_a_contribution_is_judged_recorded_and_watched(live: RefereeClient) -> N
     table = live.create_table("pontinho", 3)
     verdict = live.propose(table.id, table.tokens[2], {"type": "contribute", "entropy": "dice: 4"})
     assert verdict["accepted"] and verdict["events"] == [
-        {"kind": "contributed", "seat": 2, "contributions": 1}]
+        {"kind": "contributed", "seat": 2, "contributions": 1,
+         "text": "seat 2 mixed its entropy into the deal (1 so far)"}]
     too_long = live.propose(table.id, table.tokens[0], {"type": "contribute", "entropy": "x" * 65})
     assert not too_long["accepted"] and too_long["violations"][0]["rule"] == "GEN-8"
     assert live.view(table.id)["contributions"] == 1

@@ -135,3 +135,20 @@ def test_describe_game_words_every_sentence_in_the_callers_language(
     assert english.describe(TAROCCHI)["language"] == "en"
     contribute = next(m for m in described["moves"] if m["type"] == "contribute")
     assert contribute["sentence"].startswith("qualquer lugar")
+
+
+def test_events_are_told_in_the_language_of_each_receiver(portuguese: RefereeClient,
+                                                          english: RefereeClient) -> None:
+    table = portuguese.create_table(TAROCCHI, 4, seed=7)
+    dealer = portuguese.view(table.id)["to_act"]
+    rng = random.Random(1)
+    for move in turn_candidates(portuguese.view(table.id, table.tokens[dealer]), rng):
+        told = portuguese.propose(table.id, table.tokens[dealer], move)
+        if told["accepted"]:
+            break
+    [discarded] = told["events"]
+    assert discarded["text"].startswith("você descartou ")
+    other = (dealer + 1) % 4
+    [seen] = next(iter(english.watch(table.id, table.tokens[other])))["events"]
+    assert seen["text"] == (f"the dealer, seat {dealer}, discarded 2 cards face down: "
+                            f"{seen['trumps']} trump(s)")

@@ -67,13 +67,18 @@ def _data(message: struct_pb2.Struct) -> dict[str, Any]:
     return _plain(json_format.MessageToDict(message))
 
 
+def _event(event: pb.Event) -> dict[str, Any]:
+    """An event's fields, its `kind`, and its `text` for people (in the language asked for)."""
+    return {"kind": event.kind, **_data(event.data), "text": event.text}
+
+
 def verdict_data(verdict: pb.Verdict) -> dict[str, Any]:
     outcome = pb.Outcome.Name(verdict.outcome).removeprefix("OUTCOME_").lower()
     return {
         "accepted": outcome == "accepted", "outcome": outcome, "version": verdict.version,
         "violations": [{"rule": v.rule, "message": v.message, "cites": list(v.cites),
                         "cards": list(v.cards), "code": v.code} for v in verdict.violations],
-        "events": [{"kind": e.kind, **_data(e.data)} for e in verdict.events],
+        "events": [_event(e) for e in verdict.events],
     }
 
 
@@ -154,4 +159,4 @@ class RefereeClient:
                                  metadata=self._with(TOKEN_HEADER, token))
         for update in stream:
             yield {"version": update.version, "seat": update.seat,
-                   "events": [{"kind": e.kind, **_data(e.data)} for e in update.events]}
+                   "events": [_event(e) for e in update.events]}
