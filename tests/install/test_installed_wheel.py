@@ -44,8 +44,12 @@ seat = int(view["to_act"])
 token = next(s.token for s in table.seats if s.seat == seat)
 verdict = stub.Propose(pb.ProposeRequest(table_id=table.table_id, move=pb.Move(type="draw")),
                        metadata=(("x-seat-token", token),)).verdict
+other = next(s.token for s in table.seats if s.seat != seat)  # a move no game has, in Portuguese
+refused = stub.Propose(pb.ProposeRequest(table_id=table.table_id, move=pb.Move(type="fly")),
+                       metadata=(("x-seat-token", other), ("accept-language", "pt"))).verdict
 print(json.dumps({"package": referee.__file__, "games": games,
-                  "outcome": pb.Outcome.Name(verdict.outcome), "version": verdict.version}))
+                  "outcome": pb.Outcome.Name(verdict.outcome), "version": verdict.version,
+                  "refused": [v.message for v in refused.violations]}))
 """
 
 
@@ -131,6 +135,8 @@ def test_the_installed_referee_serves_the_five_games_and_plays_a_move(installed:
     assert Path(answer["package"]).is_relative_to(installed.parent)  # not the checkout's
     assert answer["games"] == GAMES
     assert (answer["outcome"], answer["version"]) == ("OUTCOME_ACCEPTED", 1)
+    [refused] = answer["refused"]  # the referee's own sentences ship in the wheel too
+    assert refused.startswith("tipo de jogada desconhecido `fly`"), refused
     assert server.returncode == 0
     assert list(empty.iterdir()) == []  # --memory: nothing written where it was started
 
