@@ -27,6 +27,7 @@ GEN8 = "GEN-8"
 # as DescribeGame lists it, beside the game's own moves
 CONTRIBUTE_MOVE: dict[str, JSON] = {
     "type": CONTRIBUTE, "fields": ["entropy"],
+    "typed_fields": [{"name": "entropy", "type": "text", "optional": False}],
     "text": {"en": f"any seat, until the game is over: up to {MAX_ENTROPY_CHARS} characters of "
                    "your own, mixed into the seed of every later shuffle"}}
 

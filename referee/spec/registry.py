@@ -11,6 +11,7 @@ from referee.engine.seeding import CONTRIBUTE_MOVE
 from referee.errors import NotFound, OptionError, SpecError, SpecErrors
 from referee.mechanics.base import Mechanic
 from referee.model import JSON
+from referee.schemas import game_schemas, typed_fields
 from referee.spec.expr import BOOL, Program, Scope, parse
 from referee.spec.option_types import options_type
 from referee.spec.options import resolve_options
@@ -48,6 +49,14 @@ class Game:
         self.mechanic = mechanic
         self.name = spec.name
         self.option_rules = read_option_rules(spec)
+        self._schemas: dict[str, JSON] | None = None
+
+    @property
+    def schemas(self) -> dict[str, JSON]:
+        """The game's typed contract (referee/schemas): made once, on first use."""
+        if self._schemas is None:
+            self._schemas = game_schemas(self)
+        return self._schemas
 
     def resolve_options(self, given: Mapping[str, Any]) -> dict[str, Any]:
         """Every option valid alone (types, values), then together (`option_rules`)."""
@@ -64,11 +73,13 @@ class Game:
             "mechanics": spec.mechanics, "seats": {"min": spec.seats_min, "max": spec.seats_max},
             "pack": {"kind": spec.pack_kind, "copies": spec.pack_copies, "size": len(spec.pack())},
             "options": [o.describe() for o in spec.options.values()],
-            "moves": [*({"type": m.type, "fields": [f.name for f in m.fields], "text": dict(m.text)}
+            "moves": [*({"type": m.type, "fields": [f.name for f in m.fields],
+                         "typed_fields": typed_fields(m.fields), "text": dict(m.text)}
                         for m in spec.moves.values()), CONTRIBUTE_MOVE],
             "rules": [{"id": r.id, "source": list(r.source), "on": list(r.on), "text": dict(r.text),
                        "note": r.note} for r in spec.rules],
             **self.mechanic.describe(),
+            "schemas": copy.deepcopy(self.schemas),
         }
 
 
