@@ -55,3 +55,29 @@ def test_every_move_of_the_spec_has_a_schema_and_its_typed_fields() -> None:
 def test_the_docs_point_to_the_schemas() -> None:
     assert "docs/schemas/" in (ROOT / "docs" / "scenarios.md").read_text(encoding="utf-8")
     assert "docs/schemas/" in (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+KEYWORDS = {"$schema", "$defs", "$ref", "title", "description", "type", "const", "enum", "anyOf",
+            "properties", "required", "additionalProperties", "propertyNames", "items", "pattern",
+            "minimum", "maximum", "minLength", "maxLength", "x-codes", "x-secret"}
+
+
+def unknown_keywords(node: object, names: bool = False) -> list[str]:
+    """Keys that are no keyword of the subset the referee writes (a YAML flow mapping's comma
+    turns the end of a description into a key: `{description: a, b}`)."""
+    if isinstance(node, list):
+        return [k for item in node for k in unknown_keywords(item)]
+    if not isinstance(node, dict):
+        return []
+    if names:  # the keys of `properties` and `$defs` are names
+        return [k for value in node.values() for k in unknown_keywords(value)]
+    return [*(k for k in node if k not in KEYWORDS),
+            *(k for key, value in node.items()
+              for k in unknown_keywords(value, names=key in ("properties", "$defs")))]
+
+
+def test_the_schemas_use_only_the_keywords_clients_know() -> None:
+    for path in SCHEMAS.glob("*.json"):
+        document = json.loads(path.read_text(encoding="utf-8"))
+        schemas = [*document["moves"].values(), document["view"], *document["events"].values()]
+        assert not [k for s in schemas for k in unknown_keywords(s)], path.name
