@@ -20,7 +20,11 @@ PYTEST_ARGS ?=
 FUZZ_SCALE  ?= 20  # make fuzz: examples per property, times those of the make test pass
 
 .DEFAULT_GOAL := help
-.PHONY: help install proto run lint test wheel bench soak fuzz harden
+# the TypeScript client: its node_modules are installed by `npm ci` from package-lock.json
+TS     := clients/typescript
+TS_DEPS := $(TS)/node_modules/.installed
+
+.PHONY: help install proto run lint test ts-test wheel bench soak fuzz harden
 
 help: ## list the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  %-8s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -46,7 +50,16 @@ lint: $(STAMP) $(API) ## pyflakes on every Python file, mypy on the referee and 
 
 # pytest exits 5 when it collects no test: not a failure of the code
 # one pytest worker a core (pytest-xdist): every test stands alone (port 0, its own files)
-test: lint ## lint, then run the whole test suite, one worker a core
+$(TS_DEPS): $(TS)/package-lock.json
+	cd $(TS) && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+# its build generates the gRPC code (ts-proto, with the protoc of .venv) and the typed games
+# (docs/schemas/); its tests start a referee of .venv on a free port and play against it
+ts-test: $(STAMP) $(API) $(TS_DEPS) ## the TypeScript client: build it and run its tests (node, npm)
+	cd $(TS) && npm test --silent
+
+test: lint ts-test ## lint, the TypeScript client's tests, then the whole test suite, one worker a core
 	$(BIN)/python -m pytest -n auto $(PYTEST_ARGS) || [ $$? -eq 5 ]
 
 wheel: $(STAMP) ## build dist/referee-*.whl: gRPC code and specs inside, `pip install` it anywhere

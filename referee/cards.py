@@ -139,6 +139,9 @@ _CODE_IN_TEXT = {
 }
 CODE_IN_TEXT = {kind: re.compile(rf"(?<![\w-])(?:{pattern})(?![\w-])")
                 for kind, pattern in _CODE_IN_TEXT.items()}
+# A whole card code as a client should send it (upper case; `10` may stand for `T`): the
+# `pattern` of a card in the typed contract (referee/schemas). The parser is laxer: any case.
+CODE_PATTERN = {kind: f"^(?:{pattern})$" for kind, pattern in _CODE_IN_TEXT.items()}
 
 
 def codes_in(text: str, pack: PackKind = PackKind.FRENCH) -> list[str]:

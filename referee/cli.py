@@ -29,6 +29,7 @@ COMMANDS = {
     "diff": "diff",
     "transcript": "transcript",
     "docs": "docs",
+    "schemas": "schemas",
 }
 USAGE_ERROR = 2
 INTERRUPTED = 130  # the shell's status for a command ended by Ctrl-C (128 + SIGINT)

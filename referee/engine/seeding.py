@@ -31,7 +31,8 @@ CONTRIBUTE_TEXT = Sentence("move.contribute", {"most": MAX_ENTROPY_CHARS})
 def contribute_move(language: str) -> dict[str, JSON]:
     """The move every game has, as DescribeGame lists it beside the game's own."""
     text = {lang: CATALOGUE.render(CONTRIBUTE_TEXT, lang) for lang in CATALOGUE.languages}
-    return {"type": CONTRIBUTE, "fields": ["entropy"], "text": text,
+    return {"type": CONTRIBUTE, "fields": ["entropy"],
+            "typed_fields": [{"name": "entropy", "type": "text", "optional": False}], "text": text,
             "sentence": CATALOGUE.render(CONTRIBUTE_TEXT, language)}
 
 

@@ -9,9 +9,10 @@ from typing import Any, Mapping, Sequence
 
 from referee.engine.seeding import contribute_move
 from referee.errors import NotFound, OptionError, SpecError, SpecErrors
-from referee.mechanics.base import Mechanic
 from referee.i18n import ENGLISH, negotiate
+from referee.mechanics.base import Mechanic
 from referee.model import JSON
+from referee.schemas import game_schemas, typed_fields
 from referee.spec.expr import BOOL, Program, Scope, parse
 from referee.spec.option_types import options_type
 from referee.spec.options import resolve_options
@@ -52,10 +53,18 @@ class Game:
         self.option_rules = read_option_rules(spec)
         # verdict id -> language -> sentence: to word a verdict in the language a seat asked for
         self.texts = verdict_texts(spec.located.data, frozenset(spec.sections))
+        self._schemas: dict[str, JSON] | None = None
 
     def language(self, wanted: Sequence[str]) -> str:
         """The language to answer in: the first of `wanted` this game is written in, else English."""
         return negotiate(wanted, self.spec.languages)
+
+    @property
+    def schemas(self) -> dict[str, JSON]:
+        """The game's typed contract (referee/schemas): made once, on first use."""
+        if self._schemas is None:
+            self._schemas = game_schemas(self)
+        return self._schemas
 
     def resolve_options(self, given: Mapping[str, Any]) -> dict[str, Any]:
         """Every option valid alone (types, values), then together (`option_rules`)."""
@@ -82,7 +91,8 @@ class Game:
             "pack": {"kind": spec.pack_kind, "copies": spec.pack_copies, "size": len(spec.pack())},
             "options": [{**o.describe(), "sentence": in_language(o.text, language)}
                         for o in spec.options.values()],
-            "moves": [*(worded(m.text, type=m.type, fields=[f.name for f in m.fields])
+            "moves": [*(worded(m.text, type=m.type, fields=[f.name for f in m.fields],
+                               typed_fields=typed_fields(m.fields))
                         for m in spec.moves.values()), contribute_move(language)],
             "rules": [worded(r.text, id=r.id, source=list(r.source), on=list(r.on), note=r.note)
                       for r in spec.rules],
@@ -90,6 +100,7 @@ class Game:
             "verdicts": [worded(text, id=rule_id) for rule_id, text in self.texts.items()
                          if rule_id not in rule_ids],
             **self.mechanic.describe(),
+            "schemas": copy.deepcopy(self.schemas),
         }
 
 

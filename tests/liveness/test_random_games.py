@@ -18,15 +18,15 @@ from __future__ import annotations
 import os
 import random
 from collections import Counter
-from typing import Any, Iterator, Mapping
+from typing import Any, Callable, Iterator, Mapping
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from referee.engine.table import Table, TableSetup
+from referee.engine.table import CLOSE_WINDOW, SYSTEM, Table, TableSetup
 from referee.errors import OptionError, SetupError
-from referee.model import ADJUDICATOR, Move
+from referee.model import ADJUDICATOR, Move, Verdict
 from referee.spec.options import Option
 from referee.spec.registry import Game, load_games
 from referee_client import pontoon_bot, rummy_bot, tricks_bot
@@ -132,11 +132,17 @@ def draining_move(game: Game, table: Table) -> tuple[int, Move] | None:
     return None
 
 
-def propose(table: Table, seat: int, move: Move | Mapping[str, Any]) -> bool:
+# what a driver's caller is shown of each verdict (tests/contract checks it against the schemas)
+Watcher = Callable[[Table, int, Move, Verdict], None]
+
+
+def propose(table: Table, seat: int, move: Move | Mapping[str, Any], watch: Watcher | None = None) -> bool:
     """Propose; a rejection must change nothing. True when accepted."""
     move = move if isinstance(move, Move) else Move.from_data(dict(move))
     before, version = table.view(ADJUDICATOR), table.version
     verdict = table.propose(seat, move)
+    if watch is not None:
+        watch(table, seat, move, verdict)
     if verdict.accepted or verdict.outcome.name == "PENDING":
         COVERED["accepted moves"] += 1
         for event in verdict.events:
@@ -148,7 +154,8 @@ def propose(table: Table, seat: int, move: Move | Mapping[str, Any]) -> bool:
     return False
 
 
-def play(game: Game, setup: TableSetup, seed: int) -> None:
+def play(game: Game, setup: TableSetup, seed: int, watch: Watcher | None = None) -> None:
+    """A random game of `game`, to its end or STEPS proposals; `watch` sees every verdict."""
     try:
         table = Table.create(game, setup)
     except (SetupError, OptionError):  # option values that do not go together (min over max)
@@ -165,22 +172,24 @@ def play(game: Game, setup: TableSetup, seed: int) -> None:
         COVERED["states with a witness"] += 1
         roll = rng.random()
         if table.open_window is not None and roll < 0.1:
-            table.close_window()  # the deadline passes
+            closed = table.close_window()  # the deadline passes
+            if watch is not None and closed is not None:
+                watch(table, SYSTEM, Move(CLOSE_WINDOW), closed)
         elif roll < 0.2:
-            propose(table, *junk_move(game, table, rng))
+            propose(table, *junk_move(game, table, rng), watch=watch)
         elif roll < 0.35 and drains:
             chosen = draining_move(game, table)
             if chosen is not None:
-                propose(table, *chosen)
+                propose(table, *chosen, watch=watch)
         elif roll < 0.5:
             chosen = oracle_move(game, table, rng)
             if chosen is not None:
-                propose(table, *chosen)
+                propose(table, *chosen, watch=watch)
         else:
-            played = any(propose(table, seat, move) for seat, move in
+            played = any(propose(table, seat, move, watch=watch) for seat, move in
                          _limited(bot_moves(game, table, rng)))
             if not played:
-                propose(table, *found)
+                propose(table, *found, watch=watch)
 
 
 def _limited(moves: Iterator[tuple[int, dict[str, Any]]]) -> Iterator[tuple[int, dict[str, Any]]]:

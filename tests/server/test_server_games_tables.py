@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import grpc
 from server_support import DEAL, open_table, status_of
 
@@ -87,3 +90,18 @@ def test_a_bad_seat_count_or_deal_is_an_invalid_argument(stub: RefereeStub, stor
 def test_a_missing_game_is_an_invalid_argument(stub: RefereeStub) -> None:
     create = pb.CreateTableRequest(seats=3)
     assert status_of(lambda: stub.CreateTable(create)) is grpc.StatusCode.INVALID_ARGUMENT
+
+
+def test_describe_game_publishes_the_typed_contract(stub: RefereeStub) -> None:
+    """The JSON Schemas of docs/schemas/ (moves, view, events), and each move's typed fields."""
+    response = stub.DescribeGame(pb.DescribeGameRequest(game="pontinho"))
+    description = json.loads(json.dumps(struct_to_data(response.description)))
+    committed = json.loads((Path(__file__).resolve().parents[2] / "docs" / "schemas"
+                            / "pontinho.json").read_text(encoding="utf-8"))
+    assert description["schemas"] == {k: v for k, v in committed.items() if k != "game"}
+    discard = next(m for m in description["moves"] if m["type"] == "discard")
+    assert discard["fields"] == ["card"]
+    assert discard["typed_fields"] == [{"name": "card", "type": "card", "optional": False}]
+    layoff = next(m for m in description["moves"] if m["type"] == "take_discard")["typed_fields"][1]
+    assert layoff["type"] == "record" and layoff["optional"] is True
+    assert [f["name"] for f in layoff["fields"]] == ["meld", "cards", "at"]

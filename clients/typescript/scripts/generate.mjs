@@ -1,0 +1,56 @@
+// Generates src/gen/ (not committed, like the Python side's referee/api/): the gRPC code from
+// proto/ (ts-proto, run by the protoc of the repository's .venv: grpcio-tools, pinned in
+// pyproject.toml, the very protoc behind `make proto`), and the typed games from the committed
+// JSON Schemas of docs/schemas/ (scripts/schema-to-ts.mjs).
+//
+// PYTHON: the Python that has grpcio-tools (default: the repository's .venv).
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { gameModule, indexModule } from "./schema-to-ts.mjs";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = resolve(here, "..", "..", "..");
+const out = resolve(here, "..", "src", "gen");
+const python = process.env.PYTHON ?? join(root, ".venv", "bin", "python");
+
+function generateProto() {
+  if (!existsSync(python)) {
+    throw new Error(`no ${python}: run \`make install\` at the repository's root (or set PYTHON)`);
+  }
+  const plugin = resolve(here, "..", "node_modules", ".bin", "protoc-gen-ts_proto");
+  // google/protobuf/struct.proto ships with grpc_tools, as proto/generate.py says
+  const include = execFileSync(python, ["-c",
+    "import grpc_tools, os; print(os.path.join(os.path.dirname(grpc_tools.__file__), '_proto'))"])
+    .toString().trim();
+  const options = [
+    "outputServices=grpc-js", // a grpc-js client class per service
+    "env=node",
+    "esModuleInterop=true",
+    "importSuffix=.js",       // ES modules need the extension
+    "forceLong=number",       // int64 versions and seeds as numbers (the referee keeps to 2^53)
+    "useOptionals=messages",
+    "useDate=false",
+  ].join(",");
+  execFileSync(python, ["-m", "grpc_tools.protoc", `-I${join(root, "proto")}`, `-I${include}`,
+    `--plugin=protoc-gen-ts_proto=${plugin}`, `--ts_proto_out=${out}`, `--ts_proto_opt=${options}`,
+    "referee/v1/referee.proto"], { stdio: "inherit" });
+}
+
+function generateGames() {
+  const folder = join(root, "docs", "schemas");
+  const names = readdirSync(folder).filter((f) => f.endsWith(".json")).sort();
+  mkdirSync(join(out, "games"), { recursive: true });
+  const games = names.map((file) => JSON.parse(readFileSync(join(folder, file), "utf8")));
+  for (const game of games) {
+    writeFileSync(join(out, "games", `${game.game}.ts`), gameModule(game));
+  }
+  writeFileSync(join(out, "games", "index.ts"), indexModule(games.map((g) => g.game)));
+  return games.length;
+}
+
+rmSync(out, { recursive: true, force: true });
+mkdirSync(out, { recursive: true });
+generateProto();
+console.log(`src/gen: the gRPC code and ${generateGames()} games`);

@@ -1,0 +1,72 @@
+// Generated messages <-> the plain objects the client hands out. No decisions here: only shapes.
+// (ts-proto already turns every google.protobuf.Struct into a plain object and back.)
+import {
+  type AdjudicateResponse, Outcome as ProtoOutcome, type GetViewResponse, type Move,
+  type Verdict as ProtoVerdict, type Violation as ProtoViolation, type WatchResponse,
+  type Event as ProtoEvent,
+} from "./gen/referee/v1/referee.js";
+import type {
+  Adjudication, AnyEvent, AnyMove, Json, JsonObject, Outcome, SeatView, Verdict, Violation,
+  WatchUpdate,
+} from "./types.js";
+
+const OUTCOMES: Record<number, Outcome> = {
+  [ProtoOutcome.OUTCOME_ACCEPTED]: "accepted",
+  [ProtoOutcome.OUTCOME_REJECTED]: "rejected",
+  [ProtoOutcome.OUTCOME_PENDING]: "pending",
+};
+
+/** `{type, ...fields}` as the Move message: the fields travel as a Struct. */
+export function moveToProto(move: { type: string }): Move {
+  const { type, ...fields } = move as AnyMove;
+  if (typeof type !== "string" || !type) throw new TypeError("a move needs its `type`");
+  return { type, fields: withoutUndefined(fields) as JsonObject };
+}
+
+/** An optional field left `undefined` is absent, as the referee reads a missing one. */
+export function withoutUndefined(value: unknown): Json {
+  if (Array.isArray(value)) return value.map(withoutUndefined);
+  if (value !== null && typeof value === "object") {
+    return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)
+      .map(([k, v]) => [k, withoutUndefined(v)]));
+  }
+  return value as Json;
+}
+
+export function eventFrom<E>(event: ProtoEvent): E {
+  return { kind: event.kind, ...(event.data ?? {}) } as E;
+}
+
+export function violationFrom(v: ProtoViolation): Violation {
+  return { rule: v.rule, message: v.message, cites: v.cites, cards: v.cards, code: v.code };
+}
+
+export function verdictFrom<E>(verdict: ProtoVerdict | undefined): Verdict<E> {
+  if (verdict === undefined) throw new Error("the referee answered without a verdict");
+  const outcome = OUTCOMES[verdict.outcome];
+  if (outcome === undefined) throw new Error(`unknown outcome ${verdict.outcome}`);
+  return {
+    accepted: outcome === "accepted", outcome, violations: verdict.violations.map(violationFrom),
+    events: verdict.events.map((e) => eventFrom<E>(e)), version: verdict.version,
+    moveId: verdict.moveId, seat: verdict.seat,
+  };
+}
+
+export function viewFrom<V>(response: GetViewResponse): SeatView<V> {
+  return { view: (response.view ?? {}) as V, version: response.version, seat: response.seat,
+    commitment: response.commitment, over: response.over };
+}
+
+export function updateFrom<E>(response: WatchResponse): WatchUpdate<E> {
+  return { version: response.version, seat: response.seat,
+    events: response.events.map((e) => eventFrom<E>(e)) };
+}
+
+export function adjudicationFrom(response: AdjudicateResponse): Adjudication {
+  const move = response.move && { type: response.move.type, ...(response.move.fields ?? {}) };
+  return { legal: response.legal, step: response.step, seat: response.seat, move: move as AnyMove | undefined,
+    violations: response.violations.map(violationFrom), result: (response.result ?? {}) as JsonObject,
+    moves: response.moves };
+}
+
+export type { AnyEvent };

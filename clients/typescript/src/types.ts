@@ -1,0 +1,74 @@
+// What the client hands out: plain objects in the move language of docs/scenarios.md, typed per
+// game from its JSON Schemas (src/gen/games, made from docs/schemas/) or as plain JSON.
+import type { GameName, Games } from "./gen/games/index.js";
+
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+export type JsonObject = { [key: string]: Json };
+
+/** A move of a game this client was not built for: `{type, ...fields}`. */
+export type AnyMove = { type: string } & JsonObject;
+/** An event of such a game: `{kind, ...data}`. */
+export type AnyEvent = { kind: string } & JsonObject;
+
+/** The move, view and event types of one game. */
+export interface GameTypes {
+  move: { type: string };
+  view: object;
+  event: { kind: string };
+}
+
+/** A game's types by its name: generated for the games of docs/schemas/, plain JSON otherwise. */
+export type TypesOf<G extends string> = G extends GameName ? Games[G]
+  : { move: AnyMove; view: JsonObject; event: AnyEvent };
+
+export type Outcome = "accepted" | "rejected" | "pending";
+
+/** One rule a proposal breaks. */
+export interface Violation {
+  rule: string;        // the spec rule id: `PN-13-size`
+  message: string;     // a sentence a player understands
+  cites: string[];     // rulebook ids (RULES.md): `PN-13`
+  cards: string[];     // the offending cards
+  code: string;        // stable snake_case: `rule_broken`, `malformed_move`, ...
+}
+
+/** The referee's answer to a proposal. A rejected move changed nothing. */
+export interface Verdict<E = AnyEvent> {
+  accepted: boolean;
+  outcome: Outcome;
+  violations: Violation[];
+  /** What the move caused, as the proposing seat may see it. */
+  events: E[];
+  /** The table's version after this verdict. */
+  version: number;
+  moveId: string;
+  seat: number;
+}
+
+/** What GetView gives: a seat's view with its token, the public one without. */
+export interface SeatView<V = JsonObject> {
+  view: V;
+  version: number;
+  seat: number | undefined;
+  commitment: string;
+  over: boolean;
+}
+
+/** One accepted move, as a Watch stream gives it. */
+export interface WatchUpdate<E = AnyEvent> {
+  version: number;
+  /** The seat that moved; -2: the table itself (a claim window closed at its deadline). */
+  seat: number;
+  events: E[];
+}
+
+/** Adjudicate's report on a game record. */
+export interface Adjudication {
+  legal: boolean;
+  step: number | undefined;
+  seat: number | undefined;
+  move: AnyMove | undefined;
+  violations: Violation[];
+  result: JsonObject;
+  moves: number;
+}

@@ -1,0 +1,38 @@
+// A real referee for the tests: `referee serve --port 0` (any free port), in memory, stacked
+// decks and chosen seeds allowed, the rate quotas lifted (the bots are far faster than people).
+import { type ChildProcess, spawn } from "node:child_process";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
+
+// dist/test/serve.js -> the repository's root
+const ROOT = fileURLToPath(new URL("../../../../", import.meta.url));
+const REFEREE = process.env.REFEREE ?? `${ROOT}.venv/bin/referee`;
+const LISTENING = /^referee listening on (\S+:\d+)$/;
+
+export interface Served {
+  target: string;
+  stop(): Promise<void>;
+}
+
+export async function serve(): Promise<Served> {
+  const child = spawn(REFEREE, ["serve", "--host", "127.0.0.1", "--port", "0", "--memory",
+    "--allow-stacked", "--peer-rate", "100000", "--token-rate", "100000", "--create-rate", "10000",
+    "--log-level", "warning"], { stdio: ["ignore", "pipe", "inherit"] });
+  const target = await new Promise<string>((resolve, reject) => {
+    child.once("error", reject);
+    child.once("exit", (code) => reject(new Error(`${REFEREE} exited with ${code} before listening`)));
+    createInterface({ input: child.stdout! }).on("line", (line) => {
+      const match = LISTENING.exec(line);
+      if (match) resolve(match[1]!);
+    });
+  });
+  return { target, stop: () => stop(child) };
+}
+
+function stop(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null) { resolve(); return; }
+    child.once("exit", () => resolve());
+    child.kill("SIGTERM");
+  });
+}

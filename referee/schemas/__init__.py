@@ -1,0 +1,103 @@
+"""The typed contract of a game: a JSON Schema (draft 2020-12) for each move type, for the view
+and for each event kind, so a client in any language can check and type what it sends and gets.
+
+- moves: made from the spec's move declarations (`moves.py`), and the table's `contribute`;
+- the view and the events: declared as data beside the engine and each mechanic
+  (`schemas.yaml`, read by `declared.py`);
+- a card is the `pattern` of the game's pack kind (referee/cards.py), with the annotation
+  `x-codes`: the canonical codes of the game's pack (a client may type cards with them).
+Every schema stands alone: it carries the `$defs` it refers to. DescribeGame sends them under
+`schemas`; `referee schemas` writes them to docs/schemas/GAME.json.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import TYPE_CHECKING, Any, Mapping
+
+from referee.cards import CODE_PATTERN, PackKind
+from referee.model import JSON
+from referee.schemas.declared import SECRET, Declared, declared, mechanic_package
+from referee.schemas.moves import contribute_schema, move_schema, typed_fields
+
+if TYPE_CHECKING:
+    from referee.spec.registry import Game
+
+DRAFT = "https://json-schema.org/draft/2020-12/schema"
+ENGINE = "referee.engine"
+
+__all__ = ["game_schemas", "typed_fields", "SECRET", "DRAFT"]
+
+
+def game_schemas(game: Game) -> dict[str, JSON]:
+    """`{"moves": {type: schema}, "view": schema, "events": {kind: schema}}` for `game`."""
+    engine, mechanic = declared(ENGINE), declared(mechanic_package(type(game.mechanic)))
+    defs = {**engine.defs, **mechanic.defs, "card": card_schema(game)}
+    moves = {name: move_schema(spec) for name, spec in game.spec.moves.items()}
+    moves["contribute"] = contribute_schema()
+    return {
+        "moves": {name: standalone(schema, defs) for name, schema in moves.items()},
+        "view": standalone(view_schema(game.name, engine, mechanic), defs),
+        "events": {kind: standalone(schema, defs) for kind, schema in event_schemas(engine, mechanic).items()},
+    }
+
+
+def card_schema(game: Game) -> dict[str, JSON]:
+    kind = PackKind(game.spec.pack_kind)
+    codes = list(dict.fromkeys(str(card) for card in game.spec.pack()))
+    return {"type": "string", "pattern": CODE_PATTERN[kind], "x-codes": codes,
+            "description": f"a card code of the {kind.value} pack (docs/cards.md); `x-codes`: "
+                           "this game's cards"}
+
+
+def view_schema(game: str, engine: Declared, mechanic: Declared) -> dict[str, JSON]:
+    clash = sorted(set(engine.view) & set(mechanic.view))
+    if clash:
+        raise ValueError(f"view key `{clash[0]}` is declared by the engine and the mechanic")
+    return {"title": f"{game} view", "description": engine.view_description, "type": "object",
+            "properties": {**engine.view, **mechanic.view},
+            "required": [*engine.view_required, *mechanic.view_required],
+            "additionalProperties": False}
+
+
+def event_schemas(engine: Declared, mechanic: Declared) -> dict[str, dict[str, JSON]]:
+    """Each event as a seat receives it: its `kind` and its fields (a secret one only when the
+    seat is in the event's audience)."""
+    schemas = {}
+    for kind, (description, properties, required) in {**engine.events, **mechanic.events}.items():
+        schemas[kind] = {"title": f"event `{kind}`", "description": description, "type": "object",
+                         "properties": {"kind": {"const": kind}, **properties},
+                         "required": ["kind", *required], "additionalProperties": False}
+    return schemas
+
+
+def standalone(schema: Mapping[str, Any], defs: Mapping[str, JSON]) -> dict[str, JSON]:
+    """`schema` with `$schema` and the definitions it refers to, at any depth."""
+    used: dict[str, JSON] = {}
+    pending = list(_refs(schema))
+    while pending:
+        name = pending.pop()
+        if name in used:
+            continue
+        if name not in defs:
+            raise ValueError(f"`#/$defs/{name}` is not defined")
+        used[name] = copy.deepcopy(defs[name])
+        pending.extend(_refs(defs[name]))
+    result: dict[str, JSON] = {"$schema": DRAFT, **copy.deepcopy(dict(schema))}
+    if used:
+        result["$defs"] = {name: used[name] for name in sorted(used)}
+    return result
+
+
+def _refs(node: Any) -> list[str]:
+    found: list[str] = []
+    if isinstance(node, dict):
+        ref = node.get("$ref")
+        if isinstance(ref, str) and ref.startswith("#/$defs/"):
+            found.append(ref.removeprefix("#/$defs/"))
+        for value in node.values():
+            found.extend(_refs(value))
+    elif isinstance(node, list):
+        for item in node:
+            found.extend(_refs(item))
+    return found
