@@ -39,25 +39,37 @@ class Move:
 
 @dataclass(frozen=True)
 class Violation:
-    """One rule a proposal breaks: the spec rule id, the rulebook ids it cites, the cards, why."""
+    """One rule a proposal breaks: the spec rule id, the rulebook ids it cites, the cards, why,
+    and how to mend the move where the rules tell (`fix`).
+
+    A fix is data, `{"kind": "play_one_of", "cards": ["7C", "KC"]}`: its kinds and their values
+    are listed in `referee.spec.fixes`, their sentences in `referee/i18n/fixes.yaml`. It is left
+    out of the hash (a mapping has none), so a violation stays usable as a key.
+    """
 
     rule: str
     message: str
     cites: tuple[str, ...] = ()
     cards: tuple[str, ...] = ()
     code: str = "rule_broken"
+    fix: Mapping[str, JSON] = field(default_factory=dict, hash=False)
 
     def ids(self) -> set[str]:
         return {self.rule, *self.cites}
 
     def to_data(self) -> dict[str, JSON]:
-        return {"rule": self.rule, "message": self.message, "cites": list(self.cites),
-                "cards": list(self.cards), "code": self.code}
+        data: dict[str, JSON] = {"rule": self.rule, "message": self.message,
+                                 "cites": list(self.cites), "cards": list(self.cards),
+                                 "code": self.code}
+        if self.fix:  # verdicts stored before fixes existed have none: absent means none
+            data["fix"] = dict(self.fix)
+        return data
 
     @classmethod
     def from_data(cls, data: Mapping[str, JSON]) -> Violation:
         return cls(rule=data["rule"], message=data["message"], cites=tuple(data.get("cites", ())),
-                   cards=tuple(data.get("cards", ())), code=data.get("code", "rule_broken"))
+                   cards=tuple(data.get("cards", ())), code=data.get("code", "rule_broken"),
+                   fix=dict(data.get("fix") or {}))
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,8 @@ from referee.errors import SpecError, SpecErrors
 from referee.model import Violation
 from referee.spec.expr import (BOOL, CARD, INT, STR, Compiled, Definition, ListType, Origin,
                                Program, Scope, Type, TypedExpr, names_read, parse)
-from referee.spec.schema import DefinitionSpec, GameSpec, RuleSpec, Where
+from referee.spec.fixes import FIX_KINDS, fix_data
+from referee.spec.schema import DefinitionSpec, FixSpec, GameSpec, RuleSpec, Where
 
 RULEBOOK_ID = re.compile(r"^[A-Z]{2,3}-\d+$")
 TYPE_NAMES: dict[str, Type] = {"int": INT, "bool": BOOL, "str": STR, "card": CARD,
@@ -54,6 +55,7 @@ class CompiledRule:
     typed_when: Any
     typed_require: Any
     say: Mapping[str, Any] = field(default_factory=dict)  # name -> compiled expression
+    fix: Mapping[str, Any] = field(default_factory=dict)  # the fix's value name -> compiled
 
     @property
     def reads(self) -> frozenset[str]:
@@ -70,7 +72,14 @@ class CompiledRule:
         message = self.spec.sentence()
         if self.say and env is not None:  # "buy for 4th card must be between 100 and 175"
             message = message.format(**{name: fn(env) for name, fn in self.say.items()})
-        return Violation(rule=self.spec.id, message=message, cites=cites, cards=tuple(cards))
+        return Violation(rule=self.spec.id, message=message, cites=cites, cards=tuple(cards),
+                         fix=self.mend(env))
+
+    def mend(self, env: Mapping[str, Any] | None) -> dict[str, Any]:
+        """The rule's fix for this context (`fix:`), empty when it has none or offers no way out."""
+        if not self.fix or env is None or self.spec.fix is None:
+            return {}
+        return fix_data(self.spec.fix.kind, {name: fn(env) for name, fn in self.fix.items()})
 
     def __repr__(self) -> str:
         where = self.spec.where
@@ -127,13 +136,18 @@ class RuleBook:
         say = {name: program.compile(program.check(parse(text, origin=origin(where))))
                for name, (text, where) in rule.say.items()}
         return CompiledRule(rule, program.compile(typed_when) if typed_when is not None else None,
-                            program.compile(typed_require), typed_when, typed_require, say)
+                            program.compile(typed_require), typed_when, typed_require, say,
+                            _compile_fix(rule.fix, program))
 
     def judge(self, checkpoint: str, env: Mapping[str, Any], at: str = "before",
               cards: Iterable[str] = ()) -> list[Violation]:
         shown = tuple(cards)
         return [rule.violation(shown, env) for rule in self.rules.get((checkpoint, at), ())
                 if rule.broken(env)]
+
+    def accepts(self, checkpoint: str, env: Mapping[str, Any], at: str = "before") -> bool:
+        """Does every rule of the checkpoint hold? (`judge` without wording the violations.)"""
+        return not any(rule.broken(env) for rule in self.rules.get((checkpoint, at), ()))
 
     def compile_expression(self, checkpoint: str, text: str, where: Where, expected: Type) -> Any:
         program = self.programs[checkpoint]
@@ -145,6 +159,16 @@ class RuleBook:
 
     def rules_at(self, checkpoint: str, at: str = "before") -> list[CompiledRule]:
         return list(self.rules.get((checkpoint, at), ()))
+
+
+def _compile_fix(fix: FixSpec | None, program: Program) -> dict[str, Any]:
+    """Each value of the rule's fix, checked against the type its kind gives it."""
+    if fix is None:
+        return {}
+    types = FIX_KINDS[fix.kind].values
+    return {name: program.compile(program.check(parse(text, origin=origin(where)),
+                                                expected=types[name]))
+            for name, (text, where) in fix.values.items()}
 
 
 def _unpack(exc: SpecError | SpecErrors) -> list[SpecError]:
