@@ -172,13 +172,26 @@ class Table:
         """sha256 of the seed chain's root (the referee's secret), published at creation."""
         return chance.root_commitment(seeding.root_of(self.setup))
 
-    def view(self, seat: int | None) -> dict[str, JSON]:
+    def view(self, seat: int | None, legal: bool = True) -> dict[str, JSON]:
+        """What `seat` may see; a seat's own view lists its legal moves (`legal`) unless asked
+        not to (they cost judging each candidate move)."""
         view = self.game.mechanic.view(self.state, seat)
         view.update(game=self.game.name, version=self.version,
                     **seeding.deal_view(self.setup, self.contributions, self.is_over))
         if seat == ADJUDICATOR:
             view["salt"] = self.setup.salt
+        if legal and seat is not None and 0 <= seat < self.setup.seats:
+            view["legal"] = self.legal(seat)
         return view
+
+    def legal(self, seat: int) -> dict[str, JSON]:
+        """The seat's legal moves now: the mechanic's, and `contribute` until the game is over
+        (any seat, any time: its entropy is text of at most `max_chars` characters)."""
+        if self.is_over:
+            return {}
+        moves = self.game.mechanic.legal(self.state, seat)
+        moves[seeding.CONTRIBUTE] = {"max_chars": seeding.MAX_ENTROPY_CHARS}
+        return moves
 
 
 def _check_seat_amounts(name: str, amounts: Mapping[int, int] | None, seats: int) -> None:

@@ -127,8 +127,11 @@ def event_to_proto(event: Mapping[str, JSON]) -> pb.Event:
 def violation_to_proto(violation: Violation | Mapping[str, JSON]) -> pb.Violation:
     if not isinstance(violation, Violation):
         violation = Violation.from_data(violation)
-    return pb.Violation(rule=violation.rule, message=violation.message, cites=violation.cites,
-                        cards=violation.cards, code=violation.code)
+    message = pb.Violation(rule=violation.rule, message=violation.message, cites=violation.cites,
+                           cards=violation.cards, code=violation.code)
+    if violation.fix:
+        message.fix.CopyFrom(data_to_struct(violation.fix))
+    return message
 
 
 def verdict_to_proto(ruling: Ruling) -> pb.Verdict:
