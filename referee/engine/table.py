@@ -6,6 +6,7 @@ rule broken and nothing changed (GEN-4). Illegal or unreadable moves are verdict
 
 from __future__ import annotations
 
+import copy
 from dataclasses import asdict, dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
@@ -70,6 +71,10 @@ class Table:
         self.version = 0
         self.history: list[tuple[int, Move]] = []
         self.contributions = 0  # `contribute` moves accepted
+        # each seat's legal moves, judged once for the state they were judged on (views are
+        # read far more often than moves are made)
+        self._legal: dict[int, dict[str, JSON]] = {}
+        self._legal_for: tuple[int, int] = (-1, 0)
         self.commitment = game.mechanic.commitment(state)  # the first deal's, as CreateTable says
 
     @classmethod
@@ -187,6 +192,14 @@ class Table:
     def legal(self, seat: int) -> dict[str, JSON]:
         """The seat's legal moves now: the mechanic's, and `contribute` until the game is over
         (any seat, any time: its entropy is text of at most `max_chars` characters)."""
+        now = (self.version, id(self.state))
+        if self._legal_for != now:
+            self._legal, self._legal_for = {}, now
+        if seat not in self._legal:
+            self._legal[seat] = self._legal_now(seat)
+        return copy.deepcopy(self._legal[seat])  # the caller's to change
+
+    def _legal_now(self, seat: int) -> dict[str, JSON]:
         if self.is_over:
             return {}
         moves = self.game.mechanic.legal(self.state, seat)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, Iterable, Mapping
 
 from referee.errors import SpecError, SpecErrors
@@ -57,7 +58,7 @@ class CompiledRule:
     say: Mapping[str, Any] = field(default_factory=dict)  # name -> compiled expression
     fix: Mapping[str, Any] = field(default_factory=dict)  # the fix's value name -> compiled
 
-    @property
+    @cached_property
     def reads(self) -> frozenset[str]:
         """The context names its condition reads (through the definitions it calls)."""
         return names_read(t for t in (self.typed_when, self.typed_require) if t is not None)

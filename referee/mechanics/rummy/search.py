@@ -103,12 +103,14 @@ class TakeSearch:
         return self.mechanic.apply(self.state.clone(), self.seat, move.type, parsed).accepted
 
     def candidates(self) -> Iterator[Move]:
-        if not self.state.discard:
-            return
-        if not self.refused("take_discard"):
-            yield from self._take_discards()
-        if not self.refused("go_out"):
+        yield from self.takes()
+        if self.state.discard and not self.refused("go_out"):
             yield from self._go_outs()
+
+    def takes(self) -> Iterator[Move]:
+        """The `take_discard` moves: the top discard in one new meld, or one lay-off."""
+        if self.state.discard and not self.refused("take_discard"):
+            yield from self._take_discards()
 
     def refused(self, move_type: str) -> bool:
         """Does a rule that reads nothing of the move refuse every `move_type` taking the discard?"""
