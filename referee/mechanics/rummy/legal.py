@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 from referee.cards import Card, codes
 from referee.mechanics.legal import Candidates, refused
-from referee.mechanics.rummy.search import (MOVE_NAMES, SearchExhausted, TakeSearch, _Budget,
+from referee.mechanics.rummy.search import (MOVE_NAMES, Budget, SearchExhausted, TakeSearch,
                                             arrangements)
 from referee.model import JSON, Move
 
@@ -37,6 +37,8 @@ Lister = Callable[["RummyMechanic", "RummyState", int, Candidates], JSON]
 
 
 def moves(mechanic: RummyMechanic, state: RummyState, seat: int) -> dict[str, JSON]:
+    """The seat's legal moves by type: those the move types' listers find, and each move
+    without fields the rules accept; a type a rule refuses whatever its fields is skipped."""
     judge = Candidates(mechanic.spec, lambda move_type, move: mechanic.judge(
         state, seat, move_type, move).violations,
         lambda move_type, move: mechanic.accepts(state, seat, move_type, move))
@@ -57,8 +59,7 @@ def moves(mechanic: RummyMechanic, state: RummyState, seat: int) -> dict[str, JS
 
 def _refused(mechanic: RummyMechanic, state: RummyState, seat: int, move_type: str) -> bool:
     """A rule reading nothing of the move refuses it (not in turn, not this phase)."""
-    from referee.mechanics.rummy.mechanic import _Turn
-    env = _Turn(mechanic, state, seat, move_type, {"present": []}).env()
+    env = mechanic.context(state, seat, move_type)
     return refused(mechanic.rules, move_type, env, NAMES_OF_THE_MOVE)
 
 
@@ -69,8 +70,7 @@ def _discards(mechanic: RummyMechanic, state: RummyState, seat: int, judge: Cand
 
 def _layoffs(mechanic: RummyMechanic, state: RummyState, seat: int, judge: Candidates) -> JSON:
     """Each held card that lays off alone on a meld: the reading first, then the whole move."""
-    from referee.mechanics.rummy.mechanic import _Turn
-    env = _Turn(mechanic, state, seat, "layoff", {"present": []}).env()
+    env = mechanic.context(state, seat, "layoff")
     hand = state.hands[seat]
     onto = []
     for meld in state.melds:
@@ -92,8 +92,7 @@ def _new_melds(mechanic: RummyMechanic, state: RummyState, seat: int) -> Iterato
     """Every distinct set of `MELD_SIZE` held cards that some kind reads as a new meld, in the
     order it would lie on the table (the take search's orders: naturals low to high, jokers at
     every place)."""
-    from referee.mechanics.rummy.mechanic import _Turn
-    env = _Turn(mechanic, state, seat, "meld", {"present": []}).env()
+    env = mechanic.context(state, seat, "meld")
     reader = mechanic.reader
     for group in dict.fromkeys(itertools.combinations(sorted(state.hands[seat]), MELD_SIZE)):
         cards = list(group)
@@ -107,7 +106,7 @@ def _new_melds(mechanic: RummyMechanic, state: RummyState, seat: int) -> Iterato
 def _takes(mechanic: RummyMechanic, state: RummyState, seat: int, judge: Candidates) -> JSON:
     """The ways to use the top discard at once that the take search finds within its budget."""
     uses: list[dict[str, Any]] = []
-    search = TakeSearch(mechanic, state, seat, budget=_Budget(VIEW_BUDGET))
+    search = TakeSearch(mechanic, state, seat, budget=Budget(VIEW_BUDGET))
     try:
         for move in search.takes():
             if judge.accepts(move):

@@ -151,6 +151,10 @@ class RummyMechanic(Mechanic):
     def legal(self, state: RummyState, seat: int) -> dict[str, JSON]:
         return legal.moves(self, state, seat)
 
+    def context(self, state: RummyState, seat: int, move_type: str) -> Env:
+        """What the rules of `move_type` read of the table and `seat`, before any move is made."""
+        return _Turn(self, state, seat, move_type, {"present": []}).env()
+
     def _answer_window(self, work: RummyState, seat: int, move_type: str,
                        move: dict[str, Any], mend: bool = False) -> Judgement:
         """TD-4: a claim is judged as if applied now, and recorded (pending) if valid."""

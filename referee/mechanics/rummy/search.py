@@ -47,7 +47,9 @@ class SearchExhausted(Exception):
 
 
 @dataclass
-class _Budget:
+class Budget:
+    """The meld readings a search may still make (a view's search is given fewer)."""
+
     left: int = field(default_factory=lambda: BUDGET)
 
     def spend(self) -> None:
@@ -87,7 +89,7 @@ class TakeSearch:
     mechanic: RummyMechanic
     state: RummyState
     seat: int
-    budget: _Budget = field(default_factory=_Budget)
+    budget: Budget = field(default_factory=Budget)
     dead_ends: set[tuple[tuple[Card, ...], bool]] = field(default_factory=set)
 
     def legal_take(self) -> Move | None:
