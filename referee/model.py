@@ -67,10 +67,14 @@ def _arg_value(value: JSON) -> Any:
 
 @dataclass(frozen=True)
 class Violation:
-    """One rule a proposal breaks: the spec rule id, the rulebook ids it cites, the cards, why.
+    """One rule a proposal breaks: the spec rule id, the rulebook ids it cites, the cards, why,
+    and how to mend the move where the rules tell (`fix`).
 
     `message` is in English. To word it in another language: a spec rule's sentence with the
     values it showed (`said`), or the referee's own `sentence`.
+    A fix is data, `{"kind": "play_one_of", "cards": ["7C", "KC"]}`: its kinds and their values
+    are listed in `referee.spec.fixes`, their sentences in `referee/i18n/fixes.yaml`. Mappings
+    are left out of the hash (they have none), so a violation stays usable as a key.
     """
 
     rule: str
@@ -78,8 +82,12 @@ class Violation:
     cites: tuple[str, ...] = ()
     cards: tuple[str, ...] = ()
     code: str = "rule_broken"
-    said: Mapping[str, str] = field(default_factory=dict)
+    said: Mapping[str, str] = field(default_factory=dict, hash=False)
     sentence: Sentence | None = None
+    fix: Mapping[str, JSON] = field(default_factory=dict, hash=False)
+    # the fix in words, in the language of the request: given when the verdict is sent, from the
+    # fix as the seat may see it (`referee.i18n.verdicts.with_hints`); never recorded
+    hint: str = field(default="", compare=False)
 
     def ids(self) -> set[str]:
         return {self.rule, *self.cites}
@@ -92,6 +100,8 @@ class Violation:
             data["said"] = dict(self.said)
         if self.sentence is not None:
             data["sentence"] = self.sentence.to_data()
+        if self.fix:  # verdicts stored before fixes existed have none: absent means none
+            data["fix"] = dict(self.fix)
         return data
 
     @classmethod
@@ -100,7 +110,8 @@ class Violation:
         return cls(rule=data["rule"], message=data["message"], cites=tuple(data.get("cites", ())),
                    cards=tuple(data.get("cards", ())), code=data.get("code", "rule_broken"),
                    said=dict(data.get("said") or {}),
-                   sentence=Sentence.from_data(sentence) if sentence else None)
+                   sentence=Sentence.from_data(sentence) if sentence else None,
+                   fix=dict(data.get("fix") or {}))
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,8 @@ seat may see. Everything else the referee sends a seat is cut to it here:
 - an event shows its secret fields only to its audience (`events_for`): a Propose verdict's
   events, a Watch stream's moves;
 - a rejection names only cards the seat sees in the hand being played or named in its own move
-  (`verdict_for`): a violation's `cards` lose every other card, its message shows them as `??`.
+  (`verdict_for`): a violation's `cards` lose every other card, its message shows them as `??`,
+  and so does its `fix` (a list of cards loses them, a text shows them as `??`).
   The mechanics already name only such cards; this is the guarantee, whatever a rule says.
 
 Two answers need no cut: an error status carries only the request's own words (its quotes are
@@ -15,6 +16,7 @@ holds its deal or seed: the author already knows every card of it.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING, Iterable, Mapping
 
 from referee.cards import CODE_IN_TEXT, Card, PackKind, codes_in
@@ -36,10 +38,11 @@ def events_for(events: Iterable[Event], seat: int | None) -> list[dict[str, JSON
 
 def verdict_for(table: Table, seat: int, move: Move, verdict: Verdict) -> Verdict:
     """`verdict` as the proposing `seat` may see it: its violations name no card hidden from it."""
-    if not any(v.cards or v.message for v in verdict.violations):
+    if not any(v.cards or v.message or v.fix for v in verdict.violations):
         return verdict
     kind = PackKind(table.game.spec.pack_kind)
-    shown = _cards_in(table.view(seat), kind, skip=HISTORY) | _cards_in(move.to_data(), kind)
+    seen = table.view(seat, legal=False)  # its legal moves name only cards seen elsewhere in it
+    shown = _cards_in(seen, kind, skip=HISTORY) | _cards_in(move.to_data(), kind)
     violations = tuple(_violation_for(v, shown, kind) for v in verdict.violations)
     if violations == verdict.violations:
         return verdict
@@ -48,12 +51,32 @@ def verdict_for(table: Table, seat: int, move: Move, verdict: Verdict) -> Verdic
 
 def _violation_for(violation: Violation, shown: set[str], kind: PackKind) -> Violation:
     cards = tuple(c for c in violation.cards if _canonical(c, kind) in shown | {None})
-    message = CODE_IN_TEXT[kind].sub(
-        lambda m: m.group(0) if _canonical(m.group(0), kind) in shown else HIDDEN,
-        violation.message)
-    if cards == violation.cards and message == violation.message:
+    message = _cut_text(violation.message, shown, kind)
+    fix = _cut_fix(violation.fix, shown, kind)
+    if any(isinstance(v, list) and not v for v in fix.values()):
+        fix = {}  # every card it offered is hidden: it offers nothing
+    if cards == violation.cards and message == violation.message and fix == violation.fix:
         return violation
-    return Violation(violation.rule, message, violation.cites, cards, violation.code)
+    return replace(violation, message=message, cards=cards, fix=fix)
+
+
+def _cut_text(text: str, shown: set[str], kind: PackKind) -> str:
+    """`text` with every card code it quotes that is not `shown` as `??`."""
+    return CODE_IN_TEXT[kind].sub(
+        lambda m: m.group(0) if _canonical(m.group(0), kind) in shown else HIDDEN, text)
+
+
+def _cut_fix(value: JSON, shown: set[str], kind: PackKind) -> JSON:
+    """A fix (or a value in it) naming only `shown` cards: a list loses the others, a text
+    shows them as `??` (a card code is a text quoting itself)."""
+    if isinstance(value, Mapping):
+        return {key: _cut_fix(item, shown, kind) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_cut_fix(item, shown, kind) for item in value
+                if not isinstance(item, str) or _canonical(item, kind) in shown | {None}]
+    if isinstance(value, str):
+        return _cut_text(value, shown, kind)
+    return value
 
 
 def _cards_in(value: JSON, kind: PackKind, skip: frozenset[str] = frozenset()) -> set[str]:

@@ -38,6 +38,7 @@ class Clause:
     judged: str  # where it is judged, in words
     condition: str = ""  # `when` / `require`, as written
     say: Mapping[str, str] | None = None
+    fix: tuple[str, Mapping[str, str]] | None = None  # its kind, and each value's expression
 
 
 def rulebook(games: Mapping[str, Game]) -> dict[str, str]:
@@ -222,8 +223,10 @@ def rule_clause(rule: RuleSpec) -> Clause:
     timing = ", after the move's effects" if rule.at == "after" else ""
     judged = f"judged on {', '.join(f'`{o}`' for o in rule.on)}{timing}"
     condition = (f"when: {rule.when}\n" if rule.when else "") + f"require: {rule.require}"
+    fix = None if rule.fix is None else (
+        rule.fix.kind, {name: text for name, (text, _) in rule.fix.values.items()})
     return Clause(rule.id, rule.text, rule.source, rule.note, Path(where.file).name, where.line,
-                  judged, condition, {name: text for name, (text, _) in rule.say.items()})
+                  judged, condition, {name: text for name, (text, _) in rule.say.items()}, fix)
 
 
 def mechanic_clauses(spec: GameSpec) -> Iterator[Clause]:
@@ -262,6 +265,10 @@ def clause_lines(clause: Clause, languages: list[str], ids: set[str]) -> list[st
     if clause.say:
         lines.append("- in the sentence: " + ", ".join(f"`{{{name}}}` is `{cell(text)}`"
                                                        for name, text in clause.say.items()))
+    if clause.fix:
+        kind, values = clause.fix
+        lines.append(f"- fix offered when broken: `{kind}`, "
+                     + ", ".join(f"`{name}` is `{cell(text)}`" for name, text in values.items()))
     sources = ", ".join(f"[{s}](#{anchor(s)})" if s in ids - {clause.id} else s for s in clause.source)
     lines += [f"- {clause.judged}; sources: {sources or '-'}; "
               f"spec: [`{clause.file}` line {clause.line}]({SPECS_LINK}/{clause.file}#L{clause.line})"]
@@ -307,6 +314,9 @@ Reading the rules:
 - **Judged on** names a move type, or a checkpoint of the mechanic (a meld kind such as `trio`,
   `take`, `card`, `scoring`: [the README](../../README.md#design)); a rule is judged before the move's
   effects unless it says after. `when` guards it, `require` must hold, both in the spec language.
+- A **fix** is what a rejection by the rule offers to mend the move (`Violation.fix`): its kind
+  (`play_one_of`, `amount_range`, ...: `referee/spec/fixes.py`) and each value's expression, in the
+  spec language, evaluated where the rule is broken.
 - A **note** starting `decision:` is the project's choice where the rules are silent.
 """
 

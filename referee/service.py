@@ -40,7 +40,7 @@ from referee.errors import (
     VersionConflict,
 )
 from referee.i18n.events import Narrator
-from referee.i18n.verdicts import verdict_worded
+from referee.i18n.verdicts import verdict_worded, with_hints
 from referee.model import JSON, Event, Move, Verdict
 from referee.redaction import events_for, verdict_for
 from referee.scheduler import Call, Scheduler
@@ -109,7 +109,8 @@ class Ruling:
         game = table.game
         language = game.language(languages)
         verdict = verdict_worded(self.verdict, game.texts, language, game.spec.words)
-        return replace(self, verdict=verdict_for(table, self.seat, move, verdict),
+        told = with_hints(verdict_for(table, self.seat, move, verdict), language)
+        return replace(self, verdict=told,
                        texts=Narrator(game.spec.mechanics, language).tell_all(self.events))
 
 

@@ -6,6 +6,7 @@ rule broken and nothing changed (GEN-4). Illegal or unreadable moves are verdict
 
 from __future__ import annotations
 
+import copy
 from dataclasses import asdict, dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
@@ -71,6 +72,10 @@ class Table:
         self.version = 0
         self.history: list[tuple[int, Move]] = []
         self.contributions = 0  # `contribute` moves accepted
+        # each seat's legal moves, judged once for the state they were judged on (views are
+        # read far more often than moves are made)
+        self._legal: dict[int, dict[str, JSON]] = {}
+        self._legal_for: tuple[int, int] = (-1, 0)
         self.commitment = game.mechanic.commitment(state)  # the first deal's, as CreateTable says
 
     @classmethod
@@ -175,13 +180,34 @@ class Table:
         """sha256 of the seed chain's root (the referee's secret), published at creation."""
         return chance.root_commitment(seeding.root_of(self.setup))
 
-    def view(self, seat: int | None) -> dict[str, JSON]:
+    def view(self, seat: int | None, legal: bool = True) -> dict[str, JSON]:
+        """What `seat` may see; a seat's own view lists its legal moves (`legal`) unless asked
+        not to (they cost judging each candidate move)."""
         view = self.game.mechanic.view(self.state, seat)
         view.update(game=self.game.name, version=self.version,
                     **seeding.deal_view(self.setup, self.contributions, self.is_over))
         if seat == ADJUDICATOR:
             view["salt"] = self.setup.salt
+        if legal and seat is not None and 0 <= seat < self.setup.seats:
+            view["legal"] = self.legal(seat)
         return view
+
+    def legal(self, seat: int) -> dict[str, JSON]:
+        """The seat's legal moves now: the mechanic's, and `contribute` until the game is over
+        (any seat, any time: its entropy is text of at most `max_chars` characters)."""
+        now = (self.version, id(self.state))
+        if self._legal_for != now:
+            self._legal, self._legal_for = {}, now
+        if seat not in self._legal:
+            self._legal[seat] = self._legal_now(seat)
+        return copy.deepcopy(self._legal[seat])  # the caller's to change
+
+    def _legal_now(self, seat: int) -> dict[str, JSON]:
+        if self.is_over:
+            return {}
+        moves = self.game.mechanic.legal(self.state, seat)
+        moves[seeding.CONTRIBUTE] = {"max_chars": seeding.MAX_ENTROPY_CHARS}
+        return moves
 
 
 def _check_seat_amounts(name: str, amounts: Mapping[int, int] | None, seats: int) -> None:

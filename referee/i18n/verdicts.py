@@ -8,7 +8,7 @@ from typing import Iterable, Mapping
 
 from referee.i18n.catalogue import CATALOGUE, fill
 from referee.i18n.language import ENGLISH
-from referee.model import Sentence, Verdict, Violation
+from referee.model import JSON, Sentence, Verdict, Violation
 
 GEN8 = "GEN-8"  # a move that cannot be read, or cannot be made at all (RULES.md GEN-8)
 Texts = Mapping[str, Mapping[str, str]]  # a spec's verdict id (or word) -> language -> sentence
@@ -37,6 +37,20 @@ def worded(violation: Violation, texts: Texts, language: str, words: Texts | Non
     else:
         return violation
     return replace(violation, message=message)
+
+
+def with_hints(verdict: Verdict, language: str) -> Verdict:
+    """`verdict` with the sentence of each violation's fix (`fix.<kind>`) in `language`. Given
+    the verdict as its seat may see it, so that a hint names no card its fix does not."""
+    if not any(v.fix for v in verdict.violations):
+        return verdict
+    return replace(verdict, violations=tuple(
+        replace(v, hint=_hint(v.fix, language)) if v.fix else v for v in verdict.violations))
+
+
+def _hint(fix: Mapping[str, JSON], language: str) -> str:
+    values = {name: value for name, value in fix.items() if name != "kind"}
+    return CATALOGUE.render(Sentence(f"fix.{fix.get('kind')}", values), language)
 
 
 def verdict_worded(verdict: Verdict, texts: Texts, language: str,

@@ -61,6 +61,11 @@ class Mechanic(ABC):
     def view(self, state: Any, seat: int | None) -> dict[str, JSON]:
         """What `seat` may see (None: a spectator, ADJUDICATOR: everything)."""
 
+    def legal(self, state: Any, seat: int) -> dict[str, JSON]:
+        """The concrete moves `seat` may make now, where they are few: move type -> its choices
+        (`{}`: the move without fields). Each is judged as if proposed; nothing is applied."""
+        return {}
+
     @abstractmethod
     def is_over(self, state: Any) -> bool:
         """True when no move can be accepted any more."""

@@ -89,7 +89,8 @@ def create_request(setup: Setup) -> pb.CreateTableRequest:
 
 def verdict_of(message: pb.Verdict) -> Verdict:
     violations = tuple(Violation(rule=v.rule, message=v.message, cites=tuple(v.cites),
-                                 cards=tuple(v.cards), code=v.code or "rule_broken")
+                                 cards=tuple(v.cards), code=v.code or "rule_broken",
+                                 fix=_data(v.fix))
                        for v in message.violations)
     outcome = OUTCOMES.get(message.outcome)
     if outcome is None:

@@ -125,8 +125,11 @@ def events_to_proto(events: list[dict[str, JSON]], texts: list[str]) -> list[pb.
 def violation_to_proto(violation: Violation | Mapping[str, JSON]) -> pb.Violation:
     if not isinstance(violation, Violation):
         violation = Violation.from_data(violation)
-    return pb.Violation(rule=violation.rule, message=violation.message, cites=violation.cites,
-                        cards=violation.cards, code=violation.code)
+    message = pb.Violation(rule=violation.rule, message=violation.message, cites=violation.cites,
+                           cards=violation.cards, code=violation.code, hint=violation.hint)
+    if violation.fix:
+        message.fix.CopyFrom(data_to_struct(violation.fix))
+    return message
 
 
 def verdict_to_proto(ruling: Ruling) -> pb.Verdict:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, Iterable, Mapping
 
 from referee.errors import SpecError, SpecErrors
@@ -17,7 +18,8 @@ from referee.i18n.catalogue import fill
 from referee.model import Violation
 from referee.spec.expr import (BOOL, CARD, INT, STR, Compiled, Definition, ListType, Origin,
                                Program, Scope, Type, TypedExpr, names_read, parse, words_given)
-from referee.spec.schema import DefinitionSpec, GameSpec, RuleSpec, Where
+from referee.spec.fixes import FIX_KINDS, fix_data
+from referee.spec.schema import DefinitionSpec, FixSpec, GameSpec, RuleSpec, Where
 
 RULEBOOK_ID = re.compile(r"^[A-Z]{2,3}-\d+$")
 TYPE_NAMES: dict[str, Type] = {"int": INT, "bool": BOOL, "str": STR, "card": CARD,
@@ -56,8 +58,9 @@ class CompiledRule:
     typed_require: Any
     say: Mapping[str, Any] = field(default_factory=dict)  # name -> compiled expression
     typed_say: Mapping[str, TypedExpr] = field(default_factory=dict)
+    fix: Mapping[str, Any] = field(default_factory=dict)  # the fix's value name -> compiled
 
-    @property
+    @cached_property
     def reads(self) -> frozenset[str]:
         """The context names its condition reads (through the definitions it calls)."""
         return names_read(t for t in (self.typed_when, self.typed_require) if t is not None)
@@ -72,7 +75,13 @@ class CompiledRule:
         said = ({name: str(fn(env)) for name, fn in self.say.items()}
                 if self.say and env is not None else {})  # "buy for 4th card must be between 100 and 175"
         return Violation(rule=self.spec.id, message=fill(self.spec.sentence(), said), cites=cites,
-                         cards=tuple(cards), said=said)
+                         cards=tuple(cards), said=said, fix=self.mend(env))
+
+    def mend(self, env: Mapping[str, Any] | None) -> dict[str, Any]:
+        """The rule's fix for this context (`fix:`), empty when it has none or offers no way out."""
+        if not self.fix or env is None or self.spec.fix is None:
+            return {}
+        return fix_data(self.spec.fix.kind, {name: fn(env) for name, fn in self.fix.items()})
 
     def __repr__(self) -> str:
         where = self.spec.where
@@ -150,13 +159,17 @@ class RuleBook:
         say = {name: program.compile(typed) for name, typed in typed_say.items()}
         return CompiledRule(rule, program.compile(typed_when) if typed_when is not None else None,
                             program.compile(typed_require), typed_when, typed_require, say,
-                            typed_say)
+                            typed_say, _compile_fix(rule.fix, program))
 
     def judge(self, checkpoint: str, env: Mapping[str, Any], at: str = "before",
               cards: Iterable[str] = ()) -> list[Violation]:
         shown = tuple(cards)
         return [rule.violation(shown, env) for rule in self.rules.get((checkpoint, at), ())
                 if rule.broken(env)]
+
+    def accepts(self, checkpoint: str, env: Mapping[str, Any], at: str = "before") -> bool:
+        """Does every rule of the checkpoint hold? (`judge` without wording the violations.)"""
+        return not any(rule.broken(env) for rule in self.rules.get((checkpoint, at), ()))
 
     def compile_expression(self, checkpoint: str, text: str, where: Where, expected: Type) -> Any:
         program = self.programs[checkpoint]
@@ -168,6 +181,16 @@ class RuleBook:
 
     def rules_at(self, checkpoint: str, at: str = "before") -> list[CompiledRule]:
         return list(self.rules.get((checkpoint, at), ()))
+
+
+def _compile_fix(fix: FixSpec | None, program: Program) -> dict[str, Any]:
+    """Each value of the rule's fix, checked against the type its kind gives it."""
+    if fix is None:
+        return {}
+    types = FIX_KINDS[fix.kind].values
+    return {name: program.compile(program.check(parse(text, origin=origin(where)),
+                                                expected=types[name]))
+            for name, (text, where) in fix.values.items()}
 
 
 def _unpack(exc: SpecError | SpecErrors) -> list[SpecError]:

@@ -15,6 +15,7 @@ from typing import Any, Mapping
 from referee.cards import Card, PackKind, pack
 from referee.errors import CardError, SpecError
 from referee.model import SAFE_INTEGER
+from referee.spec.fixes import FIX_KINDS
 from referee.spec.options import OPTION_TYPES, Option
 from referee.spec.texts import read_languages, translation_errors
 from referee.spec.yamlsource import Located, PathKey, format_path
@@ -22,7 +23,7 @@ from referee.spec.yamlsource import Located, PathKey, format_path
 KNOWN_KEYS = {"format", "game", "title", "source", "mechanics", "seats", "pack", "options",
               "definitions", "moves", "rules", "extends", "note", "properties",
               "option_rules", "languages", "words"}
-RULE_KEYS = {"id", "source", "on", "at", "when", "require", "text", "note", "say"}
+RULE_KEYS = {"id", "source", "on", "at", "when", "require", "text", "note", "say", "fix"}
 SIGNATURE = re.compile(r"^\s*([a-z_][a-z0-9_]*)\s*(?:\((.*)\))?\s*$")
 PARAM = re.compile(r"^\s*([a-z_][a-z0-9_]*)\s*:\s*([a-z_\[\]]+)\s*$")
 
@@ -48,6 +49,16 @@ class DefinitionSpec:
 
 
 @dataclass(frozen=True)
+class FixSpec:
+    """How to mend a move that breaks the rule: a kind of `referee.spec.fixes` and, for each of
+    its values, an expression of the checkpoint's context (`fix: {kind: play_one_of, cards: ...}`)."""
+
+    kind: str
+    values: Mapping[str, tuple[str, Where]]
+    where: Where
+
+
+@dataclass(frozen=True)
 class RuleSpec:
     id: str
     source: tuple[str, ...]
@@ -62,6 +73,7 @@ class RuleSpec:
     note: str = ""
     # values shown in the sentence: `{low}` in the text is the value of the expression `say.low`
     say: Mapping[str, tuple[str, Where]] = field(default_factory=dict)
+    fix: FixSpec | None = None  # how to mend a move that breaks it, where the rule can tell
 
     def sentence(self, language: str = "en") -> str:
         return self.text.get(language) or self.text.get("en") or self.id
@@ -364,6 +376,30 @@ def _read_say(reader: SpecReader, raw: Any, path: PathKey) -> dict[str, tuple[st
     return {str(name): reader.expression(path + (name,), value) for name, value in raw.items()}
 
 
+def _read_fix(reader: SpecReader, raw: Any, path: PathKey) -> FixSpec | None:
+    """`fix: {kind: <kind>, <value>: <expression>, ...}`: a known kind and exactly its values."""
+    if raw is None:
+        return None
+    if not isinstance(raw, dict) or not isinstance(raw.get("kind"), str):
+        reader.error(path, "`fix` gives a `kind` and an expression for each of its values")
+        return None
+    kind = FIX_KINDS.get(raw["kind"])
+    if kind is None:
+        reader.error(path + ("kind",), f"unknown fix kind `{raw['kind']}`: expected one of "
+                     + ", ".join(f"`{k}`" for k in FIX_KINDS))
+        return None
+    for name in raw:
+        if name != "kind" and name not in kind.values:
+            reader.error(path + (name,), f"fix `{kind.name}` has no value `{name}`: its values are "
+                         + ", ".join(f"`{v}`" for v in kind.values), at_key=True)
+    missing = [name for name in kind.values if name not in raw]
+    if missing:
+        reader.error(path, f"fix `{kind.name}` needs a value `{missing[0]}`")
+        return None
+    values = {name: reader.expression(path + (name,), raw[name]) for name in kind.values}
+    return FixSpec(kind.name, values, reader.where(path))
+
+
 def _read_rules(reader: SpecReader, rules: Any) -> tuple[RuleSpec, ...]:
     if not reader.expect(rules, list, ("rules",), "`rules`"):
         return ()
@@ -399,6 +435,7 @@ def _read_rules(reader: SpecReader, rules: Any) -> tuple[RuleSpec, ...]:
             when=when_text, require=require_text,
             text=reader.texts(body.get("text"), path + ("text",)), where=require_where,
             when_where=when_where, on_where=reader.where(path + ("on",)),
-            note=str(body.get("note", "")), say=_read_say(reader, body.get("say"), path + ("say",))))
+            note=str(body.get("note", "")), say=_read_say(reader, body.get("say"), path + ("say",)),
+            fix=_read_fix(reader, body.get("fix"), path + ("fix",))))
     return tuple(result)
 

@@ -70,4 +70,6 @@ def test_rejected_move_is_explained_and_changes_nothing(client: RefereeClient) -
     verdict = client.propose(table.id, table.tokens[1], {"type": "discard", "card": before["hand"][0]})
     assert not verdict["accepted"]
     assert {"PN-16"} <= {c for v in verdict["violations"] for c in v["cites"]}
+    fixes = [v["fix"] for v in verdict["violations"]]  # how to mend it, `{}` where none is told
+    assert {"kind": "move_instead", "moves": ["draw", "take_discard"]} in fixes
     assert client.view(table.id, table.tokens[1]) == before

@@ -223,8 +223,11 @@ def check_views(game: Game, deals: list[Deal], pack: set[str]) -> None:
             deal = deals[view["hand_number"] - 1]
             played = deal.played_by(view["version"])
             assert not {"hands", "deck", "salt"} & set(view), (observer, sorted(view))
-            rest = {k: v for k, v in view.items() if k not in ("hand", "discard", "last_hand")}
+            rest = {k: v for k, v in view.items()
+                    if k not in ("hand", "discard", "last_hand", "legal")}
             assert cards_in(rest, pack) <= played, (observer, cards_in(rest, pack) - played)
+            # its legal moves name its own cards only
+            assert cards_in(view.get("legal", {}), pack) <= set(view.get("hand", ())), observer
             check_last_hand(view, deals)
             if observer is SPECTATOR:
                 assert "hand" not in view and "discard" not in view

@@ -10,7 +10,8 @@ from typing import Any
 from referee import service as service_module
 from referee.mechanics.banking import views as banking_views
 from referee.mechanics.banking.mechanic import BankingMechanic
-from referee.model import ADJUDICATOR, Move
+from referee.model import ADJUDICATOR, JSON, Move
+from referee.spec.rules import CompiledRule
 
 Break = list[tuple[Any, str, Any]]
 
@@ -31,7 +32,15 @@ def banker_hand_whole(self: BankingMechanic, state: Any, seat: int) -> list[str]
     return banking_views.seen_cards(state, seat, state.hand(seat), ADJUDICATOR)
 
 
-def _full_view(table: Any, seat: int | None) -> dict[str, Any]:
+def fix_names_the_bankers_hand(self: CompiledRule, env: Any) -> dict[str, JSON]:
+    """A leak a rule's `fix:` could make: every rejection's fix names the banker's hand
+    (`banker_cards` of the context), the face-down first card too."""
+    if env is None:
+        return {}
+    return {"kind": "play_one_of", "cards": [str(c) for c in env.get("banker_cards", ())]}
+
+
+def _full_view(table: Any, seat: int | None, legal: bool = True) -> dict[str, Any]:
     view = table.game.mechanic.view(table.state, ADJUDICATOR)
     view.update(game=table.game.name, version=table.version)
     return view
@@ -40,11 +49,14 @@ def _full_view(table: Any, seat: int | None) -> dict[str, Any]:
 EVENTS_WHOLE: Break = [(service_module, "events_for", _events_whole)]
 VIEWS_WHOLE: Break = [(service_module.Table, "view", _full_view)]
 MECHANIC_LEAK: Break = [(BankingMechanic, "_cards_shown", banker_hand_whole)]
+FIX_LEAK: Break = [(CompiledRule, "mend", fix_names_the_bankers_hand)]
 REJECTIONS_WHOLE: Break = [(service_module, "verdict_for", _verdict_whole), *MECHANIC_LEAK]
+FIXES_WHOLE: Break = [(service_module, "verdict_for", _verdict_whole), *FIX_LEAK]
 
 # name: (a game that shows it, the break, the answer that then leaks)
 CONTROLS: dict[str, tuple[str, Break, str]] = {
     "events shown whole": ("pontinho", EVENTS_WHOLE, "Watch"),
     "views shown whole": ("tarocchi_piedicavallo", VIEWS_WHOLE, "GetView"),
     "rejections unredacted": ("pontoon", REJECTIONS_WHOLE, "Propose"),
+    "rejection fixes unredacted": ("pontoon", FIXES_WHOLE, "Propose"),
 }

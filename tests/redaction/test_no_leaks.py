@@ -36,7 +36,7 @@ from referee.spec.registry import Game, load_games
 from referee_client import pontoon_bot, rummy_bot, tricks_bot
 from tests.liveness.oracle import candidates, witness
 from tests.harden.report import report as harden_report
-from tests.redaction.breaks import CONTROLS, MECHANIC_LEAK
+from tests.redaction.breaks import CONTROLS, FIX_LEAK, MECHANIC_LEAK, Break
 from tests.redaction.referee_under_test import Leak, WatchedTable
 from tests.redaction.visibility import CardFinder
 
@@ -175,11 +175,13 @@ def test_the_check_finds_a_leak_when_a_redaction_is_off(stub: Any, control: str,
     assert any(leak.received.rpc == rpc for leak in leaks), f"{control}: no leak in {rpc} found"
 
 
-def test_the_redaction_point_alone_stops_a_mechanic_leak(stub: Any,
+@pytest.mark.parametrize("leak", [MECHANIC_LEAK, FIX_LEAK], ids=["cards", "fix"])
+def test_the_redaction_point_alone_stops_a_mechanic_leak(stub: Any, leak: Break,
                                                          monkeypatch: pytest.MonkeyPatch) -> None:
-    """A mechanic that names a hidden card in a rejection (the banker's, issue 10) is cut to what
-    the seat sees by the redaction point: nothing reaches the seat."""
-    for target, attribute, replacement in MECHANIC_LEAK:
+    """A mechanic that names a hidden card in a rejection (the banker's, issue 10), in its
+    cards or in its fix, is cut to what the seat sees by the redaction point: nothing reaches
+    the seat."""
+    for target, attribute, replacement in leak:
         monkeypatch.setattr(target, attribute, replacement)
     game = GAMES["pontoon"]
     leaks = [leak for seed in range(2) for leak in play(stub, game, seed, game.spec.seats_max)]

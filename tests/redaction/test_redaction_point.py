@@ -106,3 +106,34 @@ def test_a_banker_rejection_does_not_depend_on_its_hidden_card() -> None:
     for move in (Move("split"), Move("twist"), Move("buy", {"amount": 5}), Move("stick")):
         seen = [verdict_for(t, 0, move, t.propose(0, move)) for t in (pair, no_pair)]
         assert seen[0] == seen[1], move
+
+
+def mended(*cards: str) -> Verdict:
+    """A rejection whose fix offers `cards`, and says them in a text too."""
+    fix = {"kind": "play_one_of", "cards": list(cards), "note": " ".join(cards)}
+    return Verdict.reject(Violation("PO-3", "not now", fix=fix))
+
+
+def test_a_fix_loses_the_cards_hidden_from_the_proposer() -> None:
+    table = pontoon_table()
+    banker_first = str(table.state.hands[0][0].cards[0])
+    own = str(table.state.hands[1][0].cards[0])
+    (violation,) = verdict_for(table, 1, Move("bet", {"amount": 5}),
+                               mended(banker_first, own)).violations
+    assert violation.fix == {"kind": "play_one_of", "cards": [own], "note": f"{HIDDEN} {own}"}
+
+
+def test_a_fix_offering_only_hidden_cards_is_dropped() -> None:
+    table = pontoon_table()
+    banker_first = str(table.state.hands[0][0].cards[0])
+    (violation,) = verdict_for(table, 0, Move("stick"), mended(banker_first)).violations
+    assert violation.fix == {}
+
+
+def test_a_fix_naming_only_cards_seen_is_unchanged() -> None:
+    """The control: what the seat sees passes whole (its own card, and no card at all)."""
+    table = pontoon_table()
+    own = str(table.state.hands[2][0].cards[0])
+    for verdict in (mended(own), Verdict.reject(Violation(
+            "PO-3", "bet", fix={"kind": "amount_range", "field": "amount", "min": 1, "max": 9}))):
+        assert verdict_for(table, 2, Move("stick"), verdict) is verdict

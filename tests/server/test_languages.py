@@ -76,14 +76,22 @@ def test_the_words_a_sentence_shows_are_translated_too(portuguese: RefereeClient
     """TA-7-follow shows the suit led: `espadas`, not `swords`, to a Portuguese reader."""
     game = games[TAROCCHI]
     table = english.create_table(TAROCCHI, 4, seed=11)
-    english_told, portuguese_told = refused_follow(english, portuguese, table)
+    english_violation, portuguese_violation = refused_follow(english, portuguese, table)
+    english_told, portuguese_told = english_violation["message"], portuguese_violation["message"]
     led = next(word for word in game.spec.words if f"({word})" in english_told)
     assert portuguese_told == fill(rule_sentence(game, "TA-7-follow", "pt"),
                                    {"led": game.spec.words[led]["pt"]})
     assert f"({game.spec.words[led]['pt']})" in portuguese_told
+    # the fix: the cards that would follow, in words in each language
+    fix = portuguese_violation["fix"]
+    assert fix["kind"] == "play_one_of" and fix == english_violation["fix"]
+    cards = ", ".join(fix["cards"])
+    assert english_violation["hint"] == f"play one of {cards}"
+    assert portuguese_violation["hint"] == f"jogue uma destas: {cards}"
 
 
-def refused_follow(english: RefereeClient, portuguese: RefereeClient, table: Any) -> tuple[str, str]:
+def refused_follow(english: RefereeClient, portuguese: RefereeClient,
+                   table: Any) -> tuple[dict[str, Any], dict[str, Any]]:
     """Play the deal until a seat holding the suit led offers another card: the TA-7-follow
     rejection, in English and in Portuguese (a rejected move changes nothing)."""
     rng = random.Random(3)
@@ -100,7 +108,7 @@ def refused_follow(english: RefereeClient, portuguese: RefereeClient, table: Any
                         portuguese.propose(table.id, table.tokens[seat], move)]
                 rules = [[v["rule"] for v in t["violations"]] for t in told]
                 assert rules == [["TA-7-follow"], ["TA-7-follow"]], told
-                return told[0]["violations"][0]["message"], told[1]["violations"][0]["message"]
+                return told[0]["violations"][0], told[1]["violations"][0]
         for candidate in turn_candidates(view, rng):
             if english.propose(table.id, table.tokens[seat], candidate)["accepted"]:
                 break

@@ -16,7 +16,7 @@ from server_support import (
 
 from referee.api.v1 import referee_pb2 as pb
 from referee.api.v1.referee_pb2_grpc import RefereeStub
-from referee.server.convert import data_to_struct
+from referee.server.convert import data_to_struct, struct_to_data
 
 
 def assert_rejected(verdict: pb.Verdict, table: OpenTable, version: int, *words: str) -> None:
@@ -38,6 +38,16 @@ def test_a_legal_move_is_accepted_with_its_events(table: OpenTable) -> None:
 def test_the_proposer_sees_its_drawn_card_in_the_verdict(table: OpenTable) -> None:
     drew = table.propose(1, "draw").events[0]
     assert "4C" in str(drew.data)
+
+
+def test_a_rejection_says_how_to_mend_the_move_where_the_rules_tell(table: OpenTable) -> None:
+    card = table.view(1)["hand"][0]
+    verdict = table.propose(1, "discard", card=card)  # before taking a card (PN-16)
+    fixes = {v.rule: struct_to_data(v.fix) for v in verdict.violations}
+    assert fixes["PN-16-take-first"] == {"kind": "move_instead", "moves": ["draw", "take_discard"]}
+    out_of_turn = table.propose(2, "draw")  # GEN-7: no fix to offer, none sent
+    assert [v.rule for v in out_of_turn.violations] == ["GEN-7"]
+    assert not out_of_turn.violations[0].HasField("fix")
 
 
 def test_a_malformed_card_code_is_a_rejection(table: OpenTable) -> None:

@@ -6,7 +6,8 @@
     view = client.view(table.id, table.tokens[1])
 
 Moves, views and events are plain dicts (the move language of docs/scenarios.md); a verdict is a dict
-with `accepted`, `outcome`, `violations` (rule, message, cites, cards) and `events`.
+with `accepted`, `outcome`, `violations` (rule, message, cites, cards, code, and `fix`: how to mend
+the move, `{}` when the rules do not tell) and `events`.
 """
 
 from __future__ import annotations
@@ -77,7 +78,9 @@ def verdict_data(verdict: pb.Verdict) -> dict[str, Any]:
     return {
         "accepted": outcome == "accepted", "outcome": outcome, "version": verdict.version,
         "violations": [{"rule": v.rule, "message": v.message, "cites": list(v.cites),
-                        "cards": list(v.cards), "code": v.code} for v in verdict.violations],
+                        "cards": list(v.cards), "code": v.code, "fix": _data(v.fix),
+                        "hint": v.hint}
+                       for v in verdict.violations],
         "events": [_event(e) for e in verdict.events],
     }
 

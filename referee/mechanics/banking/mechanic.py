@@ -18,6 +18,7 @@ from referee.mechanics.banking import views
 from referee.mechanics.banking.state import BankState, Hand
 from referee.mechanics.base import Deal, Judgement, Mechanic
 from referee.i18n.verdicts import unreadable
+from referee.mechanics.legal import Candidates, refused
 from referee.model import JSON, Event, Sentence, Violation
 from referee.spec.expr import BOOL, INT, ListType, CARD, STR, Scope
 from referee.spec.rules import RuleBook, SpecExpression
@@ -115,11 +116,31 @@ class BankingMechanic(Mechanic):
 
     # --- judging ------------------------------------------------------------------------------
     def judge(self, state: BankState, seat: int, move_type: str, move: Mapping[str, Any]) -> Judgement:
+        return self._judge(state, seat, move_type, move, blind=True)
+
+    def legal(self, state: BankState, seat: int) -> dict[str, JSON]:
+        """Each move the seat may make now, with the range of its numbers (`bet: {min, max}`,
+        a shoot bet's by its name): every move of this mechanic is made of numbers only. A
+        move whose numbers the rules give no range for (an offer of the bank) is not listed."""
+        env = self.env(state, seat)
+        judge = Candidates(self.spec, lambda move_type, move: self._judge(
+            state, seat, move_type, move, blind=False).violations)
+        found = {}
+        for move_type, spec in self.spec.moves.items():
+            entry = None if refused(self.rules, move_type, env) else judge.numbers(spec)
+            if entry is not None:
+                found[move_type] = entry
+        return found
+
+    def _judge(self, state: BankState, seat: int, move_type: str, move: Mapping[str, Any],
+               blind: bool) -> Judgement:
+        """`blind`: a banker's rejection is worded alike whatever its hidden first card (a
+        proposal's; a legal move's judging needs only its outcome, the same for every card)."""
         work = state.clone()
         env = self.env(work, seat)
         env["move"] = move
         violations = self.rules.judge(move_type, env, cards=self._cards_shown(work, seat))
-        if violations and views.banker_blind(work, seat):
+        if violations and blind and views.banker_blind(work, seat):
             violations = self._judged_blind(work, seat, move_type, move)
         if violations:
             return Judgement(violations)

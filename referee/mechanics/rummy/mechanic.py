@@ -7,12 +7,13 @@ move is judged on a clone of the state, so a rejected move changes nothing.
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from dataclasses import replace
+from typing import Any, Callable, Mapping
 
 from referee.cards import Card, codes, missing_from, remove_cards
 from referee.errors import SpecError, SpecErrors
 from referee.mechanics.base import Deal, Judgement, Mechanic
-from referee.mechanics.rummy import claims, match, views
+from referee.mechanics.rummy import claims, legal, match, views
 from referee.mechanics.rummy.config import RummyConfig, read_config
 from referee.mechanics.rummy.melds import MeldReader, Reading
 from referee.mechanics.rummy.scopes import checkpoint_scopes
@@ -22,6 +23,7 @@ from referee.engine import chance
 from referee.i18n.verdicts import unreadable
 from referee.model import JSON, Event, Sentence, Violation
 from referee.spec.expr import BOOL
+from referee.spec.fixes import fix_data
 from referee.spec.rules import RuleBook
 from referee.spec.schema import GameSpec
 
@@ -52,6 +54,7 @@ class RummyMechanic(Mechanic):
         self.reader = MeldReader(self.config.kinds, self._judge_meld, self.config.no_meld,
                                  self.config.ambiguous)
         self.pack = spec.pack()
+        self.distinct = sorted(set(self.pack))  # the cards a fix may offer
 
     # --- setting up -------------------------------------------------------------------------
     def new_state(self, deal: Deal) -> RummyState:
@@ -108,17 +111,20 @@ class RummyMechanic(Mechanic):
     def judge(self, state: RummyState, seat: int, move_type: str, move: Mapping[str, Any]) -> Judgement:
         work = state.clone()
         if work.window is not None and move_type in (*claims.CLAIMS, "pass"):
-            return self._void_if_stuck(self._answer_window(work, seat, move_type, dict(move)))
-        outcome = self.apply(work, seat, move_type, dict(move))
+            return self._void_if_stuck(self._answer_window(work, seat, move_type, dict(move),
+                                                           mend=True))
+        outcome = self.apply(work, seat, move_type, dict(move), mend=True)
         if (outcome.accepted and move_type == "discard" and not work.hand_over
                 and self.config.windows(work.options)):
             outcome.events.append(claims.open_window(work))
         return self._void_if_stuck(outcome)
 
-    def apply(self, work: RummyState, seat: int, move_type: str, move: dict[str, Any]) -> Judgement:
-        """Judge a move and apply it to `work` (a copy the caller may throw away)."""
+    def apply(self, work: RummyState, seat: int, move_type: str, move: dict[str, Any],
+              mend: bool = False) -> Judgement:
+        """Judge a move and apply it to `work` (a copy the caller may throw away); `mend`: a
+        rejection offers the fixes the mechanic computes (a proposal's, not a search's)."""
         playing_hand = work.went_out is None
-        turn = _Turn(self, work, seat, move_type, move)
+        turn = _Turn(self, work, seat, move_type, move, mend)
         turn.check_rules(at="before")
         handler = getattr(turn, f"do_{move_type}", None)
         if not turn.violations and handler is None:
@@ -135,13 +141,28 @@ class RummyMechanic(Mechanic):
                                           self.may_reenter, self.pack)
         return Judgement([], work, turn.events)
 
+    def accepts(self, state: RummyState, seat: int, move_type: str, move: Mapping[str, Any]) -> bool:
+        """Would `judge` accept the move? (Without the fixes of a rejection, nor what an
+        accepted move sets off: a claim window opening, a hand ending void.)"""
+        work = state.clone()
+        if work.window is not None and move_type in (*claims.CLAIMS, "pass"):
+            return self._answer_window(work, seat, move_type, dict(move)).accepted
+        return self.apply(work, seat, move_type, dict(move)).accepted
+
+    def legal(self, state: RummyState, seat: int) -> dict[str, JSON]:
+        return legal.moves(self, state, seat)
+
+    def context(self, state: RummyState, seat: int, move_type: str) -> Env:
+        """What the rules of `move_type` read of the table and `seat`, before any move is made."""
+        return _Turn(self, state, seat, move_type, {"present": []}).env()
+
     def _answer_window(self, work: RummyState, seat: int, move_type: str,
-                       move: dict[str, Any]) -> Judgement:
+                       move: dict[str, Any], mend: bool = False) -> Judgement:
         """TD-4: a claim is judged as if applied now, and recorded (pending) if valid."""
         turn = _Turn(self, work, seat, move_type, move)
         turn.check_rules(at="before")
         if not turn.violations and move_type != "pass":
-            turn.violations += self.apply(work.clone(), seat, move_type, move).violations
+            turn.violations += self.apply(work.clone(), seat, move_type, move, mend).violations
         if turn.violations:
             return Judgement(_unique(turn.violations))
         return claims.record(self, work, seat, move_type, move)
@@ -191,8 +212,9 @@ class _Turn:
     """One move being judged and applied on a working copy of the state."""
 
     def __init__(self, mechanic: RummyMechanic, state: RummyState, seat: int, move_type: str,
-                 move: dict[str, Any]) -> None:
+                 move: dict[str, Any], mend: bool = False) -> None:
         self.m = mechanic
+        self.mend = mend  # offer the fixes the mechanic computes (a search has no use for them)
         self.s = state
         self.seat = seat
         self.move_type = move_type
@@ -354,9 +376,11 @@ class _Turn:
     def _lay_meld(self, cards: list[Card]) -> None:
         if self.fail(_held(self.hand, cards)):
             return
-        reading = self.m.reader.read_new(self.env(), cards)
+        env = self.env()
+        reading = self.m.reader.read_new(env, cards)
         if isinstance(reading, list):
-            self.violations += reading
+            self.violations += self._with_fix(reading, lambda: fix_data(
+                "missing_cards", {"cards": self.m.reader.missing(env, cards, self.m.distinct)}))
             return
         remove_cards(self.hand, cards)
         self.laid += cards
@@ -370,9 +394,11 @@ class _Turn:
         meld = self._meld(meld_id)
         if meld is None or self.fail(_held(self.hand, cards)):
             return
-        reading = self.m.reader.read_layoff(self.env(), meld, cards, at)
+        env = self.env()
+        reading = self.m.reader.read_layoff(env, meld, cards, at)
         if isinstance(reading, list):
-            self.violations += reading
+            self.violations += self._with_fix(reading, lambda: fix_data(
+                "lay_off", {"meld": meld.id, "cards": self.m.reader.fitting(env, meld, self.hand)}))
             return
         self._apply(meld, reading)
         remove_cards(self.hand, cards)
@@ -403,6 +429,15 @@ class _Turn:
                                                          "card": str(card), "joker": str(joker)}))
                 return
         self.fail(self.m.config.violation("steal", cards=[card]))
+
+    def _with_fix(self, violations: list[Violation], fix: Callable[[], dict[str, Any]]
+                  ) -> list[Violation]:
+        """A meld's or lay-off's rejection with the fix the mechanic finds (`fix`), where the
+        spec's rules give none; only for a proposal (`mend`): a search never shows it."""
+        if not self.mend or all(v.fix for v in violations):
+            return violations
+        found = fix()
+        return [v if v.fix or not found else replace(v, fix=found) for v in violations]
 
     def _meld(self, meld_id: int) -> Meld | None:
         if 1 <= meld_id <= len(self.s.melds):

@@ -9,7 +9,7 @@ expression, evaluated at each place.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Callable, Mapping
 
 from referee.cards import Card, codes
@@ -88,6 +88,35 @@ class MeldReader:
             return [_with_cards(self.ambiguous, added)]
         return min(failures, key=len)
 
+    # --- what would mend a rejected meld (the fixes a rejection offers) ---
+    def missing(self, env: Env, cards: list[Card], pool: list[Card]) -> list[Card]:
+        """The cards of `pool` any one of which, put where it fits among `cards` as a natural
+        card (no joker standing for another), makes them a new meld the rules accept: the card a
+        gapped sequence lacks, the third card of a pair. A kind's shape does not depend on the
+        order of the cards (tests/engine/test_take_search.py), so it is asked once a card."""
+        found = []
+        for card in pool:
+            kinds = [kind for kind in self.kinds.values()
+                     if kind.shape(self.meld_env(env, kind.name, [*cards, card], new=True))]
+            if kinds and any(self._natural_at(env, kinds, cards[:place] + [card] + cards[place:], place)
+                             for place in range(len(cards) + 1)):
+                found.append(card)
+        return found
+
+    def _natural_at(self, env: Env, kinds: list[MeldKind], cards: list[Card], place: int) -> bool:
+        """Are `cards` a new meld, read as `read_new` reads them, with a natural card at `place`?"""
+        for kind in kinds:
+            meld_env = self.meld_env(env, kind.name, cards, new=True)
+            if not self.judge(kind.name, meld_env, ()):
+                meld_env["place"] = place
+                return not kind.wild(meld_env)
+        return False
+
+    def fitting(self, env: Env, meld: Meld, hand: list[Card]) -> list[Card]:
+        """The held cards that lay off alone on `meld`, its end told by the card (no `at`)."""
+        return [card for card in sorted(set(hand))
+                if not isinstance(self.read_layoff(env, meld, [card], ""), list)]
+
     def wild_places(self, env: Env, kind_name: str, cards: list[Card]) -> list[bool] | None:
         """Wild flags if `cards` is a valid meld of `kind_name`, else None (used by steals)."""
         kind = self.kinds[kind_name]
@@ -110,5 +139,4 @@ class MeldReader:
 
 
 def _with_cards(violation: Violation, cards: list[Card]) -> Violation:
-    return Violation(violation.rule, violation.message, violation.cites, tuple(codes(cards)),
-                     violation.code)
+    return replace(violation, cards=tuple(codes(cards)))

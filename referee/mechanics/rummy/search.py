@@ -47,7 +47,9 @@ class SearchExhausted(Exception):
 
 
 @dataclass
-class _Budget:
+class Budget:
+    """The meld readings a search may still make (a view's search is given fewer)."""
+
     left: int = field(default_factory=lambda: BUDGET)
 
     def spend(self) -> None:
@@ -87,7 +89,7 @@ class TakeSearch:
     mechanic: RummyMechanic
     state: RummyState
     seat: int
-    budget: _Budget = field(default_factory=_Budget)
+    budget: Budget = field(default_factory=Budget)
     dead_ends: set[tuple[tuple[Card, ...], bool]] = field(default_factory=set)
 
     def legal_take(self) -> Move | None:
@@ -103,12 +105,14 @@ class TakeSearch:
         return self.mechanic.apply(self.state.clone(), self.seat, move.type, parsed).accepted
 
     def candidates(self) -> Iterator[Move]:
-        if not self.state.discard:
-            return
-        if not self.refused("take_discard"):
-            yield from self._take_discards()
-        if not self.refused("go_out"):
+        yield from self.takes()
+        if self.state.discard and not self.refused("go_out"):
             yield from self._go_outs()
+
+    def takes(self) -> Iterator[Move]:
+        """The `take_discard` moves: the top discard in one new meld, or one lay-off."""
+        if self.state.discard and not self.refused("take_discard"):
+            yield from self._take_discards()
 
     def refused(self, move_type: str) -> bool:
         """Does a rule that reads nothing of the move refuse every `move_type` taking the discard?"""

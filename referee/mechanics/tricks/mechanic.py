@@ -17,6 +17,7 @@ from referee.engine import stacked as stacking
 from referee.engine.moves import move_record_type
 from referee.errors import RefereeError, SetupError, SpecError, SpecErrors
 from referee.mechanics.base import Deal, Judgement, Mechanic
+from referee.mechanics.legal import Candidates, refused
 from referee.mechanics.tricks.state import Trick, TrickState
 from referee.i18n.verdicts import unreadable
 from referee.model import JSON, Event, Sentence
@@ -164,6 +165,27 @@ class TricksMechanic(Mechanic):
     def view(self, state: TrickState, seat: int | None) -> dict[str, JSON]:
         from referee.mechanics.tricks.views import view
         return view(self, state, seat)
+
+    def legal(self, state: TrickState, seat: int) -> dict[str, JSON]:
+        """The cards the seat may play now (`play: {cards}`), or the discards the dealer may
+        make (`discard: {count, cards}`, or each one, `choices`, when not every set of those
+        cards is legal). Judged by the rules alone: the moves add no condition of their own."""
+        env = self.env(state, seat)
+        judge = Candidates(
+            self.spec, lambda move_type, move: self.rules.judge(move_type, {**env, "move": move}),
+            lambda move_type, move: self.rules.accepts(move_type, {**env, "move": move}))
+        hand = state.hands[seat]
+        found: dict[str, JSON] = {}
+        if "play" in self.spec.moves and not refused(self.rules, "play", env):
+            playable = judge.cards("play", "card", hand)
+            if playable:
+                found["play"] = {"cards": playable}
+        extra = self.config["dealer_extra"]
+        if extra and "discard" in self.spec.moves and not refused(self.rules, "discard", env):
+            choices = judge.combinations("discard", "cards", hand, extra)
+            if choices is not None:
+                found["discard"] = choices
+        return found
 
     # --- judging ------------------------------------------------------------------------------
     def env(self, state: TrickState, seat: int) -> dict[str, Any]:

@@ -1,0 +1,122 @@
+"""The concrete moves a rummy seat may make now (its view's `legal`), each judged as proposed.
+
+Listed where the rules accept them:
+- a move without fields (`draw`, `pass`, `reenter`, `decline`): `{}`;
+- `discard`: the held cards each may be discarded, `{cards}` (a last card goes out);
+- `layoff`: for each table meld, the held cards that lay off alone on it, their end told by the
+  card: `{onto: [{meld, cards}]}`;
+- `meld`: the new melds of three held cards, as they would lie on the table: `{melds}`;
+- `take_discard`: the top discard and the ways to use it at once that the take search finds,
+  `{card, uses}`, each use the fields of a legal `take_discard`.
+Left out, as there are too many ways to say them for a view: going out in one move (`go_out`),
+longer melds, lay-offs of several cards, `swap_joker`; the view's `legal_moves` still names the
+move types that may be legal.
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import TYPE_CHECKING, Any, Callable, Iterator
+
+from referee.cards import Card, codes
+from referee.mechanics.legal import Candidates, refused
+from referee.mechanics.rummy.search import (MOVE_NAMES, Budget, SearchExhausted, TakeSearch,
+                                            arrangements)
+from referee.model import JSON, Move
+
+if TYPE_CHECKING:
+    from referee.mechanics.rummy.mechanic import RummyMechanic
+    from referee.mechanics.rummy.state import RummyState
+
+MELD_SIZE = 3         # the new melds listed: the smallest
+LISTED = 12           # at most so many melds, and so many uses of the discard
+VIEW_BUDGET = 2_000   # meld readings the take search may spend for a view
+# what differs from one candidate to another (a move's going out too: its last card)
+NAMES_OF_THE_MOVE = MOVE_NAMES | {"going_out"}
+Lister = Callable[["RummyMechanic", "RummyState", int, Candidates], JSON]
+
+
+def moves(mechanic: RummyMechanic, state: RummyState, seat: int) -> dict[str, JSON]:
+    """The seat's legal moves by type: those the move types' listers find, and each move
+    without fields the rules accept; a type a rule refuses whatever its fields is skipped."""
+    judge = Candidates(mechanic.spec, lambda move_type, move: mechanic.judge(
+        state, seat, move_type, move).violations,
+        lambda move_type, move: mechanic.accepts(state, seat, move_type, move))
+    found: dict[str, JSON] = {}
+    for move_type, spec in mechanic.spec.moves.items():
+        lister = LISTERS.get(move_type)
+        if (lister is None and spec.fields) or _refused(mechanic, state, seat, move_type):
+            continue
+        entry: JSON
+        if lister is None:  # a move without fields
+            entry = {} if judge.accepts(Move(move_type)) else None
+        else:
+            entry = lister(mechanic, state, seat, judge)
+        if entry is not None:
+            found[move_type] = entry
+    return found
+
+
+def _refused(mechanic: RummyMechanic, state: RummyState, seat: int, move_type: str) -> bool:
+    """A rule reading nothing of the move refuses it (not in turn, not this phase)."""
+    env = mechanic.context(state, seat, move_type)
+    return refused(mechanic.rules, move_type, env, NAMES_OF_THE_MOVE)
+
+
+def _discards(mechanic: RummyMechanic, state: RummyState, seat: int, judge: Candidates) -> JSON:
+    cards = judge.cards("discard", "card", sorted(state.hands[seat]))
+    return {"cards": cards} if cards else None
+
+
+def _layoffs(mechanic: RummyMechanic, state: RummyState, seat: int, judge: Candidates) -> JSON:
+    """Each held card that lays off alone on a meld: the reading first, then the whole move."""
+    env = mechanic.context(state, seat, "layoff")
+    hand = state.hands[seat]
+    onto = []
+    for meld in state.melds:
+        cards = [code for code in codes(mechanic.reader.fitting(env, meld, hand))
+                 if judge.accepts(Move("layoff", {"meld": meld.id, "cards": [code]}))]
+        if cards:
+            onto.append({"meld": meld.id, "cards": cards})
+    return {"onto": onto} if onto else None
+
+
+def _melds(mechanic: RummyMechanic, state: RummyState, seat: int, judge: Candidates) -> JSON:
+    found = list(itertools.islice((codes(cards) for cards in _new_melds(mechanic, state, seat)
+                                   if judge.accepts(Move("meld", {"cards": codes(cards)}))),
+                                  LISTED))
+    return {"melds": found} if found else None
+
+
+def _new_melds(mechanic: RummyMechanic, state: RummyState, seat: int) -> Iterator[list[Card]]:
+    """Every distinct set of `MELD_SIZE` held cards that some kind reads as a new meld, in the
+    order it would lie on the table (the take search's orders: naturals low to high, jokers at
+    every place)."""
+    env = mechanic.context(state, seat, "meld")
+    reader = mechanic.reader
+    for group in dict.fromkeys(itertools.combinations(sorted(state.hands[seat]), MELD_SIZE)):
+        cards = list(group)
+        if not any(kind.shape(reader.meld_env(env, kind.name, cards, new=True))
+                   for kind in reader.kinds.values()):
+            continue  # no order of these cards is a meld: a kind's shape ignores the order
+        yield from (arranged for arranged in arrangements(cards, state.jokers)
+                    if not isinstance(reader.read_new(env, arranged), list))
+
+
+def _takes(mechanic: RummyMechanic, state: RummyState, seat: int, judge: Candidates) -> JSON:
+    """The ways to use the top discard at once that the take search finds within its budget."""
+    uses: list[dict[str, Any]] = []
+    search = TakeSearch(mechanic, state, seat, budget=Budget(VIEW_BUDGET))
+    try:
+        for move in search.takes():
+            if judge.accepts(move):
+                uses.append(dict(move.fields))
+                if len(uses) >= LISTED:
+                    break
+    except SearchExhausted:
+        pass  # what it found is legal; the rest is left unsaid
+    return {"card": str(state.discard[-1]), "uses": uses} if uses else None
+
+
+LISTERS: dict[str, Lister] = {"discard": _discards, "layoff": _layoffs, "meld": _melds,
+                              "take_discard": _takes}
