@@ -29,7 +29,8 @@ MELD_KINDS = {"trio", "sequence"}
 # the child file's positions (see the report to the lead).
 SKETCH_EDITS = [
     (r"(?m)^game: pontinho$", "game: sketch"),
-    (r"(?m)^moves:\n", 'moves:\n  knock: {text: {en: "a move only this game has"}}\n'),
+    (r"(?m)^moves:\n",
+     'moves:\n  knock: {text: {en: "a move only this game has", pt: "uma jogada só deste jogo"}}\n'),
     (r"(- id: PN-19\n(?:    .*\n)*?    require: )in_turn", r'\1"true"'),  # TD-1
     (r"require: 'all\(i in indices\(cards\): trio_natural_at\(i\)\)'", 'require: "true"'),  # PN-8 relaxed
 ]
