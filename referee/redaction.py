@@ -41,7 +41,7 @@ def verdict_for(table: Table, seat: int, move: Move, verdict: Verdict) -> Verdic
     if not any(v.cards or v.message or v.fix for v in verdict.violations):
         return verdict
     kind = PackKind(table.game.spec.pack_kind)
-    seen = table.view(seat, legal=False)  # its legal moves name only cards seen elsewhere in it
+    seen = table.view(seat)  # without its legal moves: they name only cards seen elsewhere in it
     shown = _cards_in(seen, kind, skip=HISTORY) | _cards_in(move.to_data(), kind)
     violations = tuple(_violation_for(v, shown, kind) for v in verdict.violations)
     if violations == verdict.violations:

@@ -407,7 +407,7 @@ class RefereeService:
         with self._locked(table_id, token) as live:
             viewer = self._viewer(live, token, seat)
             table = live.table
-            return SeatView(table.view(viewer), table.version, viewer, table.commitment,
+            return SeatView(table.view(viewer, legal=True), table.version, viewer, table.commitment,
                             table.is_over)
 
     def watch(self, table_id: str, token: str | None, *, from_version: int = 0,

@@ -180,9 +180,9 @@ class Table:
         """sha256 of the seed chain's root (the referee's secret), published at creation."""
         return chance.root_commitment(seeding.root_of(self.setup))
 
-    def view(self, seat: int | None, legal: bool = True) -> dict[str, JSON]:
-        """What `seat` may see; a seat's own view lists its legal moves (`legal`) unless asked
-        not to (they cost judging each candidate move)."""
+    def view(self, seat: int | None, legal: bool = False) -> dict[str, JSON]:
+        """What `seat` may see; with `legal`, a seat's own view lists its legal moves too (as
+        GetView gives it): asked for, as they cost judging each candidate move."""
         view = self.game.mechanic.view(self.state, seat)
         view.update(game=self.game.name, version=self.version,
                     **seeding.deal_view(self.setup, self.contributions, self.is_over))

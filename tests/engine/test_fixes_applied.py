@@ -47,13 +47,13 @@ def tarocchi_tricks(seed: int) -> Iterator[Table]:
     table = Table.create(TAROCCHI, TableSetup(game=TAROCCHI.name, seats=4, seed=seed))
     rng = random.Random(seed)
     dealer = table.state.dealer
-    choice = table.view(dealer)["legal"]["discard"]
+    choice = table.view(dealer, legal=True)["legal"]["discard"]
     cards = choice["cards"][:2] if "cards" in choice else choice["choices"][0]
     assert table.propose(dealer, Move("discard", {"cards": cards})).accepted
     while table.state.phase == "play" and table.state.deal_number == 1:
         yield table
         seat = table.state.to_act
-        play = rng.choice(table.view(seat)["legal"]["play"]["cards"])
+        play = rng.choice(table.view(seat, legal=True)["legal"]["play"]["cards"])
         assert table.propose(seat, Move("play", {"card": play})).accepted
 
 
@@ -63,7 +63,7 @@ def mend_plays(seed: int) -> int:
     mended = 0
     for table in tarocchi_tricks(seed):
         seat = table.state.to_act
-        legal = table.view(seat)["legal"]["play"]["cards"]
+        legal = table.view(seat, legal=True)["legal"]["play"]["cards"]
         illegal = [str(c) for c in table.state.hands[seat] if str(c) not in legal]
         if not illegal:
             continue
@@ -187,7 +187,7 @@ def test_a_lay_off_fix_offers_the_held_cards_that_lay_off() -> None:
     (violation,) = judged(table, 1, Move("layoff", {"meld": 1, "cards": ["KH"]}))
     assert violation.fix == {"kind": "lay_off", "meld": 1, "cards": ["8C"]}
     assert holds(table, 1, Move("layoff", {"meld": 1, "cards": ["8C"]}))
-    onto = table.view(1)["legal"]["layoff"]["onto"]
+    onto = table.view(1, legal=True)["legal"]["layoff"]["onto"]
     assert onto == [{"meld": 1, "cards": ["8C"]}]  # the view lists the same
 
 

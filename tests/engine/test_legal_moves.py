@@ -95,7 +95,7 @@ def left_out(game: Game, table: Table, seat: int, legal: dict[str, Any]) -> Iter
     """The moves of held cards a complete list leaves out."""
     if game.spec.mechanics == "banking":  # no card moves
         return
-    hand = sorted(set(table.view(seat, legal=False)["hand"]))
+    hand = sorted(set(table.view(seat)["hand"]))
     for move_type in COMPLETE[game.spec.mechanics]:
         if move_type not in game.spec.moves:
             continue
@@ -117,8 +117,8 @@ def left_out(game: Game, table: Table, seat: int, legal: dict[str, Any]) -> Iter
 def check_legal(game: Game, table: Table) -> None:
     assert "legal" not in table.view(None)
     for seat in range(table.setup.seats):
-        legal = table.view(seat)["legal"]
-        assert table.view(seat)["legal"] == legal  # read again: the same
+        legal = table.view(seat, legal=True)["legal"]
+        assert table.view(seat, legal=True)["legal"] == legal  # read again: the same
         assert ("contribute" in legal) != table.is_over
         for move_type, entry in legal.items():
             for move in listed_moves(game, move_type, entry):
@@ -136,7 +136,7 @@ def next_move(game: Game, table: Table, rng: random.Random) -> tuple[int, Move] 
     """A listed move of the seat to act, a bot's move, or an oracle's move of any seat."""
     roll = rng.random()
     seat = table.state.to_act if table.state.to_act is not None else rng.randrange(table.setup.seats)
-    listed = [m for t, e in table.view(seat)["legal"].items() for m in listed_moves(game, t, e)]
+    listed = [m for t, e in table.view(seat, legal=True)["legal"].items() for m in listed_moves(game, t, e)]
     if roll < 0.4 and listed:
         return seat, rng.choice(listed)
     if roll < 0.8:
@@ -161,7 +161,7 @@ def play(game: Game, setup: TableSetup, seed: int) -> None:
     for step in range(STEPS):
         check_legal(game, table)
         if step == 0:  # `contribute` is accepted as listed (on a copy: it changes the seed chain)
-            entropy = "x" * table.view(0)["legal"]["contribute"]["max_chars"]
+            entropy = "x" * table.view(0, legal=True)["legal"]["contribute"]["max_chars"]
             assert copy.deepcopy(table).propose(0, Move("contribute", {"entropy": entropy})).accepted
         if table.is_over:
             return
