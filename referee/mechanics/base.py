@@ -10,8 +10,10 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Mapping
 
+from referee.errors import SpecError
 from referee.model import JSON, Event, Violation
 from referee.spec.schema import GameSpec
+from referee.spec.sections import Shape, unknown_key
 
 
 @dataclass
@@ -42,9 +44,45 @@ class Deal:
     salt: str = ""  # the table's secret salt for the deck commitments (GEN-5)
 
 
+def _declared_fields(data: Any, move_type: str) -> set[str]:
+    """The field names a spec's move declares, as written (one of a type it cannot read is still
+    declared: that error is reported on its own)."""
+    body = (data.get("moves") or {}).get(move_type) if isinstance(data, Mapping) else None
+    fields = body.get("fields") if isinstance(body, Mapping) else None
+    return set(map(str, fields)) if isinstance(fields, Mapping) else set()
+
+
 class Mechanic(ABC):
     name: ClassVar[str]
-    sections: ClassVar[frozenset[str]] = frozenset()
+    # every key a spec may write in the sections the mechanic owns (`referee.spec.sections`)
+    section_shapes: ClassVar[Mapping[str, Shape]] = {}
+
+    # the moves the mechanic serves: move type -> the fields its handler always reads (a spec
+    # declares them; it may declare more, optional ones the handler reads when present)
+    moves: ClassVar[Mapping[str, frozenset[str]]] = {}
+
+    @classmethod
+    def sections(cls) -> frozenset[str]:
+        """The spec sections the mechanic owns."""
+        return frozenset(cls.section_shapes)
+
+    @classmethod
+    def move_errors(cls, spec: GameSpec) -> list[SpecError]:
+        """A spec move no handler serves (a misspelt `pick` for `draw`), or one leaving out a
+        field its handler reads: errors at the spec's move, not rejections at the table."""
+        located, errors = spec.located, []
+        for move in spec.moves.values():
+            path = ("moves", move.type)
+            if move.type not in cls.moves:
+                errors.append(located.error(path, unknown_key(move.type, list(cls.moves), ("moves",))
+                                            + f" (the moves the `{cls.name}` mechanic serves)",
+                                            at_key=True))
+                continue
+            declared = _declared_fields(located.data, move.type)
+            for name in sorted(cls.moves[move.type] - declared):
+                errors.append(located.error(path, f"the `{cls.name}` mechanic's move `{move.type}` "
+                                            f"reads the field `{name}`: declare it under `fields`"))
+        return errors
 
     def __init__(self, spec: GameSpec) -> None:
         self.spec = spec

@@ -18,6 +18,7 @@ from referee.spec.option_types import options_type
 from referee.spec.options import resolve_options
 from referee.spec.rules import origin
 from referee.spec.schema import GameSpec, expression_at, read_spec
+from referee.spec.sections import unknown_keys
 from referee.spec.texts import as_texts, in_language, verdict_texts
 from referee.spec.yamlsource import Located, PathKey, load_yaml
 
@@ -139,9 +140,11 @@ def load_game(path: str | Path, specs_dir: str | Path | None = None) -> Game:
         known = ", ".join(f"`{k}`" for k in kinds)
         raise SpecErrors([located.error(("mechanics",), f"unknown mechanics "
                                         f"`{data.get('mechanics')}`: expected one of {known}")])
-    spec, errors = read_spec(located, set(mechanic_class.sections))
+    spec, errors = read_spec(located, set(mechanic_class.sections()))
+    errors += unknown_keys(located, mechanic_class.section_shapes, data)
     if spec is None:
         raise SpecErrors(errors)
+    errors += mechanic_class.move_errors(spec)
     try:  # compile what could be read, so expression errors are reported with schema errors
         mechanic = mechanic_class(spec)
     except SpecErrors as exc:

@@ -8,6 +8,7 @@ read by that mechanic, which reports its errors the same way.
 
 from __future__ import annotations
 
+import difflib
 import re
 from dataclasses import dataclass, field
 from typing import Any, Mapping
@@ -204,7 +205,8 @@ def read_spec(located: Located, mechanic_sections: set[str]) -> tuple[GameSpec |
         return None, reader.errors
     for key in data:
         if key not in KNOWN_KEYS | mechanic_sections:
-            reader.error((key,), f"unknown section `{key}`", at_key=True)
+            reader.error((key,), _unknown_section(str(key), KNOWN_KEYS | mechanic_sections),
+                         at_key=True)
     if data.get("format") != 1:
         reader.error(("format",), "a spec starts with `format: 1`")
     name = data.get("game")
@@ -231,6 +233,11 @@ def read_spec(located: Located, mechanic_sections: set[str]) -> tuple[GameSpec |
         located=located, languages=languages, words=_read_words(reader, data.get("words")))
     return spec, reader.errors + language_errors + translation_errors(
         located, languages, frozenset(mechanic_sections))
+
+
+def _unknown_section(key: str, known: set[str]) -> str:
+    close = difflib.get_close_matches(key, sorted(known), n=1)
+    return f"unknown section `{key}`" + (f": did you mean `{close[0]}`?" if close else "")
 
 
 def _read_words(reader: SpecReader, raw: Any) -> dict[str, dict[str, str]]:

@@ -50,10 +50,13 @@ def test_the_mechanics_verdicts_are_the_specs() -> None:
 
 def test_a_missing_violations_section_is_refused_at_banking(tmp_path: Path) -> None:
     path = broken(tmp_path, "  violations:  ", "  unused:  ")
-    error = only_error(path)
+    with pytest.raises(SpecErrors) as caught:
+        load_game(path)
+    unknown, missing = caught.value.errors  # the renamed key is unknown, and the verdicts missing
+    assert unknown.path == "banking.unused" and "unknown key `unused` in `banking`" in unknown.message
     assert "`banking.violations` gives an id, sources and a text for: `split_pack_short`" \
-        in error.message
-    assert (error.file, error.path) == (str(path), "banking")
+        in missing.message
+    assert (missing.file, missing.path) == (str(path), "banking")
 
 
 def test_a_missing_verdict_is_named_at_the_violations_section(tmp_path: Path) -> None:
@@ -76,7 +79,8 @@ def test_a_misspelt_verdict_key_is_refused_at_the_key(tmp_path: Path) -> None:
                   "      sources: [PO-5]\n      text:\n        en: \"the pack")
     error = only_error(path)
     assert error.message.endswith(
-        "at `banking.violations.split_pack_short.sources`: unknown key `sources`")
+        "at `banking.violations.split_pack_short.sources`: unknown key `sources` in "
+        "`banking.violations.split_pack_short`: did you mean `source`?")
     assert error.line == line_of(path, "sources:")
 
 

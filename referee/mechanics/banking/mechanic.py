@@ -13,7 +13,7 @@ from typing import Any, Mapping
 from referee.cards import Card, PackKind, codes
 from referee.engine import chance
 from referee.engine import stacked as stacking
-from referee.mechanics.banking.config import read_config
+from referee.mechanics.banking.config import EXPRESSIONS, KITTY_EXPRESSIONS, SIZES, read_config
 from referee.mechanics.banking import views
 from referee.mechanics.banking.state import BankState, Hand
 from referee.mechanics.base import Deal, Judgement, Mechanic
@@ -23,6 +23,7 @@ from referee.model import JSON, Event, Sentence, Violation
 from referee.spec.expr import BOOL, INT, ListType, CARD, STR, Scope
 from referee.spec.rules import RuleBook, SpecExpression
 from referee.spec.schema import GameSpec
+from referee.spec.sections import ANY, VERDICT
 from referee.engine.moves import move_record_type
 from referee.spec.option_types import options_type
 
@@ -43,7 +44,13 @@ def scopes(spec: GameSpec) -> dict[str, Scope]:
 
 class BankingMechanic(Mechanic):
     name = "banking"
-    sections = frozenset({"banking"})
+    moves = {"bet": frozenset({"amount"}), "buy": frozenset({"amount"}),
+             "kitty": frozenset({"amount"}), "offer_bank": frozenset({"to", "price"}),
+             **{name: frozenset() for name in ("split", "twist", "stick", "burn", "next_hand",
+                                               "accept_bank")}}
+    section_shapes = {"banking": {key: None for key in (*SIZES, *EXPRESSIONS, *KITTY_EXPRESSIONS,
+                                                         "kitty")}
+                      | {"violations": {ANY: VERDICT}}}
 
     def __init__(self, spec: GameSpec) -> None:
         super().__init__(spec)

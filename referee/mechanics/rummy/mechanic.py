@@ -26,6 +26,7 @@ from referee.spec.expr import BOOL
 from referee.spec.fixes import fix_data
 from referee.spec.rules import RuleBook
 from referee.spec.schema import GameSpec
+from referee.spec.sections import ANY, VERDICT
 
 Env = dict[str, Any]
 
@@ -42,7 +43,21 @@ def _held(hand: list[Card], cards: list[Card]) -> Violation | None:
 
 class RummyMechanic(Mechanic):
     name = "rummy"
-    sections = frozenset({"rummy", "meld_kinds", "scoring"})
+    moves = {"draw": frozenset(), "take_discard": frozenset(), "meld": frozenset({"cards"}),
+             "layoff": frozenset({"meld", "cards", "at"}), "discard": frozenset({"card"}),
+             "go_out": frozenset({"steals", "melds", "layoffs"}),
+             "swap_joker": frozenset({"meld", "card", "new_meld"}), "pass": frozenset(),
+             "reenter": frozenset(), "decline": frozenset()}
+    section_shapes = {
+        "rummy": {"hand_size": None, "packets": None, "steal_bonus": None,
+                  "claims": {"option": None, "window": None, "deadline": None},
+                  "match": {"blow_at": None, "stake": None, "drop_percent": None,
+                            "reentry_doubling": None, "reentry_score": None},
+                  "violations": {ANY: VERDICT}},
+        "meld_kinds": {ANY: {"source": None, "shape": None, "misfit": VERDICT, "wild": None,
+                             "extend": None}},
+        "scoring": {"hand_points": None, "source": None},
+    }
 
     def __init__(self, spec: GameSpec) -> None:
         super().__init__(spec)

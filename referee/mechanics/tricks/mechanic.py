@@ -49,7 +49,9 @@ def scopes(spec: GameSpec) -> dict[str, Scope]:
 
 class TricksMechanic(Mechanic):
     name = "tricks"
-    sections = frozenset({"tricks"})
+    moves = {"discard": frozenset({"cards"}), "play": frozenset({"card"})}
+    section_shapes = {"tricks": {key: None for key in (*EXPRESSIONS, *OPTIONAL_EXPRESSIONS,
+                                                       "teams", "hand_size", "dealer_extra")}}
 
     def __init__(self, spec: GameSpec) -> None:
         super().__init__(spec)

@@ -1,0 +1,94 @@
+"""A spec with a typo is refused where the typo is, with the word it was probably meant to be:
+a misspelt key of a mechanic's section, a move no mechanic serves, a move without the fields its
+handler reads. Each case was "ok" before, and silently changed the game."""
+
+from __future__ import annotations
+
+import inspect
+from pathlib import Path
+
+import pytest
+
+from referee.errors import SpecErrors
+from referee.mechanics.banking.mechanic import BankingMechanic
+from referee.mechanics.rummy.mechanic import RummyMechanic, _Turn
+from referee.mechanics.tricks.mechanic import TricksMechanic
+from referee.spec.registry import DEFAULT_SPECS, load_game
+
+
+def edited(tmp_path: Path, name: str, old: str, new: str) -> Path:
+    for spec in DEFAULT_SPECS.glob("*.yaml"):  # a spec may extend another
+        (tmp_path / spec.name).write_text(spec.read_text(encoding="utf-8"), encoding="utf-8")
+    path = tmp_path / f"{name}.yaml"
+    text = path.read_text(encoding="utf-8")
+    assert text.count(old) == 1, old
+    path.write_text(text.replace(old, new), encoding="utf-8")
+    return path
+
+
+def refusal(path: Path) -> tuple[int, str]:
+    """The first error (a typo may also leave a needed key missing: that error comes after)."""
+    with pytest.raises(SpecErrors) as caught:
+        load_game(path)
+    error = caught.value.errors[0]
+    return error.line, f"{error.path}: {error.detail}"
+
+
+@pytest.mark.parametrize(("name", "old", "new", "expected"), [
+    ("pontinho", "  steal_bonus:", "  steal_bonsu:",
+     "rummy.steal_bonsu: unknown key `steal_bonsu` in `rummy`: did you mean `steal_bonus`?"),
+    ("pontinho", "    blow_at: 100", "    blow_a: 100",
+     "rummy.match.blow_a: unknown key `blow_a` in `rummy.match`: did you mean `blow_at`?"),
+    ("pontinho", "    extend: append", "    extends: append",
+     "meld_kinds.trio.extends: unknown key `extends` in `meld_kinds.trio`: did you mean `extend`?"),
+    ("tarocchi_piedicavallo", "  dealer_extra:", "  dealer_extr:",
+     "tricks.dealer_extr: unknown key `dealer_extr` in `tricks`: did you mean `dealer_extra`?"),
+    ("shoot_pontoon", "  kitty: true", "  kity: true",
+     "banking.kity: unknown key `kity` in `banking`: did you mean `kitty`?"),
+    ("pontoon", "      id: PO-5-split-pack", "      idd: PO-5-split-pack",
+     "banking.violations.split_pack_short.idd: unknown key `idd` in "
+     "`banking.violations.split_pack_short`: did you mean `id`?"),
+])
+def test_a_misspelt_key_of_a_mechanics_section_is_refused_at_the_key(
+        tmp_path: Path, name: str, old: str, new: str, expected: str) -> None:
+    path = edited(tmp_path, name, old, new)
+    line, message = refusal(path)
+    assert message == expected
+    assert path.read_text(encoding="utf-8").splitlines()[line - 1].strip().startswith(new.strip()[:5])
+
+
+def test_a_move_no_handler_serves_is_refused(tmp_path: Path) -> None:
+    path = edited(tmp_path, "pontinho", "\n  draw:\n", "\n  drwa:\n")
+    _, message = refusal(path)
+    assert message.startswith("moves.drwa: unknown key `drwa` in `moves`: did you mean `draw`?")
+
+
+def test_a_move_without_the_fields_its_handler_reads_is_refused(tmp_path: Path) -> None:
+    path = edited(tmp_path, "tarocchi_piedicavallo", "    fields: {card: card}\n", "")
+    _, message = refusal(path)
+    assert message == ("moves.play: the `tricks` mechanic's move `play` reads the field `card`: "
+                       "declare it under `fields`")
+
+
+def test_a_banking_size_the_procedure_does_not_follow_is_refused(tmp_path: Path) -> None:
+    path = edited(tmp_path, "pontoon", "  hand_size: 2 ", "  hand_size: 3 ")
+    _, message = refusal(path)
+    assert message.startswith("banking.hand_size: the banking mechanic deals two cards each")
+
+
+def test_a_misspelt_section_gets_a_suggestion(tmp_path: Path) -> None:
+    path = edited(tmp_path, "tarocchi_piedicavallo", "\nrules:\n", "\nrulez:\n")
+    _, message = refusal(path)
+    assert message == "rulez: unknown section `rulez`: did you mean `rules`?"
+
+
+@pytest.mark.parametrize(("mechanic", "handlers", "prefix", "elsewhere"), [
+    (RummyMechanic, _Turn, "do_", {"pass"}),  # a claim window's pass: claims.py
+    (BankingMechanic, BankingMechanic, "_do_", set()),
+    (TricksMechanic, TricksMechanic, "_do_", set()),
+])
+def test_the_moves_a_mechanic_declares_are_the_ones_it_handles(
+        mechanic: type, handlers: type, prefix: str, elsewhere: set[str]) -> None:
+    found = {name.removeprefix(prefix) for name, _ in inspect.getmembers(handlers, inspect.isfunction)
+             if name.startswith(prefix)}
+    assert set(mechanic.moves) == found | elsewhere
