@@ -24,7 +24,7 @@ FUZZ_SCALE  ?= 20  # make fuzz: examples per property, times those of the make t
 TS     := clients/typescript
 TS_DEPS := $(TS)/node_modules/.installed
 
-.PHONY: help install proto run lint test ts-test wheel bench soak fuzz harden
+.PHONY: help install proto run lint test ts-test wheel bench soak fuzz harden mutants
 
 help: ## list the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  %-8s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -65,6 +65,9 @@ test: lint ts-test ## lint, the TypeScript client's tests, then the whole test s
 wheel: $(STAMP) ## build dist/referee-*.whl: gRPC code and specs inside, `pip install` it anywhere
 	$(BIN)/python -m pip wheel --quiet --no-deps --wheel-dir dist .
 	@ls dist/referee-*.whl
+
+mutants: $(STAMP) $(API) ## disable each spec rule in turn: which do the scenarios pin? (about a minute)
+	$(BIN)/referee mutants
 
 bench: $(STAMP) $(API) ## measure proposals per second and verdict latency
 	$(BIN)/python -m referee.bench

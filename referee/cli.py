@@ -30,6 +30,7 @@ COMMANDS = {
     "transcript": "transcript",
     "docs": "docs",
     "schemas": "schemas",
+    "mutants": "mutants",
 }
 USAGE_ERROR = 2
 INTERRUPTED = 130  # the shell's status for a command ended by Ctrl-C (128 + SIGINT)
