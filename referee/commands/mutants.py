@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from referee.errors import InvalidArgument
 from referee.mutation import mutants
 from referee.spec.registry import DEFAULT_SPECS
 
@@ -27,6 +28,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if not any(Path(args.specs).glob("*.yaml")):
+        raise InvalidArgument(f"no specs (`*.yaml`) in `{args.specs}`")
     found = []
     for mutant in mutants(args.specs, args.paths):
         found.append(mutant)

@@ -58,6 +58,8 @@ BAD_COMMAND_LINES = [
     (["diff", "pontinho", "poker"], "referee diff: unknown game `poker`"),
     (["diff", "pontinho", "pontinho", "--max-cards", "-1"],
      "referee diff: `--max-cards` is a number of cards, got `-1`"),
+    (["mutants", "{tmp}/no"], "referee mutants: {tmp}/no: cannot read the file"),
+    (["mutants", "--specs", "{tmp}"], "referee mutants: no specs (`*.yaml`) in `{tmp}`"),
     (["transcript", "poker"], "referee transcript: unknown game `poker`"),
     (["transcript", "pontinho", "--seats", "0"], "referee transcript: argument --seats:"),
     (["transcript", "pontoon", "--hands", "1", "--out", "{tmp}/no/t.txt"],
