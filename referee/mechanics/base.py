@@ -10,8 +10,10 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Mapping
 
+from referee.cards import Card, codes, missing_from
 from referee.errors import SpecError
-from referee.model import JSON, Event, Violation
+from referee.i18n.verdicts import unreadable
+from referee.model import JSON, Event, Sentence, Violation
 from referee.spec.schema import GameSpec
 from referee.spec.sections import Shape, unknown_key
 
@@ -42,6 +44,17 @@ class Deal:
     scores: Mapping[int, int] | None = None
     balances: Mapping[int, int] | None = None
     salt: str = ""  # the table's secret salt for the deck commitments (GEN-5)
+
+
+def not_held(hand: list[Card], cards: list[Card]) -> Violation | None:
+    """GEN-8: every card a move names must be in the proposer's hand. The engine's own check,
+    whatever a spec's rules say: a card not held is never moved."""
+    missing = missing_from(hand, cards)
+    if not missing:
+        return None
+    shown = ", ".join(f"`{c}`" for c in missing)
+    return unreadable(Sentence("hand.not_held", {"cards": shown}), code="card_not_held",
+                      cards=codes(missing))
 
 
 def _declared_fields(data: Any, move_type: str) -> set[str]:

@@ -342,7 +342,8 @@ class BankingMechanic(Mechanic):
 
     def _do_accept_bank(self, s: BankState, seat: int, move: dict[str, Any], events: list[Event]) -> Violation | None:
         """PO-9: the price moves from the buyer to the banker, and the bank with it."""
-        assert s.offer is not None
+        if s.offer is None:  # the spec's rules say when; this keeps the state whole regardless
+            return unreadable(Sentence("table.no_move_now", {"type": "accept_bank"}))
         to, price = s.offer
         events.append(_transfer(s, to, s.banker, price, "bank sold"))
         self._leave_bank(s, events)

@@ -10,9 +10,9 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any, Callable, Mapping
 
-from referee.cards import Card, codes, missing_from, remove_cards
+from referee.cards import Card, codes, remove_cards
 from referee.errors import SpecError, SpecErrors
-from referee.mechanics.base import Deal, Judgement, Mechanic
+from referee.mechanics.base import Deal, Judgement, Mechanic, not_held
 from referee.mechanics.rummy import claims, legal, match, views
 from referee.mechanics.rummy.config import RummyConfig, read_config
 from referee.mechanics.rummy.melds import MeldReader, Reading
@@ -31,14 +31,6 @@ from referee.spec.sections import ANY, VERDICT
 Env = dict[str, Any]
 
 
-def _held(hand: list[Card], cards: list[Card]) -> Violation | None:
-    """GEN-8: every card a move names must be in the proposer's hand."""
-    missing = missing_from(hand, cards)
-    if not missing:
-        return None
-    shown = ", ".join(f"`{c}`" for c in missing)
-    return unreadable(Sentence("hand.not_held", {"cards": shown}), code="card_not_held",
-                      cards=codes(missing))
 
 
 class RummyMechanic(Mechanic):
@@ -323,7 +315,7 @@ class _Turn:
 
     def do_discard(self) -> None:
         card = self.move["card"]
-        if self.fail(_held(self.hand, [card])):
+        if self.fail(not_held(self.hand, [card])):
             return
         self._discard(card)
         if not self.hand:
@@ -347,7 +339,7 @@ class _Turn:
             self._lay_off(layoff["meld"], layoff["cards"], layoff["at"])
         if "take" in self.move["present"]:
             self._check_take(hand_before)
-        if "discard" in self.move["present"] and not self.fail(_held(self.hand, [self.move["discard"]])):
+        if "discard" in self.move["present"] and not self.fail(not_held(self.hand, [self.move["discard"]])):
             self._discard(self.move["discard"])
         if not self.violations and not self.hand:
             self._go_out()
@@ -389,7 +381,7 @@ class _Turn:
         return named
 
     def _lay_meld(self, cards: list[Card]) -> None:
-        if self.fail(_held(self.hand, cards)):
+        if self.fail(not_held(self.hand, cards)):
             return
         env = self.env()
         reading = self.m.reader.read_new(env, cards)
@@ -407,7 +399,7 @@ class _Turn:
 
     def _lay_off(self, meld_id: int, cards: list[Card], at: str) -> None:
         meld = self._meld(meld_id)
-        if meld is None or self.fail(_held(self.hand, cards)):
+        if meld is None or self.fail(not_held(self.hand, cards)):
             return
         env = self.env()
         reading = self.m.reader.read_layoff(env, meld, cards, at)
@@ -425,7 +417,7 @@ class _Turn:
     def _steal(self, meld_id: int, card: Card) -> None:
         """PN-10: the natural card takes the joker's place; the joker joins the hand."""
         meld = self._meld(meld_id)
-        if meld is None or self.fail(_held(self.hand, [card])):
+        if meld is None or self.fail(not_held(self.hand, [card])):
             return
         for place, wild in enumerate(meld.wild):
             if not wild:
@@ -478,14 +470,26 @@ class _Turn:
 
     # --- between hands (PN-28, PN-29) ---
     def do_reenter(self) -> None:
+        if self._not_deciding("reenter"):
+            return
         self.s.deciding.remove(self.seat)
         self.events += match.reenter(self.s, self.seat, self.m.config.match)
         self._after_decision()
 
     def do_decline(self) -> None:
+        if self._not_deciding("decline"):
+            return
         self.s.deciding.remove(self.seat)
         self.events += match.decline(self.s, self.seat)
         self._after_decision()
+
+    def _not_deciding(self, move_type: str) -> bool:
+        """Only a seat asked to decide may (the spec's rules say so too; this keeps the state
+        whole whatever a spec says)."""
+        if self.seat in self.s.deciding:
+            return False
+        self.fail(unreadable(Sentence("table.no_move_now", {"type": move_type})))
+        return True
 
     def _after_decision(self) -> None:
         if self.s.deciding:

@@ -16,7 +16,7 @@ from referee.engine import chance
 from referee.engine import stacked as stacking
 from referee.engine.moves import move_record_type
 from referee.errors import RefereeError, SetupError, SpecError, SpecErrors
-from referee.mechanics.base import Deal, Judgement, Mechanic
+from referee.mechanics.base import Deal, Judgement, Mechanic, not_held
 from referee.mechanics.legal import Candidates, refused
 from referee.mechanics.tricks.state import Trick, TrickState
 from referee.i18n.verdicts import unreadable
@@ -207,6 +207,10 @@ class TricksMechanic(Mechanic):
         handler = getattr(self, f"_do_{move_type}", None)
         if handler is None:
             return Judgement([unreadable(Sentence("table.no_move_now", {"type": move_type}))])
+        named = move.get("cards") or ([move["card"]] if "card" in move else [])
+        missing = not_held(state.hands[seat], list(named))
+        if missing is not None:
+            return Judgement([missing])
         work = state.clone()
         work.deal_ended = False
         events: list[Event] = []
