@@ -69,7 +69,7 @@ def _first_failing(specs: Path, spec_file: Path, rule: str, scenarios: list[Scen
         mutant_specs = Path(folder)
         for other in specs.glob("*.yaml"):
             shutil.copy(other, mutant_specs / other.name)
-        _disable(mutant_specs / spec_file.name, rule)
+        disable_rule(mutant_specs / spec_file.name, rule)
         target = InProcessTarget(load_games(mutant_specs))
         for scenario in scenarios:
             try:
@@ -80,7 +80,7 @@ def _first_failing(specs: Path, spec_file: Path, rule: str, scenarios: list[Scen
     return None
 
 
-def _disable(path: Path, rule: str) -> None:
+def disable_rule(path: Path, rule: str) -> None:
     """The rule's `require` made `true` (comments and layout are lost: the copy is thrown away).
     Read as specs are (`on:` a key, not YAML 1.1's boolean); written with every such key quoted."""
     data: Any = load_yaml(path).data
