@@ -68,8 +68,12 @@ def assert_passed(report: Report) -> None:
     assert report.passed, "\n".join(str(f) for f in report.failures)
 
 
-def test_there_are_scenarios() -> None:
-    assert len(SCENARIOS) >= 25
+def test_every_scenario_file_runs_and_every_game_has_its_own(games: dict[str, Game]) -> None:
+    """No file is left out of the runs, and no game is left without scenarios."""
+    collected = [param.values[0] for param in SCENARIOS]
+    assert collected == sorted(HERE.rglob("*.yaml"))
+    per_game = {name: len(list((HERE / name).glob("*.yaml"))) for name in games}
+    assert min(per_game.values()) >= 5, per_game  # today 9 to 73 a game
 
 
 @pytest.mark.parametrize("path", SCENARIOS)

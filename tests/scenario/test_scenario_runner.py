@@ -153,7 +153,8 @@ def test_a_card_dealt_more_often_than_the_pack_holds(tmp_path: Path,
 
 def test_a_hand_of_the_wrong_size(tmp_path: Path, engine: InProcessTarget) -> None:
     path = deal_file(tmp_path, {**HANDS, 2: "[4S, 4H, 6D]"})
-    setup_error(run_file(path, engine), path)
+    assert setup_error(run_file(path, engine), path).endswith(
+        "stacked deal: seat 2 gets 3 cards, not 9")
 
 
 def test_a_malformed_card_in_the_deal(tmp_path: Path, engine: InProcessTarget) -> None:
