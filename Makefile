@@ -24,7 +24,7 @@ FUZZ_SCALE  ?= 20  # make fuzz: examples per property, times those of the make t
 TS     := clients/typescript
 TS_DEPS := $(TS)/node_modules/.installed
 
-.PHONY: help install proto run lint test ts-test wheel bench soak fuzz harden mutants
+.PHONY: help install proto run lint test test-fast ts-test wheel bench soak fuzz harden mutants
 
 help: ## list the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  %-8s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -61,6 +61,9 @@ ts-test: $(STAMP) $(API) $(TS_DEPS) ## the TypeScript client: build it and run i
 
 test: lint ts-test ## lint, the TypeScript client's tests, then the whole test suite, one worker a core
 	$(BIN)/python -m pytest -n auto $(PYTEST_ARGS) || [ $$? -eq 5 ]
+
+test-fast: lint ## the whole test suite but the long runs (`@pytest.mark.slow`), one worker a core
+	$(BIN)/python -m pytest -n auto -m "not slow" $(PYTEST_ARGS) || [ $$? -eq 5 ]
 
 wheel: $(STAMP) ## build dist/referee-*.whl: gRPC code and specs inside, `pip install` it anywhere
 	$(BIN)/python -m pip wheel --quiet --no-deps --wheel-dir dist .

@@ -40,6 +40,7 @@ def _example():
     return module
 
 
+@pytest.mark.slow
 def test_four_bots_play_a_whole_match_over_grpc(client: RefereeClient) -> None:
     final = _example().play(client, seats=4, seed=7, show=False)
     assert final["match_over"] is True

@@ -28,6 +28,8 @@ from referee.schemas import SECRET
 from referee.spec.registry import Game, load_games
 from tests.liveness.test_random_games import play, setups
 
+pytestmark = pytest.mark.slow  # every test here is a long run
+
 GAMES = load_games()
 CHECKED: Counter[str] = Counter()
 EVERY_VIEW = 8  # accepted moves between two checks of every viewer's view

@@ -200,6 +200,7 @@ def setups(name: str, index: int) -> TableSetup:
     return TableSetup(game=name, secret=secret, entropy=entropy, **extras)
 
 
+@pytest.mark.slow
 def test_a_thousand_revealed_deals_are_rederived_from_their_keys() -> None:
     rng = random.Random(2026)
     checked, games_checked = 0, 0

@@ -27,6 +27,7 @@ from hypothesis import HealthCheck, Phase, event, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import (RuleBasedStateMachine, initialize, invariant, precondition,
                                  rule)
+import pytest
 
 from referee.cards import codes, french_pack
 from referee.engine.table import Table, TableSetup
@@ -578,4 +579,4 @@ PontinhoMatch.TestCase.settings = settings(
     max_examples=30, stateful_step_count=25, deadline=None,
     phases=[Phase.explicit, Phase.reuse, Phase.generate],
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
-TestPontinhoMatch = PontinhoMatch.TestCase
+TestPontinhoMatch = pytest.mark.slow(PontinhoMatch.TestCase)

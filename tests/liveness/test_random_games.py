@@ -32,6 +32,8 @@ from referee.spec.registry import Game, load_games
 from referee_client import pontoon_bot, rummy_bot, tricks_bot
 from tests.liveness.oracle import accepted, candidates, witness
 
+pytestmark = pytest.mark.slow  # every test here is a long run
+
 GAMES = load_games()
 SCALE = int(os.environ.get("LIVENESS_SCALE", "1"))
 STEPS = 400                       # proposals per game

@@ -33,6 +33,8 @@ from referee.model import ADJUDICATOR
 from referee.spec.registry import DEFAULT_SPECS, Game, load_game
 from tests.liveness.oracle import candidates
 
+pytestmark = pytest.mark.slow  # every test here is a long run
+
 SPECS = Path(__file__).parent / "specs"
 SCALE = int(os.environ.get("LIVENESS_SCALE", "1"))
 DEALS = 3 * SCALE                # seeded deals per game (`make soak`: 30)
