@@ -8,7 +8,6 @@ read by that mechanic, which reports its errors the same way.
 
 from __future__ import annotations
 
-import difflib
 import re
 from dataclasses import dataclass, field
 from typing import Any, Mapping
@@ -18,6 +17,7 @@ from referee.errors import CardError, SpecError
 from referee.model import SAFE_INTEGER
 from referee.spec.fixes import FIX_KINDS
 from referee.spec.options import OPTION_TYPES, Option
+from referee.spec.sections import nearest
 from referee.spec.texts import read_languages, translation_errors
 from referee.spec.yamlsource import Located, PathKey, format_path
 
@@ -236,8 +236,8 @@ def read_spec(located: Located, mechanic_sections: set[str]) -> tuple[GameSpec |
 
 
 def _unknown_section(key: str, known: set[str]) -> str:
-    close = difflib.get_close_matches(key, sorted(known), n=1)
-    return f"unknown section `{key}`" + (f": did you mean `{close[0]}`?" if close else "")
+    meant = nearest(key, known)
+    return f"unknown section `{key}`" + (f": did you mean `{meant}`?" if meant else "")
 
 
 def _read_words(reader: SpecReader, raw: Any) -> dict[str, dict[str, str]]:

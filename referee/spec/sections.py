@@ -14,7 +14,7 @@ chooses (each verdict of `rummy.violations`, each kind of `meld_kinds`).
 from __future__ import annotations
 
 import difflib
-from typing import Any, Mapping, Union
+from typing import Any, Iterable, Mapping, Union
 
 from referee.errors import SpecError
 from referee.spec.yamlsource import Located, PathKey
@@ -53,11 +53,16 @@ def _walk(located: Located, shape: Shape, value: Any, path: PathKey) -> list[Spe
     return errors
 
 
+def nearest(name: str, known: Iterable[str]) -> str | None:
+    """The known name `name` was most likely meant to be (a typo's), if any is close."""
+    close = difflib.get_close_matches(name, sorted(known), n=1)
+    return close[0] if close else None
+
+
 def unknown_key(key: str, known: Mapping[str, Any] | list[str], path: PathKey) -> str:
     """`unknown key `kity` in `banking`: did you mean `kitty`?` (or the keys it may have)."""
-    names = sorted(known)
     where = ".".join(map(str, path))
-    close = difflib.get_close_matches(key, names, n=1)
-    if close:
-        return f"unknown key `{key}` in `{where}`: did you mean `{close[0]}`?"
-    return f"unknown key `{key}` in `{where}`: expected one of " + ", ".join(f"`{n}`" for n in names)
+    meant = nearest(key, known)
+    if meant is not None:
+        return f"unknown key `{key}` in `{where}`: did you mean `{meant}`?"
+    return f"unknown key `{key}` in `{where}`: expected one of " + ", ".join(f"`{n}`" for n in sorted(known))
