@@ -111,10 +111,13 @@ def end_hand(state: RummyState, config: RummyConfig, rules: MatchRules,
         state.blown[seat] = True
         state.blows[seat] += 1
         events.append(Event("blown", {"seat": seat, "score": state.scores[seat]}))
-    if len(state.playing) <= 1:
+    # who may come back is the spec's rules alone: the match ends only when at most one seat
+    # plays on and nobody may come back
+    deciding = [s for s in newly_blown if may_reenter(state, s)]
+    if len(state.playing) <= 1 and not deciding:
         return events + end_match(state, newly_blown)
     events += _pay_drops(state, rules)
-    state.deciding = [s for s in newly_blown if may_reenter(state, s)]
+    state.deciding = deciding
     for seat in set(newly_blown) - set(state.deciding):
         state.in_match[seat] = False
     if state.deciding:
