@@ -21,7 +21,8 @@ from referee.cards import FRENCH_RANKS, FRENCH_SUITS, Card, PackKind, codes
 from referee.engine.moves import parse_move
 from referee.engine.table import Table, TableSetup
 from referee.mechanics.rummy import search
-from referee.mechanics.rummy.mechanic import RummyMechanic, _Turn
+from referee.mechanics.rummy.mechanic import RummyMechanic
+from referee.mechanics.rummy.turn import Turn
 from referee.mechanics.rummy.search import TakeSearch, arrangements
 from referee.mechanics.rummy.state import Meld, RummyState
 from referee.model import Move
@@ -57,7 +58,7 @@ def position(hand: list[str], top: str, melds: list[list[str]], turned: str,
     state.melds = []
     for cards in melds:
         meld_cards = [Card.parse(c) for c in cards]
-        env = _Turn(mechanic(game), state, 2, "meld", {"present": []}).env()
+        env = Turn(mechanic(game), state, 2, "meld", {"present": []}).env()
         reading = mechanic(game).reader.read_new(env, meld_cards)
         assert not isinstance(reading, list), (cards, reading)
         state.melds.append(Meld(len(state.melds) + 1, reading.kind, 2, reading.cards, reading.wild))
@@ -250,7 +251,7 @@ def test_a_kinds_shape_does_not_depend_on_where_the_jokers_lie(
     """The one assumption of the search: shapes judged on one arrangement hold for all."""
     state = position(["2C"], "3C", [], rank + suit, joker_rule)
     move_type = "go_out" if going_out else "meld"
-    env = _Turn(mechanic(), state, SEAT, move_type, {"present": []}).env()
+    env = Turn(mechanic(), state, SEAT, move_type, {"present": []}).env()
     reader = mechanic().reader
     for kind in reader.kinds.values():
         shapes = {bool(kind.shape(reader.meld_env(env, kind.name, arranged, new=True)))
@@ -270,7 +271,7 @@ def test_a_card_added_never_mends_a_kinds_shape(cards: list[Card], added: Card, 
     growing."""
     state = position(["2C"], "3C", [], rank + suit, joker_rule)
     assume(any(c not in state.jokers for c in cards))
-    env = _Turn(mechanic(), state, SEAT, "go_out" if going_out else "meld", {"present": []}).env()
+    env = Turn(mechanic(), state, SEAT, "go_out" if going_out else "meld", {"present": []}).env()
     reader = mechanic().reader
     for kind in reader.kinds.values():
         def admits(group: list[Card]) -> bool:

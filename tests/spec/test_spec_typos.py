@@ -11,7 +11,8 @@ import pytest
 
 from referee.errors import SpecErrors
 from referee.mechanics.banking.mechanic import BankingMechanic
-from referee.mechanics.rummy.mechanic import RummyMechanic, _Turn
+from referee.mechanics.rummy.mechanic import RummyMechanic
+from referee.mechanics.rummy.turn import Turn
 from referee.mechanics.tricks.mechanic import TricksMechanic
 from referee.spec.registry import DEFAULT_SPECS, load_game
 
@@ -83,7 +84,7 @@ def test_a_misspelt_section_gets_a_suggestion(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(("mechanic", "handlers", "prefix", "elsewhere"), [
-    (RummyMechanic, _Turn, "do_", {"pass"}),  # a claim window's pass: claims.py
+    (RummyMechanic, Turn, "do_", {"pass"}),  # a claim window's pass: claims.py
     (BankingMechanic, BankingMechanic, "_do_", set()),
     (TricksMechanic, TricksMechanic, "_do_", set()),
 ])

@@ -11,31 +11,16 @@ the table's log, never a clock reading.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from referee.mechanics.base import Judgement
+from referee.mechanics.rummy.state import RummyState
+from referee.mechanics.rummy.table import RummyTable
+from referee.mechanics.rummy.window import Window
 from referee.model import Event
-
-if TYPE_CHECKING:
-    from referee.mechanics.rummy.mechanic import RummyMechanic
-    from referee.mechanics.rummy.state import RummyState
 
 CLAIMS = ("take_discard", "go_out")
 
-
-@dataclass
-class Window:
-    number: int                      # counts the windows of a table: a timer closes its own
-    discarder: int
-    claims: dict[int, tuple[str, dict[str, Any]]] = field(default_factory=dict)
-    passed: list[int] = field(default_factory=list)
-
-    def clone(self) -> Window:
-        return Window(self.number, self.discarder, dict(self.claims), list(self.passed))
-
-    def answered(self, seat: int) -> bool:
-        return seat in self.claims or seat in self.passed
 
 
 def open_window(state: RummyState) -> Event:
@@ -51,7 +36,7 @@ def eligible(state: RummyState) -> list[int]:
     return [s for s in state.playing if s != state.window.discarder]
 
 
-def record(mechanic: RummyMechanic, state: RummyState, seat: int, move_type: str,
+def record(mechanic: RummyTable, state: RummyState, seat: int, move_type: str,
            move: dict[str, Any]) -> Judgement:
     """A valid claim or a pass, while the window is open (the caller judged the rules)."""
     window = state.window
@@ -73,7 +58,7 @@ def record(mechanic: RummyMechanic, state: RummyState, seat: int, move_type: str
     return Judgement([], state, events, pending=pending)
 
 
-def close(mechanic: RummyMechanic, state: RummyState) -> Judgement:
+def close(mechanic: RummyTable, state: RummyState) -> Judgement:
     """Close the window: apply the winning claim (TD-3), or let play go on if nobody claimed."""
     window = state.window
     assert window is not None

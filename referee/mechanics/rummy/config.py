@@ -8,7 +8,6 @@ from typing import Any, Callable, Mapping
 
 from referee.cards import Card, codes
 from referee.errors import SpecError
-from referee.mechanics.rummy.match import MatchRules
 from referee.mechanics.rummy.melds import MeldKind
 from referee.spec.option_types import options_type
 from referee.model import Violation
@@ -22,6 +21,19 @@ REQUIRED_VIOLATIONS = ("no_meld", "ambiguous_layoff", "steal", "empty_stock", "n
 # The context of `rummy.match.reentry_score`: no rule judges it, so it is no checkpoint of the
 # rule book; only definitions that name it in their `on:` reach it.
 REENTRY = "reentry"
+
+
+@dataclass(frozen=True)
+class MatchRules:
+    blow_at: int                   # PN-26: a total at or over this blows
+    stake_option: str | None       # the option holding the entry stake (PN-30); 0 = no stakes
+    drop_percent: int              # PN-31: of the stake, to whoever goes out
+    doubling: bool                 # PN-30: each re-entry pays the stake doubled per earlier blow
+    # PN-28: the spec's `rummy.match.reentry_score`, given the options and the scores still in
+    reentry_score: Callable[[Mapping[str, Any], list[int]], int]
+
+    def stake(self, options: Mapping[str, Any]) -> int:
+        return int(options.get(self.stake_option, 0)) if self.stake_option else 0
 
 
 @dataclass

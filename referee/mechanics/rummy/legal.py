@@ -16,27 +16,25 @@ move types that may be legal.
 from __future__ import annotations
 
 import itertools
-from typing import TYPE_CHECKING, Any, Callable, Iterator
+from typing import Any, Callable, Iterator
 
 from referee.cards import Card, codes
 from referee.mechanics.legal import Candidates, refused
 from referee.mechanics.rummy.search import (MOVE_NAMES, Budget, SearchExhausted, TakeSearch,
                                             arrangements)
+from referee.mechanics.rummy.state import RummyState
+from referee.mechanics.rummy.table import RummyTable
 from referee.model import JSON, Move
-
-if TYPE_CHECKING:
-    from referee.mechanics.rummy.mechanic import RummyMechanic
-    from referee.mechanics.rummy.state import RummyState
 
 MELD_SIZE = 3         # the new melds listed: the smallest
 LISTED = 12           # at most so many melds, and so many uses of the discard
 VIEW_BUDGET = 2_000   # meld readings the take search may spend for a view
 # what differs from one candidate to another (a move's going out too: its last card)
 NAMES_OF_THE_MOVE = MOVE_NAMES | {"going_out"}
-Lister = Callable[["RummyMechanic", "RummyState", int, Candidates], JSON]
+Lister = Callable[[RummyTable, RummyState, int, Candidates], JSON]
 
 
-def moves(mechanic: RummyMechanic, state: RummyState, seat: int) -> dict[str, JSON]:
+def moves(mechanic: RummyTable, state: RummyState, seat: int) -> dict[str, JSON]:
     """The seat's legal moves by type: those the move types' listers find, and each move
     without fields the rules accept; a type a rule refuses whatever its fields is skipped."""
     judge = Candidates(mechanic.spec, lambda move_type, move: mechanic.judge(
@@ -57,18 +55,18 @@ def moves(mechanic: RummyMechanic, state: RummyState, seat: int) -> dict[str, JS
     return found
 
 
-def _refused(mechanic: RummyMechanic, state: RummyState, seat: int, move_type: str) -> bool:
+def _refused(mechanic: RummyTable, state: RummyState, seat: int, move_type: str) -> bool:
     """A rule reading nothing of the move refuses it (not in turn, not this phase)."""
     env = mechanic.context(state, seat, move_type)
     return refused(mechanic.rules, move_type, env, NAMES_OF_THE_MOVE)
 
 
-def _discards(mechanic: RummyMechanic, state: RummyState, seat: int, judge: Candidates) -> JSON:
+def _discards(mechanic: RummyTable, state: RummyState, seat: int, judge: Candidates) -> JSON:
     cards = judge.cards("discard", "card", sorted(state.hands[seat]))
     return {"cards": cards} if cards else None
 
 
-def _layoffs(mechanic: RummyMechanic, state: RummyState, seat: int, judge: Candidates) -> JSON:
+def _layoffs(mechanic: RummyTable, state: RummyState, seat: int, judge: Candidates) -> JSON:
     """Each held card that lays off alone on a meld: the reading first, then the whole move."""
     env = mechanic.context(state, seat, "layoff")
     hand = state.hands[seat]
@@ -81,14 +79,14 @@ def _layoffs(mechanic: RummyMechanic, state: RummyState, seat: int, judge: Candi
     return {"onto": onto} if onto else None
 
 
-def _melds(mechanic: RummyMechanic, state: RummyState, seat: int, judge: Candidates) -> JSON:
+def _melds(mechanic: RummyTable, state: RummyState, seat: int, judge: Candidates) -> JSON:
     found = list(itertools.islice((codes(cards) for cards in _new_melds(mechanic, state, seat)
                                    if judge.accepts(Move("meld", {"cards": codes(cards)}))),
                                   LISTED))
     return {"melds": found} if found else None
 
 
-def _new_melds(mechanic: RummyMechanic, state: RummyState, seat: int) -> Iterator[list[Card]]:
+def _new_melds(mechanic: RummyTable, state: RummyState, seat: int) -> Iterator[list[Card]]:
     """Every distinct set of `MELD_SIZE` held cards that some kind reads as a new meld, in the
     order it would lie on the table (the take search's orders: naturals low to high, jokers at
     every place)."""
@@ -103,7 +101,7 @@ def _new_melds(mechanic: RummyMechanic, state: RummyState, seat: int) -> Iterato
                     if not isinstance(reader.read_new(env, arranged), list))
 
 
-def _takes(mechanic: RummyMechanic, state: RummyState, seat: int, judge: Candidates) -> JSON:
+def _takes(mechanic: RummyTable, state: RummyState, seat: int, judge: Candidates) -> JSON:
     """The ways to use the top discard at once that the take search finds within its budget."""
     uses: list[dict[str, Any]] = []
     search = TakeSearch(mechanic, state, seat, budget=Budget(VIEW_BUDGET))

@@ -7,30 +7,14 @@ balances plus pot never change in sum (GEN-6).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable, Mapping
+from typing import Any, Callable, Mapping
 
 from referee.cards import Card, codes
 from referee.engine import chance
+from referee.mechanics.rummy.config import MatchRules, RummyConfig
 from referee.mechanics.rummy.deal import Dealt, deal_from_seed, deal_stacked
 from referee.mechanics.rummy.state import TURNED, RummyState
 from referee.model import Event
-
-if TYPE_CHECKING:
-    from referee.mechanics.rummy.config import RummyConfig
-
-
-@dataclass(frozen=True)
-class MatchRules:
-    blow_at: int                   # PN-26: a total at or over this blows
-    stake_option: str | None       # the option holding the entry stake (PN-30); 0 = no stakes
-    drop_percent: int              # PN-31: of the stake, to whoever goes out
-    doubling: bool                 # PN-30: each re-entry pays the stake doubled per earlier blow
-    # PN-28: the spec's `rummy.match.reentry_score`, given the options and the scores still in
-    reentry_score: Callable[[Mapping[str, Any], list[int]], int]
-
-    def stake(self, options: Mapping[str, Any]) -> int:
-        return int(options.get(self.stake_option, 0)) if self.stake_option else 0
 
 
 def transfer(state: RummyState, source: int | None, target: int | None, amount: int,

@@ -24,16 +24,14 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Iterator
+from typing import Any, Iterator
 
 from referee.cards import Card, PackKind, codes, remove_cards
 from referee.engine.moves import parse_move
-from referee.mechanics.rummy.state import Meld
+from referee.mechanics.rummy.state import Meld, RummyState
+from referee.mechanics.rummy.table import RummyTable
+from referee.mechanics.rummy.turn import Turn
 from referee.model import Move
-
-if TYPE_CHECKING:
-    from referee.mechanics.rummy.mechanic import RummyMechanic, _Turn
-    from referee.mechanics.rummy.state import RummyState
 
 BUDGET = 50_000  # meld readings, a few seconds at most: more than a real table's hands need
 # what differs from one candidate move to another: a rule reading none of these judges them alike
@@ -86,7 +84,7 @@ def _with_jokers(order: list[Card], wild: list[Card]) -> Iterator[list[Card]]:
 class TakeSearch:
     """The moves with which `seat` takes the top discard and uses it at once."""
 
-    mechanic: RummyMechanic
+    mechanic: RummyTable
     state: RummyState
     seat: int
     budget: Budget = field(default_factory=Budget)
@@ -122,7 +120,7 @@ class TakeSearch:
         env = turn.env()
         if any(r.broken(env) for r in rules.rules_at(move_type) if not r.reads & MOVE_NAMES):
             return True
-        turn._take()
+        turn.take()
         env = turn.take_env(hand_before, used=[])
         return any(r.broken(env) for r in rules.rules_at("take") if not r.reads & MOVE_NAMES)
 
@@ -196,7 +194,7 @@ class TakeSearch:
             self.dead_ends = set()
             turn = self._taken("go_out")
             for meld_id, card in steals:
-                turn._steal(meld_id, card)
+                turn.steal(meld_id, card)
             if turn.violations:
                 continue
             for melds, layoffs, discard in self._lay_out(turn.env(), list(turn.hand), turn.s.melds,
@@ -261,15 +259,14 @@ class TakeSearch:
                                                     discard):
                 yield new, [layoff, *layoffs], last
 
-    def _taken(self, move_type: str) -> _Turn:
+    def _taken(self, move_type: str) -> Turn:
         """A working turn of `move_type` that has taken the discard: melds read as in the move."""
         turn = self._turn(move_type)
-        turn._take()
+        turn.take()
         return turn
 
-    def _turn(self, move_type: str) -> _Turn:
-        from referee.mechanics.rummy.mechanic import _Turn
-        return _Turn(self.mechanic, self.state.clone(), self.seat, move_type, {"present": []})
+    def _turn(self, move_type: str) -> Turn:
+        return Turn(self.mechanic, self.state.clone(), self.seat, move_type, {"present": []})
 
 
 def _less(cards: list[Card], laid: list[Card]) -> list[Card]:

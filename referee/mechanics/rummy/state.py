@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from referee.cards import Card
-
-if TYPE_CHECKING:
-    from referee.mechanics.rummy.claims import Window
+from referee.mechanics.rummy.window import Window
 
 TURNED = -1  # the discarder of the turned card: nobody
 

@@ -1,0 +1,39 @@
+"""What the parts of the rummy mechanic (a turn, the take search, claims, the legal moves) need
+of the mechanic: its compiled spec and its judging. `RummyMechanic` is one; the parts name this
+protocol, never the mechanic, so none of them imports the module that assembles them."""
+
+from __future__ import annotations
+
+from typing import Any, Mapping, Protocol
+
+from referee.cards import Card
+from referee.mechanics.base import Judgement
+from referee.mechanics.rummy.config import RummyConfig
+from referee.mechanics.rummy.melds import MeldReader
+from referee.mechanics.rummy.state import RummyState
+from referee.spec.rules import RuleBook
+from referee.spec.schema import GameSpec
+
+
+class RummyTable(Protocol):
+    spec: GameSpec
+    rules: RuleBook
+    config: RummyConfig
+    reader: MeldReader
+    pack: list[Card]
+    distinct: list[Card]  # the cards a fix may offer
+
+    def apply(self, work: RummyState, seat: int, move_type: str, move: dict[str, Any],
+              mend: bool = False) -> Judgement:
+        """Judge a move and apply it to `work`, a copy the caller may throw away."""
+
+    def judge(self, state: RummyState, seat: int, move_type: str,
+              move: Mapping[str, Any]) -> Judgement:
+        """Judge a proposal on a copy of `state`."""
+
+    def accepts(self, state: RummyState, seat: int, move_type: str,
+                move: Mapping[str, Any]) -> bool:
+        """Would `judge` accept the move?"""
+
+    def context(self, state: RummyState, seat: int, move_type: str) -> dict[str, Any]:
+        """What the rules of `move_type` read of the table and `seat`."""
