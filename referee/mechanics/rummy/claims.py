@@ -1,11 +1,11 @@
-"""Claim windows (TD-3, TD-4): several seats may claim one discard; the fairest claim wins.
+"""Claim windows: several seats may claim one discard; the claim the spec's priority puts first wins.
 
-With `claims: window`, a discard opens a window. While it is open every seat but the discarder
-may claim the discard (`take_discard`, or `go_out` taking it) or `pass`; a valid claim is
-answered *pending* and recorded, an invalid one is rejected. The window closes when every seat
-has answered, or at its deadline (the server's clock: `close`), and TD-3 picks the winner: a
-claim that goes out, else the claimant nearest after the discarder. The winner's move is then
-applied; the others are void. Judging stays deterministic: the deadline is an explicit move in
+At a table whose options select windows (`rummy.claims`), a discard opens a window. While it
+is open every seat but the discarder may claim the discard (`take_discard`, or `go_out` taking
+it) or `pass`; a valid claim is answered *pending* and recorded, an invalid one is rejected. The
+window closes when every seat has answered, or at its deadline (the server's clock: `close`),
+and the orders of `rummy.claims.priority` pick the winner (`priority.py`). The winner's move is
+then applied; the others are void. Judging stays deterministic: the deadline is an explicit move in
 the table's log, never a clock reading.
 """
 
@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from referee.mechanics.base import Judgement
+from referee.mechanics.rummy.priority import winning_claim
 from referee.mechanics.rummy.state import RummyState
 from referee.mechanics.rummy.table import RummyTable
 from referee.mechanics.rummy.window import Window
@@ -59,7 +60,7 @@ def record(mechanic: RummyTable, state: RummyState, seat: int, move_type: str,
 
 
 def close(mechanic: RummyTable, state: RummyState) -> Judgement:
-    """Close the window: apply the winning claim (TD-3), or let play go on if nobody claimed."""
+    """Close the window: apply the winning claim, or let play go on if nobody claimed."""
     window = state.window
     assert window is not None
     state.window = None
@@ -67,7 +68,7 @@ def close(mechanic: RummyTable, state: RummyState) -> Judgement:
     if not window.claims:
         state.closed_windows = window.number  # its discard is now only the seat in turn's
         return Judgement([], state, [closed])
-    winner = winning_claim(state, window)
+    winner = winning_claim(state, window, mechanic.config.claims.priority)
     move_type, move = window.claims[winner]
     outcome = mechanic.apply(state, winner, move_type, move)
     if outcome.violations:  # the table has not changed since the claim was judged: a bug
@@ -77,15 +78,3 @@ def close(mechanic: RummyTable, state: RummyState) -> Judgement:
             for s in sorted(window.claims) if s != winner]
     outcome.events[:0] = [closed, Event("claim_won", {"seat": winner, "move": move_type}), *lost]
     return outcome
-
-
-def winning_claim(state: RummyState, window: Window) -> int:
-    """TD-3: a claim that goes out wins; otherwise the claimant nearest after the discarder."""
-    order = []
-    seat = window.discarder
-    for _ in range(state.seats):
-        seat = (seat + 1) % state.seats
-        order.append(seat)
-    claimants = [s for s in order if s in window.claims]
-    going_out = [s for s in claimants if window.claims[s][0] == "go_out"]
-    return (going_out or claimants)[0]

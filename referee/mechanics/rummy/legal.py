@@ -24,9 +24,11 @@ from referee.mechanics.rummy.search import (MOVE_NAMES, Budget, SearchExhausted,
                                             arrangements)
 from referee.mechanics.rummy.state import RummyState
 from referee.mechanics.rummy.table import RummyTable
+from referee.mechanics.rummy.turn import Turn
 from referee.model import JSON, Move
 
 MELD_SIZE = 3         # the new melds listed: the smallest
+TAKE = "take"         # the checkpoint of every move taking the top discard
 LISTED = 12           # at most so many melds, and so many uses of the discard
 VIEW_BUDGET = 2_000   # meld readings the take search may spend for a view
 # what differs from one candidate to another (a move's going out too: its last card)
@@ -43,7 +45,7 @@ def moves(mechanic: RummyTable, state: RummyState, seat: int) -> dict[str, JSON]
     found: dict[str, JSON] = {}
     for move_type, spec in mechanic.spec.moves.items():
         lister = LISTERS.get(move_type)
-        if (lister is None and spec.fields) or _refused(mechanic, state, seat, move_type):
+        if (lister is None and spec.fields) or refused_outright(mechanic, state, seat, move_type):
             continue
         entry: JSON
         if lister is None:  # a move without fields
@@ -55,10 +57,22 @@ def moves(mechanic: RummyTable, state: RummyState, seat: int) -> dict[str, JSON]
     return found
 
 
-def _refused(mechanic: RummyTable, state: RummyState, seat: int, move_type: str) -> bool:
-    """A rule reading nothing of the move refuses it (not in turn, not this phase)."""
-    env = mechanic.context(state, seat, move_type)
-    return refused(mechanic.rules, move_type, env, NAMES_OF_THE_MOVE)
+def refused_outright(mechanic: RummyTable, state: RummyState, seat: int, checkpoint: str) -> bool:
+    """A rule reading nothing of the move refuses every move at `checkpoint` (not in turn, not
+    this phase); at `take`, every move taking the top discard (none there, held too few cards)."""
+    if checkpoint == TAKE:
+        return _take_refused(mechanic, state, seat)
+    env = mechanic.context(state, seat, checkpoint)
+    return refused(mechanic.rules, checkpoint, env, NAMES_OF_THE_MOVE)
+
+
+def _take_refused(mechanic: RummyTable, state: RummyState, seat: int) -> bool:
+    if not state.discard:
+        return True
+    turn = Turn(mechanic, state.clone(), seat, "take_discard", {"present": []})
+    hand_before = list(turn.hand)
+    turn.take()
+    return refused(mechanic.rules, TAKE, turn.take_env(hand_before, used=[]), NAMES_OF_THE_MOVE)
 
 
 def _discards(mechanic: RummyTable, state: RummyState, seat: int, judge: Candidates) -> JSON:

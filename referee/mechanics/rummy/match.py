@@ -1,8 +1,10 @@
-"""From hand to hand: scoring, blowing, drops, re-entry, the next deal, the winner (PN-24..PN-32).
+"""From hand to hand: the deal, scoring, and, where the spec selects the elimination match
+(`rummy.match`), blowing, drops, re-entry, the next deal and the winner.
 
-Who may re-enter is the spec's `reenter` rules, asked in advance: a blown seat is asked to decide
-exactly when its `reenter` would be accepted. Chips move only by `transfer`, each an event, so
-balances plus pot never change in sum (GEN-6).
+Without a match one hand is the whole game: whoever goes out wins it. With one, hands are dealt
+until one seat is left under the total that blows. Who may re-enter is the spec's `reenter`
+rules, asked in advance: a blown seat is asked to decide exactly when its `reenter` would be
+accepted. Chips move only by `transfer`, each an event, so balances plus pot never change in sum.
 """
 
 from __future__ import annotations
@@ -33,25 +35,27 @@ def transfer(state: RummyState, source: int | None, target: int | None, amount: 
                               "amount": amount, "reason": reason})
 
 
-def pay_entry_stakes(state: RummyState, rules: MatchRules) -> list[Event]:
-    stake = rules.stake(state.options)
+def pay_entry_stakes(state: RummyState, rules: MatchRules | None) -> list[Event]:
+    stake = rules.stake(state.options) if rules is not None else 0
     return [transfer(state, s, None, stake, "entry stake") for s in range(state.seats)] if stake else []
 
 
 def deal_hand(state: RummyState, config: RummyConfig, stacked: Mapping[str, Any] | None,
               pack: list[Card]) -> list[Event]:
-    """Deal the hand `state.hand_number` to the seats playing, the mão first."""
+    """Deal the hand `state.hand_number` to the seats playing, the one after the dealer first."""
     order = [state.mao]
     while len(order) < len(state.playing):
         order.append(state.next_seat(order[-1]))
     if stacked is not None:
-        dealt = deal_stacked(pack, state.seats, config.hand_size, stacked)
+        dealt = deal_stacked(pack, state.seats, config.hand_size, stacked, config.turned_card)
     else:
         dealt = deal_from_seed(pack, state.seats, order, config.hand_size,
-                               config.packet(state.options), state.seed, state.hand_number)
+                               config.packet(state.options), state.seed, state.hand_number,
+                               config.turned_card)
     _lay_out(state, config, dealt)
     public = Event("hand_dealt", {"hand_number": state.hand_number, "dealer": state.dealer,
-                                  "mao": state.mao, "turned": str(state.turned),
+                                  "mao": state.mao,
+                                  "turned": None if state.turned is None else str(state.turned),
                                   "jokers": codes(sorted(state.jokers)),
                                   "commitment": hand_commitment(state)})
     private = [Event("dealt", {"seat": s}, {"cards": codes(state.hands[s])}, frozenset({s}))
@@ -63,7 +67,8 @@ def _lay_out(state: RummyState, config: RummyConfig, dealt: Dealt) -> None:
     state.hands, state.turned, state.deck = dealt.hands, dealt.turned, dealt.deck
     state.keys = dict(dealt.keys)
     state.stock = list(reversed(dealt.stock))
-    state.discard, state.discarders = [dealt.turned], [TURNED]
+    # the turned card, where there is one, is the first discard, nobody's
+    state.discard, state.discarders = ([dealt.turned], [TURNED]) if dealt.turned else ([], [])
     state.turned_covered = False
     state.jokers = frozenset(c for c in set(dealt.deck)
                              if config.is_joker(state.options, dealt.turned, c))
@@ -73,7 +78,8 @@ def _lay_out(state: RummyState, config: RummyConfig, dealt: Dealt) -> None:
 
 
 def score_hand(state: RummyState, config: RummyConfig) -> list[int]:
-    """PN-24, PN-25, PN-10: what each seat adds; the seat that went out adds nothing."""
+    """What each seat adds (the spec's hand points, and the bonus per joker stolen from its
+    melds); the seat that went out adds nothing."""
     points = []
     for seat in range(state.seats):  # seats not dealt in hold no cards: they add nothing
         hand = 0 if seat == state.went_out else config.hand_points(
@@ -82,14 +88,18 @@ def score_hand(state: RummyState, config: RummyConfig) -> list[int]:
     return points
 
 
-def end_hand(state: RummyState, config: RummyConfig, rules: MatchRules,
+def end_hand(state: RummyState, config: RummyConfig,
              may_reenter: Callable[[RummyState, int], bool], pack: list[Card]) -> list[Event]:
-    """After the move that went out: score, blow, pay drops, then ask, deal on, or end."""
+    """After the move that went out: score; in a match, blow, pay drops, then ask, deal on, or
+    end; otherwise the game is over."""
     points = score_hand(state, config)
     state.scores = [s + p for s, p in zip(state.scores, points)]
     state.last_hand = finished_table(state, points)
     events = [Event("hand_over", {**state.last_hand,
                                   "scores": {str(s): p for s, p in enumerate(state.scores)}})]
+    rules = config.match
+    if rules is None:
+        return events + game_over(state, state.went_out)
     newly_blown = [s for s in state.playing if state.scores[s] >= rules.blow_at]
     for seat in newly_blown:
         state.blown[seat] = True
@@ -112,12 +122,15 @@ def end_hand(state: RummyState, config: RummyConfig, rules: MatchRules,
 
 
 def void_hand(state: RummyState, config: RummyConfig, pack: list[Card]) -> list[Event]:
-    """PN-21: the stock is gone and the seat in turn cannot use the top discard: the hand ends
-    void. Nobody went out, nobody adds points, and the next hand is dealt as usual."""
+    """The stock is gone and the seat in turn cannot use the top discard: the hand ends void.
+    Nobody went out, nobody adds points; in a match the next hand is dealt as usual, otherwise
+    the game is over without a winner."""
     state.last_hand = {**finished_table(state, [0] * state.seats), "void": True}
     events = [Event("hand_void", {"hand_number": state.hand_number, "seat": state.to_act}),
               Event("hand_over", {**state.last_hand,
                                   "scores": {str(s): p for s, p in enumerate(state.scores)}})]
+    if config.match is None:
+        return events + game_over(state, None)
     return events + next_hand(state, config, pack)
 
 
@@ -136,12 +149,12 @@ def finished_table(state: RummyState, points: list[int]) -> dict[str, Any]:
 
 
 def hand_commitment(state: RummyState) -> str:
-    """GEN-5: sha256 of the hand's salt and its dealt deck, checkable once the deck is revealed."""
+    """sha256 of the hand's salt and its dealt deck, checkable once the deck is revealed."""
     return chance.hand_commitment(state.salt, state.hand_number, state.deck)
 
 
 def _pay_drops(state: RummyState, rules: MatchRules) -> list[Event]:
-    """PN-31: every other player still in pays the drop to whoever went out."""
+    """Every other player still in pays the drop to whoever went out."""
     drop = rules.stake(state.options) * rules.drop_percent // 100
     if not drop or state.went_out is None:
         return []
@@ -150,7 +163,8 @@ def _pay_drops(state: RummyState, rules: MatchRules) -> list[Event]:
 
 
 def reenter(state: RummyState, seat: int, rules: MatchRules) -> list[Event]:
-    """PN-28: back at the score of the worst placed player still in, paying the stake (PN-30)."""
+    """Back at the spec's `reentry_score`, paying the stake (doubled per earlier blow, if so)."""
+    assert rules.reentry_score is not None  # a spec with a `reenter` move has one (reading.py)
     score = rules.reentry_score(state.options, [state.scores[s] for s in state.playing])
     state.scores[seat] = score
     state.blown[seat] = False
@@ -168,7 +182,7 @@ def decline(state: RummyState, seat: int) -> list[Event]:
 
 
 def next_hand(state: RummyState, config: RummyConfig, pack: list[Card]) -> list[Event]:
-    """PN-2: the deal passes to the next seat playing; the hand is dealt from the table seed."""
+    """The deal passes to the next seat playing; the hand is dealt from the table seed."""
     state.deciding = []
     state.dealer = state.next_seat(state.dealer)
     state.hand_number += 1
@@ -176,11 +190,16 @@ def next_hand(state: RummyState, config: RummyConfig, pack: list[Card]) -> list[
 
 
 def end_match(state: RummyState, blown: list[int]) -> list[Event]:
-    """PN-27, PN-32: the last player in wins and takes the pot."""
+    """The last player in wins the match."""
     playing = state.playing
-    state.winner = playing[0] if playing else state.went_out
     for seat in blown:
         state.in_match[seat] = False
+    return game_over(state, playing[0] if playing else state.went_out)
+
+
+def game_over(state: RummyState, winner: int | None) -> list[Event]:
+    """No move is accepted any more; the winner, if any, takes the pot."""
+    state.winner = winner
     state.phase, state.to_act, state.deciding = "over", None, []
     events = [Event("match_over", {"winner": state.winner, "pot": state.pot})]
     if state.pot and state.winner is not None:

@@ -13,7 +13,8 @@ from referee.cards import Card
 from referee.errors import SpecError, SpecErrors
 from referee.mechanics.base import Deal, Judgement, Mechanic
 from referee.mechanics.rummy import claims, legal, match, views
-from referee.mechanics.rummy.config import RummyConfig, read_config
+from referee.mechanics.rummy.config import RummyConfig
+from referee.mechanics.rummy.reading import VERDICTS, read_config
 from referee.mechanics.rummy.melds import MeldReader
 from referee.mechanics.rummy.scopes import checkpoint_scopes
 from referee.mechanics.rummy.search import SearchExhausted, TakeSearch
@@ -41,10 +42,12 @@ class RummyMechanic(Mechanic):
              "reenter": frozenset(), "decline": frozenset()}
     section_shapes = {
         "rummy": {"hand_size": None, "packets": None, "steal_bonus": None,
-                  "claims": {"option": None, "window": None, "deadline": None},
+                  # the optional parts, each selected by its key (see config.py)
+                  "turned_card": None,
+                  "claims": {"option": None, "window": None, "deadline": None, "priority": None},
                   "match": {"blow_at": None, "stake": None, "drop_percent": None,
                             "reentry_doubling": None, "reentry_score": None},
-                  "violations": {ANY: VERDICT}},
+                  "violations": {name: VERDICT for name in VERDICTS}},
         "meld_kinds": {ANY: {"source": None, "shape": None, "misfit": VERDICT, "wild": None,
                              "extend": None}},
         "scoring": {"hand_points": None, "source": None},
@@ -67,7 +70,7 @@ class RummyMechanic(Mechanic):
         seats = deal.seats
         state = RummyState(
             seats=seats, dealer=deal.dealer, seed=deal.seed, salt=deal.salt, options=dict(deal.options),
-            turned=self.pack[0], jokers=frozenset(), hands=[[] for _ in range(seats)], stock=[],
+            turned=None, jokers=frozenset(), hands=[[] for _ in range(seats)], stock=[],
             discard=[], discarders=[], deck=(), keys={}, to_act=None,
             scores=[int((deal.scores or {}).get(s, 0)) for s in range(seats)],
             in_match=[True] * seats, blown=[False] * seats, blows=[0] * seats,
@@ -84,7 +87,8 @@ class RummyMechanic(Mechanic):
         return chance.hand_commitment(state.salt, state.hand_number, state.deck)
 
     def view(self, state: RummyState, seat: int | None) -> dict[str, JSON]:
-        return views.view(state, seat)
+        return views.view(state, seat, self.spec.moves,
+                           lambda at, move_type: legal.refused_outright(self, state, at, move_type))
 
     def describe(self) -> dict[str, JSON]:
         return {"checkpoints": sorted(self.rules.programs)}
@@ -143,8 +147,7 @@ class RummyMechanic(Mechanic):
             return Judgement(_unique(turn.violations))
         work.hand_ended = playing_hand and work.went_out is not None  # this move went out
         if work.hand_ended:
-            turn.events += match.end_hand(work, self.config, self.config.match,
-                                          self.may_reenter, self.pack)
+            turn.events += match.end_hand(work, self.config, self.may_reenter, self.pack)
         return Judgement([], work, turn.events)
 
     def accepts(self, state: RummyState, seat: int, move_type: str, move: Mapping[str, Any]) -> bool:
@@ -164,7 +167,7 @@ class RummyMechanic(Mechanic):
 
     def _answer_window(self, work: RummyState, seat: int, move_type: str,
                        move: dict[str, Any], mend: bool = False) -> Judgement:
-        """TD-4: a claim is judged as if applied now, and recorded (pending) if valid."""
+        """A claim is judged as if applied now, and recorded (pending) if valid."""
         turn = Turn(self, work, seat, move_type, move)
         turn.check_rules(at="before")
         if not turn.violations and move_type != "pass":
@@ -179,8 +182,9 @@ class RummyMechanic(Mechanic):
         return self._void_if_stuck(claims.close(self, state.clone()))
 
     def _void_if_stuck(self, outcome: Judgement) -> Judgement:
-        """PN-21: after an accepted move, a seat in turn that must take a card where there is
-        none to draw, and cannot use the top discard either, ends the hand void."""
+        """After an accepted move, a seat in turn that must take a card where there is none to
+        draw, and cannot use the top discard either, ends the hand void: a hand never waits
+        forever."""
         state: RummyState | None = outcome.state
         if (state is None or state.hand_over or state.window is not None or state.phase != "take"
                 or state.to_act is None or state.stock or len(state.discard) >= 2):
@@ -203,7 +207,7 @@ class RummyMechanic(Mechanic):
         return self.config.windows(options)
 
     def may_reenter(self, state: RummyState, seat: int) -> bool:
-        """PN-28: would this blown seat's `reenter` be accepted now (the spec's rules)?"""
+        """Would this blown seat's `reenter` be accepted now (the spec's rules)?"""
         asking = state.clone()
         asking.phase, asking.deciding, asking.to_act = "decide", [seat], None
         turn = Turn(self, asking, seat, "reenter", {"present": []})

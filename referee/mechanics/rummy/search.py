@@ -1,13 +1,14 @@
-"""Can the seat in turn use the top discard at all? The search PN-21's void hand needs.
+"""Can the seat in turn use the top discard at all? The search a void hand needs.
 
-When the stock is empty and cannot be rebuilt, the seat in turn can only take the top discard in
-a move that uses it at once (PN-18): a new meld, a lay-off, or a going-out. The hand ends void
+When the stock is empty and cannot be rebuilt, the seat in turn can only take the top discard,
+in a move that uses it at once where the rules say so: a new meld, a lay-off, or a going-out
+(a spec letting the discard go to the hand has the plain take, found first). The hand ends void
 when no such move is legal. The search lists the moves the move language can say, and the
 mechanic judges each one as if proposed: the search proposes, the spec's rules decide.
 
 What is searched, with the top discard and the seat's cards:
 - first, the rules that read nothing of the move itself (not `move`, nor what it lays): one of
-  them broken (the turned card covered, PN-20; one card held, PN-17) refuses every such move;
+  them broken (the turned card covered, one card held) refuses every such move;
 - new melds and lay-offs onto every table meld: every multiset of the seat's cards with the
   discard, its natural cards low to high (an ace low, or high), its jokers at every place (a meld
   is listed as it lies on the table, SCENARIOS.md; the order of a trio's cards is free). Groups
@@ -16,7 +17,7 @@ What is searched, with the top discard and the seat's cards:
   a card added never mends it (tests/engine/test_take_search.py checks both for every shipped
   kind);
 - going out: the whole hand and the discard laid out in such melds and lay-offs, at most one card
-  left as the final discard, after stealing (PN-10) any table joker a held card can replace.
+  left as the final discard, after stealing any table joker a held card can replace.
 The search stops at a budget of meld readings; past it, it reports that it could not tell.
 """
 
@@ -108,8 +109,10 @@ class TakeSearch:
             yield from self._go_outs()
 
     def takes(self) -> Iterator[Move]:
-        """The `take_discard` moves: the top discard in one new meld, or one lay-off."""
+        """The `take_discard` moves: the top discard into the hand (where the rules allow it),
+        in one new meld, or in one lay-off."""
         if self.state.discard and not self.refused("take_discard"):
+            yield Move("take_discard")
             yield from self._take_discards()
 
     def refused(self, move_type: str) -> bool:
@@ -230,7 +233,7 @@ class TakeSearch:
     def _lay_out(self, env: Env, cards: list[Card], melds: list[Meld], stolen: list[Card],
                  discard: Card | None) -> Iterator[LaidOut]:
         """Every way to lay all `cards` out as new melds and lay-offs, one of them perhaps the
-        final discard (never a stolen joker: PN-10). Cards found not to lay out are remembered
+        final discard (never a stolen joker: a steal is made to lay the joker). Cards found not to lay out are remembered
         (`dead_ends`, for one set of steals): the same rest comes back by many ways."""
         key = (tuple(sorted(cards)), discard is None)
         if key in self.dead_ends:

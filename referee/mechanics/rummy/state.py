@@ -25,14 +25,15 @@ class Meld:
 
 @dataclass
 class RummyState:
-    """A match: the hand being played, and what carries from hand to hand (PN-26..PN-32)."""
+    """A match: the hand being played, and what carries from hand to hand (scores, blows,
+    re-entries, chips)."""
 
     seats: int
     dealer: int
     seed: str                       # the seed chain's current link (secret): shuffles are keyed by it
     salt: str                       # the table's secret: each hand's deck commitment is salted
     options: dict[str, Any]
-    turned: Card
+    turned: Card | None             # the turned card (None: the spec turns none)
     jokers: frozenset[Card]
     hands: list[list[Card]]
     stock: list[Card]               # the top is the last element
@@ -45,21 +46,21 @@ class RummyState:
     phase: str = "take"             # take | play (a turn), decide (re-entry, between hands), over
     melds: list[Meld] = field(default_factory=list)
     stolen: list[int] = field(default_factory=list)  # per seat: jokers others stole from its melds
-    rebuilds: int = 0               # how many times the stock was rebuilt (PN-21)
-    turned_covered: bool = False    # the hand's first discard lay on the turned card (PN-20)
+    rebuilds: int = 0               # how many times the stock was rebuilt from the discards
+    turned_covered: bool = False    # the hand's first discard lay on the turned card
     went_out: int | None = None     # the seat that went out of this hand
     hand_number: int = 1
     hand_ended: bool = False        # the last accepted move ended a hand
     in_match: list[bool] = field(default_factory=list)   # not out for good
-    blown: list[bool] = field(default_factory=list)      # at or over the blowing score (PN-26)
+    blown: list[bool] = field(default_factory=list)      # at or over the blowing score
     blows: list[int] = field(default_factory=list)
     reentries: list[int] = field(default_factory=list)
-    deciding: list[int] = field(default_factory=list)    # seats to decide on re-entry (PN-29)
+    deciding: list[int] = field(default_factory=list)    # seats to decide on re-entry
     balances: list[int] = field(default_factory=list)    # chips off the table (GEN-6)
     pot: int = 0
     winner: int | None = None
     last_hand: dict[str, Any] = field(default_factory=dict)  # the finished hand, revealed
-    window: Window | None = None    # the open claim window (TD-4)
+    window: Window | None = None    # the open claim window
     window_count: int = 0
     closed_windows: int = 0         # the last window closed: while its discard is on top, no claim
 

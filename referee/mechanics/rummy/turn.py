@@ -49,15 +49,14 @@ class Turn:
     # --- contexts for the rules ---
     def env(self) -> Env:
         s = self.s
-        return {
-            "options": s.options, "turned": s.turned, "seat": self.seat,
+        blank = self.m.pack[0] if s.turned is None else s.turned  # a card name with no card there
+        env = {
+            "options": s.options, "seat": self.seat,
             "to_act": -1 if s.to_act is None else s.to_act,
             "mao": s.mao, "seats": s.seats, "in_turn": self.seat == s.to_act, "phase": s.phase,
-            "hand": self.hand, "discard_top": s.discard[-1] if s.discard else s.turned,
-            "has_discard": bool(s.discard), "top_is_turned": s.top_is_turned,
-            "turned_covered": s.turned_covered,
-            "discarder": s.discarder, "going_out": self.going_out, "move_type": self.move_type,
-            "has_taken": self.taken is not None, "taken_card": self.taken or s.turned,
+            "hand": self.hand, "discard_top": s.discard[-1] if s.discard else blank,
+            "has_discard": bool(s.discard), "discarder": s.discarder, "going_out": self.going_out, "move_type": self.move_type,
+            "has_taken": self.taken is not None, "taken_card": blank if self.taken is None else self.taken,
             "score": s.scores[self.seat], "deciding": self.seat in s.deciding,
             "reentries": s.reentries[self.seat], "blows": s.blows[self.seat],
             "under": len(s.playing), "stolen": self.stolen, "playing": self.seat in s.playing,
@@ -68,6 +67,10 @@ class Turn:
                              and s.discarder != TURNED and s.window is None,
             "responded": s.window is not None and s.window.answered(self.seat),
         }
+        if s.turned is not None:  # the spec's deal turns a card: its names (scopes.TURNED_NAMES)
+            env.update(turned=s.turned, top_is_turned=s.top_is_turned,
+                       turned_covered=s.turned_covered)
+        return env
 
     def check_rules(self, at: str) -> None:
         env = self.env()
@@ -107,7 +110,7 @@ class Turn:
         self._check_take(hand_before)
         if self.seat == self.s.to_act:
             self.s.phase = "play"
-        else:  # TD-2: an out-of-turn take; play continues from the seat after the taker
+        else:  # an out-of-turn take (where the rules allow one): play goes on after the taker
             self.s.to_act, self.s.phase = self.s.next_seat(self.seat), "take"
 
     def do_meld(self) -> None:
@@ -117,7 +120,7 @@ class Turn:
         self._lay_off(self.move["meld"], self.move["cards"], self.move["at"])
 
     def do_swap_joker(self) -> None:
-        """PN-10 `substitute`: the natural card takes the joker's place, the joker a new meld."""
+        """The natural card takes the joker's place, the joker a new meld."""
         self.steal(self.move["meld"], self.move["card"])
         if not self.violations:
             self._lay_meld(self.move["new_meld"])
@@ -134,7 +137,7 @@ class Turn:
         self.s.phase = "take"
 
     def do_go_out(self) -> None:
-        """PN-23: take, steals, new melds, lay-offs, discard, in this order, in one move."""
+        """Take, steals, new melds, lay-offs, discard, in this order, in one move."""
         hand_before = list(self.hand)
         if "take" in self.move["present"] and not self.take():
             return
@@ -173,16 +176,17 @@ class Turn:
     def take_env(self, hand_before: list[Card], used: list[Card]) -> Env:
         """The context of the `take` checkpoint: the hand before the take, the card taken."""
         env = self.env()
-        env.update(hand=hand_before, taken=self.taken, used=used,
-                   discarder=self.taken_from, top_is_turned=self.taken_from == TURNED)
+        env.update(hand=hand_before, taken=self.taken, used=used, discarder=self.taken_from)
+        if "top_is_turned" in env:
+            env["top_is_turned"] = self.taken_from == TURNED
         return env
 
     def _named_for_use(self) -> list[Card]:
         """The cards the move says it puts on the table (melds, lay-offs, and the natural cards
-        of steals, PN-18), whether or not they fit."""
+        of steals), whether or not they fit."""
         move = self.move
-        if self.move_type == "take_discard":
-            named = list(move["meld"]) + list(move["layoff"]["cards"])
+        if self.move_type == "take_discard":  # a spec may declare neither field: taken to hand
+            named = list(move.get("meld") or []) + list((move.get("layoff") or {}).get("cards", []))
         else:
             named = [c for meld in move["melds"] for c in meld]
             named += [c for layoff in move["layoffs"] for c in layoff["cards"]]
@@ -224,7 +228,7 @@ class Turn:
                                               "cards": codes(cards), "meld_cards": codes(meld.cards)}))
 
     def steal(self, meld_id: int, card: Card) -> None:
-        """PN-10: the natural card takes the joker's place; the joker joins the hand."""
+        """The natural card takes the joker's place; the joker joins the hand."""
         meld = self._meld(meld_id)
         if meld is None or self.fail(not_held(self.hand, [card])):
             return
@@ -238,7 +242,7 @@ class Turn:
                 self._apply(meld, Reading(meld.kind, cards, flags))
                 remove_cards(self.hand, [card])
                 self.hand.append(joker)
-                if meld.owner != self.seat:  # taking back one's own joker costs nothing (PN-10)
+                if meld.owner != self.seat:  # taking back one's own joker costs nothing
                     self.s.stolen[meld.owner] += 1
                 self.stolen.append(joker)
                 self.events.append(Event("stole_joker", {"seat": self.seat, "meld": meld.id,
@@ -277,12 +281,14 @@ class Turn:
         self.s.to_act = None  # nobody acts until the next hand is dealt
         self.events.append(Event("went_out", {"seat": self.seat}))
 
-    # --- between hands (PN-28, PN-29) ---
+    # --- between the hands of a match ---
     def do_reenter(self) -> None:
+        rules = self.m.config.match
+        assert rules is not None  # a spec with a `reenter` move has a match (reading.py)
         if self._not_deciding("reenter"):
             return
         self.s.deciding.remove(self.seat)
-        self.events += match.reenter(self.s, self.seat, self.m.config.match)
+        self.events += match.reenter(self.s, self.seat, rules)
         self._after_decision()
 
     def do_decline(self) -> None:
@@ -309,7 +315,7 @@ class Turn:
             self.events += match.next_hand(self.s, self.m.config, self.m.pack)
 
     def _rebuild_stock(self) -> bool:
-        """PN-21: the discard pile but its top card, shuffled from the table seed."""
+        """The discard pile but its top card, shuffled from the table seed."""
         s = self.s
         if len(s.discard) < 2:
             return False

@@ -7,13 +7,23 @@ over every hand and the dealt deck are revealed (so the commitment can be checke
 
 from __future__ import annotations
 
+from typing import Callable, Collection
+
 from referee.cards import codes
 from referee.engine import chance
 from referee.mechanics.rummy.state import RummyState
 from referee.model import ADJUDICATOR, JSON
 
+# seat, checkpoint (a move type, or `take`) -> does a rule reading nothing of the move refuse
+# every move there now (the spec's rules)?
+Refused = Callable[[int, str], bool]
+# what a seat in turn may do once it has taken a card
+PLAY = ("meld", "layoff", "discard", "go_out", "swap_joker")
 
-def view(state: RummyState, seat: int | None) -> dict[str, JSON]:
+
+def view(state: RummyState, seat: int | None, moves: Collection[str],
+         refused: Refused) -> dict[str, JSON]:
+    """`moves`: the spec's move types; `refused` asks its rules (for the legal moves' hint)."""
     result = public_view(state)
     between = state.phase in ("decide", "over")  # the finished hand is still on the table
     if seat == ADJUDICATOR or between:
@@ -23,7 +33,7 @@ def view(state: RummyState, seat: int | None) -> dict[str, JSON]:
     if seat is not None and 0 <= seat < state.seats:
         result["seat"] = seat
         result["hand"] = codes(state.hands[seat])
-        result["legal_moves"] = legal_move_types(state, seat)
+        result["legal_moves"] = [m for m in legal_move_types(state, seat, refused) if m in moves]
     return result
 
 
@@ -39,7 +49,7 @@ def public_view(state: RummyState) -> dict[str, JSON]:
         "hand_sizes": {str(s): len(h) for s, h in enumerate(state.hands)},
         "discard_top": str(state.discard[-1]) if state.discard else None,
         "discard_size": len(state.discard), "stock_size": len(state.stock),
-        "turned": str(state.turned), "jokers": codes(sorted(state.jokers)),
+        "turned": None if state.turned is None else str(state.turned), "jokers": codes(sorted(state.jokers)),
         "melds": [{"id": m.id, "kind": m.kind, "owner": m.owner, "cards": codes(m.cards),
                    "wild": [i for i, w in enumerate(m.wild) if w]} for m in state.melds],
         "scores": _per_seat(state.scores),
@@ -53,7 +63,7 @@ def public_view(state: RummyState) -> dict[str, JSON]:
 
 
 def _window(state: RummyState) -> dict[str, JSON] | None:
-    """The open claim window (TD-4): who discarded, who may still answer (claims stay secret)."""
+    """The open claim window: who discarded, who may still answer (claims stay secret)."""
     window = state.window
     if window is None:
         return None
@@ -65,14 +75,15 @@ def _per_seat(values: list[int]) -> dict[str, int]:
     return {str(s): v for s, v in enumerate(values)}
 
 
-def legal_move_types(state: RummyState, seat: int) -> list[str]:
-    """A hint for clients: the move types that may be legal now (each is still judged)."""
+def legal_move_types(state: RummyState, seat: int, refused: Refused) -> list[str]:
+    """A hint for clients: the move types that may be legal now (each is still judged). Taking
+    the top discard where no `take` rule refuses it outright; in a turn's play, the moves no
+    rule refuses outright (a move an option forbids: a joker swap)."""
     if state.phase == "decide":
         return ["reenter", "decline"] if seat in state.deciding else []
     if state.phase == "over" or not state.in_match[seat] or state.blown[seat]:
         return []
-    can_take = (bool(state.discard) and state.discarder != seat and len(state.hands[seat]) != 1
-                and not (state.top_is_turned and state.turned_covered))
+    can_take = not refused(seat, "take")
     if state.window is not None:
         if seat == state.window.discarder or state.window.answered(seat):
             return []
@@ -81,5 +92,4 @@ def legal_move_types(state: RummyState, seat: int) -> list[str]:
         return ["go_out"] if can_take else []
     if state.phase == "take":
         return ["draw"] + (["take_discard", "go_out"] if can_take else [])
-    swap = ["swap_joker"] if state.options.get("joker_recovery") == "substitute" else []
-    return ["meld", "layoff", "discard", "go_out", *swap]
+    return [move_type for move_type in PLAY if not refused(seat, move_type)]

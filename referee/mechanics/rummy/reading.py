@@ -1,0 +1,233 @@
+"""Reading a spec's rummy sections (`rummy`, `meld_kinds`, `scoring`) into a `RummyConfig`.
+
+Each error is located at the spec's key. The optional parts are read only where the spec selects
+them: `rummy.match`, `rummy.turned_card`, `rummy.claims`.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Mapping
+
+from referee.errors import SpecError
+from referee.mechanics.rummy.config import ClaimRules, MatchRules, RummyConfig
+from referee.mechanics.rummy.melds import MeldKind
+from referee.mechanics.rummy.priority import ORDERS
+from referee.model import Violation
+from referee.spec.expr import BOOL, INT, ListType, Scope, parse
+from referee.spec.option_types import options_type
+from referee.spec.rules import RULEBOOK_ID, RuleBook, SpecExpression, build_program, origin
+from referee.spec.schema import GameSpec, Where, expression_at
+from referee.spec.sections import nearest
+from referee.spec.yamlsource import PathKey, format_path
+
+# the mechanic's own verdicts, whose ids and sentences the spec gives (`rummy.violations`): each
+# is needed where the spec has a move that can give it
+VERDICTS = {"no_meld": ("meld", "take_discard", "go_out", "swap_joker"),
+            "ambiguous_layoff": ("layoff", "take_discard", "go_out"),
+            "steal": ("go_out", "swap_joker"), "empty_stock": ("draw",),
+            "no_discard": ("take_discard", "go_out")}
+# The context of `rummy.match.reentry_score`: no rule judges it, so it is no checkpoint of the
+# rule book; only definitions that name it in their `on:` reach it.
+REENTRY = "reentry"
+# moves only the elimination match serves: the decisions between hands
+MATCH_MOVES = ("reenter", "decline")
+
+
+class _Reader:
+    def __init__(self, spec: GameSpec) -> None:
+        self.spec = spec
+        self.located = spec.located
+
+    def where(self, path: PathKey) -> Where:
+        line, column = self.located.where(path)
+        return Where(self.located.file_of(path), line, column, format_path(path))
+
+    def expression(self, path: PathKey, value: Any) -> tuple[str, Where]:
+        return expression_at(self.located, path, value)
+
+    def error(self, path: PathKey, message: str) -> SpecError:
+        return self.located.error(path, message)
+
+    def section(self, name: str) -> dict[str, Any]:
+        value = self.spec.sections.get(name)
+        if not isinstance(value, dict):
+            raise self.error((name,), f"the rummy mechanic needs a `{name}` section (a mapping)")
+        return value
+
+
+def read_config(spec: GameSpec, rules: RuleBook) -> RummyConfig:
+    reader = _Reader(spec)
+    rummy = reader.section("rummy")
+    hand_size = rummy.get("hand_size")
+    if not isinstance(hand_size, int) or hand_size < 1:
+        raise reader.error(("rummy", "hand_size"), "`hand_size` must be a positive integer")
+    packet_option, packets = _read_packets(reader, rummy.get("packets"))
+    scoring = reader.section("scoring")
+    bonus = _checkpoint_expression(reader, rules, "scoring", ("rummy", "steal_bonus"),
+                                   rummy.get("steal_bonus", 0))
+    points = _checkpoint_expression(reader, rules, "scoring", ("scoring", "hand_points"),
+                                    scoring.get("hand_points"))
+    match, reentry = _read_match(reader, rummy.get("match"))
+    turned_card = rummy.get("turned_card", False)
+    if not isinstance(turned_card, bool):
+        raise reader.error(("rummy", "turned_card"), "`turned_card` is `true` or `false`")
+    return RummyConfig(
+        hand_size=hand_size, packet_option=packet_option, packets=packets,
+        bonus=bonus, match=match, turned_card=turned_card,
+        claims=_read_claims(reader, rummy.get("claims")),
+        kinds=_read_kinds(reader, rules),
+        violations=_read_violations(reader, rummy.get("violations")),
+        joker_test=_joker_test(reader, rules),
+        points=points,
+        shapes={str(name): reader.expression(("meld_kinds", name, "shape"), body["shape"])
+                for name, body in reader.section("meld_kinds").items()},
+        expressions={e.path: e for e in (bonus, points, reentry) if e is not None})
+
+
+def _joker_test(reader: _Reader, rules: RuleBook) -> Callable[[Mapping[str, Any]], bool]:
+    """The spec's `is_joker(c)`; a spec defining none plays without jokers."""
+    if not any(d.name == "is_joker" for d in reader.spec.definitions):
+        return lambda env: False
+    return rules.compile_expression("card", "is_joker(c)", reader.where(("definitions",)), BOOL)
+
+
+def _checkpoint_expression(reader: _Reader, rules: RuleBook, checkpoint: str, path: PathKey,
+                           value: Any) -> SpecExpression:
+    """An int expression of the spec over a checkpoint's context (`scoring.hand_points`)."""
+    text, where = reader.expression(path, value)
+    typed = rules.check_expression(checkpoint, text, where, INT)
+    return SpecExpression(".".join(map(str, path)), checkpoint, typed, typed.compile())
+
+
+def _read_claims(reader: _Reader, raw: Any) -> ClaimRules:
+    """Claim windows, where the spec selects them: the option and its value that open one on
+    each discard, the option holding its deadline, and which claim wins (`priority`)."""
+    if raw is None:
+        return ClaimRules(None, "", None, ())
+    path: PathKey = ("rummy", "claims")
+    if not isinstance(raw, dict) or not {"option", "window", "deadline", "priority"} <= set(raw):
+        raise reader.error(path, "`rummy.claims` names `option`, its `window` value, the "
+                           "`deadline` option (milliseconds) and the claims' `priority`")
+    for key in ("option", "deadline"):
+        if raw[key] not in reader.spec.options:
+            raise reader.error(path + (key,), f"unknown option `{raw[key]}`")
+    return ClaimRules(str(raw["option"]), str(raw["window"]), str(raw["deadline"]),
+                      _read_priority(reader, path + ("priority",), raw["priority"]))
+
+
+def _read_priority(reader: _Reader, path: PathKey, raw: Any) -> tuple[str, ...]:
+    known = ", ".join(f"`{n}`" for n in ORDERS)
+    if not isinstance(raw, list) or not raw:
+        raise reader.error(path, f"`priority` lists the orders that pick the winning claim: {known}")
+    for index, name in enumerate(raw):
+        if name not in ORDERS:
+            meant = nearest(str(name), ORDERS)
+            hint = f"did you mean `{meant}`?" if meant else f"expected one of {known}"
+            raise reader.error(path + (index,), f"unknown claim order `{name}`: {hint}")
+    return tuple(map(str, raw))
+
+
+def _read_match(reader: _Reader, raw: Any) -> tuple[MatchRules | None, SpecExpression | None]:
+    """The elimination match, where the spec selects it; without it one hand is the game, and
+    the moves between hands are none of the spec's."""
+    path: PathKey = ("rummy", "match")
+    if raw is None:
+        for move in (m for m in MATCH_MOVES if m in reader.spec.moves):
+            raise reader.error(("moves", move), f"the move `{move}` is made between the hands "
+                               "of a match: it needs `rummy.match`")
+        return None, None
+    if not isinstance(raw, dict) or not isinstance(raw.get("blow_at"), int):
+        raise reader.error(path, "`rummy.match` needs `blow_at` (the total that blows)")
+    stake = raw.get("stake")
+    if stake is not None and stake not in reader.spec.options:
+        raise reader.error(path + ("stake",), f"unknown option `{stake}`")
+    reentry = _reentry_expression(reader, raw.get("reentry_score"))
+    rules = MatchRules(blow_at=raw["blow_at"], stake_option=stake,
+                       drop_percent=int(raw.get("drop_percent", 0)),
+                       doubling=bool(raw.get("reentry_doubling", False)),
+                       reentry_score=None if reentry is None else _reentry_score(reentry))
+    return rules, reentry
+
+
+def _reentry_expression(reader: _Reader, value: Any) -> SpecExpression | None:
+    """`rummy.match.reentry_score`, the score a blown player comes back at, over `options` and
+    `still_in` (the scores of the players still in, in seat order): needed with a `reenter`
+    move, and only then."""
+    path: PathKey = ("rummy", "match", "reentry_score")
+    if value is None and "reenter" not in reader.spec.moves:
+        return None
+    if value is None:
+        raise reader.error(path[:-1], "`rummy.match` needs `reentry_score`: the score a blown "
+                           "player comes back at, an expression over `still_in`")
+    text, where = reader.expression(path, value)
+    scope = Scope({"options": options_type(reader.spec), "still_in": ListType(INT)})
+    program = build_program([d for d in reader.spec.definitions if REENTRY in d.on], REENTRY,
+                            scope)
+    typed = program.check(parse(text, origin=origin(where)), expected=INT)
+    return SpecExpression(".".join(map(str, path)), REENTRY, typed, typed.compile())
+
+
+def _reentry_score(expression: SpecExpression) -> Callable[[Mapping[str, Any], list[int]], int]:
+    """What `match.reenter` calls: the compiled expression over its context."""
+    def reentry_score(options: Mapping[str, Any], still_in: list[int]) -> int:
+        return int(expression({"options": options, "still_in": still_in}))
+    return reentry_score
+
+
+def _read_packets(reader: _Reader, raw: Any) -> tuple[str | None, dict[str, int]]:
+    if raw is None:
+        return None, {}
+    if not isinstance(raw, dict) or "option" not in raw:
+        raise reader.error(("rummy", "packets"), "`packets` names an option and a packet size per value")
+    option = reader.spec.options.get(str(raw["option"]))
+    if option is None:
+        raise reader.error(("rummy", "packets", "option"), f"unknown option `{raw['option']}`")
+    sizes = {k: v for k, v in raw.items() if k != "option"}
+    for value in option.values:
+        if not isinstance(sizes.get(value), int):
+            raise reader.error(("rummy", "packets"), f"no packet size for `{option.name}: {value}`")
+    return option.name, sizes
+
+
+def _read_kinds(reader: _Reader, rules: RuleBook) -> list[MeldKind]:
+    kinds = reader.section("meld_kinds")
+    result = []
+    for name, body in kinds.items():
+        path: PathKey = ("meld_kinds", name)
+        if not isinstance(body, dict) or not {"shape", "wild", "extend"} <= set(body):
+            raise reader.error(path, f"meld kind `{name}` needs `shape`, `wild` and `extend`")
+        if body["extend"] not in ("append", "ends"):
+            raise reader.error(path + ("extend",), f"`extend` is `append` or `ends`, got `{body['extend']}`")
+        misfit = _violation(reader, path + ("misfit",), body.get("misfit"))
+        result.append(MeldKind(
+            name=str(name), extend=str(body["extend"]), misfit=misfit,
+            shape=rules.compile_expression(name, *reader.expression(path + ("shape",), body["shape"]), BOOL),
+            wild=rules.compile_expression(name, *reader.expression(path + ("wild",), body["wild"]), BOOL)))
+    return result
+
+
+def _read_violations(reader: _Reader, raw: Any) -> dict[str, Violation]:
+    """The mechanic's own verdicts, each with the id, sources and text the spec gives it."""
+    path: PathKey = ("rummy", "violations")
+    needed = [name for name, moves in VERDICTS.items() if set(moves) & set(reader.spec.moves)]
+    if not isinstance(raw, dict):
+        raise reader.error(path, "`rummy.violations` gives an id, sources and a text for: "
+                           + ", ".join(f"`{n}`" for n in needed))
+    result = {name: _violation(reader, path + (name,), body) for name, body in raw.items()}
+    missing = [n for n in needed if n not in result]
+    if missing:
+        raise reader.error(path, f"missing `{missing[0]}`")
+    return result
+
+
+def _violation(reader: _Reader, path: PathKey, body: Any) -> Violation:
+    if not isinstance(body, dict) or not isinstance(body.get("id"), str):
+        raise reader.error(path, "expected `{id: ..., source: [...], text: ...}`")
+    text = body.get("text", "")
+    message = text.get("en", "") if isinstance(text, dict) else str(text)
+    sources = body.get("source") or []
+    cites = tuple(str(s) for s in sources if RULEBOOK_ID.match(str(s)) and s != body["id"])
+    return Violation(body["id"], message, cites)
+
+
+__all__ = ["REENTRY", "read_config"]
