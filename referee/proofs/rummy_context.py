@@ -4,7 +4,7 @@ A diff asks z3 for a situation (values of a checkpoint's context names) in which
 and the other rejects. Left free, the names could take values no table ever shows (`seat` 7 at a
 4-seat table, `in_turn` while `seat != to_act`), and the difference found would be one no game can
 reach. The facts below tie the names together. Each one holds in every context the rummy mechanic
-builds (`referee/mechanics/rummy/mechanic.py`: `_Turn.env` and the places that extend it), so a
+builds (`referee/mechanics/rummy/turn.py`: `Turn.env` and the places that extend it), so a
 fact can only remove unreachable situations: it never hides a difference a real table could show.
 A fact we are not sure of is left out rather than guessed: a missing one can only let an
 unreachable difference through, and the scenario replay then fails to confirm it.
@@ -140,7 +140,7 @@ def _has_taken(env: Env, check: Check) -> BoolLike:
 
 
 def _going_out(env: Env, check: Check) -> BoolLike:
-    """`_Turn.going_out`: a `go_out` move, or a `discard` of the last card held."""
+    """`Turn.going_out`: a `go_out` move, or a `discard` of the last card held."""
     going = env["going_out"]
     if check.role != "move":  # takes and melds happen in take_discard, meld, layoff, go_out ...
         return s_eq(going, s_eq(env["move_type"], GO_OUT))
@@ -224,7 +224,7 @@ def describe() -> list[str]:
 
 # --- the context of a scenario ---------------------------------------------------------------
 
-DEALER, MAO = 0, 1  # a scenario's dealer, and the seat after it, who plays first (PN-3)
+DEALER, MAO = 0, 1  # a scenario's dealer, and the seat after it, who plays first
 
 
 def first_turn_context(seats: int, turned: Any, hand: Any, going_out: bool) -> dict[str, Any]:
@@ -236,7 +236,7 @@ def first_turn_context(seats: int, turned: Any, hand: Any, going_out: bool) -> d
         "has_discard": True, "top_is_turned": True, "discarder": TURNED, "discard_top": turned,
         "going_out": going_out, "move_type": GO_OUT if going_out else MELD_MOVE,
         "has_taken": False, "taken_card": turned, "new": True, "place": 0, "hand": hand,
-        # the match (PN-26..PN-29): nobody has scored, blown or re-entered yet; nothing stolen
+        # the match: nobody has scored, blown or re-entered yet; nothing stolen
         "score": 0, "deciding": False, "reentries": 0, "blows": 0, "under": seats,
         "stolen": SymList.of([]),
     }
