@@ -1,4 +1,4 @@
-"""The rummy mechanic (Pontinho, Taradinho): melds, lay-offs, jokers, going out."""
+"""The rummy mechanic: melds, lay-offs, jokers, going out; a game's own parts selected by its spec."""
 
 from referee.mechanics.rummy.mechanic import RummyMechanic
 

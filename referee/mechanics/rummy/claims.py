@@ -23,7 +23,6 @@ from referee.model import Event
 CLAIMS = ("take_discard", "go_out")
 
 
-
 def open_window(state: RummyState) -> Event:
     number = state.window_count = state.window_count + 1
     state.window = Window(number, state.discarder)

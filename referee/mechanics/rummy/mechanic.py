@@ -14,8 +14,8 @@ from referee.errors import SpecError, SpecErrors
 from referee.mechanics.base import Deal, Judgement, Mechanic
 from referee.mechanics.rummy import claims, legal, match, views
 from referee.mechanics.rummy.config import RummyConfig
-from referee.mechanics.rummy.reading import VERDICTS, read_config
 from referee.mechanics.rummy.melds import MeldReader
+from referee.mechanics.rummy.reading import VERDICTS, read_config
 from referee.mechanics.rummy.scopes import checkpoint_scopes
 from referee.mechanics.rummy.search import SearchExhausted, TakeSearch
 from referee.mechanics.rummy.state import TURNED, RummyState
@@ -29,8 +29,6 @@ from referee.spec.schema import GameSpec
 from referee.spec.sections import ANY, VERDICT
 
 Env = dict[str, Any]
-
-
 
 
 class RummyMechanic(Mechanic):
