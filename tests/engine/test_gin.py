@@ -10,11 +10,13 @@ carry the ids the spec gives them (`GN-6`), never Pontinho's.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+import referee.mechanics.rummy as rummy_package
 from referee.engine.table import Table, TableSetup
 from referee.errors import SpecError, SpecErrors
 from referee.model import ADJUDICATOR, Move, Verdict
@@ -123,3 +125,11 @@ def test_a_part_the_spec_leaves_out_cannot_be_half_used(tmp_path: Path, old: str
 def test_the_game_is_its_spec() -> None:
     assert isinstance(GIN, Game) and GIN.spec.mechanics == "rummy"
     assert GIN.mechanic.config.match is None and not GIN.mechanic.config.turned_card
+
+
+def test_the_mechanic_names_no_rule_of_a_game() -> None:
+    """Pontinho's and Taradinho's procedure is their specs' parts: no PN- or TD- id in the code."""
+    folder = Path(rummy_package.__file__).parent
+    cited = {path.name: re.findall(r"\b(?:PN|TD)-\d+", path.read_text(encoding="utf-8"))
+             for path in sorted(folder.glob("*.py"))}
+    assert {name: ids for name, ids in cited.items() if ids} == {}
