@@ -10,11 +10,13 @@ carry the ids the spec gives them (`GN-6`), never Pontinho's.
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 from typing import Any
 
 import pytest
+from jsonschema import Draft202012Validator
 
 import referee.mechanics.rummy as rummy_package
 from referee.engine.table import Table, TableSetup
@@ -37,6 +39,14 @@ def accept(table: Table, seat: int, move: dict[str, Any]) -> Verdict:
     verdict = propose(table, seat, move)
     assert verdict.accepted, verdict.violations
     return verdict
+
+
+def fits(value: Any, *path: str) -> list[str]:
+    """Why `value`, as a client gets it (through JSON), does not fit gin's schema at `path`."""
+    schema: Any = GIN.schemas
+    for key in path:
+        schema = schema[key]
+    return [e.message for e in Draft202012Validator(schema).iter_errors(json.loads(json.dumps(value)))]
 
 
 def stacked() -> Table:
@@ -82,6 +92,11 @@ def test_a_hand_played_to_its_end() -> None:
     assert end["blown"] == [] and end["deciding"] == [] and end["pot"] == 0
     assert end["balances"] == {"0": 0, "1": 0}
     assert propose(table, 0, {"type": "draw"}).rule_ids() == {"GEN-8"}  # the game is over
+    for viewer in (0, 1, None, ADJUDICATOR):  # the mechanic's schemas hold without the parts
+        assert fits(table.view(viewer), "view") == []
+    for event in (*discarded.events, *out.events):
+        for viewer in (0, 1, None, ADJUDICATOR):
+            assert fits(event.seen_by(viewer), "events", event.kind) == []
 
 
 def test_the_mechanic_checks_the_spec_rules() -> None:
