@@ -25,6 +25,7 @@ from referee.spec.expr.ast import (
     BoolLit,
     BoolOp,
     Call,
+    CardLit,
     Compare,
     Comprehension,
     IfExpr,
@@ -195,7 +196,7 @@ class _Compiler:
 Slots = Mapping[str, int]
 
 
-def _literal(c: _Compiler, node: IntLit | StrLit | BoolLit, slots: Slots) -> Part:
+def _literal(c: _Compiler, node: IntLit | StrLit | BoolLit | CardLit, slots: Slots) -> Part:
     return Const(node.value)
 
 
@@ -393,7 +394,8 @@ def _call_definition(state: ProgramCode, name: str, args: list[Code]) -> Code:
 
 
 _RULES: dict[type, Callable[..., Part]] = {
-    IntLit: _literal, StrLit: _literal, BoolLit: _literal, ListLit: _list, Name: _name,
+    IntLit: _literal, StrLit: _literal, BoolLit: _literal, CardLit: _literal, ListLit: _list,
+    Name: _name,
     Attr: _attr, Index: _index, Unary: _unary, Binary: _binary, Compare: _compare,
     BoolOp: _bool_op, IfExpr: _if, Comprehension: _comprehension, Call: _call,
 }

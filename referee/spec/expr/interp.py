@@ -22,6 +22,7 @@ from referee.spec.expr.ast import (
     BoolLit,
     BoolOp,
     Call,
+    CardLit,
     Compare,
     Comprehension,
     IfExpr,
@@ -60,7 +61,7 @@ class _Interpreter:
 
     def eval(self, node: Node, frame: _Frame) -> Any:
         match node:
-            case IntLit(value=v) | StrLit(value=v) | BoolLit(value=v):
+            case IntLit(value=v) | StrLit(value=v) | BoolLit(value=v) | CardLit(value=v):
                 return v
             case ListLit(items=items):
                 return [self.eval(item, frame) for item in items]
@@ -133,7 +134,18 @@ class _Interpreter:
                 return sum(body(x) for x in items)
             case "first_index":
                 return next((k for k, x in enumerate(items) if body(x)), -1)
+            case "best_index":
+                return best_index([body(x) for x in items])
         raise AssertionError(f"unknown comprehension {node.kind!r}")
+
+
+def best_index(keys: list[int]) -> int:
+    """The index of the first greatest key; -1 when there is none."""
+    best = -1
+    for k, key in enumerate(keys):
+        if best < 0 or key > keys[best]:
+            best = k
+    return best
 
 
 def _at(node: Node, frame: _Frame) -> str:

@@ -18,6 +18,7 @@ from referee.spec.expr.ast import (COMPREHENSIONS, DEF, VAR, Call, IfExpr, Name,
                                    StrLit, children, type_of)
 from referee.spec.expr.checker import Checker, Signature
 from referee.spec.expr.lexer import KEYWORDS
+from referee.spec.expr.literals import WORDS
 from referee.spec.expr.parser import parse
 from referee.spec.expr.source import NOWHERE, ExprError, Origin, Pos
 from referee.spec.expr.types import (
@@ -172,6 +173,8 @@ class Program:
                  "a context name": self.scope}
         problems = [f"`{name}` is already {what}" for what, names in taken.items()
                     if name in names]
+        if name in WORDS:
+            problems.append(f"`{name}` is a card word (a rank or suit name)")
         if not _NAME.match(name) or name in KEYWORDS or name in COMPREHENSIONS:
             problems.append(f"`{name}` cannot name a definition")
         names = [p for p, _ in params]
