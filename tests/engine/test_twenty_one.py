@@ -150,3 +150,8 @@ def test_the_kitty_part_is_selected_with_its_expressions(tmp_path: Path) -> None
     path.write_text(text[:start] + "  kitty: true\n" + text[end + len("then shoot else -shoot\n"):],
                     encoding="utf-8")
     assert "`banking.kitty` selects the kitty part: give its `shoot_settle`" in refused(path)
+
+
+def test_what_the_banker_wins_at_once_needs_its_condition(tmp_path: Path) -> None:
+    path = edited(tmp_path, SPEC, "  reshuffle: true\n", "  reshuffle: true\n  instant: '-stake'\n")
+    assert "state when with `banking.banker_wins_at_once`" in refused(path)

@@ -61,14 +61,25 @@ def read_config(spec: GameSpec, rules: RuleBook) -> dict[str, Any]:
         for name, typ in OPTIONAL_EXPRESSIONS.items():
             config[name] = _expression(located, rules, raw, ("banking", name), typ) if name in raw else None
         for name, typ in AT_ONCE_EXPRESSIONS.items():
-            config[name] = (_expression(located, rules, raw, ("banking", name), typ)
-                            if config["banker_wins_at_once"] is not None else None)
+            config[name] = _at_once(located, rules, raw, name, typ, config["banker_wins_at_once"])
         config["kitty"] = _kitty(spec, rules, raw)
         wanted = [v for move, names in VIOLATIONS_OF_MOVES.items() if move in spec.moves for v in names]
         config["violations"] = _read_violations(located, raw.get("violations"), wanted)
     except SpecError as exc:
         raise SpecErrors([exc]) from None
     return config
+
+
+def _at_once(located: Located, rules: RuleBook, raw: dict[str, Any], name: str, typ: Type,
+             wins: SpecExpression | None) -> SpecExpression | None:
+    """What the players pay when the banker wins at once: stated with that condition only (one
+    left without it would be read and never used)."""
+    if wins is not None:
+        return _expression(located, rules, raw, ("banking", name), typ)
+    if name in raw:
+        raise located.error(("banking", name), f"`banking.{name}` is paid when the banker wins at "
+                            "once: state when with `banking.banker_wins_at_once`")
+    return None
 
 
 def _kitty(spec: GameSpec, rules: RuleBook, raw: dict[str, Any]) -> KittyPart:
