@@ -29,7 +29,8 @@ import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from referee.engine.moves import parse_move
-from referee.engine.table import Table, TableSetup
+from referee.engine.setup import TableSetup
+from referee.engine.table import Table
 from referee.errors import MoveFormatError
 from referee.cards import PackKind
 from referee.commands.play import next_to_answer
@@ -37,8 +38,8 @@ from referee.model import ADJUDICATOR, Move, Outcome
 from referee.server.logging import configure_logging
 from referee.spec.registry import load_games
 from referee_client import RefereeClient
-from referee_client import pontoon_bot, tricks_bot
-from referee_client.rummy_bot import turn_candidates
+from referee_bots import pontoon_bot, tricks_bot
+from referee_bots.rummy_bot import turn_candidates
 
 
 def recorded_game(game: Any, seed: int) -> list[tuple[int, Move]]:

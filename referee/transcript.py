@@ -28,13 +28,14 @@ import random
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Iterator, Mapping
 
-from referee.engine.table import Table, TableSetup
+from referee.engine.setup import TableSetup
+from referee.engine.table import Table
 from referee.errors import RefereeError
 from referee.model import ADJUDICATOR, JSON, Move, Outcome, Verdict
 from referee.redaction import events_for, verdict_for
 from referee.scenario import checks
 from referee.scenario.runner import reason
-from referee_client import pontoon_bot, rummy_bot, tricks_bot
+from referee_bots import pontoon_bot, rummy_bot, tricks_bot
 
 MAX_PROPOSALS = 500_000  # a safety net: a match of random bots ends long before
 # events after which every seat's view is shown (a hand boundary)

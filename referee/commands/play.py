@@ -20,14 +20,16 @@ from typing import Any, Callable, Iterator, Protocol
 import grpc
 import yaml
 
-from referee.engine.table import Table, TableSetup
+from referee.engine.setup import TableSetup
+from referee.engine.table import Table
 from referee.commands.arguments import non_negative, positive
 from referee.errors import InvalidArgument
 from referee.model import Move, Outcome
 from referee.redaction import events_for
 from referee.spec.registry import DEFAULT_SPECS, Game, find_game, load_games
-from referee_client import pontoon_bot, tricks_bot
-from referee_client.rummy_bot import turn_candidates
+from referee_bots import pontoon_bot, tricks_bot
+from referee_bots.rummy_bot import turn_candidates
+from referee_client import RefereeClient
 
 MAX_PROPOSALS = 500_000  # a safety net: a match of random bots ends long before
 Candidates = Callable[[dict[str, Any], random.Random], Iterator[dict[str, Any]]]
@@ -98,8 +100,6 @@ class Remote:
     """A table on a running referee; each seat proposes and looks with its own token."""
 
     def __init__(self, target: str, setup: TableSetup) -> None:
-        from referee_client import RefereeClient
-
         self.client = RefereeClient(target)
         try:
             self.handle = self.client.create_table(setup.game, setup.seats, seed=setup.seed,
