@@ -197,3 +197,21 @@ def test_the_generated_code_is_its_own_package() -> None:
     graph = import_graph()
     client = {target for name in graph if _within(name, "referee_client") for target in graph[name]}
     assert all(_within(target, "referee_client") for target in client), client
+
+
+# the tools that iterate over the installed plugins (issue 12, point 1): none names a mechanic
+ITERATING = ("referee.spec.registry", "referee.transcript", "referee.commands.play",
+             "referee.scenario.checks", "referee.scenario.fields")
+
+
+def test_the_tools_iterate_over_the_plugins() -> None:
+    """Adding a mechanic touches its package, its plugin and `referee.plugins.installed`: the
+    tools reach mechanics, bots and plugins only through that list."""
+    graph = import_graph()
+    for name in ITERATING:
+        named = sorted(target for target in graph[name]
+                       if target.startswith(("referee.mechanics.", "referee_bots"))
+                       and target != "referee.mechanics.base"
+                       or target.startswith("referee.plugins.") and target not in (
+                           "referee.plugins.installed", "referee.plugins.plugin"))
+        assert not named, f"{name} names {named}"

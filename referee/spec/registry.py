@@ -10,9 +10,9 @@ from typing import Any, Mapping, Sequence
 from referee.engine.seeding import contribute_move
 from referee.errors import NotFound, OptionError, SpecError, SpecErrors
 from referee.i18n import ENGLISH, negotiate
-from referee.mechanics import installed
 from referee.mechanics.base import Mechanic
 from referee.model import JSON
+from referee.plugins import installed
 from referee.schemas import game_schemas, typed_fields
 from referee.spec.expr import BOOL, Program, Scope, parse
 from referee.spec.option_types import options_type
@@ -38,7 +38,7 @@ DEFAULT_SPECS = _default_specs()
 
 
 def mechanics() -> dict[str, type[Mechanic]]:
-    return installed.by_name()
+    return {name: plugin.mechanic for name, plugin in installed.by_name().items()}
 
 
 class Game:
