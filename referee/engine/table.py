@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import copy
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, Iterable, Mapping
+from typing import Any, Iterable, Mapping
 
 from referee.cards import PackKind
 from referee.engine import chance, seeding
@@ -19,9 +19,7 @@ from referee.mechanics.base import Deadline, Deal, Judgement
 from referee.i18n.verdicts import GEN8, unreadable
 from referee.model import (ADJUDICATOR, JSON, SAFE_INTEGER, Event, Move, Outcome, Sentence, Verdict,
                            Violation)
-
-if TYPE_CHECKING:
-    from referee.spec.registry import Game
+from referee.spec.registry import Game
 
 SYSTEM = -2                  # the table itself, for moves no seat makes (a deadline passing)
 # a deadline passing, as the move log records it: its name from when only claim windows had one
