@@ -17,8 +17,6 @@ API
         raises SpecErrors listing every error (ExprError, a SpecError subclass)
     Program.evaluate(typed: TypedExpr, env: Mapping[str, Any]) -> Any       # interpreter
     Program.compile(typed: TypedExpr, label: str = "") -> Compiled          # fn(env) -> value
-    Program.encode(typed: TypedExpr, symenv: Mapping[str, Any]) -> Sym      # z3 value
-    Program.encode_full(typed, symenv) -> Encoding(value, error)            # + error condition
     check(expr, scope=None, expected=None, functions=None) -> TypedExpr     # no definitions
     names_read(typed_exprs) -> frozenset[str]   # the context names read, through definitions
     words_given(typed_expr) -> frozenset[str]   # the text literals it can give as its value

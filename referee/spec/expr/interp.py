@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from referee.spec.expr import values
 from referee.spec.expr.ast import (
@@ -34,10 +34,8 @@ from referee.spec.expr.ast import (
     StrLit,
     Unary,
 )
+from referee.spec.expr.checked import CheckedExpr, CheckedProgram
 from referee.spec.expr.source import EvalError, Origin, where
-
-if TYPE_CHECKING:
-    from referee.spec.expr.program import Program, TypedExpr
 
 
 @dataclass(frozen=True)
@@ -51,12 +49,12 @@ class _Frame:
         return _Frame({**self.locals, name: value}, self.origin)
 
 
-def interpret(typed: TypedExpr, env: Mapping[str, Any]) -> Any:
+def interpret(typed: CheckedExpr, env: Mapping[str, Any]) -> Any:
     return _Interpreter(typed.program, env).eval(typed.node, _Frame({}, typed.origin))
 
 
 class _Interpreter:
-    def __init__(self, program: Program, env: Mapping[str, Any]) -> None:
+    def __init__(self, program: CheckedProgram, env: Mapping[str, Any]) -> None:
         self.program, self.env = program, env
 
     def eval(self, node: Node, frame: _Frame) -> Any:
