@@ -29,81 +29,41 @@ import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from referee.engine.moves import parse_move
-from referee.engine.table import Table, TableSetup
+from referee.engine.setup import TableSetup
+from referee.engine.table import Table
 from referee.errors import MoveFormatError
 from referee.cards import PackKind
-from referee.commands.play import next_to_answer
 from referee.model import ADJUDICATOR, Move, Outcome
+from referee.plugins import installed
 from referee.server.logging import configure_logging
 from referee.spec.registry import load_games
 from referee_client import RefereeClient
-from referee_client import pontoon_bot, tricks_bot
-from referee_client.rummy_bot import turn_candidates
+from referee_bots import pontoon_bot, tricks_bot
 
 
-def recorded_game(game: Any, seed: int) -> list[tuple[int, Move]]:
-    """Every proposal (accepted or not) of a seeded bot match, to replay as a workload."""
-    table = Table.create(game, TableSetup(game=game.name, seats=4, seed=seed))
+def recorded_game(game: Any, seed: int) -> tuple[TableSetup, list[tuple[int, Move]]]:
+    """Every proposal (accepted or not) of a seeded bot game, to replay as a workload: on the
+    table its mechanic's plugin sets for the bench, to the end or for the hands it says."""
+    plugin = installed.by_name()[game.spec.mechanics]
+    if plugin.bench_setup is None or plugin.transcript is None:
+        raise ValueError(f"`{game.name}`: its mechanics has no bench workload")
+    setup, bot, hands = plugin.bench_setup(game.name, seed), plugin.transcript, plugin.bench_hands
+    table = Table.create(game, setup)
+    candidates = bot.candidates(game.resolve_options(setup.options))
     rng, log = random.Random(seed), []
-    while not table.is_over:
-        seat = next_to_answer(table.view(ADJUDICATOR))
-        for data in turn_candidates(table.view(seat), rng):
+    while not table.is_over and (hands is None
+                                 or table.view(ADJUDICATOR)["hand_number"] <= hands):
+        seat = bot.next_seat(table.view(ADJUDICATOR))
+        for data in candidates(table.view(seat), rng):
             move = Move.from_data(data)
             log.append((seat, move))
             if table.propose(seat, move).outcome is not Outcome.REJECTED:
                 break
-    return log
-
-
-def recorded_banking(game: Any, seed: int, hands: int = 20) -> list[tuple[int, Move]]:
-    """Every proposal of a seeded Pontoon table of six bots over `hands` hands."""
-    table = Table.create(game, banking_setup(game, seed))
-    options = game.resolve_options({})
-    limits = {"min_bet": options["min_bet"], "max_bet": options["max_bet"]}
-    rng, log = random.Random(seed), []
-    while table.view(ADJUDICATOR)["hand_number"] <= hands:
-        seat = pontoon_bot.next_to_act(table.view(ADJUDICATOR))
-        for data in pontoon_bot.turn_candidates(table.view(seat), rng, **limits):
-            move = Move.from_data(data)
-            log.append((seat, move))
-            if table.propose(seat, move).accepted:
-                break
-    return log
-
-
-def banking_setup(game: Any, seed: int) -> TableSetup:
-    return TableSetup(game=game.name, seats=6, seed=seed, balances={s: 1000 for s in range(6)})
-
-
-def tricks_setup(game: Any, seed: int) -> TableSetup:
-    return TableSetup(game=game.name, seats=4, seed=seed, options={"deals_per_game": 4})
-
-
-def recorded_tricks(game: Any, seed: int) -> list[tuple[int, Move]]:
-    """Every proposal of a seeded Tarocchi game of four deals played by four bots."""
-    table = Table.create(game, tricks_setup(game, seed))
-    rng, log = random.Random(seed), []
-    while not table.is_over:
-        seat = tricks_bot.next_to_act(table.view(ADJUDICATOR))
-        for data in tricks_bot.turn_candidates(table.view(seat), rng):
-            move = Move.from_data(data)
-            log.append((seat, move))
-            if table.propose(seat, move).accepted:
-                break
-    return log
-
-
-# mechanics -> (its recorded workload, the setup it replays on)
-WORKLOADS: dict[str, tuple[Callable[[Any, int], list[tuple[int, Move]]], Callable[[Any, int], TableSetup]]] = {
-    "rummy": (recorded_game, lambda game, seed: TableSetup(game=game.name, seats=4, seed=seed)),
-    "banking": (recorded_banking, banking_setup),
-    "tricks": (recorded_tricks, tricks_setup),
-}
+    return setup, log
 
 
 def in_process(game: Any, seconds: float, seed: int) -> dict[str, float]:
-    record, setup_for = WORKLOADS[game.spec.mechanics]
-    log, setup = record(game, seed), setup_for(game, seed)
+    setup, log = recorded_game(game, seed)
     pack = PackKind(game.spec.pack_kind)
 
     def judge_all() -> None:

@@ -23,6 +23,7 @@ COMMANDS = {
     "serve": "serve",
     "check-spec": "check_spec",
     "prove": "prove",
+    "describe": "describe",
     "replay": "replay",
     "conformance": "conformance",
     "play": "play",

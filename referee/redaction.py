@@ -17,14 +17,12 @@ holds its deal or seed: the author already knows every card of it.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING, Iterable, Mapping
+from typing import Iterable, Mapping
 
 from referee.cards import CODE_IN_TEXT, Card, PackKind, codes_in
+from referee.engine.table import Table
 from referee.errors import CardError
 from referee.model import JSON, Event, Move, Verdict, Violation
-
-if TYPE_CHECKING:
-    from referee.engine.table import Table
 
 HIDDEN = "??"
 # a finished hand's record, in a view: the cards it names may be back in play, hidden

@@ -1,8 +1,8 @@
-"""One thread for every timed call: the claim windows' deadlines (TD-4).
+"""The real clock (`referee.clock.Clock`): one thread for every timed call, the deadlines'.
 
 A thread per open window would let a thousand windows hold a thousand OS threads. Here a heap
 of due times and one worker thread, woken when an earlier call is added; calls run one after
-another on that thread (each is short: close a window, commit, tell the watchers). The standard
+another on that thread (each is short: expire a state, commit, tell the watchers). The standard
 library's `sched` cannot be woken by a call added from another thread while it sleeps.
 """
 
@@ -12,24 +12,13 @@ import heapq
 import itertools
 import threading
 import time
-from dataclasses import dataclass, field
 from typing import Any, Callable
 
 import structlog
 
+from referee.clock import Call
+
 log = structlog.get_logger("referee.scheduler")
-
-
-@dataclass(order=True)
-class Call:
-    due: float
-    number: int
-    function: Callable[..., Any] = field(compare=False)
-    args: tuple[Any, ...] = field(compare=False)
-    cancelled: bool = field(default=False, compare=False)
-
-    def cancel(self) -> None:
-        self.cancelled = True
 
 
 class Scheduler:
@@ -40,6 +29,9 @@ class Scheduler:
         self._closed = False
         self._thread = threading.Thread(target=self._run, name=name, daemon=True)
         self._thread.start()
+
+    def now(self) -> float:
+        return time.monotonic()
 
     def call_later(self, delay_s: float, function: Callable[..., Any], *args: Any) -> Call:
         call = Call(time.monotonic() + max(0.0, delay_s), next(self._numbers), function, args)

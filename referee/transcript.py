@@ -14,46 +14,42 @@ hands, the end of the match).
 A table is played to its end, or until `hands` hands are over: a banking table never ends by
 itself, so its adapter gives a default limit.
 
-What differs between mechanics is small and lives in one `Adapter` per mechanic (the bot, who
-must act, which keys make the hand header, the view line and the closing line); the rest is
-shared. The output is a pure function of the game's spec, the seed, the seats, the options and the
+What differs between mechanics is small and lives in one `Adapter` per mechanic, which its
+plugin declares (`referee.plugins`: the bot, who must act, which keys make the hand header, the
+view line and the closing line); the rest is shared. The output is a pure function of the game's spec, the seed, the seats, the options and the
 hand limit (the table's salt is derived from the seed), so a checked-in transcript is compared
 byte for byte: a difference means the rules, the views or the bot changed.
 """
 
 from __future__ import annotations
 
-import functools
 import random
-from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Iterator, Mapping
+from typing import Any, Iterable, Mapping
 
-from referee.engine.table import Table, TableSetup
+from referee.engine.setup import TableSetup
+from referee.engine.table import Table
 from referee.errors import RefereeError
 from referee.model import ADJUDICATOR, JSON, Move, Outcome, Verdict
+from referee.plugins.installed import PLUGINS
 from referee.redaction import events_for, verdict_for
-from referee.scenario import checks
 from referee.scenario.runner import reason
-from referee_client import pontoon_bot, rummy_bot, tricks_bot
+from referee.transcript_parts import Adapter, View, show
+
+__all__ = ["ADAPTERS", "Adapter", "NoTranscript", "Transcript", "adapter_for", "new_table",
+           "render"]
 
 MAX_PROPOSALS = 500_000  # a safety net: a match of random bots ends long before
 # events after which every seat's view is shown (a hand boundary)
 BOUNDARY_EVENTS = frozenset({"hand_dealt", "hand_over", "deciding", "reentered", "declined",
                              "match_over", "trick_won", "deal_over"})
-
-View = Mapping[str, Any]
-Candidates = Callable[[View, random.Random], Iterator[Mapping[str, JSON]]]
-Part = Callable[[View], "str | None"]  # one part of a line, or None to leave it out
+# mechanics (a spec's `mechanics:`) -> adapter, as each plugin declares it
+ADAPTERS: dict[str, Adapter] = {plugin.name: plugin.transcript for plugin in PLUGINS
+                                if plugin.transcript is not None}
 
 
 def salt_for(seed: int) -> str:
     """A fixed salt, so the commitments in the transcript are the same on every run."""
     return f"golden-transcript-{seed}"
-
-
-def show(value: Any) -> str:
-    """Compact, stable text for event fields: `[4C 5C 6C]`, `{0: 12, 1: 0}`, `null`."""
-    return checks.show(value, between=" ")
 
 
 def show_move(move: Mapping[str, JSON]) -> str:
@@ -70,155 +66,6 @@ def show_rejection(verdict: Verdict) -> str:
     return "; ".join(reason(v.rule, v.cites, v.message) for v in verdict.violations)
 
 
-# --- lines built from a view's keys ------------------------------------------------------------
-
-def field(key: str, label: str | None = None, render: Callable[[Any], str] = show, *,
-          if_set: bool = False) -> Part:
-    """`label value` for the view's `key`; with `if_set`, left out when empty, zero or null."""
-    def part(view: View) -> str | None:
-        value = view.get(key)
-        if if_set and not value:
-            return None
-        return f"{label or key} {render(value)}"
-    return part
-
-
-def join_parts(parts: Iterable[Part], view: View, between: str) -> str:
-    return between.join(text for part in parts if (text := part(view)) is not None)
-
-
-COMMITMENT = field("commitment", render=lambda value: str(value)[:16])
-
-
-def to_act(view: View) -> str:
-    """Who is to act, and in which phase of the turn: `to act 1 (take)`."""
-    return f"to act {show(view.get('to_act'))} ({view.get('phase')})"
-
-
-# --- one adapter per mechanic ------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class Adapter:
-    """What a transcript needs from one mechanic; everything else is shared."""
-
-    bot: str                                          # named in the transcript's first lines
-    candidates: Callable[[Mapping[str, Any]], Candidates]  # the bot, for the table's options
-    next_seat: Callable[[View], int]                  # who must act now, from the full view
-    header: tuple[Part, ...]                          # `=== hand n: ...`, from the full view
-    view: tuple[Part, ...]                            # one seat's view line
-    summary: tuple[Part, ...]                         # the closing line, from the full view
-    hands: int | None = None                          # default hand limit (None: to the end)
-    chips: int | None = None                          # each seat's starting balance
-    legend: tuple[str, ...] = ()                      # more `#` lines explaining the views
-
-    def header_line(self, full: View) -> str:
-        return f"=== hand {full['hand_number']}: " + join_parts(self.header, full, ", ")
-
-    def view_line(self, view: View) -> str:
-        return join_parts(self.view, view, " | ")
-
-    def summary_line(self, full: View) -> str:
-        return join_parts(self.summary, full, "; ")
-
-
-# Rummy (Pontinho, Taradinho): a claim window or a re-entry decision may ask a seat out of turn.
-def next_to_answer(full: View) -> int:
-    """Who must act now: a seat a claim window waits for, a seat deciding on re-entry, or the
-    seat in turn."""
-    window = full.get("claim_window")
-    if isinstance(window, Mapping) and window.get("waiting"):
-        return int(window["waiting"][0])
-    if full.get("to_act") is not None:
-        return int(full["to_act"])
-    return int(full["deciding"][0])
-
-
-def rummy_melds(view: View) -> str:
-    melds = view.get("melds") or []
-    return "melds " + (" ".join(f"{m['id']}:{show(m['cards'])}" for m in melds) or "-")
-
-
-def rummy_stakes(view: View) -> str | None:
-    """Balances and pot, only at a table that plays for stakes (a stakeless one keeps zeros)."""
-    balances = view.get("balances") or {}
-    if not view.get("pot") and not any(balances.values()):
-        return None
-    return f"balances {show(balances)} pot {view.get('pot')}"
-
-
-RUMMY = Adapter(
-    bot="rummy",
-    candidates=lambda options: rummy_bot.turn_candidates,
-    next_seat=next_to_answer,
-    header=(field("dealer"), field("mao", "mão"), field("turned"), field("jokers"), COMMITMENT),
-    view=(field("hand"), to_act, field("discard_top", "top"), field("stock_size", "stock"),
-          rummy_melds, field("scores"), field("blown", if_set=True),
-          field("deciding", if_set=True), rummy_stakes, field("legal_moves", "may", if_set=True)),
-    summary=(field("winner", "winner seat"), field("scores")),
-)
-
-
-# Banking (Pontoon, Shoot Pontoon): the bot bets within the table's limits, which views omit.
-def pontoon_candidates(options: Mapping[str, Any]) -> Candidates:
-    return functools.partial(pontoon_bot.turn_candidates, min_bet=options["min_bet"],
-                             max_bet=options["max_bet"])
-
-
-def banking_hands(view: View) -> str:
-    """Every seat's hands as this seat sees them: `2: [7C ??] stake 10+15 done`."""
-    seats = []
-    for seat, hands in view["hands"].items():
-        banker = " (banker)" if int(seat) == view["banker"] else ""
-        seats.append(f"{seat}{banker}: " + ", ".join(banking_hand(hand) for hand in hands))
-    return "hands " + "; ".join(seats)
-
-
-def banking_hand(hand: Mapping[str, Any]) -> str:
-    """One hand: its cards, its stake with what each bought card cost, a shoot bet, done."""
-    text = show(hand["cards"])
-    if hand["stake"]:
-        text += " stake " + "+".join(str(amount) for amount in [hand["stake"], *hand["paid"]])
-    if hand.get("shoot"):
-        text += f" shoot {hand['shoot']}"
-    return text + (" done" if hand["done"] else "")
-
-
-BANKING = Adapter(
-    bot="pontoon",
-    candidates=pontoon_candidates,
-    next_seat=pontoon_bot.next_to_act,
-    header=(field("banker"), field("kitty", if_set=True), COMMITMENT),
-    view=(banking_hands, to_act, field("stock_size", "stock"), field("balances"),
-          field("on_table", "on table"), field("kitty", if_set=True),
-          field("offer", if_set=True)),
-    summary=(field("balances"), field("on_table", "on the table")),
-    hands=5,
-    chips=1000,
-    legend=("# `??` is a card that seat may not see (face down, or the banker's own first card "
-            "before its turn)",),
-)
-
-# Trick taking (Tarocchi): a seat sees its own hand, the trick on the table and the count.
-def trick_on_table(view: View) -> str:
-    """The cards played to the trick so far, by seat: `trick 1:T3 2:MT`."""
-    return "trick " + (" ".join(f"{p['seat']}:{p['card']}" for p in view["trick"]) or "-")
-
-
-TRICKS = Adapter(
-    bot="tricks",
-    candidates=lambda options: tricks_bot.turn_candidates,
-    next_seat=tricks_bot.next_to_act,
-    header=(field("dealer"), field("teams"), COMMITMENT),
-    view=(field("hand"), to_act, trick_on_table, field("tricks"),
-          field("announced_trumps", "trumps discarded"), field("discard", if_set=True),
-          field("points", if_set=True)),
-    summary=(field("winner", "winner team"), field("totals")),
-)
-
-# mechanics (a spec's `mechanics:`) -> adapter
-ADAPTERS: dict[str, Adapter] = {"rummy": RUMMY, "banking": BANKING, "tricks": TRICKS}
-
-
 class NoTranscript(RefereeError):
     """The game's mechanic has no transcript adapter yet."""
 
@@ -228,7 +75,8 @@ def adapter_for(game: Any) -> Adapter:
     if mechanics not in ADAPTERS:
         known = ", ".join(f"`{m}`" for m in ADAPTERS)
         raise NoTranscript(f"no transcript for `{game.name}` yet: its mechanics `{mechanics}` "
-                           f"has no adapter in referee/transcript.py (there are {known})")
+                           f"has no adapter (its plugin in referee/plugins declares none; there "
+                           f"are {known})")
     return ADAPTERS[mechanics]
 
 

@@ -20,6 +20,7 @@ from typing import Any, Mapping, TextIO
 
 from referee.errors import InvalidArgument
 from referee.scenario.reports import counts, to_json, write_junit
+from referee.scenario.remote import GrpcTarget
 from referee.scenario.rule_ids import RuleIndex
 from referee.scenario.runner import Report, RuleIds, run_file, scenario_files
 from referee.scenario.target import InProcessTarget, Target, default_specs, load_specs
@@ -45,8 +46,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def make_target(args: argparse.Namespace, games: Mapping[str, Any]) -> Target:
     if args.target:
-        from referee.scenario.remote import GrpcTarget
-
         return GrpcTarget.connect(
             args.target, tls_ca=args.tls_ca.read_bytes() if args.tls_ca else None,
             create_token=(args.create_token_file.read_text(encoding="utf-8").strip()

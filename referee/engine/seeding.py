@@ -12,16 +12,14 @@ move, a move of the table itself (no mechanic sees it), logged like any other so
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from referee.engine import chance
+from referee.engine.setup import TableSetup
 from referee.errors import SetupError
 from referee.i18n.catalogue import CATALOGUE
 from referee.i18n.verdicts import unreadable
 from referee.model import JSON, Move, Sentence, Violation
-
-if TYPE_CHECKING:
-    from referee.engine.table import TableSetup
 
 CONTRIBUTE = "contribute"
 MAX_ENTROPY_CHARS = 64

@@ -7,61 +7,24 @@ rule broken and nothing changed (GEN-4). Illegal or unreadable moves are verdict
 from __future__ import annotations
 
 import copy
-from dataclasses import asdict, dataclass, field, replace
-from typing import TYPE_CHECKING, Any, Iterable, Mapping
+from dataclasses import replace
+from typing import Any, Iterable, Mapping
 
 from referee.cards import PackKind
 from referee.engine import chance, seeding
 from referee.engine.moves import parse_move
+from referee.engine.setup import TableSetup as TableSetup  # re-exported: its old home
 from referee.errors import MoveFormatError, SetupError
-from referee.mechanics.base import Deal, Judgement
+from referee.mechanics.base import Deadline, Deal, Judgement
 from referee.i18n.verdicts import GEN8, unreadable
 from referee.model import (ADJUDICATOR, JSON, SAFE_INTEGER, Event, Move, Outcome, Sentence, Verdict,
                            Violation)
-
-if TYPE_CHECKING:
-    from referee.spec.registry import Game
+from referee.spec.registry import Game
 
 SYSTEM = -2                  # the table itself, for moves no seat makes (a deadline passing)
-CLOSE_WINDOW = "close_window"
-
-
-@dataclass(frozen=True)
-class TableSetup:
-    """What CreateTable asked for, resolved (the secret and salt filled in) once the table
-    exists. `seed` and `deal` are chosen by the creator (test and dispute mode); without a seed
-    the root of the seed chain is the referee's `secret` (docs/fair-deal.md)."""
-
-    game: str
-    options: Mapping[str, JSON] = field(default_factory=dict)
-    seats: int = 4
-    dealer: int = 0
-    seed: int | None = None
-    deal: Mapping[str, JSON] | None = None
-    scores: Mapping[int, int] | None = None
-    balances: Mapping[int, int] | None = None
-    salt: str | None = None
-    secret: str | None = None     # hex: the referee's secret, the seed chain's root
-    entropy: str | None = None    # the creator's contribution to the seed chain
-
-    def to_data(self) -> dict[str, JSON]:
-        data = asdict(self)
-        data["options"] = dict(self.options)
-        for key in ("scores", "balances"):
-            if data[key] is not None:
-                data[key] = {str(k): v for k, v in data[key].items()}
-        return data
-
-    @classmethod
-    def from_data(cls, data: Mapping[str, JSON]) -> TableSetup:
-        def seat_map(value: Any) -> dict[int, int] | None:
-            return None if value is None else {int(k): int(v) for k, v in value.items()}
-        return cls(game=data["game"], options=dict(data.get("options") or {}),
-                   seats=int(data.get("seats", 4)), dealer=int(data.get("dealer", 0)),
-                   seed=None if data.get("seed") is None else int(data["seed"]),
-                   deal=data.get("deal"), scores=seat_map(data.get("scores")),
-                   balances=seat_map(data.get("balances")), salt=data.get("salt"),
-                   secret=data.get("secret"), entropy=data.get("entropy"))
+# a deadline passing, as the move log records it: its name from when only claim windows had one
+EXPIRE = "close_window"
+CLOSE_WINDOW = EXPIRE
 
 
 class Table:
@@ -102,7 +65,7 @@ class Table:
         """Rebuild a table by folding its accepted moves (loading from a store)."""
         table = cls.create(game, setup)
         for seat, move in moves:
-            verdict = table.close_window() if seat == SYSTEM else table.propose(seat, move)
+            verdict = table.expire() if seat == SYSTEM else table.propose(seat, move)
             if verdict is None or verdict.outcome is Outcome.REJECTED:
                 raise SetupError(f"the stored log does not replay: move {table.version + 1} "
                                  f"`{move.type}` of seat {seat} is now rejected")
@@ -135,18 +98,19 @@ class Table:
         return self._commit(seat, move, Judgement(state=mechanic.reseed(self.state, link),
                                                   events=[event]))
 
-    def close_window(self) -> Verdict | None:
-        """The open claim window's deadline has passed (the server's clock says so): close it.
-        Logged as a move of the table itself (seat SYSTEM), so replays need no clock."""
-        judgement = self.game.mechanic.close_window(self.state)
+    def expire(self) -> Verdict | None:
+        """The state's deadline has passed (the server's clock says so): what the mechanic says
+        expiring does. Logged as a move of the table itself (seat SYSTEM), so replays need no
+        clock. None when the state has no deadline."""
+        judgement = self.game.mechanic.expire(self.state)
         if judgement is None:
             return None
-        return self._commit(SYSTEM, Move(CLOSE_WINDOW), judgement)
+        return self._commit(SYSTEM, Move(EXPIRE), judgement)
 
     @property
-    def open_window(self) -> tuple[int, int] | None:
-        """(window number, its length in ms) while a claim window is open."""
-        return self.game.mechanic.open_window(self.state)
+    def deadline(self) -> Deadline | None:
+        """When the state expires, if it does (a claim window open, say)."""
+        return self.game.mechanic.deadline(self.state)
 
     def _commit(self, seat: int, move: Move, judgement: Judgement) -> Verdict:
         self.state = judgement.state

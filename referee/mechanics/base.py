@@ -33,6 +33,16 @@ class Judgement:
 
 
 @dataclass(frozen=True)
+class Deadline:
+    """A state that expires (a claim window, say): `after_ms` from when the table is seen in it,
+    the mechanic's `expire` is due. `number` tells one deadline of a table from the next: the
+    same number is the same deadline, armed once however often the table is reloaded."""
+
+    number: int
+    after_ms: int
+
+
+@dataclass(frozen=True)
 class Deal:
     """How a table starts: seats, dealer, options, and either a seed or a stacked deal."""
 
@@ -136,16 +146,20 @@ class Mechanic(ABC):
         copy.seed = link
         return copy
 
-    def close_window(self, state: Any) -> Judgement | None:
-        """Close an open claim window (its deadline passed); None when none is open."""
+    # -- deadlines: a state may expire by the clock; the table logs the expiry as its own move
+
+    def deadline(self, state: Any) -> Deadline | None:
+        """When `state` expires, if it does (none by default)."""
         return None
 
-    def open_window(self, state: Any) -> tuple[int, int] | None:
-        """The open claim window's number and length in milliseconds, if one is open."""
+    def expire(self, state: Any) -> Judgement | None:
+        """What expiring does, now that the deadline of `state` has passed; None when `state`
+        has no deadline (then nothing is logged)."""
         return None
 
-    def has_windows(self, options: Mapping[str, Any]) -> bool:
-        """Can a table with these options open claim windows at all?"""
+    def has_deadlines(self, options: Mapping[str, Any]) -> bool:
+        """Can a table with these options ever have a deadline? (A restarted referee loads only
+        those tables to arm theirs again.)"""
         return False
 
     def describe(self) -> dict[str, JSON]:

@@ -23,7 +23,7 @@ import z3
 
 from referee.cards import Card, codes, french_pack
 from referee.proofs import rummy_context as rummy
-from referee.proofs.diff import Finding, Judge, Pair, Side, judge, shape_for
+from referee.proofs.diff_sides import Finding, Judge, Pair, Side, judge, shape_for
 from referee.proofs.diff_context import copies_within, situation
 from referee.proofs.prover import _as_bool
 from referee.proofs.rummy_context import Check

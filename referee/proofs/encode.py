@@ -30,6 +30,7 @@ from referee.spec.expr.ast import (
     BoolLit,
     BoolOp,
     Call,
+    CardLit,
     Compare,
     Comprehension,
     IfExpr,
@@ -57,6 +58,8 @@ from referee.spec.expr.symbolic import (
     s_count,
     s_eq,
     s_if,
+    s_implies,
+    s_lt,
     s_member,
     s_not,
     s_or,
@@ -224,8 +227,9 @@ class _Encoder:
         return self.lifted[name]
 
 
-def _literal(e: _Encoder, node: IntLit | StrLit | BoolLit, env: Locals, guard: BoolLike) -> Sym:
-    return node.value
+def _literal(e: _Encoder, node: IntLit | StrLit | BoolLit | CardLit, env: Locals,
+             guard: BoolLike) -> Sym:
+    return SymCard.lift(node.value) if isinstance(node, CardLit) else node.value
 
 
 def _list(e: _Encoder, node: ListLit, env: Locals, guard: BoolLike) -> Sym:
@@ -347,10 +351,24 @@ def _first_index(xs: SymList, values: list[Sym], hits: list[BoolLike], none: Boo
     return result
 
 
+def _best_index(xs: SymList, values: list[Sym], hits: list[BoolLike], none: BoolLike) -> Sym:
+    """Slot j is the best iff present, above every present key before it and no lower than
+    every present key after it: the first greatest, at its position among present items."""
+    result: IntLike = -1
+    slots, positions = list(zip(xs.flags, values)), xs.prefix_counts()
+    for j in reversed(range(len(slots))):
+        flag, key = slots[j]
+        before = [s_implies(f, s_lt(k, key)) for f, k in slots[:j]]
+        after = [s_implies(f, s_not(s_lt(key, k))) for f, k in slots[j + 1:]]
+        result = s_if(s_and(flag, *before, *after), positions[j], result)
+    return result
+
+
 _COMBINE: dict[str, Callable[[SymList, list[Sym], list[BoolLike], BoolLike], Sym]] = {
     "all": lambda xs, values, hits, none: none,
     "any": lambda xs, values, hits, none: s_not(none),
     "first_index": _first_index,
+    "best_index": _best_index,
     "count": lambda xs, values, hits, none: s_count(
         s_and(f, v) for f, v in zip(xs.flags, values)),
     "filter": lambda xs, values, hits, none: SymList(
@@ -374,7 +392,8 @@ def _call(e: _Encoder, node: Call, env: Locals, guard: BoolLike) -> Sym:
 
 
 _RULES: dict[type, Callable[..., Sym]] = {
-    IntLit: _literal, StrLit: _literal, BoolLit: _literal, ListLit: _list, Name: _name,
+    IntLit: _literal, StrLit: _literal, BoolLit: _literal, CardLit: _literal, ListLit: _list,
+    Name: _name,
     Attr: _attr, Index: _index, Unary: _unary, Binary: _binary, Compare: _compare,
     BoolOp: _bool_op, IfExpr: _if, Comprehension: _comprehension, Call: _call,
 }

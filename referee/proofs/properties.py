@@ -20,12 +20,14 @@ from typing import Any, Mapping
 
 from referee.cards import Card
 from referee.errors import OptionError
-from referee.spec.expr import CARD, INT, ListType, Origin, Program, Type, parse
+from referee.spec.expr import BOOL, CARD, INT, STR, ListType, Origin, Program, Type, parse
 from referee.spec.registry import Game
 from referee.spec.rules import origin, parse_type
 from referee.spec.schema import expression_at
 from referee.spec.yamlsource import Located, PathKey, format_path
 
+# the types a property's free names may have: those the prover can make free and report
+FREE_TYPES: tuple[Type, ...] = (INT, BOOL, STR, CARD, ListType(CARD), ListType(INT))
 DEFAULT_LIST = "cards"  # what a property ranges over when it does not say
 DEFAULT_MAX = 10
 PREMISES = ("acceptance", "none")
@@ -172,7 +174,11 @@ def _free(located: Located, path: PathKey, raw: Any) -> dict[str, Type]:
     result = {}
     for name, type_name in raw.items():
         text, where = expression_at(located, path + (name,), str(type_name))
-        result[str(name)] = parse_type(text, where)
+        ty = parse_type(text, where)
+        if ty not in FREE_TYPES:
+            raise located.error(path + (name,), f"unknown type `{text}` for a free name: the "
+                                "prover makes free names of " + ", ".join(f"`{t}`" for t in FREE_TYPES))
+        result[str(name)] = ty
     return result
 
 

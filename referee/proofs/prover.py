@@ -28,7 +28,7 @@ from typing import Any, Iterator, Mapping
 import z3
 
 from referee.cards import Card, codes
-from referee.proofs.encode import Encoding, decode
+from referee.proofs.encode import Encoding, decode, encode_full
 from referee.proofs.properties import DEFAULT_LIST, Evaluation, Property, read_properties
 from referee.proofs.setting import Condition, Evaluated, Setting, resolve
 from referee.spec.expr import BOOL, CARD, INT, STR, EvalError, ListType, RecordType, Program
@@ -202,12 +202,12 @@ def _solver(rlimit: int, formulas: list[Any]) -> z3.Solver:
 def _query(game: Game, prop: Property, setting: Setting, options: dict[str, Any],
            sizes: Mapping[str, int]) -> Query:
     env, domain, lists = _symbolic_env(game, prop, setting, options, sizes)
-    domain += [_as_bool(a.program.encode_full(a, env).holds) for a in setting.assume]
+    domain += [_as_bool(encode_full(a, env).holds) for a in setting.assume]
     # accepted: every condition holds, and none would raise (the engine would stop on it)
     premise = [_accepted(setting.program, when, require, env) for when, require in setting.premise]
     results = {e.name: _result(game, e, env, options) for e in setting.evaluations}
     claim_env = {**env, **{n: r.value for n, r in results.items()}}
-    claim = setting.claim.program.encode_full(setting.claim, claim_env)
+    claim = encode_full(setting.claim, claim_env)
     failing = s_or(*(r.error for r in results.values()), s_not(claim.holds))
     return Query(env, lists, results, domain, premise, _as_bool(failing))
 
@@ -220,7 +220,7 @@ def _result(game: Game, evaluated: Evaluated, env: Mapping[str, Any],
     if evaluated.each is None:
         return _result_at(evaluated, base)
     name, typed = evaluated.each
-    items = typed.program.encode_full(typed, base)
+    items = encode_full(typed, base)
     values = [_result_at(evaluated, {**base, name: item}) for item in items.value.items]
     errors = [s_and(flag, v.error) for flag, v in zip(items.value.flags, values)]
     return Encoding(SymList(tuple(v.value for v in values), items.value.flags),
@@ -228,11 +228,11 @@ def _result(game: Game, evaluated: Evaluated, env: Mapping[str, Any],
 
 
 def _result_at(evaluated: Evaluated, base: Mapping[str, Any]) -> Encoding:
-    bound = {name: b.program.encode_full(b, base) for name, b in evaluated.bindings.items()}
+    bound = {name: encode_full(b, base) for name, b in evaluated.bindings.items()}
     inputs = {**base, **{n: b.value for n, b in bound.items()}}
     typed = evaluated.typed
     value = (_acceptance_value(evaluated.conditions, inputs) if typed is None
-             else typed.program.encode_full(typed, inputs))
+             else encode_full(typed, inputs))
     return Encoding(value.value, s_or(*(b.error for b in bound.values()), value.error))
 
 
@@ -241,21 +241,21 @@ def _acceptance_value(conditions: tuple[Condition, ...], env: Mapping[str, Any])
     every rule (its `when`, then, if that holds, its `require`), so any of them may."""
     values, errors = [], []
     for when, require in conditions:
-        held = require.program.encode_full(require, env)
+        held = encode_full(require, env)
         if when is None:
             values.append(held.value)
             errors.append(held.error)
             continue
-        guard = when.program.encode_full(when, env)
+        guard = encode_full(when, env)
         values.append(s_implies(guard.value, held.value))
         errors += [guard.error, s_and(guard.value, held.error)]
     return Encoding(_as_bool(s_and(*values)), s_or(*errors))
 
 
 def _accepted(program: Program, when: Any, require: Any, env: Mapping[str, Any]) -> Any:
-    held = _as_bool(program.encode_full(require, env).holds)
+    held = _as_bool(encode_full(require, env).holds)
     if when is not None:
-        guard = program.encode_full(when, env)
+        guard = encode_full(when, env)
         held = s_and(s_not(guard.error), s_implies(guard.value, held))
     return _as_bool(held)
 

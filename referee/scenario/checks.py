@@ -1,177 +1,59 @@
-"""`check` keys compared with a table's full view (SCENARIOS.md): one small function per key.
-
-Each comparer takes the expected value (as the loader read it) and the view, and returns the
-mismatches as sentences (`seat 1: expected 10, got 9`); no mismatch, no sentence. Mappings by
-seat (`hand_size`, `scores`, ...) compare only the seats the scenario lists.
-
-A seat's hand is a list of cards (rummy), or a list of hands each with its `cards` (banking: a
-split gives a seat several); `hand` and `hand_size` read a banking seat's cards across all its
-hands, in order. A card shown `??` (a view built from the seats' own views, against a remote
-referee: the banker's own first card before its turn) stands for any card the check lists.
-"""
+"""`check` keys compared with a table's full view (SCENARIOS.md): the keys every game has, and
+those each mechanic's plugin declares (`referee.plugins`), each read by one reader and compared
+by one small function (`referee.scenario.comparers`)."""
 
 from __future__ import annotations
 
-from collections import Counter
-from typing import Any, Callable, Mapping
+from typing import Any, Mapping
 
-from referee.model import JSON
+from referee.plugins.installed import PLUGINS
+from referee.plugins.plugin import CheckKey
+from referee.scenario import fields as f
+from referee.scenario.comparers import (Comparer, View, canonical_card, field_of, hand_size,
+                                        per_key, same_cards, show)
+from referee.scenario.fields import FieldError, Reader
 
-View = Mapping[str, JSON]
-Comparer = Callable[[Any, View], list[str]]
-_MISSING = object()
+__all__ = ["COMPARERS", "FINISHED_TABLE", "as_checked", "canonical_card", "check_readers",
+           "compare", "read", "show"]
 
-
-def show(value: Any, between: str = ", ") -> str:
-    """A value as a scenario writes it: `[4C, 5C]`, `{0: 12}`, `true`, `null` (`between`
-    separates list items: transcripts use a space)."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, (list, tuple)):
-        return "[" + between.join(show(v, between) for v in value) + "]"
-    if isinstance(value, Mapping):
-        return "{" + ", ".join(f"{k}: {show(v, between)}" for k, v in value.items()) + "}"
-    return str(value)
-
-
-def canonical_card(code: Any) -> Any:
-    """`10h` -> `TH`: the loose input GEN-2 accepts, in canonical form (others as they are)."""
-    if not isinstance(code, str):
-        return code
-    text = code.strip().upper()
-    return "T" + text[2:] if text.startswith("10") and len(text) == 3 else text
-
-
-def _cards(codes: Any) -> list[Any]:
-    return [canonical_card(c) for c in codes] if isinstance(codes, list) else codes
-
-
-def _differ(expected: Any, actual: Any) -> list[str]:
-    if actual is _MISSING:
-        return ["the view does not have it"]
-    return [] if expected == actual else [f"expected {show(expected)}, got {show(actual)}"]
-
-
-def field_of(name: str, normalize: Callable[[Any], Any] = lambda v: v) -> Comparer:
-    """A scalar field of the view under the same name (`to_act`, `pot`, `hand_over`, ...)."""
-    def compare(expected: Any, view: View) -> list[str]:
-        actual = view.get(name, _MISSING)
-        if actual is not _MISSING:
-            actual = normalize(actual)
-        return _differ(normalize(expected), actual)
-    return compare
-
-
-def per_key(name: str, compare_one: Callable[[Any, Any], list[str]] | None = None,
-            label: str = "seat") -> Comparer:
-    """A mapping by seat or team in the view's field `name`; only the listed keys are compared."""
-    one = compare_one or _differ
-
-    def compare(expected: Mapping[int, Any], view: View) -> list[str]:
-        table = view.get(name, _MISSING)
-        if not isinstance(table, Mapping):
-            return [f"the view has no `{name}`"]
-        problems = []
-        for key, want in expected.items():
-            got = table.get(str(key), table.get(key, _MISSING))
-            problems += [f"of {label} {key}: {p}" for p in one(want, got)]
-        return problems
-    return compare
-
-
-HIDDEN = "??"
-
-
-def seat_cards(hand: Any) -> Any:
-    """A seat's cards: a rummy hand as it is; a banking seat's hands one after another."""
-    if isinstance(hand, list) and all(isinstance(h, Mapping) and "cards" in h for h in hand):
-        return [card for h in hand for card in h["cards"]]
-    return hand
-
-
-def _same_multiset(expected: list[str], actual: Any) -> list[str]:
-    actual = seat_cards(actual)
-    if not isinstance(actual, list):
-        return ["the view does not show this hand"]
-    want, got = Counter(_cards(expected)), Counter(_cards(actual))
-    hidden = got.pop(HIDDEN, 0)
-    missing, extra = sorted((want - got).elements()), sorted((got - want).elements())
-    if not extra and len(missing) == hidden:  # each `??` stands for one card not seen
-        return []
-    detail = "; ".join(part for part in (
-        f"missing {show(missing)}" if missing and not hidden else "",
-        f"extra {show(extra)}" if extra else "",
-        f"{hidden} not seen" if hidden else "") if part)
-    shown = sorted(got.elements()) + [HIDDEN] * hidden
-    return [f"expected {show(sorted(want.elements()))}, got {show(shown)} ({detail})"]
-
-
-def _same_size(expected: int, actual: Any) -> list[str]:
-    cards = seat_cards(actual)
-    if cards is _MISSING:
-        return ["the view does not have it"]
-    if not isinstance(cards, list):
-        return ["the view does not show this hand"]
-    return _differ(expected, len(cards))
-
-
-def hand_size(expected: Mapping[int, int], view: View) -> list[str]:
-    """The view's `hand_sizes` (rummy); without it, counted from `hands` (banking)."""
-    if "hand_sizes" in view:
-        return per_key("hand_sizes")(expected, view)
-    return per_key("hands", _same_size)(expected, view)
-
-
-def melds(expected: list[list[str]], view: View) -> list[str]:
-    table = view.get("melds", _MISSING)
-    if not isinstance(table, list):
-        return ["the view has no `melds`"]
-    actual = [_cards(m.get("cards", [])) for m in table]
-    return _differ([_cards(m) for m in expected], actual)
-
-
-def blown(expected: list[int], view: View) -> list[str]:
-    actual = view.get("blown", _MISSING)
-    if not isinstance(actual, list):
-        return ["the view has no `blown`"]
-    return _differ(sorted(set(expected)), sorted(set(actual)))
-
-
-def void(expected: bool, view: View) -> list[str]:
-    """The hand that ended last ended void (PN-21): its `last_hand` says so."""
-    last = view.get("last_hand")
-    return _differ(expected, bool(last.get("void", False)) if isinstance(last, Mapping) else False)
-
-
-COMPARERS: dict[str, Comparer] = {
-    "to_act": field_of("to_act"),
-    "hand": per_key("hands", _same_multiset),
-    "hand_size": hand_size,
-    "discard_top": field_of("discard_top", canonical_card),
-    "stock_size": field_of("stock_size"),
-    "melds": melds,
-    "scores": per_key("scores"),
-    "blown": blown,
-    "hand_over": field_of("hand_over"),
-    "void": void,
-    "match_over": field_of("match_over"),
-    "winner": field_of("winner"),
-    "balances": per_key("balances"),
-    "pot": field_of("pot"),
-    "kitty": field_of("kitty"),
-    "banker": field_of("banker"),
-    "points": per_key("points", label="team"),
-    "tricks": per_key("tricks", label="team"),
-    "totals": per_key("totals", label="team"),
-    "announced_trumps": field_of("announced_trumps"),
+# the keys of every game's view, whatever its mechanic
+GENERIC: dict[str, CheckKey] = {
+    "to_act": CheckKey(lambda seats: f.optional(f.seat_in(seats)), field_of("to_act")),
+    "hand": CheckKey(f.seat_cards, per_key("hands", same_cards)),
+    "hand_size": CheckKey(lambda seats: f.keyed(f.seat_in(seats), f.integer), hand_size),
+    "stock_size": CheckKey(lambda seats: f.integer, field_of("stock_size")),
+    "hand_over": CheckKey(lambda seats: f.boolean, field_of("hand_over")),
+    "match_over": CheckKey(lambda seats: f.boolean, field_of("match_over")),
+    "winner": CheckKey(lambda seats: f.optional(f.team), field_of("winner")),
 }
-
+KEYS: dict[str, CheckKey] = {**GENERIC, **{key: check for plugin in PLUGINS
+                                           for key, check in plugin.checks.items()}}
+COMPARERS: dict[str, Comparer] = {key: check.compare for key, check in KEYS.items()}
 
 # Right after a move that ended a hand, the next hand may already be dealt; a check then speaks
 # of the hand just ended, which the view keeps, revealed, in `last_hand` (docs/scenarios.md).
-FINISHED_TABLE = ("melds", "hands", "hand_sizes", "discard_top", "stock_size", "tricks")
+FINISHED_TABLE = tuple(dict.fromkeys(["hands", "hand_sizes", "stock_size",
+                                      *(k for p in PLUGINS for k in p.finished_view_keys)]))
+
+
+def check_readers(seats: int) -> dict[str, Reader]:
+    """Every `check` key of SCENARIOS.md and how its expected value is read."""
+    return {key: check.read(seats) for key, check in KEYS.items()}
+
+
+def read(value: Any, seats: int) -> dict[str, Any]:
+    """A `check` step's mapping, each expected value read by its key's reader."""
+    if not isinstance(value, Mapping) or not value:
+        raise FieldError("`check` must be a mapping of what to check, such as "
+                         "`{to_act: 1, hand_size: {1: 10}}`")
+    readers = check_readers(seats)
+    out: dict[str, Any] = {}
+    for key, expected in value.items():
+        if key not in readers:
+            known = ", ".join(f"`{k}`" for k in readers)
+            raise FieldError(f"unknown check key `{key}`: expected one of {known}")
+        out[key] = readers[key](expected, f"check.{key}")
+    return out
 
 
 def as_checked(view: View) -> View:

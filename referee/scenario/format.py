@@ -19,6 +19,7 @@ import yaml
 
 from referee.errors import InvalidArgument, shortened
 from referee.model import JSON, Move
+from referee.scenario import checks
 from referee.scenario import fields as f
 
 FORMAT_VERSION = 1
@@ -345,7 +346,7 @@ def _read_step(item: Any, seats: int, where: Where) -> Step:
         return _read_move_step(item, seats, where)
     _only(item, kinds[0])
     if kinds[0] == "check":
-        return CheckStep(where, f.checks(item["check"], seats))
+        return CheckStep(where, checks.read(item["check"], seats))
     if item["close_window"] is not True:
         raise f.FieldError("`close_window` must be `true`")
     return CloseWindowStep(where)

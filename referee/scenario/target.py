@@ -10,9 +10,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Mapping, Protocol
 
+from referee.engine.setup import TableSetup
+from referee.engine.table import Table
 from referee.errors import NotFound, RefereeError
 from referee.model import ADJUDICATOR, JSON, Move, Verdict
 from referee.scenario.format import Setup
+from referee.spec.registry import DEFAULT_SPECS, load_games
 
 
 class Unsupported(RefereeError):
@@ -37,16 +40,14 @@ class Target(Protocol):
         """What `seat` sees; `ADJUDICATOR` (-1): the full view (`hands` of every seat)."""
 
     def close_window(self, handle: Any) -> None:
-        """Make the open claim window's deadline pass; `Unsupported` if there is none."""
+        """Make the table's deadline (an open claim window's) pass; `Unsupported` if none."""
 
     def close(self) -> None:
         """Release what the target holds (channels, servers)."""
 
 
-def table_setup(setup: Setup) -> Any:
+def table_setup(setup: Setup) -> TableSetup:
     """The engine's `TableSetup` for a scenario's setup."""
-    from referee.engine.table import TableSetup
-
     return TableSetup(game=setup.game, options=dict(setup.options), seats=setup.seats,
                       dealer=setup.dealer, seed=scenario_seed(setup), secret=setup.secret,
                       entropy=setup.entropy,
@@ -71,8 +72,6 @@ def game_named(games: Mapping[str, Any], name: str) -> Any:
 
 
 def load_specs(folder: str | Path = "specs") -> dict[str, Any]:
-    from referee.spec.registry import load_games
-
     return dict(load_games(str(folder)))
 
 
@@ -83,8 +82,6 @@ class InProcessTarget:
         self.games = games
 
     def create_table(self, setup: Setup) -> Any:
-        from referee.engine.table import Table
-
         return Table.create(game_named(self.games, setup.game), table_setup(setup))
 
     def propose(self, handle: Any, seat: int, move: Move) -> Verdict:
@@ -95,11 +92,10 @@ class InProcessTarget:
         view: dict[str, JSON] = handle.view(seat)
         return view
 
-    def close_window(self, handle: Any) -> None:
-        close = getattr(handle, "close_window", None)
-        if close is None:
-            raise Unsupported("`close_window` is not supported by this game: no claim window")
-        if close() is None:
+    def close_window(self, handle: Table) -> None:
+        """The step `close_window`: the table's deadline passes (a claim window's, the one kind
+        of deadline a game has today)."""
+        if handle.expire() is None:
             raise Unsupported("`close_window`: no claim window is open")
 
     def close(self) -> None:
@@ -109,6 +105,4 @@ class InProcessTarget:
 
 def default_specs() -> Path:
     """The specs the server uses by default (shipped in the package, or `specs/` of a checkout)."""
-    from referee.spec.registry import DEFAULT_SPECS
-
     return Path(DEFAULT_SPECS)

@@ -13,15 +13,14 @@ Every schema stands alone: it carries the `$defs` it refers to. DescribeGame sen
 from __future__ import annotations
 
 import copy
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import Any, Mapping
 
 from referee.cards import CODE_PATTERN, PackKind
 from referee.model import JSON
 from referee.schemas.declared import SECRET, Declared, declared, mechanic_package
+from referee.mechanics.base import Mechanic
 from referee.schemas.moves import contribute_schema, move_schema, typed_fields
-
-if TYPE_CHECKING:
-    from referee.spec.registry import Game
+from referee.spec.schema import GameSpec
 
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
 ENGINE = "referee.engine"
@@ -29,22 +28,23 @@ ENGINE = "referee.engine"
 __all__ = ["game_schemas", "typed_fields", "SECRET", "DRAFT"]
 
 
-def game_schemas(game: Game) -> dict[str, JSON]:
-    """`{"moves": {type: schema}, "view": schema, "events": {kind: schema}}` for `game`."""
-    engine, mechanic = declared(ENGINE), declared(mechanic_package(type(game.mechanic)))
-    defs = {**engine.defs, **mechanic.defs, "card": card_schema(game)}
-    moves = {name: move_schema(spec) for name, spec in game.spec.moves.items()}
+def game_schemas(spec: GameSpec, runs: Mechanic) -> dict[str, JSON]:
+    """`{"moves": {type: schema}, "view": schema, "events": {kind: schema}}` for the game of
+    `spec`, run by the mechanic `runs`."""
+    engine, mechanic = declared(ENGINE), declared(mechanic_package(type(runs)))
+    defs = {**engine.defs, **mechanic.defs, "card": card_schema(spec)}
+    moves = {name: move_schema(move) for name, move in spec.moves.items()}
     moves["contribute"] = contribute_schema()
     return {
         "moves": {name: standalone(schema, defs) for name, schema in moves.items()},
-        "view": standalone(view_schema(game.name, engine, mechanic), defs),
+        "view": standalone(view_schema(spec.name, engine, mechanic), defs),
         "events": {kind: standalone(schema, defs) for kind, schema in event_schemas(engine, mechanic).items()},
     }
 
 
-def card_schema(game: Game) -> dict[str, JSON]:
-    kind = PackKind(game.spec.pack_kind)
-    codes = list(dict.fromkeys(str(card) for card in game.spec.pack()))
+def card_schema(spec: GameSpec) -> dict[str, JSON]:
+    kind = PackKind(spec.pack_kind)
+    codes = list(dict.fromkeys(str(card) for card in spec.pack()))
     return {"type": "string", "pattern": CODE_PATTERN[kind], "x-codes": codes,
             "description": f"a card code of the {kind.value} pack (docs/cards.md); `x-codes`: "
                            "this game's cards"}

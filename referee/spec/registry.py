@@ -12,6 +12,7 @@ from referee.errors import NotFound, OptionError, SpecError, SpecErrors
 from referee.i18n import ENGLISH, negotiate
 from referee.mechanics.base import Mechanic
 from referee.model import JSON
+from referee.plugins import installed
 from referee.schemas import game_schemas, typed_fields
 from referee.spec.expr import BOOL, Program, Scope, parse
 from referee.spec.option_types import options_type
@@ -37,11 +38,7 @@ DEFAULT_SPECS = _default_specs()
 
 
 def mechanics() -> dict[str, type[Mechanic]]:
-    # imported late: mechanics import the spec layer
-    from referee.mechanics.banking.mechanic import BankingMechanic
-    from referee.mechanics.rummy import RummyMechanic
-    from referee.mechanics.tricks import TricksMechanic
-    return {m.name: m for m in (RummyMechanic, BankingMechanic, TricksMechanic)}
+    return {name: plugin.mechanic for name, plugin in installed.by_name().items()}
 
 
 class Game:
@@ -64,7 +61,7 @@ class Game:
     def schemas(self) -> dict[str, JSON]:
         """The game's typed contract (referee/schemas): made once, on first use."""
         if self._schemas is None:
-            self._schemas = game_schemas(self)
+            self._schemas = game_schemas(self.spec, self.mechanic)
         return self._schemas
 
     def resolve_options(self, given: Mapping[str, Any]) -> dict[str, Any]:

@@ -16,14 +16,14 @@ from typing import Any, Iterable, Mapping
 from referee.errors import SpecError, SpecErrors
 from referee.i18n.catalogue import fill
 from referee.model import Violation
-from referee.spec.expr import (BOOL, CARD, INT, STR, Compiled, Definition, ListType, Origin,
-                               Program, Scope, Type, TypedExpr, names_read, parse, words_given)
+from referee.spec.expr import (BOOL, STR, Compiled, Definition, Origin, Program, Scope, Type,
+                               TypedExpr, names_read, parse, words_given)
+from referee.spec.expr import parse_type as parse_type_text
+from referee.spec.expr.types import TypeSyntaxError
 from referee.spec.fixes import FIX_KINDS, fix_data
 from referee.spec.schema import DefinitionSpec, FixSpec, GameSpec, RuleSpec, Where
 
 RULEBOOK_ID = re.compile(r"^[A-Z]{2,3}-\d+$")
-TYPE_NAMES: dict[str, Type] = {"int": INT, "bool": BOOL, "str": STR, "card": CARD,
-                               "list[card]": ListType(CARD), "list[int]": ListType(INT)}
 
 
 def origin(where: Where) -> Origin:
@@ -31,12 +31,14 @@ def origin(where: Where) -> Origin:
                   indent=where.indent)
 
 
-def parse_type(name: str, where: Where) -> Type:
-    if name not in TYPE_NAMES:
-        raise SpecError(f"unknown type `{name}`: expected one of "
-                        + ", ".join(f"`{t}`" for t in TYPE_NAMES),
-                        file=where.file, line=where.line, column=where.column, path=where.path)
-    return TYPE_NAMES[name]
+def parse_type(text: str, where: Where) -> Type:
+    """A type written in a spec (`list[card]`, `{kind: str, cards: list[card]}`): the one type
+    parser of the expression language, its error placed at `where`."""
+    try:
+        return parse_type_text(text)
+    except TypeSyntaxError as err:
+        raise SpecError(str(err), file=where.file, line=where.line, column=where.column,
+                        path=where.path) from None
 
 
 def build_program(definitions: Iterable[DefinitionSpec], checkpoint: str, scope: Scope,
@@ -44,8 +46,7 @@ def build_program(definitions: Iterable[DefinitionSpec], checkpoint: str, scope:
     """The program for one checkpoint: its scope and the definitions meant for it."""
     chosen = [d for d in definitions if not d.on or checkpoint in d.on]
     return Program(scope=scope, functions=functions, definitions=[
-        Definition(d.name, params=[(p, parse_type(t, d.where)) for p, t in d.params],
-                   body=parse(d.body, origin=origin(d.where)))
+        Definition(d.name, params=d.params, body=parse(d.body, origin=origin(d.where)))
         for d in chosen])
 
 
@@ -104,10 +105,23 @@ class RuleBook:
                 errors.extend(_unpack(exc))
                 broken.add(name)
         self.broken = broken
+        errors.extend(self._unknown_in_groups())
         for rule in spec.rules:
             errors.extend(self._add(rule))
         if errors:
             raise SpecErrors(_unique(errors))
+
+    def _unknown_in_groups(self) -> list[SpecError]:
+        """A group's member that is no checkpoint (reported even if no rule uses the group)."""
+        known = {*self.programs, *self.broken}
+        errors = []
+        for group, members in self.spec.groups.items():
+            for member in members:
+                if member not in known:
+                    errors.append(self.spec.located.error(("groups", group), (
+                        f"group `{group}`: unknown checkpoint `{member}`: expected one of "
+                        + ", ".join(f"`{c}`" for c in sorted(known)))))
+        return errors
 
     def _add(self, rule: RuleSpec) -> list[SpecError]:
         errors: list[SpecError] = []

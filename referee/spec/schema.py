@@ -8,13 +8,13 @@ read by that mechanic, which reports its errors the same way.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from referee.cards import Card, PackKind, pack
-from referee.errors import CardError, SpecError
+from referee.errors import CardError, SpecError, SpecErrors
 from referee.model import SAFE_INTEGER
+from referee.spec.expr import Type, parse_signature
 from referee.spec.fixes import FIX_KINDS
 from referee.spec.options import OPTION_TYPES, Option
 from referee.spec.sections import nearest
@@ -23,10 +23,8 @@ from referee.spec.yamlsource import Located, PathKey, format_path
 
 KNOWN_KEYS = {"format", "game", "title", "source", "mechanics", "seats", "pack", "options",
               "definitions", "moves", "rules", "extends", "note", "properties",
-              "option_rules", "languages", "words"}
+              "option_rules", "languages", "words", "groups"}
 RULE_KEYS = {"id", "source", "on", "at", "when", "require", "text", "note", "say", "fix"}
-SIGNATURE = re.compile(r"^\s*([a-z_][a-z0-9_]*)\s*(?:\((.*)\))?\s*$")
-PARAM = re.compile(r"^\s*([a-z_][a-z0-9_]*)\s*:\s*([a-z_\[\]]+)\s*$")
 
 
 @dataclass(frozen=True)
@@ -43,7 +41,7 @@ class Where:
 @dataclass(frozen=True)
 class DefinitionSpec:
     name: str
-    params: tuple[tuple[str, str], ...]
+    params: tuple[tuple[str, Type], ...]  # read by the expression language's type parser
     body: str
     on: tuple[str, ...]
     where: Where
@@ -119,6 +117,8 @@ class GameSpec:
     languages: tuple[str, ...] = ("en",)  # what its sentences are written in, English first
     # the words a sentence may show (`{led}`: `swords`), in its other languages: word -> lang -> word
     words: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    # named lists of moves or checkpoints for `on:` (`plays: [play, lead]`), already expanded there
+    groups: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
     def pack(self) -> list[Card]:
         """The game's cards, in the pack's fixed order."""
@@ -144,6 +144,7 @@ class SpecReader:
     def __init__(self, located: Located) -> None:
         self.located = located
         self.errors: list[SpecError] = []
+        self.groups: dict[str, tuple[str, ...]] = {}  # `groups:`, read before any `on:`
 
     def error(self, path: PathKey, message: str, at_key: bool = False) -> None:
         self.errors.append(self.located.error(path, message, at_key))
@@ -183,6 +184,36 @@ class SpecReader:
         return ()
 
 
+    def checkpoints(self, value: Any, path: PathKey) -> tuple[str, ...]:
+        """An `on:`: names of moves or checkpoints, each group name standing for its members."""
+        names: list[str] = []
+        for name in self.strings(value, path):
+            for member in self.groups.get(name, (name,)):
+                if member not in names:
+                    names.append(member)
+        return tuple(names)
+
+
+def read_groups(reader: SpecReader, raw: Any, moves: Any) -> dict[str, tuple[str, ...]]:
+    """`groups: {plays: [play, lead]}`: a name for moves or checkpoints that rules judge together,
+    so that `on: plays` stands for `on: [play, lead]`."""
+    if raw is None or not reader.expect(raw, dict, ("groups",), "`groups`"):
+        return {}
+    result: dict[str, tuple[str, ...]] = {}
+    for name, members in raw.items():
+        path: PathKey = ("groups", name)
+        names = reader.strings(members, path)
+        if isinstance(moves, dict) and name in moves:
+            reader.error(path, f"group `{name}` has the name of a move", at_key=True)
+        elif not names:
+            reader.error(path, f"group `{name}` names no move or checkpoint")
+        elif any(n in raw for n in names):
+            reader.error(path, f"group `{name}` names a group: list its moves instead")
+        else:
+            result[str(name)] = names
+    return result
+
+
 def expression_at(located: Located, path: PathKey, value: Any) -> tuple[str, Where]:
     if isinstance(value, bool):
         value = "true" if value else "false"
@@ -217,6 +248,7 @@ def read_spec(located: Located, mechanic_sections: set[str]) -> tuple[GameSpec |
     if reader.expect(pack, dict, ("pack",), "`pack`") and pack.get("kind") not in ("french", "tarot"):
         reader.error(("pack", "kind"), f"unknown pack kind `{pack.get('kind')}`: expected `french` or `tarot`")
     languages, language_errors = read_languages(located)
+    reader.groups = read_groups(reader, data.get("groups"), data.get("moves"))
     spec = GameSpec(
         name=str(name), title=reader.texts(data.get("title"), ("title",)),
         source=reader.strings(data.get("source"), ("source",)),
@@ -230,7 +262,8 @@ def read_spec(located: Located, mechanic_sections: set[str]) -> tuple[GameSpec |
         moves=_read_moves(reader, data.get("moves", {})),
         rules=_read_rules(reader, data.get("rules", [])),
         sections={k: data[k] for k in mechanic_sections if k in data},
-        located=located, languages=languages, words=_read_words(reader, data.get("words")))
+        located=located, languages=languages, words=_read_words(reader, data.get("words")),
+        groups=reader.groups)
     return spec, reader.errors + language_errors + translation_errors(
         located, languages, frozenset(mechanic_sections))
 
@@ -300,32 +333,18 @@ def _read_definitions(reader: SpecReader, items: Any) -> tuple[DefinitionSpec, .
         path: PathKey = ("definitions", index)
         if not reader.expect(item, dict, path, "a definition"):
             continue
-        signature = SIGNATURE.match(str(item.get("name", "")))
-        if not signature:
-            reader.error(path + ("name",), f"a definition is named `name` or `name(param: type, ...)`, "
-                         f"got `{item.get('name')}`")
+        try:
+            name, params = parse_signature(str(item.get("name", "")))
+        except SpecErrors as exc:
+            reader.error(path + ("name",), exc.errors[0].detail)
             continue
-        params = _read_params(reader, signature.group(2), path + ("name",))
         body = item.get("body")
         if not reader.expect(body, (str, int, bool), path + ("body",), "a definition's `body`"):
             continue
         text, where = reader.expression(path + ("body",), body)
-        result.append(DefinitionSpec(signature.group(1), params, text,
-                                     reader.strings(item.get("on"), path + ("on",)), where))
+        result.append(DefinitionSpec(name, tuple(params), text,
+                                     reader.checkpoints(item.get("on"), path + ("on",)), where))
     return tuple(result)
-
-
-def _read_params(reader: SpecReader, text: str | None, path: PathKey) -> tuple[tuple[str, str], ...]:
-    if not text or not text.strip():
-        return ()
-    params = []
-    for part in text.split(","):
-        match = PARAM.match(part)
-        if match:
-            params.append((match.group(1), match.group(2)))
-        else:
-            reader.error(path, f"a parameter is `name: type`, got `{part.strip()}`")
-    return tuple(params)
 
 
 def _read_moves(reader: SpecReader, moves: Any) -> dict[str, MoveSpec]:
@@ -432,7 +451,7 @@ def _read_rules(reader: SpecReader, rules: Any) -> tuple[RuleSpec, ...]:
         at = body.get("at", "before")
         if at not in ("before", "after"):
             reader.error(path + ("at",), f"`at` is `before` or `after`, got `{at}`")
-        on = reader.strings(body.get("on"), path + ("on",))
+        on = reader.checkpoints(body.get("on"), path + ("on",))
         if not on:
             reader.error(path + ("on",), f"rule `{rule_id}` needs `on:` (the moves or checkpoints it judges)")
         require_text, require_where = reader.expression(path + ("require",), require)

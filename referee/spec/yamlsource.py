@@ -6,6 +6,7 @@ so the loader keeps a map from each key path to its line and column.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -102,10 +103,33 @@ def parse_yaml(text: str, file: str = "<spec>") -> Located:
         mark = getattr(exc, "problem_mark", None)
         line, column = (mark.line + 1, mark.column + 1) if mark else (1, 1)
         problem = getattr(exc, "problem", None) or str(exc)
-        raise SpecError(f"not valid YAML: {problem}", file=file, line=line, column=column) from None
+        column, hint = _colon_hint(text.splitlines(), line, column, problem)
+        raise SpecError(f"not valid YAML: {problem}{hint}", file=file, line=line,
+                        column=column) from None
     located = Located(data=None, file=file, lines=text.splitlines())
     located.data = _convert(node, (), located) if node is not None else {}
     return located
+
+
+_COLON_PROBLEMS = ("mapping values are not allowed here", "expected ',' or '}', but got ':'")
+_KEY_AND_VALUE = re.compile(r"^(\s*(?:- )?\{?\s*)([A-Za-z_][\w.]*):\s+(?=\S)")
+_FLOW_KEY = re.compile(r"[{,]\s*([A-Za-z_]\w*):\s+(?=\S)")
+
+
+def _colon_hint(lines: list[str], line: int, column: int, problem: str) -> tuple[int, str]:
+    """When YAML trips on the `: ` of an unquoted expression (`all(c in hand: ...)`), say to
+    quote it and point at where the expression starts: (column, hint), else (column, "")."""
+    if problem not in _COLON_PROBLEMS or not 1 <= line <= len(lines):
+        return column, ""
+    text = lines[line - 1]
+    starts = [(m.group(1), m.end()) for m in _FLOW_KEY.finditer(text, 0, column - 1)]
+    if (m := _KEY_AND_VALUE.match(text)) and m.end() < column:
+        starts.insert(0, (m.group(2), m.end()))
+    if not starts:
+        return column, ""
+    key, start = starts[-1]
+    return start + 1, (f": the value of `{key}` holds `: ` (an expression's `x in xs: ...`?): "
+                       f"quote it, `{key}: '...'`, or write it as a block, `{key}: >-`")
 
 
 def _convert(node: yaml.Node, path: PathKey, located: Located) -> Any:

@@ -22,7 +22,7 @@ from referee.service import RefereeService
 from referee.spec.registry import load_games
 from referee.store.sqlite import SqliteStore
 from referee_client import RefereeClient, TableHandle
-from referee_client.pontoon_bot import (HIDDEN, best_total, hard_total, next_to_act,
+from referee_bots.pontoon_bot import (HIDDEN, best_total, hard_total, next_to_act,
                                         turn_candidates)
 
 MAX_PROPOSALS = 5000     # per table: a hand of bots takes a few dozen

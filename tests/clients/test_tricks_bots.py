@@ -33,8 +33,9 @@ from referee.server.app import create_server
 from referee.service import RefereeService
 from referee.spec.registry import load_games
 from referee.store.sqlite import SqliteStore
-from referee_client import RefereeClient, tricks_bot
-from referee_client.tricks_bot import next_to_act, turn_candidates
+from referee_bots import tricks_bot
+from referee_bots.tricks_bot import next_to_act, turn_candidates
+from referee_client import RefereeClient
 
 GAME = "tarocchi_piedicavallo"
 TEAMS = ((0, 2), (1, 3))                       # TA-1

@@ -16,7 +16,7 @@ from dataclasses import replace
 from referee.engine.table import Table, TableSetup
 from referee.model import ADJUDICATOR, Event, Move
 from referee.spec.registry import load_games
-from referee_client import pontoon_bot, tricks_bot
+from referee_bots import pontoon_bot, tricks_bot
 
 GAMES = load_games()
 

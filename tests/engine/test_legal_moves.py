@@ -165,8 +165,8 @@ def play(game: Game, setup: TableSetup, seed: int) -> None:
             assert copy.deepcopy(table).propose(0, Move("contribute", {"entropy": entropy})).accepted
         if table.is_over:
             return
-        if table.open_window is not None and rng.random() < 0.2:
-            table.close_window()
+        if table.deadline is not None and rng.random() < 0.2:
+            table.expire()
             continue
         chosen = next_move(game, table, rng)
         if chosen is not None:

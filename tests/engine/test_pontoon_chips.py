@@ -27,7 +27,7 @@ from referee.engine.table import Table, TableSetup
 from referee.errors import OptionError
 from referee.model import ADJUDICATOR, Move, Verdict
 from referee.spec.registry import load_games
-from referee_client.pontoon_bot import HIDDEN, next_to_act, turn_candidates
+from referee_bots.pontoon_bot import HIDDEN, next_to_act, turn_candidates
 
 GAME = load_games()["pontoon"]
 ONE_PACK = Counter(codes(french_pack(1)))

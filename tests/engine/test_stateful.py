@@ -33,7 +33,7 @@ from referee.cards import codes, french_pack
 from referee.engine.table import Table, TableSetup
 from referee.model import ADJUDICATOR, Move, Verdict
 from referee.spec.registry import load_games
-from referee_client.rummy_bot import turn_candidates
+from referee_bots.rummy_bot import turn_candidates
 
 GAME = load_games()["pontinho"]
 TWO_PACKS = Counter(codes(french_pack(2)))

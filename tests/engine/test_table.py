@@ -15,7 +15,7 @@ from referee.errors import OptionError, SetupError
 from referee.model import ADJUDICATOR, Move
 from referee.spec.registry import Game
 from referee.engine.table import Table, TableSetup
-from referee_client.rummy_bot import turn_candidates
+from referee_bots.rummy_bot import turn_candidates
 
 StackDeal = Callable[..., dict[str, Any]]  # the `stacked` fixture (tests/conftest.py)
 

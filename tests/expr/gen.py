@@ -11,7 +11,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from referee.cards import FRENCH_RANKS, FRENCH_SUITS, Card
+from referee.cards import FRENCH_RANKS, FRENCH_SUITS, Card, PackKind
 from referee.spec.expr import BOOL, CARD, INT, STR, Definition, ListType, Program, Scope, Type
 from referee.spec.expr.ast import (
     Attr,
@@ -19,6 +19,7 @@ from referee.spec.expr.ast import (
     BoolLit,
     BoolOp,
     Call,
+    CardLit,
     Compare,
     Comprehension,
     IfExpr,
@@ -42,6 +43,11 @@ SCOPE = Scope({"n": INT, "m": INT, "flag": BOOL, "kind": STR, "c": CARD, "d": CA
                "cards": L_CARD, "xs": L_INT, "move": MOVE})
 STRINGS = ["S", "H", "trio", "same_rank", ""]
 KINDS = ["same_rank", "next_rank", "trio"]
+# card, rank and suit literals: French cards and tarot ones (trumps, the Matto, a knight)
+CARD_LITERALS = [Card.parse(code, PackKind.TAROT) for code in ("T1", "T21", "MT", "NC", "KB")] + [
+    Card.parse(code) for code in ("AS", "KH", "7D", "TC")]
+RANK_WORDS = ["ace", "jack", "queen", "king", "knight"]
+SUIT_WORDS = ["spades", "hearts", "diamonds", "clubs", "swords", "batons", "trumps"]
 
 DEFINITIONS = [
     Definition("twice", [("i", INT)], "i * 2"),
@@ -81,11 +87,15 @@ def _leaf(draw: Draw, ty: Type, binders: Binders) -> Node:
     names: list[Node] = [Name(P, n) for n, t in visible(binders).items() if t == ty]
     if ty == INT:
         names.append(IntLit(P, draw(st.integers(-3, 13))))
+        names.append(Name(P, draw(st.sampled_from(RANK_WORDS))))
+    elif ty == CARD:
+        names.append(CardLit(P, draw(st.sampled_from(CARD_LITERALS))))
     elif ty == BOOL:
         names.append(BoolLit(P, draw(st.booleans())))
         names.append(Attr(P, Name(P, "move"), "going_out"))
     elif ty == STR:
         names.append(StrLit(P, draw(st.sampled_from(STRINGS))))
+        names.append(Name(P, draw(st.sampled_from(SUIT_WORDS))))
         names.append(Attr(P, Name(P, "move"), "kind"))
     elif ty == L_CARD:
         names.append(Attr(P, Name(P, "move"), "cards"))
@@ -130,7 +140,10 @@ def _negate(draw: Draw, ty: Type, depth: int, b: Binders) -> Node:
 
 
 def _int_call(draw: Draw, ty: Type, depth: int, b: Binders) -> Node:
-    choice = draw(st.sampled_from(["size", "rank", "min", "max", "abs", "twice"]))
+    choice = draw(st.sampled_from(["size", "rank", "min", "max", "abs", "twice", "index_of"]))
+    if choice == "index_of":
+        t = draw(st.sampled_from([INT, CARD, STR]))
+        return Call(P, "index_of", (sub(draw, ListType(t), depth, b), sub(draw, t, depth, b)))
     if choice == "size":
         return Call(P, "size", (sub(draw, draw(st.sampled_from(TYPES[4:])), depth, b),))
     if choice == "rank":
@@ -207,7 +220,7 @@ def _int_list(draw: Draw, ty: Type, depth: int, b: Binders) -> Node:
 _LIST = [_list_call, _comprehension("filter"), _comprehension("map")]
 _COMPOSITES: dict[Type, list[Callable[..., Node]]] = {
     INT: [_arith, _negate, _int_call, _comprehension("count"), _comprehension("sum", INT),
-          _comprehension("first_index")],
+          _comprehension("first_index"), _comprehension("best_index", INT)],
     BOOL: [_compare, _logic, _bool_call, _comprehension("all"), _comprehension("any")],
     STR: [_suit],
     CARD: [],

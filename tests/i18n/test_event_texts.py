@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 import pytest
-from referee_client import pontoon_bot, rummy_bot, tricks_bot
+from referee_bots import pontoon_bot, rummy_bot, tricks_bot
 
 from referee.cards import PackKind, codes_in
 from referee.engine.table import Table, TableSetup
@@ -47,7 +47,7 @@ def played_events(game: Game, seed: int, steps: int = 300) -> Iterator[Event]:
                 yield from verdict.events
                 break
         else:
-            closed = table.close_window()
+            closed = table.expire()
             if closed is None:
                 return
             yield from closed.events

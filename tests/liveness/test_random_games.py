@@ -29,7 +29,7 @@ from referee.errors import OptionError, SetupError
 from referee.model import ADJUDICATOR, Move, Verdict
 from referee.spec.options import Option
 from referee.spec.registry import Game, load_games
-from referee_client import pontoon_bot, rummy_bot, tricks_bot
+from referee_bots import pontoon_bot, rummy_bot, tricks_bot
 from tests.liveness.oracle import accepted, candidates, witness
 
 pytestmark = pytest.mark.slow  # every test here is a long run
@@ -173,8 +173,8 @@ def play(game: Game, setup: TableSetup, seed: int, watch: Watcher | None = None)
         assert found is not None, stuck(table)
         COVERED["states with a witness"] += 1
         roll = rng.random()
-        if table.open_window is not None and roll < 0.1:
-            closed = table.close_window()  # the deadline passes
+        if table.deadline is not None and roll < 0.1:
+            closed = table.expire()  # the deadline passes
             if watch is not None and closed is not None:
                 watch(table, SYSTEM, Move(CLOSE_WINDOW), closed)
         elif roll < 0.2:

@@ -67,7 +67,7 @@ def moves_from(game: Game, state: Any) -> list[Child]:
             judged = mechanic.judge(state, seat, move.type, parsed)
             if judged.accepted:
                 children.append(Child(move.type, judged))
-    closed = mechanic.close_window(state)
+    closed = mechanic.expire(state)
     return children + ([Child("close_window", closed)] if closed is not None else [])
 
 

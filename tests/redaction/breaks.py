@@ -7,10 +7,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from referee import service as service_module
+from referee.engine.table import Table
 from referee.mechanics.banking import views as banking_views
 from referee.mechanics.banking.mechanic import BankingMechanic
 from referee.model import ADJUDICATOR, JSON, Move
+from referee.service import answers, referee_service, watching
 from referee.spec.rules import CompiledRule
 
 Break = list[tuple[Any, str, Any]]
@@ -46,12 +47,14 @@ def _full_view(table: Any, seat: int | None, legal: bool = False) -> dict[str, A
     return view
 
 
-EVENTS_WHOLE: Break = [(service_module, "events_for", _events_whole)]
-VIEWS_WHOLE: Break = [(service_module.Table, "view", _full_view)]
+# the service's modules that pass events and verdicts through the redaction point
+EVENTS_WHOLE: Break = [(watching, "events_for", _events_whole),
+                       (referee_service, "events_for", _events_whole)]
+VIEWS_WHOLE: Break = [(Table, "view", _full_view)]
 MECHANIC_LEAK: Break = [(BankingMechanic, "_cards_shown", banker_hand_whole)]
 FIX_LEAK: Break = [(CompiledRule, "mend", fix_names_the_bankers_hand)]
-REJECTIONS_WHOLE: Break = [(service_module, "verdict_for", _verdict_whole), *MECHANIC_LEAK]
-FIXES_WHOLE: Break = [(service_module, "verdict_for", _verdict_whole), *FIX_LEAK]
+REJECTIONS_WHOLE: Break = [(answers, "verdict_for", _verdict_whole), *MECHANIC_LEAK]
+FIXES_WHOLE: Break = [(answers, "verdict_for", _verdict_whole), *FIX_LEAK]
 
 # name: (a game that shows it, the break, the answer that then leaks)
 CONTROLS: dict[str, tuple[str, Break, str]] = {

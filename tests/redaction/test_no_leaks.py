@@ -33,7 +33,7 @@ from hypothesis import strategies as st
 from referee.engine.table import TableSetup
 from referee.model import ADJUDICATOR, Move
 from referee.spec.registry import Game, load_games
-from referee_client import pontoon_bot, rummy_bot, tricks_bot
+from referee_bots import pontoon_bot, rummy_bot, tricks_bot
 from tests.liveness.oracle import candidates, witness
 from tests.harden.report import report as harden_report
 from tests.redaction.breaks import CONTROLS, FIX_LEAK, MECHANIC_LEAK, Break

@@ -28,7 +28,7 @@ from referee.cards import codes
 from referee.engine.table import Table, TableSetup
 from referee.model import ADJUDICATOR, Move
 from referee.spec.registry import Game, load_games
-from referee_client import pontoon_bot, rummy_bot, tricks_bot
+from referee_bots import pontoon_bot, rummy_bot, tricks_bot
 from tests.liveness.oracle import accepted, candidates
 from tests.redaction.breaks import CONTROLS
 from tests.redaction.referee_under_test import Received, WatchedTable

@@ -8,7 +8,7 @@ import pytest
 
 from referee.errors import InvalidArgument
 from referee.model import Move
-from referee.scenario import checks, fields
+from referee.scenario import checks
 from referee.scenario.format import (
     CheckStep, CloseWindowStep, Expect, MoveStep, ScenarioError, load_data, load_file, load_text)
 
@@ -152,4 +152,4 @@ def test_a_deal_of_only_a_seed_is_a_seeded_table() -> None:
 
 
 def test_every_check_key_has_a_reader_and_a_comparer() -> None:
-    assert set(fields.check_readers(4)) == set(checks.COMPARERS)
+    assert set(checks.check_readers(4)) == set(checks.COMPARERS)

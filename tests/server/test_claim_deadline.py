@@ -3,11 +3,14 @@
 A discard at a Taradinho table opens a claim window of `claim_window_ms`. Seats that do not answer
 cannot hold the game up: at the deadline the server closes the window by itself, applies the
 winning claim (TD-3) or lets play go on, and tells every watcher. Scenarios cannot show this over
-gRPC (their `{close_window: true}` moves a virtual clock); these tests wait for the real one.
+gRPC (their `{close_window: true}` moves a virtual clock).
 
-Timing asserts are deliberately loose (machines are noisy): an event must not come before the
-deadline (measured from just before the discard was sent, so the server's deadline is later
-still), and must come within `SLACK_S` after it.
+The service's clock is injected: most tests give it a `ManualClock` and move it, so a window is
+seen open just before its deadline and closed exactly at it, with no sleeping. One test
+(`test_every_watcher_sees_the_close_on_the_real_clock`) waits for the real clock; its timing
+asserts are deliberately loose (machines are noisy): an event must not come before the deadline
+(measured from just before the discard was sent, so the server's deadline is later still), and
+must come within `SLACK_S` after it.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from typing import Any, Iterator
 import grpc
 import pytest
 
+from referee.clock import ManualClock
 from referee.engine.table import SYSTEM
 from referee.server.app import create_server
 from referee.service import RefereeService
@@ -28,7 +32,8 @@ from referee.store.memory import MemoryStore
 from referee.store.sqlite import SqliteStore
 from referee_client import RefereeClient, TableHandle
 
-WINDOW_MS = 400          # small, but long enough for a claim to arrive after the discard
+WINDOW_MS = 500          # on the real clock: long enough for a claim to arrive after the discard
+JUST_BEFORE_S = 2 ** -10  # a moment (binary-exact, so the manual clock's sums are exact)
 SLACK_S = 2.0            # the window must close within this after its deadline
 WAIT_S = 10.0            # give up waiting for an event after this
 
@@ -85,11 +90,25 @@ def serve(service: RefereeService) -> tuple[grpc.Server, str]:
 
 
 @pytest.fixture
-def client(games: dict[str, Game]) -> Iterator[RefereeClient]:
-    service = RefereeService(MemoryStore(), games, allow_stacked=True)
+def clock() -> ManualClock:
+    return ManualClock()
+
+
+@pytest.fixture
+def client(games: dict[str, Game], clock: ManualClock) -> Iterator[RefereeClient]:
+    """A client of a referee whose clock moves only when the test moves `clock`."""
+    yield from connected(RefereeService(MemoryStore(), games, allow_stacked=True, clock=clock))
+
+
+@pytest.fixture
+def real_time_client(games: dict[str, Game]) -> Iterator[RefereeClient]:
+    yield from connected(RefereeService(MemoryStore(), games, allow_stacked=True))
+
+
+def connected(service: RefereeService) -> Iterator[RefereeClient]:
     server, address = serve(service)
-    with RefereeClient(address) as connected:
-        yield connected
+    with RefereeClient(address) as client:
+        yield client
     service.close()
     server.stop(None).wait()
 
@@ -101,7 +120,8 @@ def new_table(client: RefereeClient, window_ms: int = WINDOW_MS) -> TableHandle:
 
 def discard_opening_a_window(client: RefereeClient, table: TableHandle
                              ) -> tuple[float, float, Watcher]:
-    """Seat 1 draws and discards 5C, watched from before the discard: (sent, answered, watcher)."""
+    """Seat 1 draws and discards 5C, watched from before the discard: (sent, answered, watcher),
+    the times on the wall clock."""
     assert client.propose(table.id, table.tokens[1], {"type": "draw"})["accepted"]
     watcher = Watcher(client, table.id, from_version=client.view(table.id)["version"])
     sent = time.monotonic()
@@ -123,6 +143,17 @@ def event(update: dict[str, Any], kind: str, **match: Any) -> dict[str, Any]:
     return found[0]
 
 
+def closes_at_its_deadline(client: RefereeClient, table: TableHandle, clock: ManualClock,
+                           window_ms: int = WINDOW_MS) -> None:
+    """The window is open until just before its deadline (counted from when it was armed, at the
+    manual clock's time 0) and closed, by a move of the table, exactly at it."""
+    version = client.view(table.id)["version"]
+    clock.advance(window_ms / 1000 - JUST_BEFORE_S)
+    assert client.view(table.id)["version"] == version, "closed before its deadline"
+    clock.advance(JUST_BEFORE_S)
+    assert client.view(table.id)["version"] == version + 1, "not closed at its deadline"
+
+
 def assert_on_time(arrived: float, sent: float, answered: float, window_ms: int) -> None:
     """Not before the deadline (the server's is after `sent` + window), at most SLACK_S after."""
     window_s = window_ms / 1000
@@ -134,17 +165,18 @@ def seats_hands(client: RefereeClient, table: TableHandle) -> dict[str, int]:
     return client.view(table.id)["hand_sizes"]
 
 
-def test_pending_claims_are_resolved_at_the_deadline(client: RefereeClient) -> None:
+def test_pending_claims_are_resolved_at_the_deadline(client: RefereeClient,
+                                                     clock: ManualClock) -> None:
     table = new_table(client)
-    sent, answered, watcher = discard_opening_a_window(client, table)
+    _, _, watcher = discard_opening_a_window(client, table)
     # seats 0 and 3 claim (pending); seat 2, in turn, never answers
     assert client.propose(table.id, table.tokens[0], SEAT_0_CLAIM)["outcome"] == "pending"
     assert client.propose(table.id, table.tokens[3], SEAT_3_CLAIM)["outcome"] == "pending"
     before = client.view(table.id)
     assert before["melds"] == [] and before["discard_top"] == "5C" and before["to_act"] == 2
 
-    arrived, update = watcher.wait_for("window_closed")
-    assert_on_time(arrived, sent, answered, WINDOW_MS)
+    closes_at_its_deadline(client, table, clock)
+    _, update = watcher.wait_for("window_closed")
     assert update["seat"] == SYSTEM  # the table itself moved, not a seat
     assert kinds(update)[:4] == ["window_closed", "claim_won", "claim_lost", "took_discard"]
     assert event(update, "window_closed")["claims"] == [0, 3]
@@ -169,15 +201,15 @@ def test_pending_claims_are_resolved_at_the_deadline(client: RefereeClient) -> N
 
 
 def test_a_window_nobody_claims_closes_at_the_deadline_and_play_goes_on(
-        client: RefereeClient) -> None:
+        client: RefereeClient, clock: ManualClock) -> None:
     table = new_table(client)
-    sent, answered, watcher = discard_opening_a_window(client, table)
+    _, _, watcher = discard_opening_a_window(client, table)
     waiting = client.propose(table.id, table.tokens[2], {"type": "draw"})
     assert waiting["outcome"] == "rejected" and waiting["violations"][0]["rule"] == "TD-4"
     assert client.propose(table.id, table.tokens[3], {"type": "pass"})["outcome"] == "accepted"
 
-    arrived, update = watcher.wait_for("window_closed")
-    assert_on_time(arrived, sent, answered, WINDOW_MS)
+    closes_at_its_deadline(client, table, clock)
+    _, update = watcher.wait_for("window_closed")
     assert update["seat"] == SYSTEM
     assert kinds(update) == ["window_closed"]
     assert update["events"][0]["claims"] == []
@@ -189,7 +221,8 @@ def test_a_window_nobody_claims_closes_at_the_deadline_and_play_goes_on(
     assert seats_hands(client, table)["2"] == 10
 
 
-def test_a_window_every_seat_answers_closes_at_once(client: RefereeClient) -> None:
+def test_a_window_every_seat_answers_closes_at_once(client: RefereeClient,
+                                                    clock: ManualClock) -> None:
     """The deadline's timer does not close a window a second time (nor the next one early)."""
     table = new_table(client)
     _, _, watcher = discard_opening_a_window(client, table)
@@ -201,8 +234,9 @@ def test_a_window_every_seat_answers_closes_at_once(client: RefereeClient) -> No
     assert client.view(table.id)["to_act"] == 0
     version = client.view(table.id)["version"]
 
-    time.sleep(WINDOW_MS / 1000 + 0.3)  # past the first window's deadline: nothing happens
+    clock.advance(WINDOW_MS / 1000 + 1)  # past the first window's deadline: nothing happens
     assert client.view(table.id)["version"] == version
+    watcher.wait_for("window_closed")
     assert sum(1 for _, u in watcher.received if "window_closed" in kinds(u)) == 1
 
 
@@ -211,12 +245,14 @@ def test_a_restarted_referee_closes_a_window_left_open(tmp_path: Path,
     """A referee stopped with a window open (SQLite): the next one, loading the table, gives it a
     full window again and closes it by its own clock."""
     db = tmp_path / "referee.db"
-    window_ms = 1500  # the first referee must stop well before this deadline
+    window_ms = 1500
     stores: list[SqliteStore] = []
+    clocks: list[ManualClock] = []
 
     def referee() -> RefereeService:
         stores.append(SqliteStore(db))
-        return RefereeService(stores[-1], games, allow_stacked=True)
+        clocks.append(ManualClock())
+        return RefereeService(stores[-1], games, allow_stacked=True, clock=clocks[-1])
 
     try:
         first = referee()
@@ -228,6 +264,7 @@ def test_a_restarted_referee_closes_a_window_left_open(tmp_path: Path,
             assert client.propose(table.id, table.tokens[1], discard)["accepted"]
             assert client.propose(table.id, table.tokens[3], SEAT_3_CLAIM)["outcome"] == "pending"
             version = client.view(table.id)["version"]
+            clocks[-1].advance(window_ms / 1000 - JUST_BEFORE_S)  # stopped just before it
         first.close()  # its timers go with it
         server.stop(None).wait()
         assert stores[-1].version(table.id) == version  # it did not close the window
@@ -236,14 +273,12 @@ def test_a_restarted_referee_closes_a_window_left_open(tmp_path: Path,
         server, address = serve(again)
         try:
             with RefereeClient(address) as client:
-                reloaded = time.monotonic()
                 watcher = Watcher(client, table.id, from_version=version)  # loads the table
                 view = client.view(table.id)
                 assert view["version"] == version and view["melds"] == [] and view["to_act"] == 2
-                answered = time.monotonic()
 
-                arrived, update = watcher.wait_for("window_closed")
-                assert_on_time(arrived, reloaded, answered, window_ms)  # a full window again
+                closes_at_its_deadline(client, table, clocks[-1], window_ms)  # a full window again
+                _, update = watcher.wait_for("window_closed")
                 assert kinds(update)[:2] == ["window_closed", "claim_won"]
                 assert event(update, "claim_won")["seat"] == 3
                 after = client.view(table.id)
@@ -270,9 +305,9 @@ def test_a_restarted_referee_closes_windows_nobody_touches(tmp_path: Path,
     """At startup (`referee serve` runs `resume_deadlines` in the background) the windows left
     open are armed again: one closes by the server's clock though no client ever comes back."""
     db = tmp_path / "referee.db"
-    window_ms = 600
+    window_ms = 1000
     store = SqliteStore(db)
-    first = RefereeService(store, games, allow_stacked=True)
+    first = RefereeService(store, games, allow_stacked=True, clock=ManualClock())
     server, address = serve(first)
     with RefereeClient(address) as client:
         table = new_table(client, window_ms)
@@ -286,15 +321,14 @@ def test_a_restarted_referee_closes_windows_nobody_touches(tmp_path: Path,
     store.close()
 
     store = SqliteStore(db)
-    again = RefereeService(store, games, allow_stacked=True)
+    clock = ManualClock()
+    again = RefereeService(store, games, allow_stacked=True, clock=clock)
     try:
-        started = time.monotonic()
         assert again.resume_deadlines() == 1
-        while store.version(table.id) == version and time.monotonic() - started < 5:
-            time.sleep(0.05)
-        closed = time.monotonic() - started
+        clock.advance(window_ms / 1000 - JUST_BEFORE_S)
+        assert store.version(table.id) == version
+        clock.advance(JUST_BEFORE_S)
         assert store.version(table.id) == version + 1  # the table's own move: the close
-        assert window_ms / 1000 <= closed < window_ms / 1000 + 2
         seen = again.view(table.id, None)
         assert seen.view["to_act"] == 0 and seen.view["melds"][0]["cards"] == ["3C", "4C", "5C"]
         assert store.version(quiet.id) == 0
@@ -303,14 +337,15 @@ def test_a_restarted_referee_closes_windows_nobody_touches(tmp_path: Path,
         store.close()
 
 
-def test_every_watcher_sees_the_close(client: RefereeClient) -> None:
-    """The public and a seat, watching, each get the server's close of a window."""
+def test_every_watcher_sees_the_close_on_the_real_clock(real_time_client: RefereeClient) -> None:
+    """The public and a seat, watching, each get the server's close of a window, on time by the
+    real clock (the referee's default, `referee.scheduler.Scheduler`)."""
+    client = real_time_client
     table = new_table(client)
-    assert client.propose(table.id, table.tokens[1], {"type": "draw"})["accepted"]
-    version = client.view(table.id)["version"]
-    public = Watcher(client, table.id, version)
-    seat_2 = Watcher(client, table.id, version, token=table.tokens[2])
-    assert client.propose(table.id, table.tokens[1], {"type": "discard", "card": "5C"})["accepted"]
+    sent, answered, public = discard_opening_a_window(client, table)
+    discarded = client.view(table.id)["version"]
+    seat_2 = Watcher(client, table.id, discarded - 1, token=table.tokens[2])
     for watcher in (public, seat_2):
-        _, update = watcher.wait_for("window_closed")
+        arrived, update = watcher.wait_for("window_closed")
+        assert_on_time(arrived, sent, answered, WINDOW_MS)
         assert kinds(update) == ["window_closed"] and update["seat"] == SYSTEM

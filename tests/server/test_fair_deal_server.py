@@ -24,7 +24,8 @@ from referee.server.app import create_server
 from referee.service import RefereeService
 from referee.spec.registry import Game
 from referee.store.memory import MemoryStore
-from referee_client import RefereeClient, tricks_bot
+from referee_bots import tricks_bot
+from referee_client import RefereeClient
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "engine"))
 from test_fair_deal_rederived import doc_shuffle  # noqa: E402  (the document's algorithm)

@@ -13,7 +13,7 @@ from typing import Any, Iterator
 
 import pytest
 from referee_client import RefereeClient
-from referee_client.tricks_bot import suit, turn_candidates
+from referee_bots.tricks_bot import suit, turn_candidates
 
 from referee.i18n import CATALOGUE, fill
 from referee.model import Sentence

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import itertools
 import threading
-import time
 
+from referee.clock import ManualClock
 from referee.model import Move
 from referee.service import RefereeService
 from referee.spec.registry import Game
@@ -56,8 +56,8 @@ def test_a_watched_table_evicted_still_reaches_its_watcher(games: dict[str, Game
 
 
 def test_an_evicted_tables_claim_window_still_closes_at_its_deadline(games: dict[str, Game]) -> None:
-    store = MemoryStore()
-    service = RefereeService(store, games, max_live_tables=1, allow_stacked=True)
+    store, clock = MemoryStore(), ManualClock()
+    service = RefereeService(store, games, max_live_tables=1, allow_stacked=True, clock=clock)
     try:
         table = service.create_table("taradinho", seats=3, deal=DEAL,
                                      options={"claim_window_ms": 200})
@@ -65,9 +65,9 @@ def test_an_evicted_tables_claim_window_still_closes_at_its_deadline(games: dict
         service.propose(table.table_id, table.tokens[1], Move("discard", {"card": "5C"}))
         service.create_table("pontinho", seats=3, deal=DEAL)  # evicts the Taradinho table
         assert service.live_tables == 1
-        deadline = time.monotonic() + 5  # nobody touches the table: the deadline alone closes it
-        while time.monotonic() < deadline and store.version(table.table_id) < 3:
-            time.sleep(0.05)
+        clock.advance(0.1)
+        assert store.version(table.table_id) == 2
+        clock.advance(0.1)  # nobody touches the table: the deadline alone closes it
         assert store.version(table.table_id) == 3
     finally:
         service.close()

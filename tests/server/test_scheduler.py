@@ -7,6 +7,7 @@ from __future__ import annotations
 import threading
 import time
 
+from referee.clock import ManualClock
 from referee.model import Move
 from referee.scheduler import Scheduler
 from referee.service import RefereeService
@@ -57,3 +58,17 @@ def test_a_thousand_open_windows_hold_no_thread_each(games: dict[str, Game]) -> 
         assert threading.active_count() - before < 5 and threading.active_count() < 50
     finally:
         service.close()
+
+
+def test_a_manual_clock_makes_the_calls_due_in_order_when_moved() -> None:
+    """The clock deadline tests inject (`referee.clock.ManualClock`): nothing runs until it is
+    moved, then each call due by then, in due order, a call added on the way too."""
+    clock = ManualClock()
+    ran: list[str] = []
+    clock.call_later(2, ran.append, "late")
+    clock.call_later(1, lambda: (ran.append("early"), clock.call_later(0.5, ran.append, "added")))
+    clock.call_later(1.2, ran.append, "cancelled").cancel()
+    clock.advance(1.4)
+    assert ran == ["early"] and clock.now() == 1.4
+    clock.advance(0.6)
+    assert ran == ["early", "added", "late"] and clock.pending == 0

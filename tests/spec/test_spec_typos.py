@@ -44,8 +44,11 @@ def refusal(path: Path) -> tuple[int, str]:
      "meld_kinds.trio.extends: unknown key `extends` in `meld_kinds.trio`: did you mean `extend`?"),
     ("tarocchi_piedicavallo", "  dealer_extra:", "  dealer_extr:",
      "tricks.dealer_extr: unknown key `dealer_extr` in `tricks`: did you mean `dealer_extra`?"),
-    ("shoot_pontoon", "  kitty: true", "  kity: true",
+    ("shoot_pontoon", "  kitty:   ", "  kity:   ",
      "banking.kity: unknown key `kity` in `banking`: did you mean `kitty`?"),
+    ("shoot_pontoon", "    shoot_settle:", "    shoot_setle:",
+     "banking.kitty.shoot_setle: unknown key `shoot_setle` in `banking.kitty`: "
+     "did you mean `shoot_settle`?"),
     ("pontoon", "      id: PO-5-split-pack", "      idd: PO-5-split-pack",
      "banking.violations.split_pack_short.idd: unknown key `idd` in "
      "`banking.violations.split_pack_short`: did you mean `id`?"),

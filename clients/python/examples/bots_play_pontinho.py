@@ -14,7 +14,7 @@ import random
 import sys
 
 from referee_client import RefereeClient
-from referee_client.rummy_bot import turn_candidates
+from referee_bots.rummy_bot import turn_candidates
 
 
 def next_to_answer(public: dict) -> int:

@@ -17,7 +17,7 @@ import sys
 from typing import Any
 
 from referee_client import RefereeClient
-from referee_client.tricks_bot import next_to_act, turn_candidates
+from referee_bots.tricks_bot import next_to_act, turn_candidates
 
 GAME = "tarocchi_piedicavallo"
 

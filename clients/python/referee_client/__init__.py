@@ -1,5 +1,5 @@
-"""A Python client for the referee (gRPC), and a random bot per mechanic (rummy, pontoon, tricks)
-for examples, tests, transcripts and benchmarks."""
+"""A Python client for the referee (gRPC). The random bots that play through it are a package of
+their own, `referee_bots`."""
 
 from referee_client.client import RefereeClient, TableHandle
 

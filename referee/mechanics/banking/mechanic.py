@@ -1,9 +1,11 @@
-"""The banking mechanic (Pontoon): a banker against each player's hands, stakes on the table.
+"""The banking mechanic (Pontoon, twenty-one): a banker against each player's hands, stakes on
+the table.
 
 The Python here moves cards and chips: dealing rounds, bets, splits, buys, twists, the banker's
 turn, settlement, the next hand. Whether a move is allowed, what a hand is worth, when it is
-over and what it is paid are the spec's expressions (`banking:` and the rules). Every chip that
-moves is a `transfer` event; balances plus the stakes on the table never change in sum (GEN-6).
+over and what it is paid are the spec's expressions (`banking:` and the rules); a game's own
+procedure is a part the spec selects (the kitty, `banking.kitty`), a no-op when left out. Every
+chip that moves is a `transfer` event; balances plus the stakes on the table never change in sum.
 """
 
 from __future__ import annotations
@@ -13,8 +15,9 @@ from typing import Any, Mapping
 from referee.cards import Card, PackKind, codes
 from referee.engine import chance
 from referee.engine import stacked as stacking
-from referee.mechanics.banking.config import EXPRESSIONS, KITTY_EXPRESSIONS, SIZES, read_config
+from referee.mechanics.banking import kitty as kitty_part
 from referee.mechanics.banking import views
+from referee.mechanics.banking.config import SECTION_SHAPE, kitty_selected, read_config
 from referee.mechanics.banking.state import BankState, Hand
 from referee.mechanics.base import Deal, Judgement, Mechanic
 from referee.i18n.verdicts import unreadable
@@ -23,7 +26,6 @@ from referee.model import JSON, Event, Sentence, Violation
 from referee.spec.expr import BOOL, INT, ListType, CARD, STR, Scope
 from referee.spec.rules import RuleBook, SpecExpression
 from referee.spec.schema import GameSpec
-from referee.spec.sections import ANY, VERDICT
 from referee.engine.moves import move_record_type
 from referee.spec.option_types import options_type
 
@@ -35,7 +37,7 @@ def scopes(spec: GameSpec) -> dict[str, Scope]:
               "is_banker": BOOL, "in_turn": BOOL, "phase": STR, "cards": ListType(CARD),
               "stake": INT, "paid": ListType(INT), "twisted": BOOL, "hands": INT,
               "split_hand": BOOL, "banker_cards": ListType(CARD), "offered_to": INT,
-              "bank_won": BOOL, "kitty": INT, "shoot_total": INT, "shoot": INT}
+              "bank_won": BOOL, **(kitty_part.SCOPE if kitty_selected(spec) else {})}
     result = {name: Scope({**common, "move": move_record_type(move)})
               for name, move in spec.moves.items()}
     result["hand"] = Scope(common)
@@ -48,14 +50,13 @@ class BankingMechanic(Mechanic):
              "kitty": frozenset({"amount"}), "offer_bank": frozenset({"to", "price"}),
              **{name: frozenset() for name in ("split", "twist", "stick", "burn", "next_hand",
                                                "accept_bank")}}
-    section_shapes = {"banking": {key: None for key in (*SIZES, *EXPRESSIONS, *KITTY_EXPRESSIONS,
-                                                         "kitty")}
-                      | {"violations": {ANY: VERDICT}}}
+    section_shapes = {"banking": SECTION_SHAPE}
 
     def __init__(self, spec: GameSpec) -> None:
         super().__init__(spec)
         self.rules = RuleBook(spec, scopes(spec))
         self.config = read_config(spec, self.rules)
+        self.kitty: kitty_part.KittyPart = self.config["kitty"]
         self.pack = spec.pack()
 
     def verdict(self, name: str) -> Violation:
@@ -73,31 +74,27 @@ class BankingMechanic(Mechanic):
         else:
             _shuffle(state, self.pack, 1)
         _start_hand(state)
-        self._ask_for_kitty(state)
+        self.kitty.ask(state)
         return state
-
-    def _ask_for_kitty(self, state: BankState) -> None:
-        """SH-1, SH-8: with a kitty, nobody bets before the banker has put one up."""
-        if self.config["kitty"] and state.kitty == 0:
-            state.phase, state.to_act = "kitty", state.banker
 
     def is_over(self, state: BankState) -> bool:
         return False  # a banking table goes on hand after hand
 
     def commitment(self, state: BankState) -> str:
-        """The commitment to the pack as last shuffled (PO-8 carries it on from hand to hand
-        until a pontoon has it shuffled): revealed at that shuffle, when its order no longer
+        """The commitment to the pack as last shuffled (it is carried on from hand to hand until
+        `banking.reshuffle` has it shuffled): revealed at that shuffle, when its order no longer
         tells anything of the cards to come."""
         return chance.hand_commitment(state.salt, state.shuffle_number, state.deck)
 
     def view(self, state: BankState, seat: int | None) -> dict[str, JSON]:
-        return views.view(self, state, seat)
+        return views.view(state, seat, self.commitment(state), self.kitty.shown(state))
 
     # --- proofs: the spec expressions computed with, and what a checkpoint accepts ----------
     @property
     def expressions(self) -> dict[str, SpecExpression]:
         """The `banking.*` expressions, by dotted path: what `referee prove` evaluates."""
-        return {e.path: e for e in self.config.values() if isinstance(e, SpecExpression)}
+        found = [*self.config.values(), *self.kitty.expressions()]
+        return {e.path: e for e in found if isinstance(e, SpecExpression)}
 
     def acceptance(self, checkpoint: str) -> list[tuple[Any, Any]]:
         """(when, require) pairs, typed, that hold exactly when `checkpoint`'s rules accept: the
@@ -115,11 +112,14 @@ class BankingMechanic(Mechanic):
                 "hands": len(state.hands[seat]), "split_hand": hand.split,
                 "banker_cards": banker.cards,
                 "offered_to": state.offer[0] if state.offer else -1,
-                "bank_won": state.next_banker is not None,
-                "kitty": state.kitty, "shoot_total": state.shoot_total, "shoot": hand.shoot}
+                "bank_won": state.next_banker is not None, **self.kitty.env(state, hand)}
 
     def value(self, name: str, state: BankState, seat: int, hand: Hand) -> Any:
         return self.config[name](self.env(state, seat, hand))
+
+    def holds(self, name: str, state: BankState, seat: int, hand: Hand) -> bool:
+        """An optional condition of the spec's (`banking.takes_bank`...); left out, it never holds."""
+        return self.config[name] is not None and bool(self.value(name, state, seat, hand))
 
     # --- judging ------------------------------------------------------------------------------
     def judge(self, state: BankState, seat: int, move_type: str, move: Mapping[str, Any]) -> Judgement:
@@ -162,7 +162,7 @@ class BankingMechanic(Mechanic):
 
     def _judged_blind(self, state: BankState, seat: int, move_type: str,
                       move: Mapping[str, Any]) -> list[Violation]:
-        """The rejection of a banker that does not see its first card (PO-3) is the same
+        """The rejection of a banker that does not see its first card is the same
         whatever that card is (GEN-3): every rule broken with some card of the pack in its place,
         each worded as for the first such card in pack order."""
         shown = self._cards_shown(state, seat)
@@ -179,7 +179,7 @@ class BankingMechanic(Mechanic):
 
     def _cards_shown(self, state: BankState, seat: int) -> list[str]:
         """The cards a rejection names: the proposer's hand as the proposer sees it (the
-        banker's first card stays hidden from the banker until its turn, PO-3)."""
+        banker's first card stays hidden from the banker until its turn)."""
         if not state.hands[seat]:
             return []
         return [c for c in views.seen_cards(state, seat, state.hand(seat), seat) if c != views.HIDDEN]
@@ -189,7 +189,7 @@ class BankingMechanic(Mechanic):
         hand = s.hands[seat][0]
         hand.stake = move["amount"]
         events.append(_transfer(s, seat, None, hand.stake, "bet"))
-        self._shoot(s, seat, hand, move, events)
+        self.kitty.bet(s, seat, hand, move, events)
         players = s.players()
         following = players[players.index(seat) + 1:]
         if following:
@@ -204,7 +204,7 @@ class BankingMechanic(Mechanic):
         for seat in [*s.players(), s.banker]:
             self._give(s, seat, s.hands[seat][0], face_up=False, events=events)
         banker = s.hands[s.banker][0]
-        if self.value("banker_wins_at_once", s, s.banker, banker):
+        if self.holds("banker_wins_at_once", s, s.banker, banker):
             self._banker_wins_at_once(s, events)
             return
         s.phase = "play"
@@ -219,7 +219,7 @@ class BankingMechanic(Mechanic):
         hand.split = True
         s.hands[seat].insert(s.active + 1, new)
         events.append(_transfer(s, seat, None, new.stake, "split"))
-        self._shoot(s, seat, new, move, events)  # SH-5: a shoot bet for the new hand
+        self.kitty.bet(s, seat, new, move, events)  # a split's shoot bet is the new hand's
         events.append(Event("split", {"seat": seat, "hands": len(s.hands[seat])}))
         for part in (hand, new):
             self._give(s, seat, part, face_up=False, events=events)
@@ -233,7 +233,7 @@ class BankingMechanic(Mechanic):
             return None
         hand.paid.append(move["amount"])
         events.append(_transfer(s, seat, None, move["amount"], "buy"))
-        self._shoot(s, seat, hand, move, events)
+        self.kitty.bet(s, seat, hand, move, events)
         self._give(s, seat, hand, face_up=False, events=events)
         self._advance(s, events)
         return None
@@ -244,7 +244,7 @@ class BankingMechanic(Mechanic):
             self._stand_on_empty_pack(s, seat, hand, events)
             return None
         hand.twisted = True
-        self._shoot(s, seat, hand, move, events)
+        self.kitty.bet(s, seat, hand, move, events)
         self._give(s, seat, hand, face_up=True, events=events)
         self._advance(s, events)
         return None
@@ -285,13 +285,13 @@ class BankingMechanic(Mechanic):
         else:
             _under_the_pack(s, used)
         if s.next_banker is not None:
-            self._leave_bank(s, events)
+            self.kitty.leave(s, events)
             events.append(Event("bank_passes", {"from": s.banker, "to": s.next_banker}))
             s.banker = s.next_banker
         s.hand_number += 1
         s.next_banker, s.reshuffle, s.offer = None, False, None
         _start_hand(s)
-        self._ask_for_kitty(s)
+        self.kitty.ask(s)
         events.append(Event("hand_dealt", {"hand_number": s.hand_number, "banker": s.banker,
                                            "commitment": self.commitment(s)}))
         return None
@@ -304,36 +304,7 @@ class BankingMechanic(Mechanic):
         return Event("deck_revealed", dict(s.revealed))
 
     def _do_kitty(self, s: BankState, seat: int, move: dict[str, Any], events: list[Event]) -> Violation | None:
-        """SH-1, SH-8: the banker puts up (or tops up) the kitty from its balance."""
-        s.balances[seat] -= move["amount"]
-        s.kitty += move["amount"]
-        events.append(Event("transfer", {"from": seat, "to": "kitty", "amount": move["amount"],
-                                         "reason": "kitty"}))
-        if s.phase == "kitty":
-            s.phase, s.to_act = "bet", s.players()[0]
-        return None
-
-    def _shoot(self, s: BankState, seat: int, hand: Hand, move: Mapping[str, Any],
-               events: list[Event]) -> None:
-        if "shoot" in move.get("present", ()):
-            hand.shoot += move["shoot"]
-            events.append(_transfer(s, seat, None, move["shoot"], "shoot bet"))
-
-    def _kitty_takes(self, s: BankState, hand: Hand, reason: str, events: list[Event]) -> None:
-        """SH-3, SH-6: a hand's shoot bet goes into the kitty."""
-        if hand.shoot_on_table:
-            s.kitty += hand.shoot_on_table
-            events.append(Event("transfer", {"from": "table", "to": "kitty",
-                                             "amount": hand.shoot_on_table, "reason": reason}))
-        hand.shoot_settled = True
-
-    def _leave_bank(self, s: BankState, events: list[Event]) -> None:
-        """SH-8: a banker who leaves takes the kitty; the new one puts up a new kitty."""
-        if s.kitty:
-            events.append(Event("transfer", {"from": "kitty", "to": s.banker, "amount": s.kitty,
-                                             "reason": "kitty back to the banker"}))
-            s.balances[s.banker] += s.kitty
-            s.kitty = 0
+        return self.kitty.put_up(s, seat, move["amount"], events)
 
     def _do_offer_bank(self, s: BankState, seat: int, move: dict[str, Any], events: list[Event]) -> Violation | None:
         s.offer = (move["to"], move["price"])
@@ -341,12 +312,12 @@ class BankingMechanic(Mechanic):
         return None
 
     def _do_accept_bank(self, s: BankState, seat: int, move: dict[str, Any], events: list[Event]) -> Violation | None:
-        """PO-9: the price moves from the buyer to the banker, and the bank with it."""
+        """The price moves from the buyer to the banker, and the bank with it."""
         if s.offer is None:  # the spec's rules say when; this keeps the state whole regardless
             return unreadable(Sentence("table.no_move_now", {"type": "accept_bank"}))
         to, price = s.offer
         events.append(_transfer(s, to, s.banker, price, "bank sold"))
-        self._leave_bank(s, events)
+        self.kitty.leave(s, events)
         events.append(Event("bank_passes", {"from": s.banker, "to": to}))
         s.banker, s.offer, s.next_banker = to, None, None
         s.to_act = to  # the new banker deals the next hand
@@ -361,7 +332,7 @@ class BankingMechanic(Mechanic):
         secret = {"card": str(card)}
         if face_up:
             events.append(Event("card", {"seat": seat, **secret}))
-        else:  # the banker's first card is seen by nobody until the banker's turn (PO-3)
+        else:  # the banker's first card is seen by nobody until the banker's turn
             hidden = seat == s.banker and len(hand.cards) == 1
             events.append(Event("card", {"seat": seat}, secret, frozenset() if hidden else frozenset({seat})))
 
@@ -401,12 +372,12 @@ class BankingMechanic(Mechanic):
                                            "bust": bool(bust)}))
         if bust:
             events.append(_transfer(s, None, s.banker, hand.on_table, "bust", hand=hand))
-            self._kitty_takes(s, hand, "bust", events)
+            self.kitty.takes(s, hand, "bust", events)
             _under_the_pack(s, hand.cards)
             hand.cards, hand.face_up = [], []
 
     def _bankers_turn(self, s: BankState, events: list[Event]) -> None:
-        """PO-6: the banker turns both cards up and plays, unless every player hand is bust."""
+        """The banker turns both cards up and plays, unless every player hand is bust."""
         standing = [h for seat in s.players() for h in s.hands[seat] if not h.settled]
         banker = s.hands[s.banker][0]
         banker.face_up = [True] * len(banker.cards)
@@ -416,37 +387,28 @@ class BankingMechanic(Mechanic):
             banker.done = True
 
     def _settle(self, s: BankState, events: list[Event]) -> None:
-        """PO-7 for every hand still standing, then PO-8's bookkeeping for the next hand."""
+        """Every hand still standing against the banker (`banking.settle`), then the bookkeeping
+        for the next hand."""
         for seat in s.players():
             for hand in s.hands[seat]:
                 if hand.settled:
                     continue
                 amount = self.value("settle", s, seat, hand)
                 events.append(_settle_hand(s, seat, hand, amount))
-                if self.config["kitty"]:
-                    self._settle_shoot(s, seat, hand, events)
+                self.kitty.settle(s, seat, hand, self.env(s, seat, hand), events)
         self._end_hand(s, events)
 
     def _banker_wins_at_once(self, s: BankState, events: list[Event]) -> None:
-        """PO-4: the banker's pontoon is shown; every player pays double at once."""
+        """The banker's hand is shown and wins at once (`banking.banker_wins_at_once`): every
+        player pays `banking.instant`."""
         banker = s.hands[s.banker][0]
         banker.face_up = [True] * len(banker.cards)
         events.append(Event("banker_shows", {"cards": codes(banker.cards)}))
         for seat in s.players():
             hand = s.hands[seat][0]
             events.append(_settle_hand(s, seat, hand, self.value("instant", s, seat, hand)))
-            self._kitty_takes(s, hand, "banker wins at once", events)
+            self.kitty.takes(s, hand, "banker wins at once", events)
         self._end_hand(s, events, played=False)
-
-    def _settle_shoot(self, s: BankState, seat: int, hand: Hand, events: list[Event]) -> None:
-        """SH-7: the kitty pays a better hand's shoot bet 1:1; an equal or worse one loses it."""
-        if not hand.shoot_on_table:
-            return
-        amount = self.value("shoot_settle", s, seat, hand)
-        s.balances[seat] += hand.shoot_on_table + amount
-        s.kitty -= amount
-        hand.shoot_settled = True
-        events.append(Event("shoot_settled", {"seat": seat, "paid": amount, "kitty": s.kitty}))
 
     def _end_hand(self, s: BankState, events: list[Event], played: bool = True) -> None:
         s.reshuffle = any(self.value("reshuffle", s, seat, hand)
@@ -456,8 +418,8 @@ class BankingMechanic(Mechanic):
         for hands in s.hands:
             for hand in hands:
                 hand.face_up = [True] * len(hand.cards)
-        # the deck is not revealed here: unless a pontoon reshuffles it, the next hand is dealt
-        # from the rest of this very pack (PO-8); it is revealed when it is shuffled
+        # the deck is not revealed here: unless `banking.reshuffle` has it shuffled, the next hand
+        # is dealt from the rest of this very pack; it is revealed when it is shuffled
         s.last_hand = {"hand_number": s.hand_number, "next_banker": s.next_banker,
                        "hands": {str(seat): [codes(h.cards) for h in hs] for seat, hs in enumerate(s.hands)},
                        "commitment": self.commitment(s)}
@@ -469,12 +431,12 @@ class BankingMechanic(Mechanic):
         bank. Only for a hand that was played: one the banker won at once leaves the bank
         where it is, whatever the players were dealt."""
         takers = [seat for seat in s.players()
-                  for hand in s.hands[seat] if self.value("takes_bank", s, seat, hand)]
+                  for hand in s.hands[seat] if self.holds("takes_bank", s, seat, hand)]
         return takers[0] if takers else None
 
 
 def _start_hand(s: BankState) -> None:
-    """PO-3: one card to each player from the seat after the banker, the banker last."""
+    """One card to each player from the seat after the banker, the banker last."""
     s.hands = [[Hand()] for _ in range(s.seats)]
     for seat in [*s.players(), s.banker]:
         card = s.pack.pop()

@@ -1,4 +1,4 @@
-"""The state of a banking table (Pontoon): hands per seat, stakes on the table, the banker."""
+"""The state of a banking table: hands per seat, stakes on the table, the banker."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from referee.cards import Card
 @dataclass
 class Hand:
     """One hand of a seat (a split makes several). Cards are hidden but from their holder unless
-    `face_up`; the banker's first card is hidden from the banker too until its turn (PO-3). A
+    `face_up`; the banker's first card is hidden from the banker too until its turn. A
     bust hand holds no card: its cards went under the pack when it was shown."""
 
     cards: list[Card] = field(default_factory=list)
@@ -22,7 +22,7 @@ class Hand:
     split: bool = False             # made by a split
     done: bool = False              # stood (or found the pack empty), bust, pontoon, five cards
     settled: bool = False           # its stake has left the table
-    shoot: int = 0                  # Shoot Pontoon: the shoot bets on this hand (SH-2, SH-4, SH-5)
+    shoot: int = 0                  # the kitty part: the shoot bets laid on this hand
     shoot_settled: bool = False
 
     @property
@@ -49,7 +49,7 @@ class BankState:
     pack: list[Card]                # the top is the last element
     balances: list[int]
     hands: list[list[Hand]] = field(default_factory=list)  # per seat; the banker's too
-    phase: str = "bet"              # bet | play | banker | between
+    phase: str = "bet"              # bet | play | banker | between (| kitty, the kitty part's)
     to_act: int | None = None
     active: int = 0                 # the hand of `to_act` being played
     hand_number: int = 1
@@ -57,10 +57,10 @@ class BankState:
     keys: dict[str, str] = field(default_factory=dict)  # that shuffle's key, by purpose
     shuffle_number: int = 1         # how many times the pack was shuffled (the first deal's is 1)
     revealed: dict[str, Any] | None = None  # the last shuffled-away deck, with its salt
-    next_banker: int | None = None  # PO-8: a player's pontoon takes the bank
+    next_banker: int | None = None  # who takes the bank for the next hand (`banking.takes_bank`)
     reshuffle: bool = False         # the finished hand has the pack shuffled (`banking.reshuffle`)
-    offer: tuple[int, int] | None = None  # PO-9: (to, price)
-    kitty: int = 0                  # Shoot Pontoon: the banker's kitty (SH-1)
+    offer: tuple[int, int] | None = None  # the bank offered for sale: (to, price)
+    kitty: int = 0                  # the kitty part: the banker's kitty
     last_hand: dict[str, Any] = field(default_factory=dict)
 
     def players(self) -> list[int]:

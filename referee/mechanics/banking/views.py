@@ -1,26 +1,27 @@
-"""What each seat of a banking table may see (GEN-3, PO-3).
+"""What each seat of a banking table may see (GEN-3).
 
 Face-down cards are seen only by their holder; the banker does not see its own first card until
-its turn (nor while it puts up the kitty, Shoot Pontoon); hands shown (pontoons, busts, the
-banker's at its turn, all at the end) are public.
+its turn (nor while it puts up a kitty); hands shown (pontoons, busts, the banker's at its turn,
+all at the end) are public. The view is built from the state alone and what the mechanic passes
+in (its commitment, what its parts show), so this module needs nothing of the mechanic's.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Mapping
 
 from referee.cards import codes
+from referee.mechanics.banking.kitty import KITTY_PHASE
 from referee.mechanics.banking.state import BankState, Hand
 from referee.model import ADJUDICATOR, JSON
 
-if TYPE_CHECKING:
-    from referee.mechanics.banking.mechanic import BankingMechanic
-
 HIDDEN = "??"
-BANKER_BLIND = ("kitty", "bet", "play")  # the phases the banker does not see its first card in
+BANKER_BLIND = (KITTY_PHASE, "bet", "play")  # the phases the banker does not see its first card in
 
 
-def view(mechanic: BankingMechanic, state: BankState, seat: int | None) -> dict[str, JSON]:
+def view(state: BankState, seat: int | None, commitment: str,
+         parts: Mapping[str, JSON]) -> dict[str, JSON]:
+    """`seat`'s view; `parts`: what the game's optional parts show (a kitty's amount)."""
     result: dict[str, JSON] = {
         "seats": state.seats, "banker": state.banker, "phase": state.phase,
         "to_act": state.to_act, "active_hand": state.active, "hand_number": state.hand_number,
@@ -28,13 +29,12 @@ def view(mechanic: BankingMechanic, state: BankState, seat: int | None) -> dict[
         "balances": {str(s): b for s, b in enumerate(state.balances)},
         "on_table": state.on_table, "stock_size": len(state.pack),
         "offer": {"to": state.offer[0], "price": state.offer[1]} if state.offer else None,
-        "commitment": mechanic.commitment(state), "last_hand": dict(state.last_hand),
+        "commitment": commitment, "last_hand": dict(state.last_hand),
         "revealed_deck": state.revealed,
         "hands": {str(s): [_hand(state, s, i, h, seat) for i, h in enumerate(hands)]
                   for s, hands in enumerate(state.hands)},
+        **parts,
     }
-    if mechanic.config["kitty"]:  # only a game with a kitty shows one (SH-1)
-        result["kitty"] = state.kitty
     if seat == ADJUDICATOR:
         result["pack"] = codes(reversed(state.pack))  # what is left, top first
         result["deck"] = codes(state.deck)            # as last shuffled (committed to)
@@ -45,7 +45,7 @@ def view(mechanic: BankingMechanic, state: BankState, seat: int | None) -> dict[
 
 
 def banker_blind(state: BankState, seat: int) -> bool:
-    """Does `seat` hold a card it does not see: the banker's first, until its turn (PO-3)?"""
+    """Does `seat` hold a card it does not see: the banker's first, until its turn?"""
     return (seat == state.banker and state.phase in BANKER_BLIND and bool(state.hands[seat])
             and bool(state.hands[seat][0].cards))
 

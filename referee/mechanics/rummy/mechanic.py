@@ -11,7 +11,7 @@ from typing import Any, Mapping
 
 from referee.cards import Card
 from referee.errors import SpecError, SpecErrors
-from referee.mechanics.base import Deal, Judgement, Mechanic
+from referee.mechanics.base import Deadline, Deal, Judgement, Mechanic
 from referee.mechanics.rummy import claims, legal, match, views
 from referee.mechanics.rummy.config import RummyConfig
 from referee.mechanics.rummy.melds import MeldReader
@@ -174,7 +174,8 @@ class RummyMechanic(Mechanic):
             return Judgement(_unique(turn.violations))
         return claims.record(self, work, seat, move_type, move)
 
-    def close_window(self, state: RummyState) -> Judgement | None:
+    def expire(self, state: RummyState) -> Judgement | None:
+        """The open claim window's deadline passed: close it."""
         if state.window is None:
             return None
         return self._void_if_stuck(claims.close(self, state.clone()))
@@ -196,12 +197,14 @@ class RummyMechanic(Mechanic):
         outcome.events += match.void_hand(state, self.config, self.pack)
         return outcome
 
-    def open_window(self, state: RummyState) -> tuple[int, int] | None:
+    def deadline(self, state: RummyState) -> Deadline | None:
+        """An open claim window expires after the milliseconds of the option `rummy.claims`
+        names (`deadline`)."""
         if state.window is None:
             return None
-        return state.window.number, self.config.window_ms(state.options)
+        return Deadline(state.window.number, self.config.window_ms(state.options))
 
-    def has_windows(self, options: Mapping[str, Any]) -> bool:
+    def has_deadlines(self, options: Mapping[str, Any]) -> bool:
         return self.config.windows(options)
 
     def may_reenter(self, state: RummyState, seat: int) -> bool:

@@ -18,6 +18,7 @@ from referee.engine.moves import move_record_type
 from referee.errors import RefereeError, SetupError, SpecError, SpecErrors
 from referee.mechanics.base import Deal, Judgement, Mechanic, not_held
 from referee.mechanics.legal import Candidates, refused
+from referee.mechanics.tricks import views
 from referee.mechanics.tricks.state import Trick, TrickState
 from referee.i18n.verdicts import unreadable
 from referee.model import JSON, Event, Sentence
@@ -165,8 +166,7 @@ class TricksMechanic(Mechanic):
         return state.phase == "over"
 
     def view(self, state: TrickState, seat: int | None) -> dict[str, JSON]:
-        from referee.mechanics.tricks.views import view
-        return view(self, state, seat)
+        return views.view(state, seat, self.commitment(state))
 
     def legal(self, state: TrickState, seat: int) -> dict[str, JSON]:
         """The cards the seat may play now (`play: {cards}`), or the discards the dealer may

@@ -8,17 +8,13 @@ deal is over (`last_hand`); the adjudicator sees everything.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from referee.cards import codes
 from referee.mechanics.tricks.state import TrickState
 from referee.model import ADJUDICATOR, JSON
 
-if TYPE_CHECKING:
-    from referee.mechanics.tricks.mechanic import TricksMechanic
 
-
-def view(mechanic: TricksMechanic, state: TrickState, seat: int | None) -> dict[str, JSON]:
+def view(state: TrickState, seat: int | None, commitment: str) -> dict[str, JSON]:
+    """What `seat` sees; `commitment`: the mechanic's of the deal in play."""
     last = state.tricks[-1] if state.tricks else None
     result: dict[str, JSON] = {
         "seats": state.seats, "dealer": state.dealer, "phase": state.phase,
@@ -34,7 +30,7 @@ def view(mechanic: TricksMechanic, state: TrickState, seat: int | None) -> dict[
         "match_over": state.phase == "over", "winner": state.winner,
         "points": dict(state.last_hand.get("points", {})),
         "totals": {str(t): n for t, n in enumerate(state.totals)},
-        "commitment": mechanic.commitment(state), "last_hand": dict(state.last_hand),
+        "commitment": commitment, "last_hand": dict(state.last_hand),
     }
     if seat == ADJUDICATOR:
         result["hands"] = {str(s): codes(h) for s, h in enumerate(state.hands)}

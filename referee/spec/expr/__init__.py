@@ -17,8 +17,6 @@ API
         raises SpecErrors listing every error (ExprError, a SpecError subclass)
     Program.evaluate(typed: TypedExpr, env: Mapping[str, Any]) -> Any       # interpreter
     Program.compile(typed: TypedExpr, label: str = "") -> Compiled          # fn(env) -> value
-    Program.encode(typed: TypedExpr, symenv: Mapping[str, Any]) -> Sym      # z3 value
-    Program.encode_full(typed, symenv) -> Encoding(value, error)            # + error condition
     check(expr, scope=None, expected=None, functions=None) -> TypedExpr     # no definitions
     names_read(typed_exprs) -> frozenset[str]   # the context names read, through definitions
     words_given(typed_expr) -> frozenset[str]   # the text literals it can give as its value
@@ -55,6 +53,9 @@ z3 side (`referee.proofs.encode`, over `referee.spec.expr.symbolic` values):
 
 Runtime values: int, bool, str, `referee.cards.Card`, lists (list or tuple), records (any
 Mapping; `a.b` is `a["b"]`). List results are python lists (a constant one may be a tuple).
+Literals: card codes (`KS`, `T21`, `MT`) are `card`s; rank and suit names (`king`, `knight`,
+`cups`, `trumps`) are the `int` and `str` that `rank` and `suit` give (`literals.py`). The spec
+writer's reference is docs/spec-language.md.
 Semantics: evaluation is left to right; `and or if all any first_index` stop at the deciding
 part; everything else evaluates all its parts (arguments too: call by value). `//` and `%`
 round like Python's; indices must be in `0..size-1` (no counting from the end); `slice` clamps.

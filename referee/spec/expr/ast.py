@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from referee.cards import Card
 from referee.spec.expr.source import NOWHERE, Origin, Pos
 from referee.spec.expr.types import Type
 
@@ -20,7 +21,7 @@ VAR, LOCAL, DEF = "var", "local", "def"
 # What a checked `Call` refers to: a vocabulary function or a definition with parameters.
 BUILTIN = "builtin"
 
-COMPREHENSIONS = ("all", "any", "count", "filter", "map", "first_index", "sum")
+COMPREHENSIONS = ("all", "any", "count", "filter", "map", "first_index", "sum", "best_index")
 ARITH_OPS = ("+", "-", "*", "//", "%")
 COMPARE_OPS = ("==", "!=", "<", "<=", ">", ">=", "in", "not in")
 
@@ -45,6 +46,13 @@ class StrLit(Node):
 @dataclass(frozen=True, slots=True)
 class BoolLit(Node):
     value: bool
+
+
+@dataclass(frozen=True, slots=True)
+class CardLit(Node):
+    """A card code written in the expression (`KS`, `T21`, `MT`)."""
+
+    value: Card
 
 
 @dataclass(frozen=True, slots=True)

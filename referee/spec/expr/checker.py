@@ -22,6 +22,7 @@ from referee.spec.expr.ast import (
     BoolLit,
     BoolOp,
     Call,
+    CardLit,
     Compare,
     Comprehension,
     IfExpr,
@@ -33,9 +34,11 @@ from referee.spec.expr.ast import (
     StrLit,
     Unary,
 )
+from referee.spec.expr.literals import WORDS
 from referee.spec.expr.source import ExprError, Origin, Pos
 from referee.spec.expr.types import (
     BOOL,
+    CARD,
     ERROR,
     INT,
     STR,
@@ -106,8 +109,8 @@ def plural(n: int, word: str) -> str:
 
 # ---- literals and names -------------------------------------------------------------------
 
-def _literal(c: Checker, node: IntLit | StrLit | BoolLit, env: Locals) -> Node:
-    ty = {IntLit: INT, StrLit: STR, BoolLit: BOOL}[type(node)]
+def _literal(c: Checker, node: IntLit | StrLit | BoolLit | CardLit, env: Locals) -> Node:
+    ty = {IntLit: INT, StrLit: STR, BoolLit: BOOL, CardLit: CARD}[type(node)]
     return replace(node, ty=ty)
 
 
@@ -134,10 +137,15 @@ def _name(c: Checker, node: Name, env: Locals) -> Node:
     ty = c.scope.get(node.id)
     if ty is not None:
         return replace(node, ty=ty, ref=VAR)
+    if node.id in WORDS:  # a rank or suit name: its value, as if written as a literal
+        value = WORDS[node.id]
+        if isinstance(value, int):
+            return IntLit(node.pos, value, ty=INT)
+        return StrLit(node.pos, value, ty=STR)
     if node.id in c.functions:
         return replace(node, ty=c.error(f"`{node.id}` is a function: call it as `{node.id}(...)`",
                                         node.pos))
-    hint = suggest(node.id, c.names_in_reach(env))
+    hint = suggest(node.id, [*c.names_in_reach(env), *WORDS])
     return replace(node, ty=c.error(f"unknown name `{node.id}`{hint}", node.pos))
 
 
@@ -238,7 +246,8 @@ def _if(c: Checker, node: IfExpr, env: Locals) -> Node:
 
 # ---- comprehensions and calls -------------------------------------------------------------
 
-_BODY = {"all": BOOL, "any": BOOL, "count": BOOL, "filter": BOOL, "first_index": BOOL, "sum": INT}
+_BODY = {"all": BOOL, "any": BOOL, "count": BOOL, "filter": BOOL, "first_index": BOOL, "sum": INT,
+         "best_index": INT}
 
 
 def _comprehension(c: Checker, node: Comprehension, env: Locals) -> Node:
@@ -259,7 +268,7 @@ def _comprehension(c: Checker, node: Comprehension, env: Locals) -> Node:
 def _comprehension_type(kind: str, source: Type, body: Type) -> Type:
     if kind in ("all", "any"):
         return BOOL
-    if kind in ("count", "first_index", "sum"):
+    if kind in ("count", "first_index", "sum", "best_index"):
         return INT
     if kind == "filter":
         return source if isinstance(source, ListType) else ERROR
@@ -334,7 +343,8 @@ def substitute(ty: Type, bound: Mapping[str, Type]) -> Type:
 
 
 _RULES: dict[type, Callable[..., Node]] = {
-    IntLit: _literal, StrLit: _literal, BoolLit: _literal, ListLit: _list, Name: _name,
+    IntLit: _literal, StrLit: _literal, BoolLit: _literal, CardLit: _literal, ListLit: _list,
+    Name: _name,
     Attr: _attr, Index: _index, Unary: _unary, Binary: _binary, Compare: _compare,
     BoolOp: _bool_op, IfExpr: _if, Comprehension: _comprehension, Call: _call,
 }

@@ -14,7 +14,7 @@ from __future__ import annotations
 import operator
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from referee.spec.expr import values
 from referee.spec.expr.ast import (
@@ -25,6 +25,7 @@ from referee.spec.expr.ast import (
     BoolLit,
     BoolOp,
     Call,
+    CardLit,
     Compare,
     Comprehension,
     IfExpr,
@@ -37,12 +38,10 @@ from referee.spec.expr.ast import (
     Unary,
     type_of,
 )
+from referee.spec.expr.checked import CheckedExpr, CheckedProgram
 from referee.spec.expr.comprehend import COMPREHENSION_CODE
 from referee.spec.expr.source import EvalError, Origin, where
 from referee.spec.expr.types import BOOL, CARD, INT, STR, ListType
-
-if TYPE_CHECKING:
-    from referee.spec.expr.program import Program, TypedExpr
 
 Code = Callable[[Mapping[str, Any], list[Any]], Any]
 UNSET: Any = object()
@@ -87,7 +86,7 @@ class Compiled(Check):
 
     __slots__ = ("_code", "_size", "label", "text", "type", "where")
 
-    def __init__(self, code: Code, size: int, typed: TypedExpr, label: str) -> None:
+    def __init__(self, code: Code, size: int, typed: CheckedExpr, label: str) -> None:
         self._code, self._size = code, size
         self.text, self.label, self.type = typed.text, label, typed.type
         self.where = f"{typed.origin.file}:{typed.origin.line}"
@@ -149,7 +148,7 @@ def not_(check: Check) -> Check:
 class ProgramCode:
     """The compiled definitions of one program and its slot counter."""
 
-    def __init__(self, program: Program) -> None:
+    def __init__(self, program: CheckedProgram) -> None:
         self.program = program
         self.slots = 0
         self.bodies: dict[str, Part] = {}
@@ -167,14 +166,14 @@ class ProgramCode:
         return self.slots - 1
 
 
-def program_code(program: Program) -> ProgramCode:
+def program_code(program: CheckedProgram) -> ProgramCode:
     if program._compiled is None:
         program._compiled = ProgramCode(program)
     code: ProgramCode = program._compiled
     return code
 
 
-def compile_expr(typed: TypedExpr, label: str = "") -> Compiled:
+def compile_expr(typed: CheckedExpr, label: str = "") -> Compiled:
     """Compile a checked expression into a callable `fn(env)`."""
     state = program_code(typed.program)
     part = _Compiler(state, typed.origin).part(typed.node, {})
@@ -195,7 +194,7 @@ class _Compiler:
 Slots = Mapping[str, int]
 
 
-def _literal(c: _Compiler, node: IntLit | StrLit | BoolLit, slots: Slots) -> Part:
+def _literal(c: _Compiler, node: IntLit | StrLit | BoolLit | CardLit, slots: Slots) -> Part:
     return Const(node.value)
 
 
@@ -393,7 +392,8 @@ def _call_definition(state: ProgramCode, name: str, args: list[Code]) -> Code:
 
 
 _RULES: dict[type, Callable[..., Part]] = {
-    IntLit: _literal, StrLit: _literal, BoolLit: _literal, ListLit: _list, Name: _name,
+    IntLit: _literal, StrLit: _literal, BoolLit: _literal, CardLit: _literal, ListLit: _list,
+    Name: _name,
     Attr: _attr, Index: _index, Unary: _unary, Binary: _binary, Compare: _compare,
     BoolOp: _bool_op, IfExpr: _if, Comprehension: _comprehension, Call: _call,
 }

@@ -1,7 +1,7 @@
 """Compiled comprehensions: one loop per kind, the binder living in one frame slot.
 
 `all`, `any` and `first_index` stop at the first deciding item, like the interpreter; the
-others run the body on every item.
+others (`best_index` too: it compares every key) run the body on every item.
 """
 
 from __future__ import annotations
@@ -84,7 +84,19 @@ def _first_index(source: Code, body: Code, slot: int) -> Code:
     return code
 
 
+def _best_index(source: Code, body: Code, slot: int) -> Code:
+    def code(env: Mapping[str, Any], frame: list[Any]) -> int:
+        best, top = -1, 0
+        for k, item in enumerate(source(env, frame)):
+            frame[slot] = item
+            key = body(env, frame)
+            if best < 0 or key > top:
+                best, top = k, key
+        return best
+    return code
+
+
 COMPREHENSION_CODE: dict[str, Callable[[Code, Code, int], Code]] = {
     "all": _all, "any": _any, "count": _count, "filter": _filter, "map": _map, "sum": _sum,
-    "first_index": _first_index,
+    "first_index": _first_index, "best_index": _best_index,
 }

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from referee.spec.expr import values
 from referee.spec.expr.ast import (
@@ -22,6 +22,7 @@ from referee.spec.expr.ast import (
     BoolLit,
     BoolOp,
     Call,
+    CardLit,
     Compare,
     Comprehension,
     IfExpr,
@@ -33,10 +34,8 @@ from referee.spec.expr.ast import (
     StrLit,
     Unary,
 )
+from referee.spec.expr.checked import CheckedExpr, CheckedProgram
 from referee.spec.expr.source import EvalError, Origin, where
-
-if TYPE_CHECKING:
-    from referee.spec.expr.program import Program, TypedExpr
 
 
 @dataclass(frozen=True)
@@ -50,17 +49,17 @@ class _Frame:
         return _Frame({**self.locals, name: value}, self.origin)
 
 
-def interpret(typed: TypedExpr, env: Mapping[str, Any]) -> Any:
+def interpret(typed: CheckedExpr, env: Mapping[str, Any]) -> Any:
     return _Interpreter(typed.program, env).eval(typed.node, _Frame({}, typed.origin))
 
 
 class _Interpreter:
-    def __init__(self, program: Program, env: Mapping[str, Any]) -> None:
+    def __init__(self, program: CheckedProgram, env: Mapping[str, Any]) -> None:
         self.program, self.env = program, env
 
     def eval(self, node: Node, frame: _Frame) -> Any:
         match node:
-            case IntLit(value=v) | StrLit(value=v) | BoolLit(value=v):
+            case IntLit(value=v) | StrLit(value=v) | BoolLit(value=v) | CardLit(value=v):
                 return v
             case ListLit(items=items):
                 return [self.eval(item, frame) for item in items]
@@ -133,7 +132,18 @@ class _Interpreter:
                 return sum(body(x) for x in items)
             case "first_index":
                 return next((k for k, x in enumerate(items) if body(x)), -1)
+            case "best_index":
+                return best_index([body(x) for x in items])
         raise AssertionError(f"unknown comprehension {node.kind!r}")
+
+
+def best_index(keys: list[int]) -> int:
+    """The index of the first greatest key; -1 when there is none."""
+    best = -1
+    for k, key in enumerate(keys):
+        if best < 0 or key > keys[best]:
+            best = k
+    return best
 
 
 def _at(node: Node, frame: _Frame) -> str:

@@ -8,6 +8,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from referee.spec.expr.literals import CARD_CODE, card_literal
 from referee.spec.expr.source import Pos
 
 KEYWORDS = frozenset({"true", "false", "if", "then", "else", "and", "or", "not", "in"})
@@ -15,7 +16,7 @@ KEYWORDS = frozenset({"true", "false", "if", "then", "else", "and", "or", "not",
 SYMBOLS = ("==", "!=", "<=", ">=", "//", "<", ">", "+", "-", "*", "%",
            "(", ")", "[", "]", ",", ".", ":")
 
-INT, STR, NAME, KEYWORD, SYMBOL, END = "int", "str", "name", "keyword", "symbol", "end"
+INT, STR, CARD, NAME, KEYWORD, SYMBOL, END = "int", "str", "card", "name", "keyword", "symbol", "end"
 
 _SPACE = re.compile(r"(?:[ \t\r\n]+|#[^\n]*)+")
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -57,6 +58,10 @@ def tokenize(text: str) -> list[Token]:
 
 def _next_token(text: str, at: int, pos_of: Callable[[int], Pos]) -> tuple[Token, int]:
     pos = pos_of(at)
+    if match := CARD_CODE.match(text, at):
+        if card_literal(match.group()) is None:
+            raise LexError(f"`{match.group()}` is no card of a French or tarot pack", pos)
+        return Token(CARD, match.group(), pos), match.end()
     if match := _NAME.match(text, at):
         word = match.group()
         if word != word.lower():

@@ -16,6 +16,7 @@ from referee.spec.expr.ast import (
     BoolLit,
     BoolOp,
     Call,
+    CardLit,
     Compare,
     Comprehension,
     IfExpr,
@@ -28,7 +29,8 @@ from referee.spec.expr.ast import (
     StrLit,
     Unary,
 )
-from referee.spec.expr.lexer import END, INT, KEYWORD, NAME, STR, SYMBOL, LexError, Token, tokenize
+from referee.spec.expr.lexer import CARD, END, INT, KEYWORD, NAME, STR, SYMBOL, LexError, Token, tokenize
+from referee.spec.expr.literals import card_literal
 from referee.spec.expr.source import ExprError, Origin, Pos
 
 
@@ -217,6 +219,11 @@ class _Parser:
         if token.kind == STR:
             self.take()
             return StrLit(token.pos, token.text)
+        if token.kind == CARD:
+            self.take()
+            card = card_literal(token.text)
+            assert card is not None  # the lexer only makes card tokens of card codes
+            return CardLit(token.pos, card)
         if token.kind == NAME:
             self.take()
             return Name(token.pos, token.text)

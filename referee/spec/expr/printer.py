@@ -8,6 +8,7 @@ from referee.spec.expr.ast import (
     BoolLit,
     BoolOp,
     Call,
+    CardLit,
     Compare,
     Comprehension,
     IfExpr,
@@ -41,6 +42,8 @@ def _bare(node: Node) -> tuple[int, str]:
             return (NEG if v < 0 else POSTFIX), str(v)
         case StrLit(value=v):
             return POSTFIX, '"' + v.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
+        case CardLit(value=v):
+            return POSTFIX, str(v)
         case BoolLit(value=v):
             return POSTFIX, "true" if v else "false"
         case ListLit(items=items):

@@ -11,13 +11,17 @@ from __future__ import annotations
 import re
 from collections.abc import Container, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from referee.errors import SpecErrors
 from referee.spec.expr.ast import (COMPREHENSIONS, DEF, VAR, Call, IfExpr, Name, Node, ParsedExpr,
                                    StrLit, children, type_of)
+from referee.spec.expr.checked import CheckedDefinition
 from referee.spec.expr.checker import Checker, Signature
+from referee.spec.expr.compile import Compiled, compile_expr
+from referee.spec.expr.interp import interpret
 from referee.spec.expr.lexer import KEYWORDS
+from referee.spec.expr.literals import WORDS
 from referee.spec.expr.parser import parse
 from referee.spec.expr.source import NOWHERE, ExprError, Origin, Pos
 from referee.spec.expr.types import (
@@ -30,9 +34,6 @@ from referee.spec.expr.types import (
     parse_type,
 )
 from referee.spec.expr.vocabulary import Function, vocabulary
-
-if TYPE_CHECKING:
-    from referee.spec.expr.compile import Compiled
 
 _NAME = re.compile(r"[a-z_][a-z0-9_]*\Z")
 _SIGNATURE = re.compile(r"\s*([a-z_][a-z0-9_]*)\s*(?:\((.*)\))?\s*\Z", re.DOTALL)
@@ -94,16 +95,6 @@ def _split_params(text: str) -> list[str]:
 
 def _signature_error(message: str, text: str, origin: Origin) -> SpecErrors:
     return SpecErrors([ExprError(message, Pos(), text, origin)])
-
-
-@dataclass(frozen=True)
-class CheckedDefinition:
-    name: str
-    params: tuple[tuple[str, Type], ...]
-    result: Type
-    node: Node
-    text: str
-    origin: Origin
 
 
 @dataclass(frozen=True)
@@ -172,6 +163,8 @@ class Program:
                  "a context name": self.scope}
         problems = [f"`{name}` is already {what}" for what, names in taken.items()
                     if name in names]
+        if name in WORDS:
+            problems.append(f"`{name}` is a card word (a rank or suit name)")
         if not _NAME.match(name) or name in KEYWORDS or name in COMPREHENSIONS:
             problems.append(f"`{name}` cannot name a definition")
         names = [p for p, _ in params]
@@ -192,22 +185,12 @@ class Program:
 
     def evaluate(self, typed: TypedExpr, env: Mapping[str, Any]) -> Any:
         """The reference interpreter: slow, and the definition of what an expression means."""
-        from referee.spec.expr.interp import interpret
         return interpret(typed, env)
 
     def compile(self, typed: TypedExpr, label: str = "") -> Compiled:
-        """The fast path: a callable `fn(env)` that agrees with `evaluate`."""
-        from referee.spec.expr.compile import compile_expr
+        """The fast path: a callable `fn(env)` that agrees with `evaluate`. (The z3 encoding is
+        `referee.proofs.encode`'s, which builds on this module.)"""
         return compile_expr(typed, label)
-
-    def encode(self, typed: TypedExpr, symenv: Mapping[str, Any]) -> Any:
-        """The z3 term (or symbolic value) of an expression over symbolic inputs."""
-        return self.encode_full(typed, symenv).value
-
-    def encode_full(self, typed: TypedExpr, symenv: Mapping[str, Any]) -> Any:
-        """An `Encoding`: the value and the condition under which evaluation raises EvalError."""
-        from referee.proofs.encode import encode_full
-        return encode_full(typed, symenv)
 
 
 def check(expr: ParsedExpr | str, scope: Scope | Mapping[str, TypeLike] | None = None,

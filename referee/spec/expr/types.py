@@ -84,8 +84,14 @@ def as_type(value: TypeLike) -> Type:
 class Scope:
     """The types of the context names an expression may use (`cards`, `move`, `options`)."""
 
-    def __init__(self, names: Mapping[str, TypeLike] | None = None) -> None:
+    def __init__(self, names: Mapping[str, TypeLike] | None = None,
+                 meanings: Mapping[str, str] | None = None) -> None:
         self._names: dict[str, Type] = {k: as_type(v) for k, v in (names or {}).items()}
+        self._meanings = dict(meanings or {})  # what a name means, for `referee describe`
+
+    def meaning(self, name: str) -> str:
+        """What a name means at this checkpoint, when its mechanic says ("" otherwise)."""
+        return self._meanings.get(name, "")
 
     def get(self, name: str) -> Type | None:
         return self._names.get(name)

@@ -56,6 +56,11 @@ def _contains(xs: Sequence[Any], ys: Sequence[Any]) -> bool:
     return all(have[k] >= n for k, n in want.items())
 
 
+def _index_of(xs: Sequence[Any], x: Any) -> int:
+    key = freeze(x)
+    return next((k for k, y in enumerate(xs) if freeze(y) == key), -1)
+
+
 def _slice(xs: Sequence[Any], i: int, j: int) -> list[Any]:
     return list(xs[max(i, 0):max(j, 0)])
 
@@ -82,6 +87,14 @@ def _z_contains(xs: s.SymList, ys: s.SymList) -> Any:
     """Every present y occurs in ys no more often than in xs."""
     return s.s_and(*(s.s_implies(f, s.s_occurrences(y, ys) <= s.s_occurrences(y, xs))
                      for y, f in zip(ys.items, ys.flags)))
+
+
+def _z_index_of(xs: s.SymList, x: Any) -> Any:
+    """The position (among present items) of the first present item equal to x, else -1."""
+    result: Any = -1
+    for position, item, flag in reversed(list(zip(xs.prefix_counts(), xs.items, xs.flags))):
+        result = s.s_if(s.s_and(flag, s.s_eq(item, x)), position, result)
+    return result
 
 
 def _z_slice(xs: s.SymList, i: Any, j: Any) -> s.SymList:
@@ -121,6 +134,9 @@ BUILTINS: dict[str, Function] = {f.name: f for f in (
     Function("contains", (LIST_T, LIST_T), BOOL, _contains, _z_contains,
              "multiset containment: every item of the second list, counted with multiplicity, "
              "is in the first"),
+    Function("index_of", (LIST_T, T), INT, _index_of, _z_index_of,
+             "the position of an item in a list, from 0 (its first occurrence); -1 when absent: "
+             "an ordering written as a ranking list, `index_of([ace, jack, queen, king], rank(c))`"),
     Function("reverse", (LIST_T,), LIST_T, lambda xs: list(reversed(xs)), _z_reverse),
     Function("slice", (LIST_T, INT, INT), LIST_T, _slice, _z_slice,
              "`xs[i:j]` with i and j clamped to `0..size(xs)` (no counting from the end)"),

@@ -1,0 +1,46 @@
+"""What CreateTable asked for, as a table keeps it: the first entry of its move log."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any, Mapping
+
+from referee.model import JSON
+
+
+@dataclass(frozen=True)
+class TableSetup:
+    """What CreateTable asked for, resolved (the secret and salt filled in) once the table
+    exists. `seed` and `deal` are chosen by the creator (test and dispute mode); without a seed
+    the root of the seed chain is the referee's `secret` (docs/fair-deal.md)."""
+
+    game: str
+    options: Mapping[str, JSON] = field(default_factory=dict)
+    seats: int = 4
+    dealer: int = 0
+    seed: int | None = None
+    deal: Mapping[str, JSON] | None = None
+    scores: Mapping[int, int] | None = None
+    balances: Mapping[int, int] | None = None
+    salt: str | None = None
+    secret: str | None = None     # hex: the referee's secret, the seed chain's root
+    entropy: str | None = None    # the creator's contribution to the seed chain
+
+    def to_data(self) -> dict[str, JSON]:
+        data = asdict(self)
+        data["options"] = dict(self.options)
+        for key in ("scores", "balances"):
+            if data[key] is not None:
+                data[key] = {str(k): v for k, v in data[key].items()}
+        return data
+
+    @classmethod
+    def from_data(cls, data: Mapping[str, JSON]) -> TableSetup:
+        def seat_map(value: Any) -> dict[int, int] | None:
+            return None if value is None else {int(k): int(v) for k, v in value.items()}
+        return cls(game=data["game"], options=dict(data.get("options") or {}),
+                   seats=int(data.get("seats", 4)), dealer=int(data.get("dealer", 0)),
+                   seed=None if data.get("seed") is None else int(data["seed"]),
+                   deal=data.get("deal"), scores=seat_map(data.get("scores")),
+                   balances=seat_map(data.get("balances")), salt=data.get("salt"),
+                   secret=data.get("secret"), entropy=data.get("entropy"))

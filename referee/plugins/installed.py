@@ -1,0 +1,17 @@
+"""The mechanics this referee runs, each a plugin, by the name a spec's `mechanics:` gives.
+Adding a mechanic is its package (`referee/mechanics/<name>/`), its plugin and one line here."""
+
+from __future__ import annotations
+
+from referee.plugins import banking, rummy, tricks
+from referee.plugins.plugin import Plugin
+
+PLUGINS: tuple[Plugin, ...] = (
+    rummy.PLUGIN,
+    banking.PLUGIN,
+    tricks.PLUGIN,
+)
+
+
+def by_name() -> dict[str, Plugin]:
+    return {plugin.name: plugin for plugin in PLUGINS}

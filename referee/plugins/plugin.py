@@ -1,0 +1,43 @@
+"""What a mechanic declares to the referee's tools, so that they iterate over mechanics instead
+of naming them: the spec registry finds its class, `referee transcript` its adapter (whose bot
+`referee play`, `make bench` and the tests drive too), the scenario loader and checker its
+`check` keys."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable, Mapping
+
+from referee.commands.play_turns import PlayContext
+from referee.engine.setup import TableSetup
+from referee.mechanics.base import Mechanic
+from referee.scenario.comparers import Comparer
+from referee.scenario.fields import Reader
+from referee.transcript_parts import Adapter
+
+
+@dataclass(frozen=True)
+class CheckKey:
+    """A `check` key: how its expected value is read (given the table's seats) and compared."""
+
+    read: Callable[[int], Reader]
+    compare: Comparer
+
+
+@dataclass(frozen=True)
+class Plugin:
+    mechanic: type[Mechanic]
+    # the bot and how a golden transcript shows the game; None: no transcript (nor bot) yet
+    transcript: Adapter | None = None
+    # `referee play`: the bots play a table to its end (or its hand limit); the exit status
+    play: Callable[[PlayContext], int] | None = None
+    # `make bench`: the table a recorded bot game is played on (game name, seed), and its limit
+    bench_setup: Callable[[str, int], TableSetup] | None = None
+    bench_hands: int | None = None
+    checks: Mapping[str, CheckKey] = field(default_factory=dict)
+    # the view keys a hand just ended keeps in `last_hand`, which a check after it speaks of
+    finished_view_keys: tuple[str, ...] = ()
+
+    @property
+    def name(self) -> str:
+        return self.mechanic.name

@@ -1,0 +1,53 @@
+"""What the service answers a caller: a table created, a ruling on a proposal, a seat's view."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Sequence
+
+from referee.engine.table import Table
+from referee.i18n.events import Narrator
+from referee.i18n.verdicts import verdict_worded, with_hints
+from referee.model import JSON, Move, Verdict
+from referee.redaction import verdict_for
+
+
+@dataclass(frozen=True)
+class CreatedTable:
+    table_id: str
+    tokens: dict[int, str]  # seat -> secret token, given out once
+    commitment: str
+    version: int
+    deal_commitment: str = ""  # sha256 of the seed chain's root (docs/fair-deal.md)
+
+
+@dataclass(frozen=True)
+class Ruling:
+    """The answer to one proposal as the proposing seat may see it (`redaction.verdict_for`,
+    `redaction.events_for`): the verdict names no card hidden from it."""
+
+    verdict: Verdict
+    seat: int
+    move_id: str
+    events: list[dict[str, JSON]]
+    replayed: bool = False  # a retried move_id: this is the first verdict, given again
+    texts: list[str] = field(default_factory=list)  # what each event says, in the seat's language
+
+    def worded(self, table: Table, move: Move, languages: Sequence[str]) -> Ruling:
+        """The ruling as its seat is told: worded in its language, then through the redaction
+        point (a sentence in any language names no card hidden from the seat)."""
+        game = table.game
+        language = game.language(languages)
+        verdict = verdict_worded(self.verdict, game.texts, language, game.spec.words)
+        told = with_hints(verdict_for(table, self.seat, move, verdict), language)
+        return replace(self, verdict=told,
+                       texts=Narrator(game.spec.mechanics, language).tell_all(self.events))
+
+
+@dataclass(frozen=True)
+class SeatView:
+    view: dict[str, JSON]
+    version: int
+    seat: int | None  # None: the public (spectator) view
+    commitment: str
+    over: bool

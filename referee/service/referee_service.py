@@ -1,0 +1,314 @@
+"""The application service: tables, seats, proposals and verdicts, with no gRPC in sight.
+
+It owns the store, the loaded games and a cache of live tables (`tables`), their watchers
+(`watching`), their deadlines (`deadlines`) and the seats' tokens (`auth`). Each live table has a lock: one
+proposal at a time is judged, recorded, then answered. The promises it keeps:
+- an accepted move is committed to the store *before* its verdict is returned; if the store fails,
+  the cached table (which already applied the move) is dropped and rebuilt from the store, so memory
+  never runs ahead of the log;
+- a rejected move changes nothing, but its verdict is remembered when it came with a `move_id`;
+- a `move_id` seen before gets its first verdict back, and nothing is applied twice;
+- a seat acts only with its own token (only its sha256 is stored); a view, a verdict or an event
+  stream shows a seat only what that seat may see: views are the table's (`Table.view(seat)`),
+  verdicts and events pass the one redaction point (`referee.redaction`);
+- several processes may share one store: before judging, a table is checked against the store's
+  version, and a write that loses a race (`StoreConflict`) makes the table reload and judge again.
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Mapping, Sequence
+
+import structlog
+
+from referee.clock import Clock
+from referee.engine import seeding
+from referee.engine.replay import adjudicate, adjudicate_yaml
+from referee.engine.setup import TableSetup
+from referee.engine.table import EXPIRE, SYSTEM, Table
+from referee.errors import FailedPrecondition, InvalidArgument, RefereeError, VersionConflict
+from referee.i18n.events import Narrator
+from referee.metrics import Metrics
+from referee.model import JSON, Move, Verdict
+from referee.redaction import events_for
+from referee.scheduler import Scheduler
+from referee.service import auth
+from referee.service.answers import CreatedTable, Ruling, SeatView
+from referee.service.deadlines import Deadlines
+from referee.service.tables import MAX_LIVE_TABLES, LiveTable, LiveTables
+from referee.service.watching import SHUTTING_DOWN, Accepted, ShuttingDown, Subscription, Watchers
+from referee.spec.registry import Game, find_game
+from referee.store import codec
+from referee.store.base import Store, StoreConflict
+
+log = structlog.get_logger("referee.service")
+
+MAX_MOVE_ID_LENGTH = 128
+CONFLICT_RETRIES = 5  # races lost in a row before giving up with VersionConflict
+WATCH_CAPACITY = 1024  # moves a watcher may fall behind before its stream is cut
+MAX_STREAMS_PER_TABLE = 64  # Watch streams open on one table at once
+
+
+class RefereeService:
+    def __init__(self, store: Store, games: Mapping[str, Game], *,
+                 watch_capacity: int = WATCH_CAPACITY,
+                 max_live_tables: int = MAX_LIVE_TABLES,
+                 max_streams_per_table: int = MAX_STREAMS_PER_TABLE,
+                 allow_stacked: bool = False, metrics: Metrics | None = None,
+                 clock: Clock | None = None) -> None:
+        """`clock`: what deadlines are measured by (the real one, `Scheduler`, by default)."""
+        self._store = store
+        self._allow_stacked = allow_stacked  # a chosen seed or a stacked deal (test mode)
+        self._games = dict(games)
+        self._watch_capacity = watch_capacity
+        self._max_streams_per_table = max_streams_per_table
+        self._watchers = Watchers()
+        self._tables = LiveTables(store, self._game, self._watchers, most=max_live_tables,
+                                  loaded=self._arm_deadline)
+        self._deadlines = Deadlines(clock if clock is not None else Scheduler(),
+                                    self._deadline_passed)
+        self._closed = False
+        self.metrics = metrics if metrics is not None else Metrics()  # a registry of its own
+        self.metrics.bind(lambda: self.live_tables, store)
+
+    @property
+    def games(self) -> list[str]:
+        """The names of the games loaded, sorted."""
+        return sorted(self._games)
+
+    # -- games ---------------------------------------------------------------------------------
+
+    def list_games(self, languages: Sequence[str] = ()) -> list[dict[str, JSON]]:
+        """Each game's description (as `describe_game`), by name."""
+        return [self.describe_game(name, languages) for name in sorted(self._games)]
+
+    def describe_game(self, name: str, languages: Sequence[str] = ()) -> dict[str, JSON]:
+        """The game's options, moves and rules, worded in the first of `languages` (the caller's,
+        most wanted first) that the game is written in, else in English."""
+        game = self._game(name)
+        return {"name": game.name, **game.describe(game.language(languages))}
+
+    def _game(self, name: str) -> Game:
+        if not name:
+            raise InvalidArgument("missing `game`")
+        return find_game(self._games, name)
+
+    # -- tables --------------------------------------------------------------------------------
+
+    def create_table(self, game_name: str, *, options: Mapping[str, JSON] | None = None,
+                     seats: int, dealer: int = 0, seed: int | None = None,
+                     deal: Mapping[str, JSON] | None = None,
+                     scores: Mapping[int, int] | None = None,
+                     balances: Mapping[int, int] | None = None,
+                     entropy: str | None = None) -> CreatedTable:
+        """Open a table (its options, seats and deal checked by the engine) and deal out tokens.
+        A chosen seed or a stacked deal only where the service allows them (test mode)."""
+        game = self._game(game_name)
+        setup = TableSetup(game=game.name, options=dict(options or {}), seats=seats, dealer=dealer,
+                           seed=seed, deal=dict(deal) if deal is not None else None,
+                           scores=dict(scores) if scores else None,
+                           balances=dict(balances) if balances else None, entropy=entropy)
+        if seeding.chosen(setup) and not self._allow_stacked:
+            raise FailedPrecondition("a chosen `seed` or a stacked `deal` is a test and dispute "
+                                     "mode this referee does not allow: tables here are dealt "
+                                     "fair (`referee serve --allow-stacked` allows them)")
+        table = Table.create(game, setup)
+        tokens = auth.new_tokens(seats)
+        digests = {seat: auth.digest(token) for seat, token in tokens.items()}
+        table_id = secrets.token_hex(8)
+        # the table's own setup: the engine filled in the seed and the commitment's salt, which
+        # a restart needs to deal the same cards behind the same commitment
+        self._store.create_table(table_id, table.setup.to_data(), digests)
+        self._tables.add(LiveTable(table_id, table, {d: s for s, d in digests.items()}, []))
+        log.info("table_created", table=table_id, game=game.name, seats=seats)
+        return CreatedTable(table_id, tokens, table.commitment, table.version,
+                            table.deal_commitment)
+
+    def propose(self, table_id: str, token: str | None, move: Move, *, move_id: str = "",
+                expected_version: int | None = None, seat: int | None = None,
+                languages: Sequence[str] = ()) -> Ruling:
+        """Judge `move` for the token's seat; record it; then answer (see the module docstring),
+        worded in the first of `languages` the game is written in (the record stays English)."""
+        _check_move_id(move_id)
+        problem = codec.unstorable(move.to_data())
+        if problem:  # the log could not hold it: refused before it is judged
+            raise InvalidArgument(f"the move cannot be recorded: {problem}")
+        for _ in range(CONFLICT_RETRIES):
+            with self._tables.locked(table_id, token) as live:
+                actor = auth.actor(table_id, live.seat_of_token, token, seat)
+                ruling = (self._first_verdict(live, actor, move, move_id)
+                          or self._judge(live, actor, move, move_id, expected_version))
+                if ruling is not None:
+                    self.metrics.count_verdict(live.table.game.name, ruling.verdict)
+                    return ruling.worded(live.table, move, languages)
+        raise VersionConflict(f"table `{table_id}` kept changing while judging: propose again")
+
+    def view(self, table_id: str, token: str | None, *, seat: int | None = None) -> SeatView:
+        """The token's seat view, or the public view without a token."""
+        with self._tables.locked(table_id, token) as live:
+            viewer = auth.viewer(table_id, live.seat_of_token, token, seat)
+            table = live.table
+            return SeatView(table.view(viewer, legal=True), table.version, viewer, table.commitment,
+                            table.is_over)
+
+    def watch(self, table_id: str, token: str | None, *, from_version: int = 0,
+              languages: Sequence[str] = ()) -> Subscription:
+        """Moves accepted after `from_version`, then live ones, each redacted for the caller
+        (their texts in the first of `languages` the game is written in).
+
+        The caller must `cancel()` the subscription when it stops reading early.
+        """
+        if from_version < 0:
+            raise InvalidArgument(f"`from_version` must be 0 or more, got `{from_version}`")
+        if self._closed:
+            raise ShuttingDown(SHUTTING_DOWN)
+        with self._tables.locked(table_id, token) as live:
+            viewer = auth.viewer(table_id, live.seat_of_token, token, None)
+            backlog = live.history[from_version:]
+            game = live.table.game
+            narrator = Narrator(game.spec.mechanics, game.language(languages))
+            subscription = Subscription(viewer, self._watch_capacity + len(backlog), narrator)
+            for item in backlog:
+                subscription.push(item)
+            if live.table.is_over:
+                subscription.close()
+            else:  # registered under the table lock: no move falls between backlog and live
+                self._watchers.of(table_id, live.table.version).add(
+                    subscription, self._max_streams_per_table)
+            return subscription
+
+    def adjudicate(self, record: JSON) -> dict[str, JSON]:
+        """Replay a game record: the first illegal move and why, or the confirmed final result."""
+        if not isinstance(record, Mapping):
+            raise InvalidArgument("a game record is a mapping with `game`, `seats`, `deal` or "
+                                  "`seed`, and `steps`")
+        return adjudicate(self._games, dict(record))
+
+    def adjudicate_yaml(self, text: str) -> dict[str, JSON]:
+        return adjudicate_yaml(self._games, text)
+
+    def close(self) -> None:
+        """End every watch stream (with `ShuttingDown`) and every deadline (on shutdown)."""
+        self._closed = True
+        self._deadlines.close()
+        self._watchers.shut_down()
+
+    @property
+    def live_tables(self) -> int:
+        """How many tables are held in memory."""
+        return self._tables.count
+
+    # -- deadlines (a claim window's, TD-4): the service's clock makes them pass ---------------
+
+    def resume_deadlines(self) -> int:
+        """Load every stored table whose game may set deadlines and arm the deadline it has (a
+        full one again), so a restarted referee expires what was left waiting without anyone
+        touching the table. Returns how many it armed. Each table is replayed: run it in the
+        background at startup."""
+        armed = 0
+        for table_id in self._store.table_ids():
+            if self._closed:
+                break
+            try:
+                setup = TableSetup.from_data(self._store.load_table(table_id).setup)
+                game = self._game(setup.game)
+                if not game.mechanic.has_deadlines(game.resolve_options(setup.options)):
+                    continue
+                armed += self._tables.live(table_id).table.deadline is not None
+            except RefereeError as error:  # one broken table must not stop the others
+                log.error("deadline_not_resumed", table=table_id, error=str(error))
+        log.info("deadlines_resumed", armed=armed)
+        return armed
+
+    @property
+    def armed_deadlines(self) -> int:
+        """How many deadlines wait on the clock."""
+        return self._deadlines.armed
+
+    def _arm_deadline(self, live: LiveTable) -> None:
+        if not self._closed:
+            self._deadlines.arm(live.table_id, live.table.deadline)
+
+    def _deadline_passed(self, table_id: str, number: int) -> None:
+        try:
+            with self._tables.locked(table_id) as live:
+                deadline = live.table.deadline
+                if deadline is None or deadline.number != number:
+                    return  # the state moved on before its deadline (every seat answered)
+                before = live.table.version
+                verdict = live.table.expire()
+                if verdict is not None:
+                    self._record(live, SYSTEM, Move(EXPIRE), "", verdict, before)
+                    log.info("deadline_passed", table=table_id, deadline=number)
+        except RefereeError as error:  # a timer has nobody to answer: log, never crash
+            self._tables.retire_quietly(table_id)
+            log.error("deadline_not_applied", table=table_id, deadline=number, error=str(error))
+
+    # -- proposals -----------------------------------------------------------------------------
+
+    def _first_verdict(self, live: LiveTable, seat: int, move: Move,
+                       move_id: str) -> Ruling | None:
+        if not move_id:
+            return None
+        first = self._store.find_verdict(live.table_id, move_id)
+        if first is None:
+            return None
+        if first.seat != seat or first.move != codec.decode(codec.encode(move.to_data())):
+            raise InvalidArgument(f"move id `{move_id}` was already used for another move")
+        return _ruling(live, seat, move, move_id, Verdict.from_data(first.verdict), replayed=True)
+
+    def _judge(self, live: LiveTable, seat: int, move: Move, move_id: str,
+               expected_version: int | None) -> Ruling | None:
+        """Judge, record, answer; None when another process recorded a move first (retry)."""
+        _check_expected_version(live, expected_version)
+        before = live.table.version
+        verdict = live.table.propose(seat, move)
+        try:
+            self._record(live, seat, move, move_id, verdict, before)
+        except StoreConflict:  # the store is ahead of this table: reload, judge again
+            self._tables.retire(live, "store conflict")
+            return None
+        except BaseException:  # the table may hold a move the store does not: drop it
+            self._tables.retire(live, "store failure")
+            raise
+        return _ruling(live, seat, move, move_id, verdict)
+
+    def _record(self, live: LiveTable, seat: int, move: Move, move_id: str, verdict: Verdict,
+                version_before: int) -> None:
+        """Commit the move if it changed the table (else remember the verdict), tell the watchers.
+
+        Whether a move is logged depends on the table's version, not on the outcome, so that
+        whatever the engine counts as a change (a pending claim, say) is replayed after a restart.
+        """
+        if live.table.version == version_before:  # rejected: nothing changed
+            if move_id:
+                self._store.record_rejection(live.table_id, seat, move.to_data(), move_id,
+                                             verdict.to_data())
+            return
+        if live.table.version != version_before + 1:
+            raise RefereeError(f"one move moved table `{live.table_id}` from version "
+                               f"{version_before} to {live.table.version}")
+        self._store.append_move(live.table_id, live.table.version, seat, move.to_data(),
+                                move_id or None, verdict.to_data())
+        live.history.append(Accepted(live.table.version, seat, verdict.events))
+        self._tables.tell_watchers(live)
+        self._arm_deadline(live)
+
+
+def _ruling(live: LiveTable, seat: int, move: Move, move_id: str, verdict: Verdict, *,
+            replayed: bool = False) -> Ruling:
+    """The verdict as judged, unredacted: `Ruling.worded` makes it the proposer's."""
+    return Ruling(verdict, seat, move_id, events_for(verdict.events, seat), replayed)
+
+
+def _check_move_id(move_id: str) -> None:
+    if len(move_id) > MAX_MOVE_ID_LENGTH:
+        raise InvalidArgument(f"`move_id` is longer than {MAX_MOVE_ID_LENGTH} characters")
+
+
+def _check_expected_version(live: LiveTable, expected: int | None) -> None:
+    if expected is not None and expected != live.table.version:
+        raise VersionConflict(f"table `{live.table_id}` is at version {live.table.version}, "
+                              f"not {expected}")
+

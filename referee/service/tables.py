@@ -1,0 +1,142 @@
+"""The live tables: a bounded cache of the store, least recently used first. A table is replayed
+from its record when first asked for; each has a lock (one proposal at a time); one gone stale
+(another process moved it, or a write failed) is replaced, never repaired."""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Callable, Iterator
+
+import structlog
+
+from referee.engine.setup import TableSetup
+from referee.engine.table import Table
+from referee.errors import InvalidArgument, NotFound, RefereeError, Unauthenticated
+from referee.model import Move, Verdict
+from referee.service.auth import not_valid
+from referee.service.watching import Accepted, Watchers
+from referee.spec.registry import Game
+from referee.store.base import Store, TableRecord
+
+log = structlog.get_logger("referee.service")
+
+MAX_LIVE_TABLES = 10_000   # tables kept in memory (about 7 KB each); the others are in the store
+
+
+@dataclass
+class LiveTable:
+    """A table in memory, rebuilt from its record. Replaced (never repaired) when it goes stale."""
+
+    table_id: str
+    table: Table
+    seat_of_token: dict[str, int]  # sha256 of the token -> seat
+    history: list[Accepted]
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    retired: bool = False  # dropped from the cache: whoever holds it must fetch a fresh one
+
+
+class LiveTables:
+    """The cache. `loaded` is told of each table replayed into memory (to arm its deadline)."""
+
+    def __init__(self, store: Store, game_named: Callable[[str], Game], watchers: Watchers, *,
+                 most: int = MAX_LIVE_TABLES, loaded: Callable[[LiveTable], None]) -> None:
+        self._store = store
+        self._game = game_named
+        self._watchers = watchers
+        self._most = most
+        self._loaded = loaded
+        self._tables: OrderedDict[str, LiveTable] = OrderedDict()
+        self._lock = threading.Lock()
+
+    @property
+    def count(self) -> int:
+        """How many tables are held in memory."""
+        with self._lock:
+            return len(self._tables)
+
+    def add(self, live: LiveTable) -> None:
+        with self._lock:
+            self._tables[live.table_id] = live
+            self._evict_idle()
+
+    @contextmanager
+    def locked(self, table_id: str, token: str | None = None) -> Iterator[LiveTable]:
+        """The table, locked and as fresh as the store (reloaded when another process moved it).
+        Asked with a token, an unknown table answers as a wrong token does: nobody learns from
+        a token's answer whether a table exists."""
+        if not table_id:
+            raise InvalidArgument("missing `table_id`")
+        while True:
+            try:
+                live = self.live(table_id)
+            except NotFound:
+                if token:
+                    raise Unauthenticated(not_valid(table_id)) from None
+                raise
+            with live.lock:
+                if live.retired:
+                    continue
+                if self._store.version(table_id) != live.table.version:
+                    self.retire(live, "stale")
+                    continue
+                self.tell_watchers(live)  # of moves another process made, if any
+                yield live
+                return
+
+    def live(self, table_id: str) -> LiveTable:
+        with self._lock:
+            live = self._tables.get(table_id)
+            if live is not None:
+                self._tables.move_to_end(table_id)
+        if live is not None:
+            return live
+        loaded = self._load(self._store.load_table(table_id))  # outside the lock: replay is slow
+        with self._lock:
+            live = self._tables.setdefault(table_id, loaded)
+            self._evict_idle()
+        self._loaded(live)
+        return live
+
+    def tell_watchers(self, live: LiveTable) -> None:
+        self._watchers.tell(live.table_id, live.history, over=live.table.is_over)
+
+    def retire(self, live: LiveTable, reason: str) -> None:
+        live.retired = True
+        with self._lock:
+            if self._tables.get(live.table_id) is live:
+                del self._tables[live.table_id]
+        log.info("table_reloading", table=live.table_id, reason=reason)
+
+    def retire_quietly(self, table_id: str) -> None:
+        with self._lock:
+            live = self._tables.pop(table_id, None)
+        if live is not None:
+            live.retired = True
+
+    def _evict_idle(self) -> None:
+        """Drop the least recently used tables beyond the bound (under `self._lock`). The store
+        holds each table whole: an evicted table is replayed when next asked for, its watchers
+        and its deadline carry on (they find it by id)."""
+        while len(self._tables) > self._most:
+            _, live = self._tables.popitem(last=False)
+            live.retired = True
+            self._watchers.forget_if_unwatched(live.table_id)
+
+    def _load(self, record: TableRecord) -> LiveTable:
+        setup = TableSetup.from_data(record.setup)
+        game = self._game(setup.game)
+        moves = [(m.seat, Move.from_data(m.move)) for m in record.moves]
+        try:
+            table = Table.replay(game, setup, moves)
+        except RefereeError as error:  # the server's problem (a spec changed), not the client's
+            raise RefereeError(f"table `{record.table_id}` does not replay: {error}") from error
+        if table.version != record.version:
+            raise RefereeError(f"table `{record.table_id}` does not replay: {record.version} "
+                               f"moves stored, {table.version} accepted again")
+        history = [Accepted(m.seq or 0, m.seat, Verdict.from_data(m.verdict).events)
+                   for m in record.moves]
+        seats = {digest: seat for seat, digest in record.token_hashes.items()}
+        return LiveTable(record.table_id, table, seats, history)

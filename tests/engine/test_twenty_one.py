@@ -1,0 +1,157 @@
+"""A plain twenty-one (tests/engine/specs/twenty_one.yaml, a test-only spec) runs on the banking
+mechanic with no Python of its own: no kitty, no split, no pontoon, no sale of the bank.
+
+Hands are played to the end through the engine's table, and each is settled as the game says,
+written here in plain Python: a bust hand pays its stake, a hand beating the banker's total or
+standing against a bust banker is paid 1:1, the banker wins ties. The parts the spec leaves out
+are no-ops: no kitty phase, no kitty in the view, no shoot bet; the bank never changes hands
+(no `takes_bank`), the banker never wins at once (no `banker_wins_at_once`).
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from referee.cards import Card
+from referee.engine.table import Table, TableSetup
+from referee.errors import SpecErrors
+from referee.model import ADJUDICATOR, Move, Outcome, Verdict
+from referee.spec.registry import DEFAULT_SPECS, load_game, load_games
+
+SPEC = Path(__file__).parent / "specs" / "twenty_one.yaml"
+GAME = load_game(SPEC)
+HANDS = 12
+
+
+# --- the game, in plain Python ---------------------------------------------------------------
+def total(cards: list[str]) -> int:
+    """The best total: an ace counts 11 when that does not go over 21."""
+    parsed = [Card.parse(c) for c in cards]
+    hard = sum(min(c.value, 10) if c.rank != "A" else 1 for c in parsed)
+    return hard + 10 if any(c.rank == "A" for c in parsed) and hard + 10 <= 21 else hard
+
+
+def paid(player: list[str], banker: list[str], stake: int) -> int:
+    """What the banker pays a hand (negative: what the hand pays); a bust hand holds no card."""
+    if not player:
+        return -stake
+    return stake if total(banker) > 21 or total(player) > total(banker) else -stake
+
+
+# --- playing -----------------------------------------------------------------------------------
+def propose(table: Table, seat: int, move: dict[str, Any]) -> Verdict:
+    return table.propose(seat, Move.from_data(move))
+
+
+def play_hand(table: Table, rng: random.Random, events: list[Any]) -> None:
+    """One hand, from the first bet to `between`: players twist below a random total, the
+    banker as the rules say (after trying the move they refuse)."""
+    while True:
+        view = table.view(ADJUDICATOR)
+        seat, phase = view["to_act"], view["phase"]
+        if phase == "between":
+            return
+        if phase == "bet":
+            verdict = propose(table, seat, {"type": "bet", "amount": 11})
+            assert verdict.rule_ids() == {"TO-1"}
+            verdict = propose(table, seat, {"type": "bet", "amount": rng.randint(1, 10)})
+        else:
+            hand = view["hands"][str(seat)][view["active_hand"]]["cards"]
+            if seat == view["banker"]:
+                wanted = "twist" if total(hand) <= 16 else "stick"
+                wrong = propose(table, seat, {"type": "stick" if wanted == "twist" else "twist"})
+                assert wrong.rule_ids() == {"TO-4" if wanted == "twist" else "TO-3"}
+            else:
+                wanted = "twist" if total(hand) < rng.randint(12, 18) else "stick"
+            verdict = propose(table, seat, {"type": wanted})
+        assert verdict.outcome is Outcome.ACCEPTED, verdict.violations
+        events += verdict.events
+
+
+@pytest.mark.parametrize("seats", [2, 4, 7])
+def test_twenty_one_is_played_hand_after_hand_and_settled_as_its_spec_says(seats: int) -> None:
+    table = Table.create(GAME, TableSetup(game="twenty_one", seats=seats, seed=seats))
+    rng = random.Random(seats)
+    events: list[Any] = []
+    for _ in range(HANDS):
+        before = table.view(ADJUDICATOR)
+        assert before["phase"] == "bet" and before["banker"] == 0  # the bank never passes
+        play_hand(table, rng, events)
+        after = table.view(ADJUDICATOR)
+        banker = after["hands"]["0"][0]["cards"]
+        owed = 0
+        for seat in range(1, seats):
+            hand = after["hands"][str(seat)][0]
+            won = paid(hand["cards"], banker, hand["stake"])
+            owed += won
+            assert after["balances"][str(seat)] - before["balances"][str(seat)] == won
+        assert after["balances"]["0"] - before["balances"]["0"] == -owed
+        assert after["on_table"] == 0 and sum(after["balances"].values()) == 0
+        verdict = propose(table, 0, {"type": "next_hand"})
+        assert verdict.outcome is Outcome.ACCEPTED
+        # `banking.reshuffle: true`: every finished hand has the pack shuffled
+        assert [e.kind for e in verdict.events].count("deck_revealed") == 1
+        events += verdict.events
+    assert {e.data.get("reason") for e in events if e.kind == "transfer"} <= {"bet", "bust"}
+
+
+def test_the_parts_it_leaves_out_are_no_ops() -> None:
+    table = Table.create(GAME, TableSetup(game="twenty_one", seats=3, seed=1))
+    view = table.view(ADJUDICATOR)
+    assert view["phase"] == "bet" and view["to_act"] == 1  # no kitty to put up first
+    assert "kitty" not in view
+    assert set(GAME.mechanic.expressions) == {"banking.done", "banking.bust", "banking.settle",
+                                              "banking.reshuffle"}
+    shoot = load_games()["shoot_pontoon"].mechanic.expressions
+    assert "banking.kitty.shoot_settle" in shoot
+    verdict = propose(table, 1, {"type": "kitty", "amount": 5})  # a move the game does not have
+    assert verdict.rule_ids() == {"GEN-8"}
+
+
+def edited(tmp_path: Path, source: Path, old: str, new: str) -> Path:
+    text = source.read_text(encoding="utf-8")
+    assert text.count(old) == 1, old
+    path = tmp_path / source.name
+    path.write_text(text.replace(old, new), encoding="utf-8")
+    return path
+
+
+def refused(path: Path) -> str:
+    with pytest.raises(SpecErrors) as caught:
+        load_game(path, DEFAULT_SPECS)
+    return str(caught.value.errors[0])
+
+
+def test_the_kittys_names_are_the_kitty_parts(tmp_path: Path) -> None:
+    """Without the kitty part a rule may not read `kitty`: the name is the part's."""
+    path = edited(tmp_path, SPEC, "    require: in_turn\n", "    require: in_turn and kitty == 0\n")
+    assert "kitty" in refused(path)
+
+
+def test_the_kitty_move_needs_the_kitty_part(tmp_path: Path) -> None:
+    path = edited(tmp_path, SPEC, "  next_hand:\n", "  next_hand:\n  kitty:\n    fields: {amount: int}\n")
+    assert "select the kitty part with `banking.kitty`" in refused(path)
+
+
+def test_the_kitty_part_needs_the_kitty_move(tmp_path: Path) -> None:
+    path = edited(tmp_path, SPEC, "  reshuffle: true\n",
+                  "  reshuffle: true\n  kitty: {shoot_settle: '0'}\n")
+    assert "needs the banker's move `kitty`" in refused(path)
+
+
+def test_the_kitty_part_is_selected_with_its_expressions(tmp_path: Path) -> None:
+    text = (DEFAULT_SPECS / "shoot_pontoon.yaml").read_text(encoding="utf-8")
+    start, end = text.index("  kitty:   "), text.index("then shoot else -shoot\n")
+    path = tmp_path / "shoot_pontoon.yaml"
+    path.write_text(text[:start] + "  kitty: true\n" + text[end + len("then shoot else -shoot\n"):],
+                    encoding="utf-8")
+    assert "`banking.kitty` selects the kitty part: give its `shoot_settle`" in refused(path)
+
+
+def test_what_the_banker_wins_at_once_needs_its_condition(tmp_path: Path) -> None:
+    path = edited(tmp_path, SPEC, "  reshuffle: true\n", "  reshuffle: true\n  instant: '-stake'\n")
+    assert "state when with `banking.banker_wins_at_once`" in refused(path)
