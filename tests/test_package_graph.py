@@ -23,12 +23,6 @@ SOURCES = {  # top-level package -> the folder it lives in
 }
 GENERATED = "referee.api"
 
-# TEMPORARY (issue 12): banking is being untangled in parallel; a cycle whose modules all lie
-# inside it, and a function-level import in one of its modules, are tolerated until that work is
-# merged. Remove this allowlist then. (Rummy's knot is untied: it is checked like the rest.)
-TEMPORARILY_ALLOWED_INSIDE = ("referee.mechanics.banking",)
-
-
 def _module_name(package: str, folder: Path, path: Path) -> str:
     parts = [package, *path.relative_to(folder).with_suffix("").parts]
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
@@ -146,11 +140,6 @@ def _strongly_connected(graph: dict[str, set[str]]) -> list[list[str]]:
     return knots
 
 
-def _allowed(knot: list[str]) -> bool:
-    return any(all(_within(name, package) for name in knot)
-               for package in TEMPORARILY_ALLOWED_INSIDE)
-
-
 def _nested_imports(tree: ast.Module) -> Iterator[ast.Import | ast.ImportFrom]:
     top = set(map(id, _module_level(tree.body)))
     for node in ast.walk(tree):
@@ -166,15 +155,13 @@ def test_the_graph_sees_the_packages() -> None:
 
 
 def test_no_import_cycles() -> None:
-    knots = [knot for knot in _strongly_connected(import_graph()) if not _allowed(knot)]
+    knots = _strongly_connected(import_graph())
     assert not knots, "import cycles:\n" + "\n".join(" <-> ".join(knot) for knot in knots)
 
 
 def test_no_function_level_imports() -> None:
     found = []
     for module, path in _modules().items():
-        if _allowed([module]):
-            continue
         tree = ast.parse(path.read_text(), filename=str(path))
         found += [f"{path.relative_to(ROOT)}:{node.lineno}" for node in _nested_imports(tree)]
     assert not found, "imports inside functions or classes:\n" + "\n".join(found)
