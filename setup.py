@@ -5,7 +5,8 @@
   output, not committed: a committed copy would be a second source that a change of the proto
   could leave stale, and its diffs would be unreadable. `grpcio-tools` is therefore a build
   requirement (`[build-system].requires`), not a run-time one.
-- `specs/*.yaml` (every game, and the specs they `extends`) are copied into `referee/specs/`, where
+- `specs/*.yaml` (every game, the specs they `extends` and the proofs files beside them,
+  `GAME.proofs.yaml`) are copied into `referee/specs/`, where
   `referee.spec.registry.DEFAULT_SPECS` finds them with importlib.resources. The checkout keeps
   one copy, `specs/`, which the source tree reads directly (`make run`, `make test`).
 

@@ -19,6 +19,7 @@ import yaml
 from referee.scenario.format import Scenario, load_file
 from referee.scenario.runner import run_scenario, scenario_files
 from referee.scenario.target import InProcessTarget
+from referee.spec.proofs_file import spec_files
 from referee.spec.registry import Game, load_games
 from referee.spec.yamlsource import load_yaml
 
@@ -40,7 +41,7 @@ def mutants(specs: Path, scenario_paths: Iterable[str | Path]) -> Iterator[Mutan
     (those that pass on the specs as they are: a scenario failing already tells nothing)."""
     games = load_games(specs)
     passing = _passing(games, [load_file(path) for path in scenario_files(scenario_paths)])
-    for spec_file in sorted(specs.glob("*.yaml")):
+    for spec_file in spec_files(specs):
         users = tuple(sorted(name for name, game in games.items() if spec_file.name in _files(game)))
         played = [s for s in passing if s.setup.game in users]
         for rule in _own_rules(spec_file):
@@ -67,7 +68,7 @@ def _passing(games: Mapping[str, Game], scenarios: list[Scenario]) -> list[Scena
 def _first_failing(specs: Path, spec_file: Path, rule: str, scenarios: list[Scenario]) -> str | None:
     with tempfile.TemporaryDirectory() as folder:
         mutant_specs = Path(folder)
-        for other in specs.glob("*.yaml"):
+        for other in specs.glob("*.yaml"):  # the proofs files too: a spec finds its own
             shutil.copy(other, mutant_specs / other.name)
         disable_rule(mutant_specs / spec_file.name, rule)
         target = InProcessTarget(load_games(mutant_specs))

@@ -7,11 +7,14 @@ import sys
 from pathlib import Path
 
 from referee.errors import InvalidArgument, SpecError, SpecErrors
+from referee.proofs.properties import read_properties
+from referee.spec.proofs_file import is_proofs_file, spec_of
 from referee.spec.registry import load_game
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("files", nargs="+", help="spec files (YAML)")
+    parser.add_argument("files", nargs="+",
+                        help="spec files (YAML); a proofs file (`GAME.proofs.yaml`) checks its spec")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -22,7 +25,9 @@ def run(args: argparse.Namespace) -> int:
     failed = 0
     for path in args.files:
         try:
-            game = load_game(path)
+            # the spec and its properties (`GAME.proofs.yaml`), read as `referee prove` reads them
+            game = load_game(spec_of(Path(path)) if is_proofs_file(Path(path)) else path)
+            properties = read_properties(game)
         except SpecErrors as exc:
             failed += 1
             for error in exc.errors:
@@ -33,5 +38,6 @@ def run(args: argparse.Namespace) -> int:
             print(exc, file=sys.stderr)
         else:
             print(f"{path}: ok: `{game.name}`, {len(game.spec.rules)} rules, "
-                  f"{len(game.spec.moves)} moves, {len(game.spec.options)} options")
+                  f"{len(game.spec.moves)} moves, {len(game.spec.options)} options, "
+                  f"{len(properties)} properties")
     return 1 if failed else 0

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from referee.errors import InvalidArgument
 from referee.mutation import mutants
+from referee.spec.proofs_file import spec_files
 from referee.spec.registry import DEFAULT_SPECS
 
 DEFAULT_SCENARIOS = Path("tests") / "conformance"
@@ -28,7 +29,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if not any(Path(args.specs).glob("*.yaml")):
+    if not spec_files(Path(args.specs)):
         raise InvalidArgument(f"no specs (`*.yaml`) in `{args.specs}`")
     found = []
     for mutant in mutants(args.specs, args.paths):

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import argparse
 import time
+from pathlib import Path
 
 from referee.commands.arguments import positive
 from referee.errors import InvalidArgument
 from referee.proofs.prover import DEFAULT_RLIMIT, prove, read_properties
+from referee.spec.proofs_file import is_proofs_file, spec_of
 from referee.spec.registry import DEFAULT_SPECS, Game, find_game, load_game, load_games
 
 SPEC_SUFFIXES = (".yaml", ".yml")
@@ -44,7 +46,10 @@ def run(args: argparse.Namespace) -> int:
 
 
 def game_named(name: str, specs: str) -> Game:
-    """A spec file's game (its `extends` found beside it), or a game of the specs folder."""
+    """A spec file's game (its `extends` found beside it; a proofs file names its spec's), or a
+    game of the specs folder."""
+    if is_proofs_file(Path(name)):
+        return load_game(spec_of(Path(name)))
     if name.endswith(SPEC_SUFFIXES):
         return load_game(name)
     return find_game(load_games(specs), name)

@@ -1,10 +1,12 @@
 """A spec's `properties`, read: what each one ranges over, assumes, computes and claims.
 
-The YAML form is documented atop `properties:` in `specs/pontinho.yaml` (and, for several lists,
-names of the property's own, `free:`, `assume:`, and evaluations `with:` other inputs, atop
-`properties:` in `specs/pontoon.yaml`; for no list at all, the pack as a constant, helper
-`definitions:` and the acceptance of a checkpoint as an evaluation, atop `properties:` in
-`specs/tarocchi_piedicavallo.yaml`). Reading resolves what does not depend on the mechanic:
+They are stated in the game's proofs file, `specs/GAME.proofs.yaml` (`referee.spec.proofs_file`,
+found and merged with a base's when the game is loaded: `Game.proofs`). The YAML form is
+documented in docs/spec-language.md and atop `properties:` in `specs/pontinho.yaml` (and, for
+several lists, names of the property's own, `free:`, `assume:`, and evaluations `with:` other
+inputs, atop `specs/pontoon.proofs.yaml`; for no list at all, the pack as a constant, helper
+`definitions:` and the acceptance of a checkpoint as an evaluation, atop
+`specs/tarocchi_piedicavallo.proofs.yaml`). Reading resolves what does not depend on the mechanic:
 the spec constants a property names, the bounds written with them, the types of its own names,
 the option values of each evaluation. What needs the mechanic's contexts (is `over` a list of
 that context? does an evaluated expression read it?) is checked when proving.
@@ -108,7 +110,7 @@ class Property:
 
 
 def read_properties(game: Game) -> list[Property]:
-    located = game.spec.located
+    located = game.proofs
     raw = located.data.get("properties") or []
     if not isinstance(raw, list):
         raise located.error(("properties",), "`properties` is a list of properties")
@@ -221,7 +223,7 @@ def _constants(game: Game, located: Located, path: PathKey, raw: Any) -> dict[st
         raise located.error(path, "`constants` maps names to places in the spec: "
                             "`{blow_at: rummy.match.blow_at}`")
     return {str(name): (game.spec.pack() if str(place) == PACK
-                        else _spec_int(located, path + (name,), str(place)))
+                        else _spec_int(game, located, path + (name,), str(place)))
             for name, place in raw.items()}
 
 
@@ -230,8 +232,9 @@ def constant_type(value: Any) -> Type:
     return ListType(CARD) if isinstance(value, list) and all(isinstance(c, Card) for c in value) else INT
 
 
-def _spec_int(located: Located, path: PathKey, place: str) -> int:
-    value: Any = located.data
+def _spec_int(game: Game, located: Located, path: PathKey, place: str) -> int:
+    """The integer at a dotted place of the spec's rules (`located`: where the property says so)."""
+    value: Any = game.spec.located.data
     for key in place.split("."):
         value = value.get(key) if isinstance(value, dict) else None
     if not isinstance(value, int) or isinstance(value, bool):

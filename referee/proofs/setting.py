@@ -95,7 +95,7 @@ def resolve(game: Game, prop: Property) -> Setting:
 
 
 def error(game: Game, prop: Property, key: tuple[Any, ...], message: str) -> SpecError:
-    return game.spec.located.error(prop.path + key, f"property `{prop.id}`: {message}")
+    return game.proofs.error(prop.path + key, f"property `{prop.id}`: {message}")
 
 
 def spec_expressions(game: Game) -> Mapping[str, Any]:

@@ -17,6 +17,7 @@ from referee.schemas import game_schemas, typed_fields
 from referee.spec.expr import BOOL, Program, Scope, parse
 from referee.spec.option_types import options_type
 from referee.spec.options import resolve_options
+from referee.spec.proofs_file import load_proofs, spec_files
 from referee.spec.rules import origin
 from referee.spec.schema import GameSpec, expression_at, read_spec
 from referee.spec.sections import unknown_keys
@@ -44,9 +45,12 @@ def mechanics() -> dict[str, type[Mechanic]]:
 class Game:
     """A compiled spec: its rules, options and mechanic, ready to run tables."""
 
-    def __init__(self, spec: GameSpec, mechanic: Mechanic) -> None:
+    def __init__(self, spec: GameSpec, mechanic: Mechanic, proofs: Located | None = None) -> None:
         self.spec = spec
         self.mechanic = mechanic
+        # its `properties:` (`specs/GAME.proofs.yaml`, merged over its base's): what `referee
+        # prove` reads, located in the file that states each one
+        self.proofs = proofs or Located(data={"properties": []}, file="<no proofs>")
         self.name = spec.name
         self.option_rules = read_option_rules(spec)
         # verdict id -> language -> sentence: to word a verdict in the language a seat asked for
@@ -129,7 +133,7 @@ def read_option_rules(spec: GameSpec) -> list[tuple[Any, str]]:
 
 def load_game(path: str | Path, specs_dir: str | Path | None = None) -> Game:
     """Load and compile one spec file; raises SpecErrors listing every problem found."""
-    located = _load_with_parents(Path(path), Path(specs_dir) if specs_dir else Path(path).parent)
+    located, chain = _load_with_parents(Path(path), Path(specs_dir) if specs_dir else Path(path).parent)
     data = located.data if isinstance(located.data, dict) else {}
     kinds = mechanics()
     mechanic_class = kinds.get(str(data.get("mechanics")))
@@ -142,6 +146,10 @@ def load_game(path: str | Path, specs_dir: str | Path | None = None) -> Game:
     if spec is None:
         raise SpecErrors(errors)
     errors += mechanic_class.move_errors(spec)
+    try:
+        proofs = load_proofs(chain, located)
+    except SpecError as exc:
+        errors.append(exc)
     try:  # compile what could be read, so expression errors are reported with schema errors
         mechanic = mechanic_class(spec)
     except SpecErrors as exc:
@@ -149,14 +157,14 @@ def load_game(path: str | Path, specs_dir: str | Path | None = None) -> Game:
     if errors:
         raise SpecErrors(errors)
     try:
-        return Game(spec, mechanic)
+        return Game(spec, mechanic, proofs)
     except SpecError as exc:
         raise SpecErrors([exc]) from None
 
 
 def load_games(specs_dir: str | Path = DEFAULT_SPECS) -> dict[str, Game]:
     games = {}
-    for path in sorted(Path(specs_dir).glob("*.yaml")):
+    for path in spec_files(Path(specs_dir)):
         game = load_game(path, specs_dir)
         games[game.name] = game
     return games
@@ -170,21 +178,23 @@ def find_game(games: Mapping[str, Game], name: str) -> Game:
     return games[name]
 
 
-def _load_with_parents(path: Path, specs_dir: Path, seen: tuple[Path, ...] = ()) -> Located:
+def _load_with_parents(path: Path, specs_dir: Path,
+                       seen: tuple[Path, ...] = ()) -> tuple[Located, tuple[Path, ...]]:
     """A spec with `extends: parent` is the parent's data overridden by its own (see `merge`);
-    every merged value keeps the file, line and column it was written at."""
+    every merged value keeps the file, line and column it was written at. With it, the files
+    read, the base first (where their proofs files are found)."""
     located = load_yaml(path)
     parent_name = located.data.get("extends") if isinstance(located.data, dict) else None
     if parent_name is None:
-        return located
+        return located, (path,)
     parent_path = specs_dir / f"{parent_name}.yaml"
     if parent_path in seen or not parent_path.exists():
         problem = "extends itself" if parent_path in seen else "is not a spec in " + str(specs_dir)
         raise SpecErrors([located.error(("extends",), f"`{parent_name}` {problem}")])
-    parent = _load_with_parents(parent_path, specs_dir, seen + (path,))
+    parent, chain = _load_with_parents(parent_path, specs_dir, seen + (path,))
     merged = Located(data=None, file=located.file, lines=located.lines)
     merged.data = _merge(parent, (), located, (), merged, ())
-    return merged
+    return merged, chain + (path,)
 
 
 def merge(parent: Mapping[str, Any], child: Mapping[str, Any]) -> dict[str, Any]:

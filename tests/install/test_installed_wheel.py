@@ -148,6 +148,9 @@ def test_the_installed_referee_plays_proves_and_runs_conformance(installed: Path
     assert "chips conserved" in played
     proved = run([referee, "prove", "pontinho", "--only", "trio-three-suits"], cwd=empty)
     assert proved.splitlines()[-1] == "1 properties, 0 not proved"
+    # a game's properties in its proofs file (`pontoon.proofs.yaml`) ship beside its rules
+    proved = run([referee, "prove", "pontoon", "--only", "buy-within-PO-5"], cwd=empty)
+    assert proved.splitlines()[-1] == "1 properties, 0 not proved"
     checked = run([referee, "conformance", str(SCENARIO)], cwd=empty)
     assert checked.splitlines()[-1] == "1 passed, 0 failed"
 

@@ -12,32 +12,40 @@ import pytest
 from referee.cards import Card, french_pack
 from referee.errors import SpecError, SpecErrors
 from referee.proofs.prover import prove, read_properties
+from referee.spec.proofs_file import proofs_path
 from referee.spec.registry import DEFAULT_SPECS, Game, load_game
 
 Edits = list[tuple[str, str]]  # (text of the spec, what it becomes)
 
 
 def edited_spec(spec: str, tmp_path: Path, name: str, edits: Edits) -> Path:
-    """A copy of `specs/<spec>.yaml` with each edit applied once (each text must occur once)."""
-    text = (DEFAULT_SPECS / f"{spec}.yaml").read_text(encoding="utf-8")
+    """A copy of `specs/<spec>.yaml`, and of its proofs file if it has one, with each edit
+    applied once to whichever of the two holds its text (each text must occur once in them)."""
+    original = DEFAULT_SPECS / f"{spec}.yaml"
+    texts = {path: path.read_text(encoding="utf-8")
+             for path in (original, proofs_path(original)) if path.is_file()}
     for old, new in edits:
-        assert text.count(old) == 1, old
-        text = text.replace(old, new)
+        assert sum(text.count(old) for text in texts.values()) == 1, old
+        (holder,) = (path for path, text in texts.items() if old in text)
+        texts[holder] = texts[holder].replace(old, new)
     path = tmp_path / f"{name}.yaml"
-    path.write_text(text, encoding="utf-8")
+    for source, text in texts.items():
+        (path if source == original else proofs_path(path)).write_text(text, encoding="utf-8")
     return path
 
 
 def assert_located_property_error(spec: str, tmp_path: Path, old: str, new: str,
                                   message: str) -> None:
     """Editing `old` into `new` in `spec`'s properties makes a spec error that says `message`
-    and where (the copy's file)."""
+    and where: the copy's file that states the properties (its proofs file, if it has one)."""
     with pytest.raises((SpecError, SpecErrors)) as caught:
-        game = load_game(edited_spec(spec, tmp_path, "wrong", [(old, new)]), DEFAULT_SPECS)
+        path = edited_spec(spec, tmp_path, "wrong", [(old, new)])
+        game = load_game(path, DEFAULT_SPECS)
         for prop in read_properties(game):
             prove(game, prop, rlimit=1)
+    stated_in = proofs_path(path) if proofs_path(path).is_file() else path
     error = str(caught.value)
-    assert message in error and "wrong.yaml:" in error, error
+    assert message in error and f"{stated_in.name}:" in error, error
 
 
 def jokers(game: Game, options: dict[str, Any], turned: Card) -> set[Card]:

@@ -34,8 +34,8 @@ LED_BY_TRUMP = ('      else if is_trump(trick[first_index(i in indices(trick): n
 # then fail (for the option values named, else for every one).
 BREAKS: dict[str, tuple[Edits, list[str]]] = {
     # TA-8: without trumps, the Matto counts as a card of the suit led (its strength is 11)
-    "matto-may-win": ([("else first_index(i in indices(trick): follows(trick[i])",
-                        "else first_index(i in indices(trick): (follows(trick[i]) or is_matto(trick[i]))")],
+    "matto-may-win": ([("else best_index(c in trick: if follows(c) then",
+                        "else best_index(c in trick: if follows(c) or is_matto(c) then")],
                       ["one-winner-never-the-matto"]),
     # TA-8: a Matto lead counts as a trump lead (the second card no longer sets the suit)
     "matto-lead-is-a-trump-lead": ([(LED_BY_TRUMP, '      else if suit(trick[0]) == "T" then "T"')],
@@ -56,7 +56,7 @@ BREAKS: dict[str, tuple[Edits, list[str]]] = {
     "other-team-is-2": ([("else 1 - dealer_team)", "else 2 - dealer_team)")],
                         ["every-card-to-a-team", "all-tricks-all-cards"]),
     # TA-4: knights worth 2
-    "knight-2": ([("else if rank(c) == 14 then 3", "else if rank(c) == 14 then 2")],
+    "knight-2": ([("else if rank(c) == knight then 3", "else if rank(c) == knight then 2")],
                  ["pack-62-cards-114-points"]),
 }
 

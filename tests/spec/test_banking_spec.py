@@ -85,6 +85,6 @@ def test_a_misspelt_verdict_key_is_refused_at_the_key(tmp_path: Path) -> None:
 
 
 def test_a_missing_reshuffle_expression_is_refused(tmp_path: Path) -> None:
-    path = broken(tmp_path, "  reshuffle: 'is_pontoon(cards)'\n", "")
+    path = broken(tmp_path, "  reshuffle: is_pontoon(cards)\n", "")
     error = only_error(path)
     assert error.message.endswith("at `banking`: `banking.reshuffle` is missing")
