@@ -19,6 +19,7 @@ spectator (no token) is recorded the same way. Then, for every seat:
 
 from __future__ import annotations
 
+import importlib.util
 import random
 import threading
 from collections import Counter
@@ -473,9 +474,7 @@ def test_referee_play_tarocchi_four_deals_in_process_and_over_grpc_alike(
 
 
 def test_the_example_plays_a_game_over_grpc(client: RefereeClient) -> None:
-    import importlib.util
-
-    path = Path(__file__).resolve().parents[2] / "clients/python/examples/bots_play_tarocchi.py"
+    path = Path(__file__).resolve().parents[3] / "clients/python/examples/bots_play_tarocchi.py"
     spec = importlib.util.spec_from_file_location("bots_play_tarocchi", path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)

@@ -18,7 +18,7 @@ from referee.scenario.format import MoveStep, load_file
 from referee.scenario.target import table_setup
 from referee.spec.registry import load_games
 
-HERE = Path(__file__).resolve().parents[1] / "conformance" / "pontoon"
+HERE = Path(__file__).resolve().parents[2] / "conformance" / "pontoon"
 GAMES = load_games()
 
 

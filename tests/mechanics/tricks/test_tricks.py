@@ -7,7 +7,7 @@ spec); a rejected proposal changes nothing (GEN-4); the 62 cards are all somewhe
 to the card TA-9 names; at the end of each deal the count is TA-4 / TA-10 / TA-11's and the two
 teams' points add up to 114; no seat's view shows a card of another seat's hand (GEN-3).
 
-Whist (tests/engine/specs/whist.yaml, a test-only spec): the same mechanic runs another
+Whist (tests/mechanics/tricks/specs/whist.yaml, a test-only spec): the same mechanic runs another
 trick-taking game from its spec alone.
 """
 

@@ -1,4 +1,4 @@
-"""A plain twenty-one (tests/engine/specs/twenty_one.yaml, a test-only spec) runs on the banking
+"""A plain twenty-one (tests/mechanics/banking/specs/twenty_one.yaml, a test-only spec) runs on the banking
 mechanic with no Python of its own: no kitty, no split, no pontoon, no sale of the bank.
 
 Hands are played to the end through the engine's table, and each is settled as the game says,
