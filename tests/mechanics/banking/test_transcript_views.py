@@ -17,7 +17,7 @@ import pytest
 
 from referee.engine.table import Table
 from referee.mechanics.banking.state import BankState
-from referee.spec.registry import load_games
+from referee.spec.registry import Game
 from referee.plugins.banking import BANKING
 from referee.transcript import Transcript, new_table
 
@@ -54,8 +54,9 @@ def assert_lines_hide_what_they_must(table: Table) -> None:
 @pytest.mark.parametrize("game, seed, seats", [
     ("pontoon", 3, 6), ("pontoon", 11, 3),
     ("shoot_pontoon", 3, 4)])
-def test_seat_lines_show_only_what_the_seat_may_see(game: str, seed: int, seats: int) -> None:
-    table = new_table(load_games()[game], BANKING, seed, seats, None, 0)
+def test_seat_lines_show_only_what_the_seat_may_see(game: str, seed: int, seats: int,
+                                                     games: dict[str, Game]) -> None:
+    table = new_table(games[game], BANKING, seed, seats, None, 0)
     script, rng = Transcript(table, BANKING, every_view=False), random.Random(seed)
     assert_lines_hide_what_they_must(table)
     for number in range(1, 500):
