@@ -21,7 +21,7 @@ MAX_DIFF_LINES = 200
 
 def regenerate_command(path: Path, game: str, seed: int, seats: int) -> str:
     return (f"referee transcript {game} --seed {seed} --seats {seats} "
-            f"--out {path.relative_to(ROOT)}")
+            f"--out {path.resolve().relative_to(ROOT)}")
 
 
 def assert_transcript_unchanged(path: Path, game: Game, seed: int, seats: int) -> None:
@@ -32,7 +32,7 @@ def assert_transcript_unchanged(path: Path, game: Game, seed: int, seats: int) -
     actual = render(game, seed, seats)
     if actual == expected:
         return
-    shown_as = str(path.relative_to(ROOT))
+    shown_as = str(path.resolve().relative_to(ROOT))
     diff = list(difflib.unified_diff(expected.splitlines(), actual.splitlines(),
                                      fromfile=shown_as, tofile="regenerated", lineterm="", n=2))
     shown = "\n".join(diff[:MAX_DIFF_LINES])
