@@ -20,9 +20,9 @@ from referee.mechanics.banking.state import BankState
 from referee.spec.registry import Game
 from referee.plugins.banking import BANKING
 from referee.transcript import Transcript, new_table
+from tests.oracles.pontoon import sees_own_card
 
 CARD = re.compile(r"\?\?|\b[2-9TJQKA][CDHS]\b")  # a card code, or a card not seen
-BANKER_SEES_ITS_FIRST_CARD = ("banker", "between")  # PO-3: from its own turn on
 
 
 def may_see(state: BankState, viewer: int, holder: int, place: int, face_up: bool) -> bool:
@@ -30,8 +30,7 @@ def may_see(state: BankState, viewer: int, holder: int, place: int, face_up: boo
         return True
     if viewer != holder:
         return False
-    banker_first = holder == state.banker and place == 0
-    return not banker_first or state.phase in BANKER_SEES_ITS_FIRST_CARD
+    return sees_own_card(state.phase, banker_first=holder == state.banker and place == 0)
 
 
 def expected_cards(state: BankState, viewer: int) -> Counter[str]:
