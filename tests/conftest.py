@@ -1,5 +1,6 @@
-"""Fixtures shared by the tests: the Pontinho game, stacked deals, and a scenario target that is
-a real gRPC server (port 0) for the tests that run scenarios both in-process and remotely."""
+"""Fixtures shared by the tests: the shipped games and the Pontinho game, stacked deals, and a
+scenario target that is a real gRPC server (port 0) for the tests that run scenarios both
+in-process and remotely."""
 
 from __future__ import annotations
 
@@ -10,14 +11,23 @@ import pytest
 
 from referee.cards import Card, codes, french_pack
 from referee.scenario.target import Target
-from referee.spec.registry import Game, load_games
+from referee.spec.registry import Game
+from tests.games import shipped_games
 
 StackDeal = Callable[..., dict[str, Any]]
 
 
 @pytest.fixture(scope="session")
+def games() -> dict[str, Game]:
+    """Every shipped game (specs/), loaded once for the whole run."""
+    return shipped_games()
+
+
+@pytest.fixture(scope="session")
 def pontinho() -> Game:
-    return load_games()["pontinho"]
+    # the shipped one, from the same cache as `games` rather than from the fixture: a module
+    # may override `games` with games of its own and still want it (tests/proofs/test_diff.py)
+    return shipped_games()["pontinho"]
 
 
 def stack_deal(seats: int, hands: Mapping[int, Sequence[str]], turned: str,
@@ -44,8 +54,8 @@ def stacked() -> StackDeal:
 
 @pytest.fixture(scope="module")
 def over_grpc(games: dict[str, Game]) -> Iterator[Target]:
-    """The scenario target of a referee served over gRPC on port 0, with an in-memory store (the
-    requesting module gives its `games`)."""
+    """The scenario target of a referee served over gRPC on port 0, with an in-memory store,
+    serving `games`: the shipped ones unless the requesting module overrides the fixture."""
     from referee.scenario.remote import GrpcTarget
     from referee.server.app import create_server
     from referee.service import RefereeService

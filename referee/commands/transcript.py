@@ -1,10 +1,10 @@
-"""Print the golden transcript of a seeded table played by the random bot (tests/golden/).
+"""Print the golden transcript of a seeded table played by the random bot (tests/mechanics/*/golden/).
 
 Every accepted move with its verdict (the events the proposer sees), the first rejected proposal
 of each turn with its rules, and the seats' views. A game that ends by itself (a Pontinho match)
 is played to its end; a banking table (Pontoon) for `--hands` hands (default 5). `--out FILE`
-writes it to a file instead (`tests/golden/` holds the checked-in ones;
-`tests/golden/test_golden.py` compares them).
+writes it to a file instead (`tests/mechanics/<name>/golden/` holds the checked-in ones, which
+each mechanic's `test_golden.py` compares).
 """
 
 from __future__ import annotations

@@ -9,9 +9,9 @@ import pytest
 
 from referee.cli import main
 from referee.spec.describe import describe, programs_of
-from referee.spec.registry import DEFAULT_SPECS, load_games
+from tests.games import shipped_games
 
-GAMES = load_games(DEFAULT_SPECS)
+GAMES = shipped_games()
 
 
 def columns(out: str) -> dict[str, list[str]]:

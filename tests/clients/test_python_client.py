@@ -13,7 +13,7 @@ import pytest
 from referee.server.app import ServerConfig, create_server
 from referee.server.limits import Limits
 from referee.service import RefereeService
-from referee.spec.registry import load_games
+from referee.spec.registry import Game
 from referee.store.memory import MemoryStore
 from referee_client import RefereeClient
 
@@ -21,8 +21,8 @@ EXAMPLE = Path(__file__).resolve().parents[2] / "clients/python/examples/bots_pl
 
 
 @pytest.fixture
-def client() -> Iterator[RefereeClient]:
-    service = RefereeService(MemoryStore(), load_games(), allow_stacked=True)
+def client(games: dict[str, Game]) -> Iterator[RefereeClient]:
+    service = RefereeService(MemoryStore(), games, allow_stacked=True)
     # bots play far faster than people: no rate quotas here (tests/server/test_limits.py)
     config = ServerConfig(limits=Limits().without_rates())
     server, port = create_server(service, config=config)

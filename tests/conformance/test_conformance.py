@@ -13,7 +13,7 @@ import pytest
 from referee.scenario.format import CloseWindowStep, ScenarioError, load_file
 from referee.scenario.runner import Report, run_file, scenario_files
 from referee.scenario.target import InProcessTarget, Target
-from referee.spec.registry import Game, load_games
+from referee.spec.registry import Game
 
 HERE = Path(__file__).parent
 
@@ -52,11 +52,6 @@ def scenario_params(*, remote: bool = False) -> list[pytest.ParameterSet]:
 
 SCENARIOS = scenario_params()
 REMOTE_SCENARIOS = scenario_params(remote=True)
-
-
-@pytest.fixture(scope="module")
-def games() -> dict[str, Game]:
-    return load_games()
 
 
 @pytest.fixture(scope="module")

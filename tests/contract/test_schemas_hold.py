@@ -25,12 +25,13 @@ from jsonschema import Draft202012Validator
 from referee.engine.table import SYSTEM, Table, TableSetup
 from referee.model import ADJUDICATOR, JSON, Move, Outcome, Verdict
 from referee.schemas import SECRET
-from referee.spec.registry import Game, load_games
+from referee.spec.registry import Game
+from tests.games import shipped_games
 from tests.liveness.test_random_games import play, setups
 
 pytestmark = pytest.mark.slow  # every test here is a long run
 
-GAMES = load_games()
+GAMES = shipped_games()
 CHECKED: Counter[str] = Counter()
 EVERY_VIEW = 8  # accepted moves between two checks of every viewer's view
 ENDS = {"hand_over", "deal_over", "match_over", "game_over"}  # and after these

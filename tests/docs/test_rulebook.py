@@ -11,7 +11,7 @@ import pytest
 
 from referee.cli import main
 from referee.rulebook import anchor, rulebook
-from referee.spec.registry import Game, load_games
+from referee.spec.registry import Game
 
 from .freshness import assert_fresh
 
@@ -19,13 +19,8 @@ RULES = Path(__file__).resolve().parents[2] / "docs" / "rules"
 
 
 @pytest.fixture(scope="module")
-def files() -> dict[str, str]:
-    return rulebook(load_games())
-
-
-@pytest.fixture(scope="module")
-def games() -> dict[str, Game]:
-    return load_games()
+def files(games: dict[str, Game]) -> dict[str, str]:
+    return rulebook(games)
 
 
 def test_the_committed_rulebook_is_what_the_specs_give(tmp_path: Path) -> None:

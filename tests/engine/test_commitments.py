@@ -15,10 +15,8 @@ from dataclasses import replace
 
 from referee.engine.table import Table, TableSetup
 from referee.model import ADJUDICATOR, Event, Move
-from referee.spec.registry import load_games
+from referee.spec.registry import Game
 from referee_bots import pontoon_bot, tricks_bot
-
-GAMES = load_games()
 
 
 def digest(salt: str, deck: list[str]) -> str:
@@ -31,8 +29,8 @@ def hidden_from_seats(table: Table, key: str) -> None:
         assert "salt" not in view and key not in view
 
 
-def test_a_pontoon_pack_is_revealed_when_a_pontoon_has_it_shuffled() -> None:
-    game = GAMES["pontoon"]
+def test_a_pontoon_pack_is_revealed_when_a_pontoon_has_it_shuffled(games: dict[str, Game]) -> None:
+    game = games["pontoon"]
     table = Table.create(game, TableSetup(game="pontoon", seats=4, seed=5,
                                           balances={s: 1000 for s in range(4)}))
     first_order = table.view(ADJUDICATOR)["deck"]  # as shuffled, top first
@@ -65,9 +63,9 @@ def without_keys(event: Event) -> Event:
     return replace(event, data={k: v for k, v in event.data.items() if k != "keys"})
 
 
-def test_a_pontoon_table_replays_from_its_revealed_pack() -> None:
+def test_a_pontoon_table_replays_from_its_revealed_pack(games: dict[str, Game]) -> None:
     """A dispute's check: the revealed deck, stacked, gives the same hands as the seed did."""
-    game = GAMES["pontoon"]
+    game = games["pontoon"]
     setup = TableSetup(game="pontoon", seats=3, seed=9, balances={s: 1000 for s in range(3)},
                        salt="same salt")
     table = Table.create(game, setup)
@@ -88,8 +86,8 @@ def test_a_pontoon_table_replays_from_its_revealed_pack() -> None:
         assert stacked.view(ADJUDICATOR)["hands"] == table.view(ADJUDICATOR)["hands"]
 
 
-def test_a_tarocchi_deal_is_revealed_when_it_is_over() -> None:
-    game = GAMES["tarocchi_piedicavallo"]
+def test_a_tarocchi_deal_is_revealed_when_it_is_over(games: dict[str, Game]) -> None:
+    game = games["tarocchi_piedicavallo"]
     table = Table.create(game, TableSetup(game=game.name, seats=4, seed=2,
                                           options={"deals_per_game": 2}))
     dealt = table.view(ADJUDICATOR)

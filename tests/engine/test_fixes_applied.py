@@ -15,10 +15,10 @@ from hypothesis import strategies as st
 
 from referee.engine.table import Table, TableSetup
 from referee.model import Move, Violation
-from referee.spec.registry import load_games
+from tests.games import shipped_games
 from tests.liveness.oracle import accepted
 
-GAMES = load_games()
+GAMES = shipped_games()
 TAROCCHI = GAMES["tarocchi_piedicavallo"]
 SETTINGS = settings(max_examples=12, deadline=None, database=None,
                     suppress_health_check=[HealthCheck.too_slow])

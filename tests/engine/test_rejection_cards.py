@@ -17,10 +17,10 @@ import pytest
 
 from referee.engine.table import Table, TableSetup
 from referee.model import Move
-from referee.spec.registry import load_games
+from tests.games import shipped_games
 from tests.liveness.oracle import candidates
 
-GAMES = load_games()
+GAMES = shipped_games()
 STEPS = 100
 
 

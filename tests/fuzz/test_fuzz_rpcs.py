@@ -28,7 +28,7 @@ from referee.api.v1 import referee_pb2 as pb
 from referee.api.v1.referee_pb2_grpc import RefereeStub
 from referee.server.convert import data_to_struct, struct_to_data
 from referee.server.wire import SERVICE
-from referee.spec.registry import Game, load_games
+from referee.spec.registry import Game
 from referee.transcript import Adapter, adapter_for
 from referee_client.client import _data
 
@@ -66,15 +66,14 @@ class Fuzzed:
 
 
 @pytest.fixture(scope="module")
-def fuzzed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Fuzzed]:
+def fuzzed(tmp_path_factory: pytest.TempPathFactory, games: dict[str, Game]) -> Iterator[Fuzzed]:
     referee = serve(tmp_path_factory.mktemp("fuzz") / "referee.log")
     try:
         stub = RefereeStub(referee.channel)
-        games = [g.name for g in stub.ListGames(pb.ListGamesRequest(), timeout=CALL_S).games]
+        served = [g.name for g in stub.ListGames(pb.ListGamesRequest(), timeout=CALL_S).games]
         descriptions = {game: struct_to_data(stub.DescribeGame(
-            pb.DescribeGameRequest(game=game), timeout=CALL_S).description) for game in games}
-        games_in_process = load_games()
-        tables = [open_table(stub, games_in_process[game], described)
+            pb.DescribeGameRequest(game=game), timeout=CALL_S).description) for game in served}
+        tables = [open_table(stub, games[game], described)
                   for game, described in descriptions.items() for _ in range(2)]
         yield Fuzzed(referee, stub, descriptions, tables, referee.rss_kb)
     finally:

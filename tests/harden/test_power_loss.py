@@ -22,11 +22,9 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-import pytest
-
 from referee.model import Move
 from referee.service import CreatedTable, RefereeService
-from referee.spec.registry import Game, load_games
+from referee.spec.registry import Game
 from referee.store.sqlite import SqliteStore
 from tests.harden.ledger import Audit, Ledger, draw_or_discard
 from tests.harden.power_cut import Platter, PowerCut
@@ -45,11 +43,6 @@ class Run:
     commits: int
     cut: str
     audit: Audit
-
-
-@pytest.fixture(scope="module")
-def games() -> dict[str, Game]:
-    return load_games()
 
 
 def cut_power_once(folder: Path, games: dict[str, Game], synchronous: str, seed: int) -> Run:

@@ -16,17 +16,12 @@ from referee.engine.table import Table, TableSetup
 from referee.i18n import CATALOGUE
 from referee.i18n.events import Narrator
 from referee.model import Event, Move
-from referee.spec.registry import Game, load_games
+from referee.spec.registry import Game
 
 ROOT = Path(__file__).resolve().parents[2]
 BOTS: dict[str, Any] = {"rummy": rummy_bot, "banking": pontoon_bot, "tricks": tricks_bot}
 SEATS = {"tarocchi_piedicavallo": 4}
 EVENT_IN_CODE = re.compile(r'Event\(\s*"([a-z_]+)"')
-
-
-@pytest.fixture(scope="module")
-def games() -> dict[str, Game]:
-    return load_games()
 
 
 def played_events(game: Game, seed: int, steps: int = 300) -> Iterator[Event]:

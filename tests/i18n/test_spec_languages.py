@@ -8,16 +8,11 @@ from pathlib import Path
 import pytest
 
 from referee.errors import SpecErrors
-from referee.spec.registry import DEFAULT_SPECS, Game, load_game, load_games
+from referee.spec.registry import DEFAULT_SPECS, Game, load_game
 from referee.spec.texts import wordings
 
 SEED_LANGUAGE = {"pontinho": "pt", "taradinho": "pt", "tarocchi_piedicavallo": "pt",
                  "pontoon": "tl", "shoot_pontoon": "tl"}
-
-
-@pytest.fixture(scope="module")
-def games() -> dict[str, Game]:
-    return load_games()
 
 
 def test_each_game_is_written_in_english_and_its_seeds_language(games: dict[str, Game]) -> None:

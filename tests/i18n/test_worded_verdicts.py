@@ -7,13 +7,13 @@ from referee.engine.table import Table, TableSetup
 from referee.i18n.verdicts import verdict_worded
 from referee.model import ADJUDICATOR, Move, Outcome, Verdict, Violation
 from referee.service import Ruling
-from referee.spec.registry import load_games
+from referee.spec.registry import Game
 
 TAROCCHI = "tarocchi_piedicavallo"
 
 
-def test_a_translated_sentence_names_no_hidden_card() -> None:
-    game = load_games()[TAROCCHI]
+def test_a_translated_sentence_names_no_hidden_card(games: dict[str, Game]) -> None:
+    game = games[TAROCCHI]
     table = Table.create(game, TableSetup(game=TAROCCHI, seats=4, seed=5))
     seat = 1
     hidden = table.view(ADJUDICATOR)["hands"]["2"][0]  # another seat's card

@@ -28,13 +28,14 @@ from referee.engine.table import CLOSE_WINDOW, SYSTEM, Table, TableSetup
 from referee.errors import OptionError, SetupError
 from referee.model import ADJUDICATOR, Move, Verdict
 from referee.spec.options import Option
-from referee.spec.registry import Game, load_games
+from referee.spec.registry import Game
 from referee_bots import pontoon_bot, rummy_bot, tricks_bot
+from tests.games import shipped_games
 from tests.liveness.oracle import accepted, candidates, witness
 
 pytestmark = pytest.mark.slow  # every test here is a long run
 
-GAMES = load_games()
+GAMES = shipped_games()
 SCALE = int(os.environ.get("LIVENESS_SCALE", "1"))
 STEPS = 400                       # proposals per game
 BOT_TRIES = 300                   # a bot's candidates proposed for one move

@@ -17,7 +17,8 @@ from referee.proofs.diff_scenario import Witness
 from referee.scenario.format import load_data, load_file, load_text
 from referee.scenario.runner import run_scenario
 from referee.scenario.target import InProcessTarget
-from referee.spec.registry import DEFAULT_SPECS, Game, load_game, load_games
+from referee.spec.registry import DEFAULT_SPECS, Game, load_game
+from tests.games import shipped_games
 
 NEXT_RANK = "pontinho:joker_rule=next_rank_same_suit"
 BOUND = 4  # small: the whole file runs in seconds
@@ -172,7 +173,7 @@ def test_a_scenario_between_two_games_plays_out(games: dict[str, Game],
 
 
 def test_taradinho_takes_the_discard_out_of_turn_where_pontinho_does_not() -> None:
-    games = load_games()
+    games = shipped_games()  # the module's `games` fixture is pontinho and a sketch
     results = _by_label(list(compare(_pair(games, "pontinho", "taradinho", max_cards=2))))
     take = results["take_discard"].findings[1]  # TD-1: Taradinho accepts, Pontinho rejects
     assert take.status == "differs" and "PN-19" in take.broken

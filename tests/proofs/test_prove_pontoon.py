@@ -22,7 +22,7 @@ from referee.mechanics.banking.mechanic import _settle_hand, _transfer
 from referee.mechanics.banking.state import BankState, Hand
 from referee.model import ADJUDICATOR, Move
 from referee.proofs.prover import Outcome, Property, prove, read_properties
-from referee.spec.registry import DEFAULT_SPECS, Game, load_game, load_games
+from referee.spec.registry import DEFAULT_SPECS, Game, load_game
 
 from .stacking import Edits, assert_located_property_error, edited_spec
 
@@ -71,8 +71,8 @@ def named(game: Game, property_id: str) -> Property:
 
 
 @pytest.fixture(scope="module")
-def pontoon() -> Game:
-    return load_games()["pontoon"]
+def pontoon(games: dict[str, Game]) -> Game:
+    return games["pontoon"]
 
 
 @pytest.fixture(scope="module")

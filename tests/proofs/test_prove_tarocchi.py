@@ -19,7 +19,7 @@ from referee.engine.table import Table, TableSetup
 from referee.model import Move
 from referee.proofs.prover import Outcome, Property, prove, read_properties
 from referee.spec.expr.symbolic import CardDomain, SymCard, card_of
-from referee.spec.registry import DEFAULT_SPECS, Game, load_game, load_games
+from referee.spec.registry import DEFAULT_SPECS, Game, load_game
 
 from .stacking import Edits, assert_located_property_error, edited_spec
 
@@ -78,8 +78,8 @@ def card(code: str) -> Card:
 
 
 @pytest.fixture(scope="module")
-def tarocchi() -> Game:
-    return load_games()[GAME]
+def tarocchi(games: dict[str, Game]) -> Game:
+    return games[GAME]
 
 
 @pytest.fixture(scope="module")

@@ -6,11 +6,11 @@ from typing import Any, Iterator
 
 import pytest
 
-from referee.spec.registry import load_games
+from referee.spec.registry import Game
 from tests.redaction.referee_under_test import running_referee
 
 
 @pytest.fixture(scope="module")
-def stub() -> Iterator[Any]:
-    with running_referee(load_games()) as running:
+def stub(games: dict[str, Game]) -> Iterator[Any]:
+    with running_referee(games) as running:
         yield running

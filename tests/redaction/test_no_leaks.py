@@ -32,15 +32,16 @@ from hypothesis import strategies as st
 
 from referee.engine.table import TableSetup
 from referee.model import ADJUDICATOR, Move
-from referee.spec.registry import Game, load_games
+from referee.spec.registry import Game
 from referee_bots import pontoon_bot, rummy_bot, tricks_bot
-from tests.liveness.oracle import candidates, witness
+from tests.games import shipped_games
 from tests.harden.report import report as harden_report
+from tests.liveness.oracle import candidates, witness
 from tests.redaction.breaks import CONTROLS, FIX_LEAK, MECHANIC_LEAK, Break
 from tests.redaction.referee_under_test import Leak, WatchedTable
 from tests.redaction.visibility import CardFinder
 
-GAMES = load_games()
+GAMES = shipped_games()
 SCALE = int(os.environ.get("REDACTION_SCALE", "1"))
 TABLES = 2       # tables a game at scale 1
 STEPS = 25       # steps a table: one accepted move each, illegal proposals around it

@@ -11,9 +11,9 @@ from referee.cards import PackKind, codes_in
 from referee.engine.table import Table, TableSetup
 from referee.model import Event, Move, Verdict, Violation
 from referee.redaction import HIDDEN, events_for, verdict_for
-from referee.spec.registry import load_games
+from tests.games import shipped_games
 
-GAMES = load_games()
+GAMES = shipped_games()
 
 
 @pytest.mark.parametrize(("text", "kind", "found"), [

@@ -27,14 +27,15 @@ from google.protobuf.message import Message
 from referee.cards import codes
 from referee.engine.table import Table, TableSetup
 from referee.model import ADJUDICATOR, Move
-from referee.spec.registry import Game, load_games
+from referee.spec.registry import Game
 from referee_bots import pontoon_bot, rummy_bot, tricks_bot
+from tests.games import shipped_games
 from tests.liveness.oracle import accepted, candidates
 from tests.redaction.breaks import CONTROLS
 from tests.redaction.referee_under_test import Received, WatchedTable
 from tests.redaction.visibility import CardFinder, hand_of, visible
 
-GAMES = load_games()
+GAMES = shipped_games()
 STEPS = 30
 SOON = 20  # the cards of the stock that may be drawn during a test
 SCALE = int(os.environ.get("REDACTION_SCALE", "1"))

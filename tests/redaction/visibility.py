@@ -22,6 +22,7 @@ from referee.mechanics.banking.state import BankState
 from referee.mechanics.rummy.state import RummyState
 from referee.mechanics.tricks.state import TrickState
 from referee.spec.registry import Game
+from tests.oracles.pontoon import sees_own_card
 
 Recipient = int | None  # a seat, or None: a spectator
 # what is kept of a finished hand: its cards may be back in play (a new deal of the same pack)
@@ -105,12 +106,11 @@ def _banking(state: BankState, who: Recipient, before: BankState | None) -> set[
     """Face-up cards; a seat's own face-down cards, but the banker's first, which it sees only
     from its turn on (PO-3); cards shown on their way under the pack (busts, burns, PO-5)."""
     seen: set[str] = set()
-    banker_sees_first = state.phase in ("banker", "between")
     for holder, hands in enumerate(state.hands):
         for index, hand in enumerate(hands):
             for place, (card, up) in enumerate(zip(hand.cards, hand.face_up)):
                 banker_first = holder == state.banker and index == 0 and place == 0
-                own = who == holder and (banker_sees_first or not banker_first)
+                own = who == holder and sees_own_card(state.phase, banker_first)
                 if up or own:
                     seen.add(str(card))
     if before is not None:  # what went under the pack was shown first (a bust, a burn)

@@ -22,7 +22,7 @@ from referee.scenario.runner import run_scenario
 from referee.scenario.target import InProcessTarget
 from referee.server.app import create_server
 from referee.service import RefereeService
-from referee.spec.registry import Game, load_games
+from referee.spec.registry import Game
 from referee.store.memory import MemoryStore
 
 CONFORMANCE = Path(__file__).parents[1] / "conformance"
@@ -35,11 +35,6 @@ HEAD: dict[str, Any] = {"format": 1, "game": "pontinho", "seats": 3, "dealer": 0
 GOOD = [{"seat": 1, "move": {"type": "draw"}, "expect": "accept"}]
 WRONG = [{"seat": 2, "move": {"type": "draw"}, "expect": "accept"}]  # not seat 2's turn
 UNKNOWN_RULE = [{"seat": 2, "move": {"type": "draw"}, "expect": "reject", "rule": "PN-99"}]
-
-
-@pytest.fixture(scope="module")
-def games() -> dict[str, Game]:
-    return load_games()
 
 
 def write(folder: Path, name: str, steps: list[dict[str, Any]]) -> Path:

@@ -12,7 +12,7 @@ import pytest
 from referee.scenario.format import load_text
 from referee.scenario.runner import run_scenario
 from referee.scenario.target import InProcessTarget, Target
-from referee.spec.registry import Game, load_games
+from referee.spec.registry import Game
 
 SCENARIO = """\
 format: 1
@@ -47,11 +47,6 @@ steps:
   - {seat: 1, move: {type: bet, amount: 10}, expect: accept}
   - check: {hand_size: {0: 3, 1: 2}, hand: {0: [5S, 9D]}}
 """
-
-
-@pytest.fixture(scope="module")
-def games() -> dict[str, Game]:
-    return load_games()
 
 
 @pytest.fixture(params=["in-process", "over-grpc"])

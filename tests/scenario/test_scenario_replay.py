@@ -11,7 +11,7 @@ import pytest
 from referee.cli import main
 from referee.engine.replay import adjudicate, adjudicate_yaml
 from referee.scenario.format import ScenarioError
-from referee.spec.registry import Game, load_games
+from referee.spec.registry import Game
 
 DEAL = {"hands": {1: ["5C", "6C", "7C", "8C", "KH", "KS", "2D", "3D", "JH"],
                   2: ["4S", "4H", "6D", "TS", "TC", "QD", "QC", "AH", "8H"],
@@ -25,11 +25,6 @@ LEGAL: dict[str, Any] = {
               {"check": {"to_act": 0}}]}                  # wrong, but ignored in a record
 ILLEGAL = {**LEGAL, "steps": [*LEGAL["steps"], {"seat": 2, "move": {"type": "draw"}},
                               {"seat": 2, "move": {"type": "meld", "cards": ["QD", "QC"]}}]}
-
-
-@pytest.fixture(scope="module")
-def games() -> dict[str, Game]:
-    return load_games()
 
 
 def test_a_legal_record_is_confirmed_with_its_final_state(games: dict[str, Game]) -> None:

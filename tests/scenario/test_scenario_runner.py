@@ -12,7 +12,7 @@ from referee.model import ADJUDICATOR, JSON, Move, Outcome, Verdict, Violation
 from referee.scenario.format import Setup, load_text
 from referee.scenario.runner import Report, run_file, run_scenario, scenario_files
 from referee.scenario.target import InProcessTarget, Unsupported
-from referee.spec.registry import Game, load_games
+from referee.spec.registry import Game
 
 HEAD = "format: 1\ngame: pontinho\nseats: 3\nsteps:\n"
 PN12 = Violation("PN-12", "a trio is cards of one rank in three different suits", ("PN-12",))
@@ -116,8 +116,7 @@ def test_folders_are_searched_for_yaml_files(tmp_path: Path) -> None:
 # --- with the engine: PN-1 and deals that do not fit the pack --------------------------------
 
 @pytest.fixture(scope="module")
-def engine() -> InProcessTarget:
-    games: dict[str, Game] = load_games()
+def engine(games: dict[str, Game]) -> InProcessTarget:
     return InProcessTarget(games)
 
 

@@ -11,14 +11,9 @@ from server_support import MAX_MESSAGE_BYTES, OpenTable, open_table
 from referee.api.v1 import referee_pb2_grpc
 from referee.server.app import ServerConfig, create_server
 from referee.service import RefereeService
-from referee.spec.registry import Game, load_games
+from referee.spec.registry import Game
 from referee.store.base import Store
 from referee.store.memory import MemoryStore
-
-
-@pytest.fixture(scope="session")
-def games() -> dict[str, Game]:
-    return load_games()
 
 
 @pytest.fixture

@@ -19,9 +19,9 @@ from referee.mechanics.rummy.state import TURNED
 from referee.proofs.encode import decode, encode_full, lift
 from referee.spec.expr import BOOL, EvalError, TypedExpr
 from referee.spec.expr.symbolic import STRINGS, SymCard, SymList
-from referee.spec.registry import load_games
+from tests.games import shipped_games
 
-GAME = load_games()["pontinho"]
+GAME = shipped_games()["pontinho"]
 MECHANIC = GAME.mechanic
 RULES = MECHANIC.rules
 KINDS = ("trio", "sequence")

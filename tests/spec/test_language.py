@@ -11,7 +11,7 @@ from referee.errors import SpecError, SpecErrors
 from referee.spec.expr import INT, ListType, RecordType
 from referee.spec.registry import Game, load_game
 
-WHIST = Path(__file__).parents[1] / "engine" / "specs" / "whist.yaml"
+WHIST = Path(__file__).parents[1] / "mechanics" / "tricks" / "specs" / "whist.yaml"
 
 
 def whist(tmp_path: Path, *edits: tuple[str, str]) -> Path:

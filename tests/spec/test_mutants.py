@@ -11,7 +11,7 @@ import pytest
 from referee.cli import main
 from referee.mutation import mutants
 
-WHIST = Path(__file__).resolve().parents[1] / "engine" / "specs" / "whist.yaml"
+WHIST = Path(__file__).resolve().parents[1] / "mechanics" / "tricks" / "specs" / "whist.yaml"
 # seat 0 plays out of turn (seat 1, after the dealer, leads): GEN-7 is the rule that says no
 SCENARIO = """\
 format: 1

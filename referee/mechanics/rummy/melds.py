@@ -93,7 +93,7 @@ class MeldReader:
         """The cards of `pool` any one of which, put where it fits among `cards` as a natural
         card (no joker standing for another), makes them a new meld the rules accept: the card a
         gapped sequence lacks, the third card of a pair. A kind's shape does not depend on the
-        order of the cards (tests/engine/test_take_search.py), so it is asked once a card."""
+        order of the cards (tests/mechanics/rummy/test_take_search.py), so it is asked once a card."""
         found = []
         for card in pool:
             kinds = [kind for kind in self.kinds.values()

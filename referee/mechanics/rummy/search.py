@@ -14,7 +14,7 @@ What is searched, with the top discard and the seat's cards:
   is listed as it lies on the table, SCENARIOS.md; the order of a trio's cards is free). Groups
   grow a card at a time, and one no meld kind's `shape` admits is neither arranged nor grown:
   a kind's shape does not depend on where its jokers lie, and once a group holds a natural card
-  a card added never mends it (tests/engine/test_take_search.py checks both for every shipped
+  a card added never mends it (tests/mechanics/rummy/test_take_search.py checks both for every shipped
   kind);
 - going out: the whole hand and the discard laid out in such melds and lay-offs, at most one card
   left as the final discard, after stealing any table joker a held card can replace.

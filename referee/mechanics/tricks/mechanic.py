@@ -4,7 +4,7 @@ The Python here moves cards: dealing in packets, the dealer's discard, cards to 
 trick to its winner, the deal's count, the next deal. Which card may be played (following,
 trumping) is the spec's rules; which card wins a trick (`tricks.winner`), who owns each card at
 the count (`tricks.owner`) and what it is worth (`tricks.points`) are the spec's expressions, so
-another trick-taking game is a new spec (tests/engine/specs/whist.yaml is one).
+another trick-taking game is a new spec (tests/mechanics/tricks/specs/whist.yaml is one).
 """
 
 from __future__ import annotations

@@ -19,6 +19,7 @@ spectator (no token) is recorded the same way. Then, for every seat:
 
 from __future__ import annotations
 
+import importlib.util
 import random
 import threading
 from collections import Counter
@@ -31,22 +32,18 @@ from structlog.testing import capture_logs
 
 from referee.server.app import create_server
 from referee.service import RefereeService
-from referee.spec.registry import load_games
 from referee.store.sqlite import SqliteStore
 from referee_bots import tricks_bot
 from referee_bots.tricks_bot import next_to_act, turn_candidates
 from referee_client import RefereeClient
+from tests.oracles import tarocchi
+from tests.oracles.tarocchi import DEAL_POINTS, team_of
+
 
 GAME = "tarocchi_piedicavallo"
-TEAMS = ((0, 2), (1, 3))                       # TA-1
 MAX_PROPOSALS = 3000                           # per game: a deal of bots takes about 70
 SPECTATOR = None
 Observer = int | None                          # a seat, or the spectator
-
-
-@pytest.fixture(scope="module")
-def games() -> dict[str, Any]:
-    return load_games()
 
 
 @pytest.fixture
@@ -63,26 +60,6 @@ def target(tmp_path: Path, games: dict[str, Any]) -> Iterator[str]:
 def client(target: str) -> Iterator[RefereeClient]:
     with RefereeClient(target) as connected:
         yield connected
-
-
-# --- the rules the test counts by itself ---------------------------------------------------------
-
-def is_trump(card: str) -> bool:
-    """T1 .. T21 (GEN-2); `TS`, `TB` are tens."""
-    return card[0] == "T" and card[1:].isdigit()
-
-
-def card_points(card: str) -> int:
-    """TA-4: kings, T1, T21 and the Matto 5; queens 4; knights 3; jacks 2; every other card 1."""
-    if card in ("MT", "T1", "T21") or (card[0] == "K" and not is_trump(card)):
-        return 5
-    if is_trump(card):
-        return 1
-    return {"Q": 4, "N": 3, "J": 2}.get(card[0], 1)
-
-
-def team_of(seat: int) -> int:
-    return next(t for t, team in enumerate(TEAMS) if seat in team)
 
 
 # --- what every seat receives ----------------------------------------------------------------------
@@ -208,7 +185,7 @@ def cards_in(value: Any, pack: set[str]) -> set[str]:
 def check_deals_dealt(deals: list[Deal]) -> set[str]:
     """TA-2, TA-5: four disjoint hands, 15 each and 17 to the dealer, the whole 62-card pack."""
     pack = set().union(*deals[0].hands.values())
-    assert len(pack) == 62 and sum(card_points(c) for c in pack) == 114  # TA-2, TA-4
+    assert len(pack) == 62 and sum(tarocchi.points(tarocchi.card(c)) for c in pack) == DEAL_POINTS  # TA-2, TA-4
     for deal in deals:
         sizes = {seat: len(hand) for seat, hand in deal.hands.items()}
         assert sizes == {s: 17 if s == deal.dealer else 15 for s in range(4)}, sizes
@@ -295,7 +272,7 @@ def check_stream(observer: Observer, events: list[tuple[int, dict[str, Any]]],
 def check_discarded(observer: Observer, event: dict[str, Any], deal: Deal) -> None:
     """TA-5, TA-6: the cards to the dealer only; the trump count to everyone, and right."""
     assert event["seat"] == deal.dealer and event["count"] == 2
-    assert event["trumps"] == sum(is_trump(c) for c in deal.discard), (event, deal.discard)
+    assert event["trumps"] == trumps_in(deal.discard), (event, deal.discard)
     if observer == deal.dealer:
         assert event["cards"] == deal.discard
     else:
@@ -307,7 +284,7 @@ def check_announcement_in_views(game: Game, deals: list[Deal]) -> None:
     for observer, received in game.received.items():
         for view in received.views:
             deal = deals[view["hand_number"] - 1]
-            expected = sum(is_trump(c) for c in deal.discard)
+            expected = trumps_in(deal.discard)
             if view["phase"] == "discard":
                 assert view["announced_trumps"] is None, (observer, view)
             else:
@@ -332,27 +309,22 @@ def check_plays_add_up(game: Game, deals: list[Deal], pack: set[str]) -> None:
         assert len(deal.tricks) == 15 and all(len(plays) == 4 for plays, _ in deal.tricks)
 
 
+def trumps_in(codes: list[str]) -> int:
+    return sum(tarocchi.is_trump(tarocchi.card(c)) for c in codes)
+
+
 def expected_points(deal: Deal) -> list[int]:
-    """TA-10, TA-11: who owns each card at the count, and what the cards are worth."""
-    won = Counter(team_of(winner) for _, winner in deal.tricks)
-    points = [0, 0]
-    for plays, winner in deal.tricks:
-        for seat, card in plays:
-            owner = team_of(winner)
-            if card == "MT":  # the Matto stays with its team, unless that team took no trick
-                owner = team_of(seat) if won[team_of(seat)] else 1 - team_of(seat)
-            points[owner] += card_points(card)
-    dealer_team = team_of(deal.dealer)
-    owner = dealer_team if won[dealer_team] else 1 - dealer_team
-    points[owner] += sum(card_points(c) for c in deal.discard)
-    return points
+    """TA-10, TA-11: the count of the deal's tricks and discard (tests/oracles/tarocchi.py)."""
+    tricks = [([(seat, tarocchi.card(c)) for seat, c in plays], winner)
+              for plays, winner in deal.tricks]
+    return tarocchi.count(tricks, [tarocchi.card(c) for c in deal.discard], deal.dealer)
 
 
 def check_count(deal: Deal) -> None:
     """TA-12: the points add to 114, as the tricks taken make them; the higher team wins."""
     over = deal.over
     points = [over["points"][str(t)] for t in range(2)]
-    assert sum(points) == 114 and points == expected_points(deal), (points, deal.tricks)
+    assert sum(points) == DEAL_POINTS and points == expected_points(deal), (points, deal.tricks)
     won = Counter(team_of(winner) for _, winner in deal.tricks)
     assert over["tricks"] == {str(t): won[t] for t in range(2)}
     assert over["winner"] == (None if points[0] == points[1] else points.index(max(points)))
@@ -473,9 +445,7 @@ def test_referee_play_tarocchi_four_deals_in_process_and_over_grpc_alike(
 
 
 def test_the_example_plays_a_game_over_grpc(client: RefereeClient) -> None:
-    import importlib.util
-
-    path = Path(__file__).resolve().parents[2] / "clients/python/examples/bots_play_tarocchi.py"
+    path = Path(__file__).resolve().parents[3] / "clients/python/examples/bots_play_tarocchi.py"
     spec = importlib.util.spec_from_file_location("bots_play_tarocchi", path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)

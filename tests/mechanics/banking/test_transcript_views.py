@@ -17,12 +17,12 @@ import pytest
 
 from referee.engine.table import Table
 from referee.mechanics.banking.state import BankState
-from referee.spec.registry import load_games
+from referee.spec.registry import Game
 from referee.plugins.banking import BANKING
 from referee.transcript import Transcript, new_table
+from tests.oracles.pontoon import sees_own_card
 
 CARD = re.compile(r"\?\?|\b[2-9TJQKA][CDHS]\b")  # a card code, or a card not seen
-BANKER_SEES_ITS_FIRST_CARD = ("banker", "between")  # PO-3: from its own turn on
 
 
 def may_see(state: BankState, viewer: int, holder: int, place: int, face_up: bool) -> bool:
@@ -30,8 +30,7 @@ def may_see(state: BankState, viewer: int, holder: int, place: int, face_up: boo
         return True
     if viewer != holder:
         return False
-    banker_first = holder == state.banker and place == 0
-    return not banker_first or state.phase in BANKER_SEES_ITS_FIRST_CARD
+    return sees_own_card(state.phase, banker_first=holder == state.banker and place == 0)
 
 
 def expected_cards(state: BankState, viewer: int) -> Counter[str]:
@@ -54,8 +53,9 @@ def assert_lines_hide_what_they_must(table: Table) -> None:
 @pytest.mark.parametrize("game, seed, seats", [
     ("pontoon", 3, 6), ("pontoon", 11, 3),
     ("shoot_pontoon", 3, 4)])
-def test_seat_lines_show_only_what_the_seat_may_see(game: str, seed: int, seats: int) -> None:
-    table = new_table(load_games()[game], BANKING, seed, seats, None, 0)
+def test_seat_lines_show_only_what_the_seat_may_see(game: str, seed: int, seats: int,
+                                                     games: dict[str, Game]) -> None:
+    table = new_table(games[game], BANKING, seed, seats, None, 0)
     script, rng = Transcript(table, BANKING, every_view=False), random.Random(seed)
     assert_lines_hide_what_they_must(table)
     for number in range(1, 500):

@@ -16,10 +16,10 @@ from referee.engine.table import Table
 from referee.model import Verdict
 from referee.scenario.format import MoveStep, load_file
 from referee.scenario.target import table_setup
-from referee.spec.registry import load_games
+from tests.games import shipped_games
 
-HERE = Path(__file__).resolve().parents[1] / "conformance" / "pontoon"
-GAMES = load_games()
+HERE = Path(__file__).resolve().parents[2] / "conformance" / "pontoon"
+GAMES = shipped_games()
 
 
 @dataclass

@@ -2,13 +2,14 @@
 
 Piedicavallo Tarocchi: a stateful property test (STYLE.md 12) plays random deals, with random
 options and dealers, proposing legal and illegal moves. After every proposal: the referee accepts
-exactly what RULES.md TA-6 / TA-7 / TA-8 allow, written here in plain Python (not through the
-spec); a rejected proposal changes nothing (GEN-4); the 62 cards are all somewhere; the trick goes
-to the card TA-9 names; at the end of each deal the count is TA-4 / TA-10 / TA-11's and the two
-teams' points add up to 114; no seat's view shows a card of another seat's hand (GEN-3).
+exactly what RULES.md TA-6 / TA-7 / TA-8 allow, written in plain Python (tests/oracles/tarocchi.py,
+not through the spec); a rejected proposal changes nothing (GEN-4); the 62 cards are all
+somewhere; the trick goes to the card TA-9 names; at the end of each deal the count is TA-4 /
+TA-10 / TA-11's and the two teams' points add up to 114; no seat's view shows a card of another
+seat's hand (GEN-3).
 
-Whist (tests/engine/specs/whist.yaml, a test-only spec): the same mechanic runs another
-trick-taking game from its spec alone.
+Whist (tests/mechanics/tricks/specs/whist.yaml, a test-only spec): the same mechanic runs another
+trick-taking game from its spec alone (its rules in plain Python: tests/oracles/whist.py).
 """
 
 from __future__ import annotations
@@ -23,109 +24,18 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
-from referee.cards import Card, PackKind, codes
+from referee.cards import Card, codes
 from referee.engine.table import Table, TableSetup
 from referee.errors import OptionError, SetupError
 from referee.model import ADJUDICATOR, Move, Outcome, Verdict
-from referee.spec.registry import load_game, load_games
+from referee.spec.registry import load_game
+from tests.games import shipped_games
+from tests.oracles import whist
+from tests.oracles.tarocchi import card, count, is_trump, may_discard, may_play, trick_winner
 
-TAROCCHI = load_games()["tarocchi_piedicavallo"]
+TAROCCHI = shipped_games()["tarocchi_piedicavallo"]
 WHIST = load_game(Path(__file__).parent / "specs" / "whist.yaml")
 PACK = Counter(codes(TAROCCHI.spec.pack()))
-
-# --- RULES.md TA, in plain Python -----------------------------------------------------------
-SWORDS_BATONS = "KQNJT98765"   # TA-3, highest first
-CUPS_COINS = "KQNJA23456"
-
-
-def card(code: str) -> Card:
-    return Card.parse(code, PackKind.TAROT)
-
-
-def is_matto(c: Card) -> bool:
-    return str(c) == "MT"
-
-
-def is_trump(c: Card) -> bool:
-    return c.suit == "T" and not is_matto(c)
-
-
-def strength(c: Card, top_trump: str) -> int:
-    if is_trump(c):
-        number = int(c.rank)
-        return 22 if top_trump == "angel_20" and number == 20 else number
-    order = SWORDS_BATONS if c.suit in "SB" else CUPS_COINS
-    return len(order) - order.index(c.rank)
-
-
-def points(c: Card) -> int:
-    """TA-4."""
-    if is_matto(c) or str(c) in ("T1", "T21") or c.rank == "K" and not is_trump(c):
-        return 5
-    if is_trump(c):
-        return 1
-    return {"Q": 4, "N": 3, "J": 2}.get(c.rank, 1)
-
-
-def suit_led(trick: list[Card]) -> str | None:
-    """TA-8: the first card that is not the Matto sets it (`T` for trumps)."""
-    for c in trick:
-        if not is_matto(c):
-            return c.suit
-    return None
-
-
-def may_play(hand: list[Card], trick: list[Card], c: Card) -> bool:
-    """TA-7, TA-8: follow suit; else trump; else anything. The Matto any time."""
-    if c not in hand:
-        return False
-    led = suit_led(trick)
-    if is_matto(c) or led is None:
-        return True
-    if any(h.suit == led and not is_matto(h) for h in hand):
-        return c.suit == led
-    if any(is_trump(h) for h in hand):
-        return is_trump(c)
-    return True
-
-
-def may_discard(hand: list[Card], cards: list[Card]) -> bool:
-    """TA-5, TA-6 exactly as RULES.md states them."""
-    if len(cards) != 2 or Counter(cards) - Counter(hand):
-        return False
-    if any(points(c) == 5 for c in cards):  # a king, T1, T21 or the Matto
-        return False
-    plain = sum(1 for c in hand if not is_trump(c) and points(c) != 5)
-    trumps = sum(1 for c in cards if is_trump(c))
-    left = sum(1 for c in hand if is_trump(c)) - trumps
-    return trumps == 0 or (plain < 2 and trumps == 2 - plain) or left == 0
-
-
-def trick_winner(trick: list[Card], top_trump: str) -> int:
-    """TA-9: the highest trump, else the highest card of the suit led; never the Matto."""
-    trumps = [i for i, c in enumerate(trick) if is_trump(c)]
-    led = suit_led(trick)
-    candidates = trumps or [i for i, c in enumerate(trick) if c.suit == led and not is_matto(c)]
-    return max(candidates, key=lambda i: strength(trick[i], top_trump))
-
-
-def count(tricks: list[tuple[list[tuple[int, Card]], int]], discard: list[Card],
-          dealer: int) -> list[int]:
-    """TA-4, TA-10, TA-11: each team's points for a finished deal."""
-    team = lambda seat: seat % 2  # noqa: E731  (TA-1: seats 0 and 2 against 1 and 3)
-    won = [0, 0]
-    for _, winner in tricks:
-        won[team(winner)] += 1
-    result = [0, 0]
-    for plays, winner in tricks:
-        for seat, c in plays:
-            owner = team(winner)
-            if is_matto(c):
-                owner = team(seat) if won[team(seat)] else 1 - team(seat)
-            result[owner] += points(c)
-    owner = team(dealer) if won[team(dealer)] else 1 - team(dealer)
-    result[owner] += sum(points(c) for c in discard)
-    return result
 
 
 # --- the stateful test ----------------------------------------------------------------------
@@ -251,10 +161,6 @@ def test_options_are_validated_at_creation() -> None:
 
 
 # --- whist: another game, the same mechanic ---------------------------------------------------
-def whist_high(c: Card) -> int:
-    return 14 if c.rank == "A" else c.value
-
-
 @pytest.mark.parametrize("trumps", ["H", "none"])
 def test_whist_runs_on_the_same_mechanic(trumps: str) -> None:
     table = Table.create(WHIST, TableSetup(game="whist", seats=4, seed=5, options={"trumps": trumps}))
@@ -266,19 +172,15 @@ def test_whist_runs_on_the_same_mechanic(trumps: str) -> None:
         seat = full["to_act"]
         hand = [Card.parse(c) for c in full["hands"][str(seat)]]
         led = trick[0][1].suit if trick else None
-        can_follow = led is not None and any(c.suit == led for c in hand)
         for c in rng.sample(hand, len(hand)):
             verdict = table.propose(seat, Move.from_data({"type": "play", "card": str(c)}))
-            legal = not can_follow or c.suit == led  # no duty to trump in whist
+            legal = whist.may_play(hand, led, c)
             assert (verdict.outcome is Outcome.ACCEPTED) == legal
             if legal:
                 break
         trick.append((seat, c))
         if len(trick) == 4:
-            cards = [x for _, x in trick]
-            ruffs = [i for i, x in enumerate(cards) if x.suit == trumps]
-            best = max(ruffs or [i for i, x in enumerate(cards) if x.suit == cards[0].suit],
-                       key=lambda i: whist_high(cards[i]))
+            best = whist.trick_winner([x for _, x in trick], trumps)
             winner = next(e for e in verdict.events if e.kind == "trick_won").data["seat"]
             assert winner == trick[best][0]
             won[winner % 2] += 1

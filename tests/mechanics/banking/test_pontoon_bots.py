@@ -19,18 +19,18 @@ from google.protobuf import struct_pb2
 from referee.api.v1 import referee_pb2 as pb
 from referee.server.app import create_server
 from referee.service import RefereeService
-from referee.spec.registry import load_games
+from referee.spec.registry import Game
 from referee.store.sqlite import SqliteStore
 from referee_client import RefereeClient, TableHandle
-from referee_bots.pontoon_bot import (HIDDEN, best_total, hard_total, next_to_act,
-                                        turn_candidates)
+from referee_bots.pontoon_bot import HIDDEN, next_to_act, turn_candidates
+from tests.oracles.banking import best_total, hard_total
 
 MAX_PROPOSALS = 5000     # per table: a hand of bots takes a few dozen
 
 
 @pytest.fixture
-def client(tmp_path: Path) -> Iterator[RefereeClient]:
-    service = RefereeService(SqliteStore(tmp_path / "referee.db"), load_games(), allow_stacked=True)
+def client(tmp_path: Path, games: dict[str, Game]) -> Iterator[RefereeClient]:
+    service = RefereeService(SqliteStore(tmp_path / "referee.db"), games, allow_stacked=True)
     server, port = create_server(service, "127.0.0.1", 0)
     server.start()
     with RefereeClient(f"127.0.0.1:{port}") as connected:

@@ -26,10 +26,10 @@ from referee.cards import codes, french_pack
 from referee.engine.table import Table, TableSetup
 from referee.errors import OptionError
 from referee.model import ADJUDICATOR, Move, Verdict
-from referee.spec.registry import load_games
 from referee_bots.pontoon_bot import HIDDEN, next_to_act, turn_candidates
+from tests.games import shipped_games
 
-GAME = load_games()["pontoon"]
+GAME = shipped_games()["pontoon"]
 ONE_PACK = Counter(codes(french_pack(1)))
 MOVE_TYPES = ["bet", "split", "buy", "twist", "stick", "burn", "offer_bank", "accept_bank",
               "next_hand"]

@@ -26,10 +26,10 @@ from referee.mechanics.rummy.turn import Turn
 from referee.mechanics.rummy.search import TakeSearch, arrangements
 from referee.mechanics.rummy.state import Meld, RummyState
 from referee.model import Move
-from referee.spec.registry import load_games
 from tests.conftest import stack_deal
+from tests.games import shipped_games
 
-GAMES = load_games()
+GAMES = shipped_games()
 JOKER_RULES = ("same_rank_other_colour", "next_rank_same_suit")
 SEAT, DISCARDER = 1, 0
 SETTINGS = settings(max_examples=60, deadline=None,

@@ -1,4 +1,4 @@
-"""A plain twenty-one (tests/engine/specs/twenty_one.yaml, a test-only spec) runs on the banking
+"""A plain twenty-one (tests/mechanics/banking/specs/twenty_one.yaml, a test-only spec) runs on the banking
 mechanic with no Python of its own: no kitty, no split, no pontoon, no sale of the bank.
 
 Hands are played to the end through the engine's table, and each is settled as the game says,
@@ -16,30 +16,16 @@ from typing import Any
 
 import pytest
 
-from referee.cards import Card
 from referee.engine.table import Table, TableSetup
 from referee.errors import SpecErrors
 from referee.model import ADJUDICATOR, Move, Outcome, Verdict
-from referee.spec.registry import DEFAULT_SPECS, load_game, load_games
+from referee.spec.registry import DEFAULT_SPECS, Game, load_game
+from tests.oracles.banking import best_total
+from tests.oracles.twenty_one import paid
 
 SPEC = Path(__file__).parent / "specs" / "twenty_one.yaml"
 GAME = load_game(SPEC)
 HANDS = 12
-
-
-# --- the game, in plain Python ---------------------------------------------------------------
-def total(cards: list[str]) -> int:
-    """The best total: an ace counts 11 when that does not go over 21."""
-    parsed = [Card.parse(c) for c in cards]
-    hard = sum(min(c.value, 10) if c.rank != "A" else 1 for c in parsed)
-    return hard + 10 if any(c.rank == "A" for c in parsed) and hard + 10 <= 21 else hard
-
-
-def paid(player: list[str], banker: list[str], stake: int) -> int:
-    """What the banker pays a hand (negative: what the hand pays); a bust hand holds no card."""
-    if not player:
-        return -stake
-    return stake if total(banker) > 21 or total(player) > total(banker) else -stake
 
 
 # --- playing -----------------------------------------------------------------------------------
@@ -62,11 +48,11 @@ def play_hand(table: Table, rng: random.Random, events: list[Any]) -> None:
         else:
             hand = view["hands"][str(seat)][view["active_hand"]]["cards"]
             if seat == view["banker"]:
-                wanted = "twist" if total(hand) <= 16 else "stick"
+                wanted = "twist" if best_total(hand) <= 16 else "stick"
                 wrong = propose(table, seat, {"type": "stick" if wanted == "twist" else "twist"})
                 assert wrong.rule_ids() == {"TO-4" if wanted == "twist" else "TO-3"}
             else:
-                wanted = "twist" if total(hand) < rng.randint(12, 18) else "stick"
+                wanted = "twist" if best_total(hand) < rng.randint(12, 18) else "stick"
             verdict = propose(table, seat, {"type": wanted})
         assert verdict.outcome is Outcome.ACCEPTED, verdict.violations
         events += verdict.events
@@ -99,14 +85,14 @@ def test_twenty_one_is_played_hand_after_hand_and_settled_as_its_spec_says(seats
     assert {e.data.get("reason") for e in events if e.kind == "transfer"} <= {"bet", "bust"}
 
 
-def test_the_parts_it_leaves_out_are_no_ops() -> None:
+def test_the_parts_it_leaves_out_are_no_ops(games: dict[str, Game]) -> None:
     table = Table.create(GAME, TableSetup(game="twenty_one", seats=3, seed=1))
     view = table.view(ADJUDICATOR)
     assert view["phase"] == "bet" and view["to_act"] == 1  # no kitty to put up first
     assert "kitty" not in view
     assert set(GAME.mechanic.expressions) == {"banking.done", "banking.bust", "banking.settle",
                                               "banking.reshuffle"}
-    shoot = load_games()["shoot_pontoon"].mechanic.expressions
+    shoot = games["shoot_pontoon"].mechanic.expressions
     assert "banking.kitty.shoot_settle" in shoot
     verdict = propose(table, 1, {"type": "kitty", "amount": 5})  # a move the game does not have
     assert verdict.rule_ids() == {"GEN-8"}

@@ -32,10 +32,10 @@ import pytest
 from referee.cards import codes, french_pack
 from referee.engine.table import Table, TableSetup
 from referee.model import ADJUDICATOR, Move, Verdict
-from referee.spec.registry import load_games
 from referee_bots.rummy_bot import turn_candidates
+from tests.games import shipped_games
 
-GAME = load_games()["pontinho"]
+GAME = shipped_games()["pontinho"]
 TWO_PACKS = Counter(codes(french_pack(2)))
 ALL_CODES = sorted(TWO_PACKS)
 RANKS = "A23456789TJQK"

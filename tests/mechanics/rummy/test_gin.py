@@ -1,4 +1,4 @@
-"""Gin (tests/engine/specs/gin.yaml, a test-only spec): a plain rummy on the `rummy` mechanic.
+"""Gin (tests/mechanics/rummy/specs/gin.yaml, a test-only spec): a plain rummy on the `rummy` mechanic.
 
 It selects none of the mechanic's optional parts: no elimination match (`rummy.match`), no
 turned card (`rummy.turned_card`), no claim windows (`rummy.claims`), no jokers (`is_joker`),
