@@ -18,7 +18,7 @@ import pytest
 from referee.engine.table import Table
 from referee.mechanics.banking.state import BankState
 from referee.spec.registry import load_games
-from referee.plugins.banking import BANKING
+from referee.mechanics.banking.plugin import BANKING
 from referee.transcript import Transcript, new_table
 
 CARD = re.compile(r"\?\?|\b[2-9TJQKA][CDHS]\b")  # a card code, or a card not seen
