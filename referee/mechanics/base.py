@@ -1,21 +1,29 @@
 """What a mechanic is: the generic, reusable part of a family of games that a spec selects.
 
 A mechanic owns its state type, the checkpoints its rules can judge (with their scopes), the
-effects of moves, and the views. Everything game-specific comes from the spec.
+effects of moves, and the views. Everything game-specific comes from the spec. What the prover
+asks of it (its rule book, the spec expressions it computes with, what a checkpoint accepts, its
+own replay of a counterexample) is declared here too, so `referee.proofs` needs no mechanic's
+class.
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Mapping
+from typing import Any, ClassVar, Generic, Mapping, TypeVar
 
 from referee.cards import Card, codes, missing_from
 from referee.errors import SpecError
 from referee.i18n.verdicts import unreadable
 from referee.model import JSON, Event, Sentence, Violation
+from referee.spec.rules import RuleBook, SpecExpression
 from referee.spec.schema import GameSpec
 from referee.spec.sections import Shape, unknown_key
+
+
+StateT = TypeVar("StateT")  # a mechanic's state (`RummyState`, ...)
+Condition = tuple[Any, Any]  # (when, require), typed: a checkpoint accepts when all hold
 
 
 @dataclass
@@ -75,7 +83,7 @@ def _declared_fields(data: Any, move_type: str) -> set[str]:
     return set(map(str, fields)) if isinstance(fields, Mapping) else set()
 
 
-class Mechanic(ABC):
+class Mechanic(ABC, Generic[StateT]):
     name: ClassVar[str]
     # every key a spec may write in the sections the mechanic owns (`referee.spec.sections`)
     section_shapes: ClassVar[Mapping[str, Shape]] = {}
@@ -107,32 +115,34 @@ class Mechanic(ABC):
                                             f"reads the field `{name}`: declare it under `fields`"))
         return errors
 
+    rules: RuleBook  # the spec's rules, compiled checkpoint by checkpoint (set by `__init__`)
+
     def __init__(self, spec: GameSpec) -> None:
         self.spec = spec
 
     @abstractmethod
-    def new_state(self, deal: Deal) -> Any:
+    def new_state(self, deal: Deal) -> StateT:
         """The state after the deal; raises SetupError for a stacked deal that does not fit."""
 
     @abstractmethod
-    def judge(self, state: Any, seat: int, move_type: str, move: Mapping[str, Any]) -> Judgement:
+    def judge(self, state: StateT, seat: int, move_type: str, move: Mapping[str, Any]) -> Judgement:
         """Judge a parsed move on a copy of `state`; never changes `state` itself."""
 
     @abstractmethod
-    def view(self, state: Any, seat: int | None) -> dict[str, JSON]:
+    def view(self, state: StateT, seat: int | None) -> dict[str, JSON]:
         """What `seat` may see (None: a spectator, ADJUDICATOR: everything)."""
 
-    def legal(self, state: Any, seat: int) -> dict[str, JSON]:
+    def legal(self, state: StateT, seat: int) -> dict[str, JSON]:
         """The concrete moves `seat` may make now, where they are few: move type -> its choices
         (`{}`: the move without fields). Each is judged as if proposed; nothing is applied."""
         return {}
 
     @abstractmethod
-    def is_over(self, state: Any) -> bool:
+    def is_over(self, state: StateT) -> bool:
         """True when no move can be accepted any more."""
 
     @abstractmethod
-    def commitment(self, state: Any) -> str:
+    def commitment(self, state: StateT) -> str:
         """The commitment (hash) of the deck being played, revealed when its hand ends."""
 
     def link(self, state: Any) -> str:
@@ -148,11 +158,11 @@ class Mechanic(ABC):
 
     # -- deadlines: a state may expire by the clock; the table logs the expiry as its own move
 
-    def deadline(self, state: Any) -> Deadline | None:
+    def deadline(self, state: StateT) -> Deadline | None:
         """When `state` expires, if it does (none by default)."""
         return None
 
-    def expire(self, state: Any) -> Judgement | None:
+    def expire(self, state: StateT) -> Judgement | None:
         """What expiring does, now that the deadline of `state` has passed; None when `state`
         has no deadline (then nothing is logged)."""
         return None
@@ -164,3 +174,23 @@ class Mechanic(ABC):
 
     def describe(self) -> dict[str, JSON]:
         return {}
+
+    # -- proofs: what `referee prove` and `referee diff` ask of a mechanic
+
+    @property
+    def expressions(self) -> Mapping[str, SpecExpression]:
+        """The spec expressions the mechanic computes with, by dotted path (`banking.rank`):
+        what a property may evaluate (none by default)."""
+        return {}
+
+    def acceptance(self, checkpoint: str) -> list[Condition]:
+        """(when, require) pairs, typed, that hold exactly when `checkpoint` accepts. By default
+        its rules' alone: a mechanic whose handlers add a condition of their own says so."""
+        return [(r.typed_when, r.typed_require) for r in self.rules.rules_at(checkpoint)]
+
+    def replay_accepts(self, checkpoint: str, given: Mapping[str, Any], cards: list[Card],
+                       turned: Card | None) -> bool | None:
+        """The mechanic's own verdict on a counterexample's `cards` at `checkpoint` (rummy: its
+        meld checker), with the context names `given`; None: it has none, the rule book's
+        verdict stands."""
+        return None

@@ -142,7 +142,7 @@ class Shape:
 def make_shape(check: Check, types: Mapping[str, Type], read: set[Path],
                move_fields: tuple[FieldSpec, ...] = ()) -> Shape:
     """Add what the rummy facts need to what the conditions read, where the scope has it."""
-    needed = {*read, *(p for f in rummy.RUMMY_FACTS for p in f.needs), *rummy.EXTRA_NEEDS}
+    needed = {*read, *(p for f in rummy.FACTS for p in f.needs), *rummy.EXTRA_NEEDS}
     needed = {p for p in needed if _has_path(types, p)}
     # shown: what the conditions read, and what a fact about one of those ties it to (a fact is
     # about its first name): they explain the values

@@ -407,11 +407,11 @@ def _replay_acceptance(game: Game, prop: Property, cx: dict[str, Any],
                        concrete: dict[str, Any], options: dict[str, Any]) -> tuple[bool, str]:
     """The mechanic's own replay (rummy: its meld checker), or else its rule book's verdict on
     the decoded context (the mechanic says its handlers add no condition: `acceptance`)."""
-    mechanic: Any = game.mechanic
-    if hasattr(mechanic, "replay_accepts"):
-        accepted = mechanic.replay_accepts(prop.on, {**prop.given, **cx["context"],
-                                                     "options": options},
-                                           concrete[prop.over], concrete.get("turned"))
+    mechanic = game.mechanic
+    given = {**prop.given, **cx["context"], "options": options}
+    accepted = mechanic.replay_accepts(prop.on, given, concrete.get(prop.over or "", []),
+                                       concrete.get("turned"))
+    if accepted is not None:
         return accepted, ("accepted by the engine" if accepted
                           else "NOT accepted by the engine (encoder bug)")
     broken = mechanic.rules.judge(prop.on, {**concrete, "options": options})

@@ -14,12 +14,12 @@ from dataclasses import dataclass
 from typing import Any, Mapping, cast
 
 from referee.errors import SpecError
+from referee.mechanics.base import Condition
 from referee.proofs.properties import Evaluation, Property, Text, constant_type
 from referee.spec.expr import (BOOL, BUILTINS, CARD, INT, Definition, ListType, Program, Scope,
                                Type, TypedExpr, names_read, parse)
 from referee.spec.registry import Game
 
-Condition = tuple[Any, Any]  # (when, require), typed: the checkpoint accepts when all hold
 
 
 @dataclass(frozen=True)
@@ -99,13 +99,8 @@ def error(game: Game, prop: Property, key: tuple[Any, ...], message: str) -> Spe
 
 
 def spec_expressions(game: Game) -> Mapping[str, Any]:
-    """The spec expressions the mechanic computes with, by dotted path (none if it names none):
-    the mechanic's `expressions`, or its config's."""
-    mechanic = game.mechanic
-    found = getattr(mechanic, "expressions", None)
-    if found is None:
-        found = getattr(getattr(mechanic, "config", None), "expressions", None)
-    return dict(found or {})
+    """The spec expressions the mechanic computes with, by dotted path (none if it names none)."""
+    return dict(game.mechanic.expressions)
 
 
 def _premise(game: Game, prop: Property) -> list[Condition]:
@@ -118,12 +113,12 @@ def _premise(game: Game, prop: Property) -> list[Condition]:
 def acceptance(game: Game, checkpoint: str) -> list[Condition]:
     """(when, require) pairs, typed, that hold exactly when `checkpoint` accepts: the mechanic
     says (its rules, and whatever its handlers add)."""
-    return list(game.mechanic.acceptance(checkpoint))  # type: ignore[attr-defined]
+    return list(game.mechanic.acceptance(checkpoint))
 
 
 def _context(game: Game, prop: Property, expressions: Mapping[str, Any]) -> Program:
     """A checkpoint's program, or the program of the spec expressions reading context `on`."""
-    programs: dict[str, Program] = dict(game.mechanic.rules.programs)  # type: ignore[attr-defined]
+    programs: dict[str, Program] = dict(game.mechanic.rules.programs)
     for expression in expressions.values():
         programs.setdefault(expression.context, expression.typed.program)
     if prop.on not in programs:
@@ -236,7 +231,7 @@ def _acceptance(game: Game, prop: Property, ev: Evaluation, scope: Program) -> E
         raise error(game, prop, ("evaluate", ev.name), f"the acceptance at `{ev.expression}` "
                     f"reads the `{ev.expression}` checkpoint, not `{prop.on}`")
     conditions = tuple(acceptance(game, ev.expression))
-    program = game.mechanic.rules.programs[ev.expression]  # type: ignore[attr-defined]
+    program = game.mechanic.rules.programs[ev.expression]
     bindings = _bindings(game, prop, ev, program, scope)
     return Evaluated(ev, None, _accepts(game, ev.expression, conditions), bindings, ev.label,
                      conditions)
@@ -245,7 +240,7 @@ def _acceptance(game: Game, prop: Property, ev: Evaluation, scope: Program) -> E
 def _accepts(game: Game, checkpoint: str, conditions: tuple[Condition, ...]) -> Any:
     """The engine's verdict at `checkpoint` as a callable on an env: no rule is broken (each
     judged, as the rule book judges them all) and each condition the mechanic adds holds."""
-    rules = game.mechanic.rules.rules_at(checkpoint)  # type: ignore[attr-defined]
+    rules = game.mechanic.rules.rules_at(checkpoint)
     own = {(id(r.typed_when), id(r.typed_require)) for r in rules}
     added = [(None if when is None else when.compile(), require.compile())
              for when, require in conditions if (id(when), id(require)) not in own]

@@ -53,9 +53,12 @@ def test_describe_gives_meanings_from_the_spec(capsys: pytest.CaptureFixture[str
 def test_every_checkpoint_of_every_game_can_be_described(game: str) -> None:
     programs = programs_of(GAMES[game].mechanic.rules)
     for checkpoint, program in programs.items():
-        names = [row.name for row in describe(GAMES[game].spec, programs, checkpoint)]
+        rows = describe(GAMES[game].spec, programs, checkpoint)
+        names = [row.name for row in rows]
         assert set(program.scope.names()) <= set(names), checkpoint
         assert len(names) == len(set(names)), checkpoint
+        # every name means something: the mechanic's are declared with their meaning
+        assert [r.name for r in rows if "no meaning declared" in r.meaning] == [], checkpoint
 
 
 def test_without_context_describe_lists_the_checkpoints(capsys: pytest.CaptureFixture[str]) -> None:

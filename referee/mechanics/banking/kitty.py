@@ -13,19 +13,17 @@ from typing import Any, Mapping, Protocol
 from referee.i18n.verdicts import unreadable
 from referee.mechanics.banking.state import BankState, Hand
 from referee.model import JSON, Event, Sentence, Violation
-from referee.spec.expr import INT, Type
 from referee.spec.rules import SpecExpression
 
 KITTY_PHASE = "kitty"  # the banker puts the kitty up before the first bet
-# the names a game with a kitty gives its rules, and their types
-SCOPE: dict[str, Type] = {"kitty": INT, "shoot_total": INT, "shoot": INT}
+# the names a game with a kitty gives its rules (`kitty`, `shoot_total`, `shoot`) are declared
+# with the mechanic's others, in `contexts.py`
 
 
 class KittyPart(Protocol):
     """What the mechanic asks of its kitty at each step of a hand."""
 
     def expressions(self) -> list[SpecExpression]: ...
-    def env(self, state: BankState, hand: Hand) -> dict[str, Any]: ...
     def ask(self, state: BankState) -> None: ...
     def put_up(self, state: BankState, seat: int, amount: int, events: list[Event]) -> Violation | None: ...
     def bet(self, state: BankState, seat: int, hand: Hand, move: Mapping[str, Any],
@@ -42,9 +40,6 @@ class NoKitty:
 
     def expressions(self) -> list[SpecExpression]:
         return []
-
-    def env(self, state: BankState, hand: Hand) -> dict[str, Any]:
-        return {}
 
     def ask(self, state: BankState) -> None:
         pass
@@ -80,9 +75,6 @@ class Kitty:
 
     def expressions(self) -> list[SpecExpression]:
         return [self.shoot_settle]
-
-    def env(self, state: BankState, hand: Hand) -> dict[str, Any]:
-        return {"kitty": state.kitty, "shoot_total": state.shoot_total, "shoot": hand.shoot}
 
     def ask(self, state: BankState) -> None:
         """Nobody bets before the banker has put up a kitty (an empty one is renewed)."""
@@ -140,4 +132,4 @@ class Kitty:
         return {"kitty": state.kitty}
 
 
-__all__ = ["KITTY_PHASE", "SCOPE", "Kitty", "KittyPart", "NoKitty"]
+__all__ = ["KITTY_PHASE", "Kitty", "KittyPart", "NoKitty"]

@@ -17,34 +17,20 @@ from referee.engine import chance
 from referee.engine import stacked as stacking
 from referee.mechanics.banking import kitty as kitty_part
 from referee.mechanics.banking import views
-from referee.mechanics.banking.config import SECTION_SHAPE, kitty_selected, read_config
+from referee.mechanics.banking.config import SECTION_SHAPE, read_config
+from referee.mechanics.banking.contexts import NAMES, Seen, checkpoint_scopes
 from referee.mechanics.banking.state import BankState, Hand
 from referee.mechanics.base import Deal, Judgement, Mechanic
 from referee.i18n.verdicts import unreadable
 from referee.mechanics.legal import Candidates, refused
 from referee.model import JSON, Event, Sentence, Violation
-from referee.spec.expr import BOOL, INT, ListType, CARD, STR, Scope
 from referee.spec.rules import RuleBook, SpecExpression
 from referee.spec.schema import GameSpec
-from referee.engine.moves import move_record_type
-from referee.spec.option_types import options_type
 
 SPLIT_CARDS = 2  # a split deals one card to each of its two hands
 
 
-def scopes(spec: GameSpec) -> dict[str, Scope]:
-    common = {"options": options_type(spec), "seat": INT, "seats": INT, "banker": INT,
-              "is_banker": BOOL, "in_turn": BOOL, "phase": STR, "cards": ListType(CARD),
-              "stake": INT, "paid": ListType(INT), "twisted": BOOL, "hands": INT,
-              "split_hand": BOOL, "banker_cards": ListType(CARD), "offered_to": INT,
-              "bank_won": BOOL, **(kitty_part.SCOPE if kitty_selected(spec) else {})}
-    result = {name: Scope({**common, "move": move_record_type(move)})
-              for name, move in spec.moves.items()}
-    result["hand"] = Scope(common)
-    return result
-
-
-class BankingMechanic(Mechanic):
+class BankingMechanic(Mechanic[BankState]):
     name = "banking"
     moves = {"bet": frozenset({"amount"}), "buy": frozenset({"amount"}),
              "kitty": frozenset({"amount"}), "offer_bank": frozenset({"to", "price"}),
@@ -54,7 +40,8 @@ class BankingMechanic(Mechanic):
 
     def __init__(self, spec: GameSpec) -> None:
         super().__init__(spec)
-        self.rules = RuleBook(spec, scopes(spec))
+        self.rules = RuleBook(spec, checkpoint_scopes(spec))
+        self.context = NAMES.builder(spec)
         self.config = read_config(spec, self.rules)
         self.kitty: kitty_part.KittyPart = self.config["kitty"]
         self.pack = spec.pack()
@@ -89,30 +76,21 @@ class BankingMechanic(Mechanic):
     def view(self, state: BankState, seat: int | None) -> dict[str, JSON]:
         return views.view(state, seat, self.commitment(state), self.kitty.shown(state))
 
-    # --- proofs: the spec expressions computed with, and what a checkpoint accepts ----------
+    # --- proofs: the spec expressions computed with (what a checkpoint accepts is the base's:
+    # its rules; the handlers add no condition of their own, but for a card left in the pack)
     @property
     def expressions(self) -> dict[str, SpecExpression]:
         """The `banking.*` expressions, by dotted path: what `referee prove` evaluates."""
         found = [*self.config.values(), *self.kitty.expressions()]
         return {e.path: e for e in found if isinstance(e, SpecExpression)}
 
-    def acceptance(self, checkpoint: str) -> list[tuple[Any, Any]]:
-        """(when, require) pairs, typed, that hold exactly when `checkpoint`'s rules accept: the
-        move handlers add no condition of their own (but for a card left in the pack)."""
-        return [(r.typed_when, r.typed_require) for r in self.rules.rules_at(checkpoint)]
 
     # --- expressions --------------------------------------------------------------------------
     def env(self, state: BankState, seat: int, hand: Hand | None = None) -> dict[str, Any]:
+        """What the rules read (`contexts.NAMES`) of `seat`'s `hand` (its hand in play)."""
         hand = hand or (state.hand(seat) if state.hands[seat] else Hand())
         banker = state.hands[state.banker][0] if state.hands[state.banker] else Hand()
-        return {"options": state.options, "seat": seat, "seats": state.seats,
-                "banker": state.banker, "is_banker": seat == state.banker,
-                "in_turn": seat == state.to_act, "phase": state.phase, "cards": hand.cards,
-                "stake": hand.stake, "paid": hand.paid, "twisted": hand.twisted,
-                "hands": len(state.hands[seat]), "split_hand": hand.split,
-                "banker_cards": banker.cards,
-                "offered_to": state.offer[0] if state.offer else -1,
-                "bank_won": state.next_banker is not None, **self.kitty.env(state, hand)}
+        return self.context.env(Seen(state, seat, hand, banker))
 
     def value(self, name: str, state: BankState, seat: int, hand: Hand) -> Any:
         return self.config[name](self.env(state, seat, hand))

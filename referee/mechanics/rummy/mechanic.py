@@ -11,12 +11,12 @@ from typing import Any, Mapping
 
 from referee.cards import Card
 from referee.errors import SpecError, SpecErrors
-from referee.mechanics.base import Deadline, Deal, Judgement, Mechanic
+from referee.mechanics.base import Condition, Deadline, Deal, Judgement, Mechanic
 from referee.mechanics.rummy import claims, legal, match, views
 from referee.mechanics.rummy.config import RummyConfig
 from referee.mechanics.rummy.melds import MeldReader
 from referee.mechanics.rummy.reading import VERDICTS, read_config
-from referee.mechanics.rummy.scopes import checkpoint_scopes
+from referee.mechanics.rummy.contexts import COMMON, checkpoint_scopes
 from referee.mechanics.rummy.search import SearchExhausted, TakeSearch
 from referee.mechanics.rummy.state import TURNED, RummyState
 from referee.mechanics.rummy.turn import Turn
@@ -24,14 +24,14 @@ from referee.engine import chance
 from referee.i18n.verdicts import unreadable
 from referee.model import JSON, Sentence, Violation
 from referee.spec.expr import BOOL
-from referee.spec.rules import RuleBook
+from referee.spec.rules import RuleBook, SpecExpression
 from referee.spec.schema import GameSpec
 from referee.spec.sections import ANY, VERDICT
 
 Env = dict[str, Any]
 
 
-class RummyMechanic(Mechanic):
+class RummyMechanic(Mechanic[RummyState]):
     name = "rummy"
     moves = {"draw": frozenset(), "take_discard": frozenset(), "meld": frozenset({"cards"}),
              "layoff": frozenset({"meld", "cards", "at"}), "discard": frozenset({"card"}),
@@ -54,6 +54,7 @@ class RummyMechanic(Mechanic):
     def __init__(self, spec: GameSpec) -> None:
         super().__init__(spec)
         self.rules = RuleBook(spec, checkpoint_scopes(spec))
+        self.move_context = COMMON.builder(spec)
         try:
             self.config: RummyConfig = read_config(spec, self.rules)
         except SpecError as exc:
@@ -92,7 +93,11 @@ class RummyMechanic(Mechanic):
         return {"checkpoints": sorted(self.rules.programs)}
 
     # --- proofs: what `accepted at a checkpoint` means, and replaying a counterexample ---
-    def acceptance(self, checkpoint: str) -> list[tuple[Any, Any]]:
+    @property
+    def expressions(self) -> Mapping[str, SpecExpression]:
+        return self.config.expressions
+
+    def acceptance(self, checkpoint: str) -> list[Condition]:
         """(when, require) pairs, typed, that hold exactly when `checkpoint` accepts."""
         pairs = [(r.typed_when, r.typed_require) for r in self.rules.rules_at(checkpoint)]
         if checkpoint in self.config.shapes:
@@ -101,7 +106,7 @@ class RummyMechanic(Mechanic):
         return pairs
 
     def replay_accepts(self, checkpoint: str, given: Mapping[str, Any], cards: list[Card],
-                       turned: Card) -> bool:
+                       turned: Card | None) -> bool:
         """Does the engine's own meld checker accept `cards` as a `checkpoint` meld?"""
         env: dict[str, Any] = {name: False for name in ("in_turn", "has_discard", "top_is_turned",
                                                         "going_out", "has_taken")}

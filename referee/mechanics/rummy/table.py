@@ -8,6 +8,8 @@ from typing import Any, Mapping, Protocol
 
 from referee.cards import Card
 from referee.mechanics.base import Judgement
+from referee.mechanics.context import Builder
+from referee.mechanics.rummy.contexts import Judging
 from referee.mechanics.rummy.config import RummyConfig
 from referee.mechanics.rummy.melds import MeldReader
 from referee.mechanics.rummy.state import RummyState
@@ -18,6 +20,7 @@ from referee.spec.schema import GameSpec
 class RummyTable(Protocol):
     spec: GameSpec
     rules: RuleBook
+    move_context: Builder[Judging]  # what every move's rules read (`contexts.COMMON`)
     config: RummyConfig
     reader: MeldReader
     pack: list[Card]

@@ -48,29 +48,13 @@ class Turn:
 
     # --- contexts for the rules ---
     def env(self) -> Env:
-        s = self.s
-        blank = self.m.pack[0] if s.turned is None else s.turned  # a card name with no card there
-        env = {
-            "options": s.options, "seat": self.seat,
-            "to_act": -1 if s.to_act is None else s.to_act,
-            "mao": s.mao, "seats": s.seats, "in_turn": self.seat == s.to_act, "phase": s.phase,
-            "hand": self.hand, "discard_top": s.discard[-1] if s.discard else blank,
-            "has_discard": bool(s.discard), "discarder": s.discarder, "going_out": self.going_out, "move_type": self.move_type,
-            "has_taken": self.taken is not None, "taken_card": blank if self.taken is None else self.taken,
-            "score": s.scores[self.seat], "deciding": self.seat in s.deciding,
-            "reentries": s.reentries[self.seat], "blows": s.blows[self.seat],
-            "under": len(s.playing), "stolen": self.stolen, "playing": self.seat in s.playing,
-            "laid": self.laid, "laid_wild": self.laid_wild,
-            "window_open": s.window is not None,
-            # the top discard's claim window has closed: out of turn it is no longer claimable
-            "claims_closed": s.window_count > 0 and s.closed_windows == s.window_count
-                             and s.discarder != TURNED and s.window is None,
-            "responded": s.window is not None and s.window.answered(self.seat),
-        }
-        if s.turned is not None:  # the spec's deal turns a card: its names (scopes.TURNED_NAMES)
-            env.update(turned=s.turned, top_is_turned=s.top_is_turned,
-                       turned_covered=s.turned_covered)
-        return env
+        """What the rules read of the table and the proposer (`contexts.COMMON`)."""
+        return self.m.move_context.env(self)
+
+    @property
+    def blank(self) -> Card:
+        """A card name where there is no card (the turned card, or the pack's first)."""
+        return self.m.pack[0] if self.s.turned is None else self.s.turned
 
     def check_rules(self, at: str) -> None:
         env = self.env()

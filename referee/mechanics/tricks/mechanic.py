@@ -14,16 +14,15 @@ from typing import Any, Mapping
 from referee.cards import Card, PackKind, codes, remove_cards
 from referee.engine import chance
 from referee.engine import stacked as stacking
-from referee.engine.moves import move_record_type
 from referee.errors import RefereeError, SetupError, SpecError, SpecErrors
 from referee.mechanics.base import Deal, Judgement, Mechanic, not_held
 from referee.mechanics.legal import Candidates, refused
 from referee.mechanics.tricks import views
+from referee.mechanics.tricks.contexts import MOVE, Seen, checkpoint_scopes
 from referee.mechanics.tricks.state import Trick, TrickState
 from referee.i18n.verdicts import unreadable
 from referee.model import JSON, Event, Sentence
-from referee.spec.expr import BOOL, CARD, INT, STR, ListType, Scope
-from referee.spec.option_types import options_type
+from referee.spec.expr import INT
 from referee.spec.rules import RuleBook, SpecExpression
 from referee.spec.schema import GameSpec, expression_at
 
@@ -34,21 +33,7 @@ OPTIONAL_EXPRESSIONS = {"announce": ("discard", INT),  # published with the deal
                         "deals": ("setup", INT)}       # deals in a game (default 1)
 
 
-def scopes(spec: GameSpec) -> dict[str, Scope]:
-    options = options_type(spec)
-    seat = {"options": options, "seat": INT, "seats": INT, "dealer": INT, "is_dealer": BOOL,
-            "in_turn": BOOL, "phase": STR, "hand": ListType(CARD), "trick": ListType(CARD),
-            "team": INT, "tricks_played": INT}
-    result = {name: Scope({**seat, "move": move_record_type(move)})
-              for name, move in spec.moves.items()}
-    result["setup"] = Scope({"options": options, "seats": INT})
-    result["trick_end"] = Scope({"options": options, "trick": ListType(CARD), "leader": INT})
-    result["count"] = Scope({"options": options, "card": CARD, "taker": INT, "player_team": INT,
-                             "in_discard": BOOL, "dealer_team": INT, "tricks": ListType(INT)})
-    return result
-
-
-class TricksMechanic(Mechanic):
+class TricksMechanic(Mechanic[TrickState]):
     name = "tricks"
     moves = {"discard": frozenset({"cards"}), "play": frozenset({"card"})}
     section_shapes = {"tricks": {key: None for key in (*EXPRESSIONS, *OPTIONAL_EXPRESSIONS,
@@ -56,7 +41,8 @@ class TricksMechanic(Mechanic):
 
     def __init__(self, spec: GameSpec) -> None:
         super().__init__(spec)
-        self.rules = RuleBook(spec, scopes(spec))
+        self.rules = RuleBook(spec, checkpoint_scopes(spec))
+        self.context = MOVE.builder(spec)
         self.pack = spec.pack()
         self.kind = PackKind(spec.pack_kind)
         self.config = self._read(spec)
@@ -96,15 +82,13 @@ class TricksMechanic(Mechanic):
                 "teams": [list(team) for team in self.config["teams"]],
                 "hand_size": self.config["hand_size"], "dealer_extra": self.config["dealer_extra"]}
 
+    # what a checkpoint accepts is the base's `acceptance`, its rules: the handlers add no
+    # condition of their own (a card played is one the rules say is held)
     @property
     def expressions(self) -> dict[str, SpecExpression]:
         """The `tricks.*` expressions, by dotted path: what `referee prove` evaluates."""
         return {e.path: e for e in self.config.values() if isinstance(e, SpecExpression)}
 
-    def acceptance(self, checkpoint: str) -> list[tuple[Any, Any]]:
-        """(when, require) pairs, typed, that hold exactly when `checkpoint`'s rules accept: the
-        move handlers add no condition of their own (a card played is one the rules say is held)."""
-        return [(r.typed_when, r.typed_require) for r in self.rules.rules_at(checkpoint)]
 
     # --- dealing ------------------------------------------------------------------------------
     def new_state(self, deal: Deal) -> TrickState:
@@ -191,11 +175,8 @@ class TricksMechanic(Mechanic):
 
     # --- judging ------------------------------------------------------------------------------
     def env(self, state: TrickState, seat: int) -> dict[str, Any]:
-        return {"options": state.options, "seat": seat, "seats": state.seats,
-                "dealer": state.dealer, "is_dealer": seat == state.dealer,
-                "in_turn": seat == state.to_act, "phase": state.phase,
-                "hand": state.hands[seat], "trick": [card for _, card in state.trick],
-                "team": state.team_of(seat), "tricks_played": len(state.tricks)}
+        """What a move's rules read (`contexts.MOVE`)."""
+        return self.context.env(Seen(state, seat))
 
     def judge(self, state: TrickState, seat: int, move_type: str, move: Mapping[str, Any]) -> Judgement:
         env = self.env(state, seat)

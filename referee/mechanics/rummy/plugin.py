@@ -94,7 +94,8 @@ def blown(expected: list[int], view: View) -> list[str]:
 
 
 def void(expected: bool, view: View) -> list[str]:
-    """The hand that ended last ended void (PN-21): its `last_hand` says so."""
+    """The hand that ended last ended void (the seat in turn could take no card): its
+    `last_hand` says so."""
     last = view.get("last_hand")
     return differ(expected, bool(last.get("void", False)) if isinstance(last, Mapping) else False)
 

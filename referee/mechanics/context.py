@@ -1,0 +1,117 @@
+"""A checkpoint's context, declared once: each name a rule may read there, with its type, its
+meaning, how it is computed from the state, and the facts the prover may assume of it.
+
+From one declaration come the scope the type checker checks the rules in (with the meanings
+`referee describe GAME --context CHECKPOINT` prints), the environment the interpreter judges
+them in, and the facts `referee diff` ties its symbolic situations with. A mechanic lists its
+names in one module (`mechanics/<name>/contexts.py`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Generic, Iterable, Mapping, TypeVar
+
+from referee.spec.expr import Scope, Type
+from referee.spec.expr.symbolic import BoolLike
+from referee.spec.schema import GameSpec
+
+Source = TypeVar("Source")  # what a context is computed from (a turn being judged, a state)
+Path = tuple[str, ...]      # a context name, or a record's field (`move.card`)
+Env = Mapping[str, Any]
+
+
+@dataclass(frozen=True)
+class Check:
+    """Where `referee diff` assumes a fact: the rules judged at `checkpoint`, before or after
+    the move, for two sides' specs."""
+
+    checkpoint: str
+    role: str                 # move (a move type) | take | meld (a meld kind)
+    at: str                   # before | after (only moves have `after` rules)
+    seats: tuple[int, int]    # the seat counts both sides allow
+    moves: tuple[str, ...]    # the move types of both sides
+    laying: tuple[str, ...]   # those that name cards to lay (`laying_moves`)
+
+    @property
+    def label(self) -> str:
+        return self.checkpoint if self.at == "before" else f"{self.checkpoint} (after its effects)"
+
+
+@dataclass(frozen=True)
+class Fact:
+    """Something true of every context the mechanic builds, as z3 may assume it: it can only
+    remove situations no table shows, never hide a difference a real table could show."""
+
+    text: str                                  # how the report states it
+    needs: tuple[Path, ...]                    # the names it reads; skipped where one is absent
+    holds: Callable[[Env, Check], BoolLike]
+    roles: tuple[str, ...] = ("move", "take", "meld")
+    at: tuple[str, ...] = ("before", "after")
+    reads_extra: bool = False                  # it also reads the mechanic's `extra_needs`
+
+    def applies(self, check: Check, names: set[Path]) -> bool:
+        return (check.role in self.roles and check.at in self.at
+                and all(p in names for p in self.needs))
+
+
+TypeOf = Type | Callable[[GameSpec], Type]  # a type, or one the spec decides (`options`)
+
+
+@dataclass(frozen=True)
+class Name(Generic[Source]):
+    """One context name. `compute` is None for a name the checkpoint's own code gives (the
+    `move` judged, a meld's `cards`): its meaning says where it comes from."""
+
+    type: TypeOf
+    meaning: str
+    compute: Callable[[Source], Any] | None = None
+    facts: tuple[Fact, ...] = ()
+    present: Callable[[GameSpec], bool] | None = None  # None: in every spec
+
+    def type_in(self, spec: GameSpec) -> Type:
+        return self.type if isinstance(self.type, Type) else self.type(spec)
+
+    def is_in(self, spec: GameSpec) -> bool:
+        return self.present is None or self.present(spec)
+
+
+@dataclass(frozen=True)
+class Context(Generic[Source]):
+    """The names of one checkpoint (or of a group several checkpoints share)."""
+
+    names: Mapping[str, Name[Source]]
+
+    def __or__(self, more: Context[Source] | Mapping[str, Name[Source]]) -> Context[Source]:
+        extra = more.names if isinstance(more, Context) else more
+        return Context({**self.names, **extra})
+
+    def scope(self, spec: GameSpec, extra: Mapping[str, Type] | None = None) -> Scope:
+        """The names (and meanings) the type checker knows at the checkpoint, for `spec`;
+        `extra`: names the spec itself shapes (`move`: its fields), in the scope as given."""
+        named = {n: name for n, name in self.names.items() if name.is_in(spec)}
+        return Scope({**{n: name.type_in(spec) for n, name in named.items()}, **(extra or {})},
+                     meanings={n: name.meaning for n, name in named.items()})
+
+    def builder(self, spec: GameSpec) -> Builder[Source]:
+        """How the environment is computed for `spec`: the names it has, once for all."""
+        return Builder(tuple((n, name.compute) for n, name in self.names.items()
+                             if name.compute is not None and name.is_in(spec)))
+
+    def facts(self) -> list[Fact]:
+        return [fact for name in self.names.values() for fact in name.facts]
+
+
+@dataclass(frozen=True)
+class Builder(Generic[Source]):
+    """A context's computed names for one spec: the environment, built per judgement."""
+
+    computes: tuple[tuple[str, Callable[[Source], Any]], ...]
+
+    def env(self, source: Source) -> dict[str, Any]:
+        return {name: compute(source) for name, compute in self.computes}
+
+
+def facts_of(contexts: Iterable[Context[Any]]) -> tuple[Fact, ...]:
+    """Every fact of the contexts, each once, in declaration order."""
+    return tuple(dict.fromkeys(f for c in contexts for f in c.facts()))
