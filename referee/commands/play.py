@@ -83,7 +83,8 @@ class Remote:
 
     def view(self, seat: int | None) -> dict[str, Any]:
         token = None if seat is None else self.handle.tokens[seat]
-        return _by_seat(self.client.view(self.handle.id, token))
+        view: dict[str, Any] = _by_seat(self.client.view(self.handle.id, token))
+        return view
 
     def propose(self, seat: int, move: dict[str, Any]) -> Answer:
         verdict = self.client.propose(self.handle.id, self.handle.tokens[seat], move)

@@ -100,7 +100,7 @@ def play(context: PlayContext) -> int:
 
 def _chips(view: dict[str, Any]) -> int:
     """GEN-6: balances plus everything on the table (stakes, and a kitty where there is one)."""
-    return sum(view["balances"].values()) + int(view["on_table"]) + int(view.get("kitty") or 0)
+    return int(sum(view["balances"].values())) + int(view["on_table"]) + int(view.get("kitty") or 0)
 
 
 def _hand_summary(view: dict[str, Any]) -> None:

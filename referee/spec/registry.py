@@ -200,7 +200,9 @@ def _load_with_parents(path: Path, specs_dir: Path,
 def merge(parent: Mapping[str, Any], child: Mapping[str, Any]) -> dict[str, Any]:
     """Child over parent (plain data): see `_merge`."""
     out = Located(data=None, file="<merged>")
-    return _merge(Located(dict(parent), "<parent>"), (), Located(dict(child), "<child>"), (), out, ())
+    merged: dict[str, Any] = _merge(Located(dict(parent), "<parent>"), (), Located(dict(child), "<child>"),
+                                    (), out, ())
+    return merged
 
 
 def _merge(parent: Located, p_path: PathKey, child: Located, c_path: PathKey, out: Located,

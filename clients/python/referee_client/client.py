@@ -65,7 +65,8 @@ def _plain(value: Any) -> Any:
 
 
 def _data(message: struct_pb2.Struct) -> dict[str, Any]:
-    return _plain(json_format.MessageToDict(message))
+    data: dict[str, Any] = _plain(json_format.MessageToDict(message))
+    return data
 
 
 def _event(event: pb.Event) -> dict[str, Any]:

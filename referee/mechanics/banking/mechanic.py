@@ -61,7 +61,8 @@ class BankingMechanic(Mechanic):
 
     def verdict(self, name: str) -> Violation:
         """One of the mechanic's own verdicts, worded by the spec (`banking.violations`)."""
-        return self.config["violations"][name]
+        violation: Violation = self.config["violations"][name]
+        return violation
 
     # --- setting up -------------------------------------------------------------------------
     def new_state(self, deal: Deal) -> BankState:

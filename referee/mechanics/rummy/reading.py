@@ -88,7 +88,9 @@ def _joker_test(reader: _Reader, rules: RuleBook) -> Callable[[Mapping[str, Any]
     """The spec's `is_joker(c)`; a spec defining none plays without jokers."""
     if not any(d.name == "is_joker" for d in reader.spec.definitions):
         return lambda env: False
-    return rules.compile_expression("card", "is_joker(c)", reader.where(("definitions",)), BOOL)
+    test: Callable[[Mapping[str, Any]], bool] = rules.compile_expression(
+        "card", "is_joker(c)", reader.where(("definitions",)), BOOL)
+    return test
 
 
 def _checkpoint_expression(reader: _Reader, rules: RuleBook, checkpoint: str, path: PathKey,
