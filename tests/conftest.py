@@ -4,7 +4,8 @@ a real gRPC server (port 0) for the tests that run scenarios both in-process and
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import Any
 
 import pytest
 

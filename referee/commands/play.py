@@ -20,10 +20,10 @@ import grpc
 import yaml
 
 from referee.commands.arguments import non_negative, positive
+from referee.commands.play_turns import Answer, PlayContext, Referee
 from referee.engine.setup import TableSetup
 from referee.engine.table import Table
 from referee.errors import InvalidArgument
-from referee.commands.play_turns import Answer, PlayContext, Referee
 from referee.model import Move
 from referee.plugins import installed
 from referee.redaction import events_for

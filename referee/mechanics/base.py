@@ -7,8 +7,9 @@ effects of moves, and the views. Everything game-specific comes from the spec.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Mapping
+from typing import Any, ClassVar
 
 from referee.cards import Card, codes, missing_from
 from referee.errors import SpecError

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import functools
 import random
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from referee.commands.play_turns import MAX_PROPOSALS, PlayContext, play_turn
 from referee.engine.setup import TableSetup

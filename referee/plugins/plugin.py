@@ -5,8 +5,8 @@ of naming them: the spec registry finds its class, `referee transcript` its adap
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Callable, Mapping
 
 from referee.commands.play_turns import PlayContext
 from referee.engine.setup import TableSetup

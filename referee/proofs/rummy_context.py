@@ -15,13 +15,23 @@ them, they live here.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping
+from typing import Any
 
 from referee.errors import InvalidArgument
 from referee.mechanics.rummy import RummyMechanic
-from referee.spec.expr.symbolic import (BoolLike, SymList, s_and, s_eq, s_implies, s_member, s_not,
-                                        s_occurrences, s_or)
+from referee.spec.expr.symbolic import (
+    BoolLike,
+    SymList,
+    s_and,
+    s_eq,
+    s_implies,
+    s_member,
+    s_not,
+    s_occurrences,
+    s_or,
+)
 from referee.spec.registry import Game
 from referee.spec.schema import FieldSpec
 

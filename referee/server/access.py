@@ -5,7 +5,8 @@ token: each acts with the token CreateTable gave it."""
 from __future__ import annotations
 
 import hmac
-from typing import Any, Awaitable, Callable
+from collections.abc import Awaitable, Callable
+from typing import Any
 
 import grpc
 

@@ -12,8 +12,9 @@ from __future__ import annotations
 import math
 import time
 from collections import OrderedDict
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, replace
-from typing import Any, AsyncIterator, Awaitable, Callable
+from typing import Any
 
 import grpc
 

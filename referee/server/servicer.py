@@ -12,18 +12,20 @@ A caller's `accept-language` chooses the language of verdicts and game descripti
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import time
+from collections.abc import AsyncIterator, Callable
 from concurrent.futures import Executor
-from typing import Any, AsyncIterator, Callable, TypeVar
+from typing import Any, TypeVar
 
 import grpc
 
 from referee.api.v1 import referee_pb2 as pb
 from referee.api.v1 import referee_pb2_grpc
+from referee.i18n import preferences
 from referee.server import convert
 from referee.server.logging import log_verdict
-from referee.i18n import preferences
 from referee.server.metadata import LANGUAGE_HEADER, TOKEN_HEADER, metadata_value
 from referee.server.status import abort
 from referee.service import RefereeService, SeenMove, Subscription
@@ -51,7 +53,7 @@ class RefereeServicer(referee_pb2_grpc.RefereeServicer):
         loop = asyncio.get_running_loop()
         try:
             return await loop.run_in_executor(self._workers, functools.partial(call, *args))
-        except Exception as error:  # noqa: BLE001 - the boundary: every error gets a status
+        except Exception as error:
             await abort(context, rpc, error)
 
     async def ListGames(self, request: pb.ListGamesRequest,
@@ -94,7 +96,7 @@ class RefereeServicer(referee_pb2_grpc.RefereeServicer):
         try:
             async for seen in moves(subscription):
                 yield convert.seen_move_to_proto(seen)
-        except Exception as error:  # noqa: BLE001 - too slow, the referee stopping, or a bug
+        except Exception as error:
             await abort(context, "Watch", error)
         finally:  # the client went away, or the stream ended: stop queueing for it
             open_streams.dec()
@@ -147,10 +149,8 @@ async def moves(subscription: Subscription) -> AsyncIterator[SeenMove]:
     ready = asyncio.Event()
 
     def wake() -> None:  # called by the thread that queued a move
-        try:
+        with contextlib.suppress(RuntimeError):  # the loop is closed: the server has stopped
             loop.call_soon_threadsafe(ready.set)
-        except RuntimeError:  # the loop is closed: the server has stopped
-            pass
 
     subscription.on_ready(wake)
     while True:

@@ -11,7 +11,8 @@ API, reflection included, is the same byte for byte.
 
 from __future__ import annotations
 
-from typing import Any, AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable
+from typing import Any
 
 import grpc
 from google.protobuf import descriptor, message, message_factory

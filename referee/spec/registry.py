@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import copy
+from collections.abc import Mapping, Sequence
 from importlib.resources import files
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from referee.engine.seeding import contribute_move
 from referee.errors import NotFound, OptionError, SpecError, SpecErrors
@@ -23,7 +24,6 @@ from referee.spec.schema import GameSpec, expression_at, read_spec
 from referee.spec.sections import unknown_keys
 from referee.spec.texts import as_texts, in_language, verdict_texts
 from referee.spec.yamlsource import Located, PathKey, load_yaml
-
 
 
 def _default_specs() -> Path:
@@ -274,4 +274,4 @@ def _at(data: Any, path: PathKey) -> Any:
     return data
 
 
-__all__ = ["Game", "load_game", "load_games", "find_game", "merge", "SpecError"]
+__all__ = ["Game", "SpecError", "find_game", "load_game", "load_games", "merge"]

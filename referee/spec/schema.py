@@ -8,8 +8,9 @@ read by that mechanic, which reports its errors the same way.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any
 
 from referee.cards import Card, PackKind, pack
 from referee.errors import CardError, SpecError, SpecErrors
@@ -321,7 +322,7 @@ def _read_options(reader: SpecReader, options: Any) -> dict[str, Option]:
                              f"plus or minus {SAFE_INTEGER} (2^53 - 1)")
         try:
             option.validate(option.default)
-        except Exception as exc:  # noqa: BLE001 - an OptionError here is a spec error to report
+        except Exception as exc:
             reader.error(path + ("default",), f"the default is not allowed: {exc}")
         result[name] = option
     return result

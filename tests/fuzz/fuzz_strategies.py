@@ -10,7 +10,8 @@ characters and digit keys.
 from __future__ import annotations
 
 import math
-from typing import Any, Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 import yaml
 from hypothesis import strategies as st

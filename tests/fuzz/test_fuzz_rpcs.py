@@ -12,15 +12,12 @@ from __future__ import annotations
 import itertools
 import random
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, Iterator
+from typing import Any
 
 import grpc
 import pytest
-from fuzz_strategies import (INT32, INT64, adjudicate_requests, create_table_requests, moves,
-                             mostly, names, raw_requests, text)
-from fuzz_support import BUGS, FUZZ_SCALE, ServedReferee, outcome, raw_call, scaled, serve
-from garbage_rss import send
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -31,6 +28,20 @@ from referee.server.wire import SERVICE
 from referee.spec.registry import Game, load_games
 from referee.transcript import Adapter, adapter_for
 from referee_client.client import _data
+
+from fuzz_strategies import (
+    INT32,
+    INT64,
+    adjudicate_requests,
+    create_table_requests,
+    mostly,
+    moves,
+    names,
+    raw_requests,
+    text,
+)
+from fuzz_support import BUGS, FUZZ_SCALE, ServedReferee, outcome, raw_call, scaled, serve
+from garbage_rss import send
 
 WATCH_S = 0.1  # a Watch stream's deadline: a live table's stream stays open until then
 CALL_S = 10.0

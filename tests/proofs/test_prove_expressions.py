@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import dataclasses
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import pytest
 
@@ -16,10 +17,10 @@ from referee.cards import Card, codes
 from referee.cli import main
 from referee.engine.table import Table, TableSetup
 from referee.errors import SpecError
-from referee.spec.rules import SpecExpression
 from referee.model import ADJUDICATOR, Move
 from referee.proofs.prover import Outcome, Property, prove, read_properties
 from referee.spec.registry import DEFAULT_SPECS, Game, load_game
+from referee.spec.rules import SpecExpression
 
 from .stacking import Edits, edited_spec, jokers, natural_cards, natural_sequence
 

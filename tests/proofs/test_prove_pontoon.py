@@ -87,8 +87,8 @@ def test_the_spec_states_the_properties(pontoon: Game) -> None:
     assert list(props) == PROPERTY_IDS
     ranking = props["rank-total-preorder"]
     assert dict(ranking.lists) == {"a": (2, 5), "b": (2, 5), "c": (2, 5)}
-    assert [(e.name, e.expression, {k: t for k, (t, _) in e.bindings.items()})
-            for e in ranking.evaluations][0] == (
+    first = ranking.evaluations[0]
+    assert (first.name, first.expression, {k: t for k, (t, _) in first.bindings.items()}) == (
         "rank_a", "banking.rank", {"cards": "a", "split_hand": "split_a"})
     best = props["best-total-largest-not-over-21"].evaluations[0]
     assert (best.definition, best.expression) == (True, "best_total")

@@ -24,7 +24,8 @@ import itertools
 import os
 import random
 from collections import Counter
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -34,8 +35,8 @@ from referee.engine.table import TableSetup
 from referee.model import ADJUDICATOR, Move
 from referee.spec.registry import Game, load_games
 from referee_bots import pontoon_bot, rummy_bot, tricks_bot
-from tests.liveness.oracle import candidates, witness
 from tests.harden.report import report as harden_report
+from tests.liveness.oracle import candidates, witness
 from tests.redaction.breaks import CONTROLS, FIX_LEAK, MECHANIC_LEAK, Break
 from tests.redaction.referee_under_test import Leak, WatchedTable
 from tests.redaction.visibility import CardFinder

@@ -18,7 +18,8 @@ from __future__ import annotations
 import itertools
 import os
 import random
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from google.protobuf import struct_pb2

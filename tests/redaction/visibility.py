@@ -14,8 +14,9 @@ not the ten of diamonds, and `5H5S` is no card).
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Iterator
+from typing import Any
 
 from referee.cards import Card, pack
 from referee.mechanics.banking.state import BankState

@@ -6,14 +6,12 @@ from __future__ import annotations
 import contextlib
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 import grpc
 import pytest
 import trustme
-from server_support import serving as support_serving
-from server_support import status_of
 
 from referee.api.v1 import referee_pb2 as pb
 from referee.server.app import ServerConfig
@@ -22,6 +20,9 @@ from referee.service import RefereeService
 from referee.spec.registry import Game
 from referee.store.memory import MemoryStore
 from referee_client import RefereeClient
+
+from server_support import serving as support_serving
+from server_support import status_of
 
 ROOT = Path(__file__).resolve().parents[2]
 SECRET = "the-operator's-secret"
@@ -132,9 +133,9 @@ def test_serve_on_an_open_address_needs_a_create_token(tmp_path: Path) -> None:
                 grpc.StatusCode.PERMISSION_DENIED
         with RefereeClient(address, create_token=SECRET) as operator:
             assert operator.create_table("pontinho", seats=3).id
-    with listening("--host", "0.0.0.0", "--open-create") as address:  # waived out loud
-        with RefereeClient(address) as anyone:
-            assert anyone.create_table("pontinho", seats=3).id
+    with (listening("--host", "0.0.0.0", "--open-create") as address,  # waived out loud
+          RefereeClient(address) as anyone):
+        assert anyone.create_table("pontinho", seats=3).id
 
 
 def test_serve_speaks_tls_from_its_flags(pki: dict[str, Path]) -> None:

@@ -6,13 +6,12 @@ from __future__ import annotations
 
 import contextlib
 import time
-from typing import Any, Callable, Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import grpc
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
-from server_support import OpenTable, open_table, status_of
-from server_support import serving as support_serving
 
 from referee.api.v1 import referee_pb2 as pb
 from referee.api.v1 import referee_pb2_grpc
@@ -22,6 +21,9 @@ from referee.service import RefereeService
 from referee.spec.registry import Game
 from referee.store.memory import MemoryStore
 from referee_client import RefereeClient
+
+from server_support import OpenTable, open_table, status_of
+from server_support import serving as support_serving
 
 NONE = NO_LIMIT
 UNLIMITED = Limits(concurrent_rpcs=0, streams_per_peer=0).without_rates()

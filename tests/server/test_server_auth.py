@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import grpc
-from server_support import OpenTable, full_view, open_table, seat_metadata, status_of, strings_in
 
 from referee.api.v1 import referee_pb2 as pb
 from referee.api.v1.referee_pb2_grpc import RefereeStub
 from referee.spec.registry import Game
 from referee.store.base import Store
+
+from server_support import OpenTable, full_view, open_table, seat_metadata, status_of, strings_in
 
 
 def propose_draw(table: OpenTable, token: str | None, **extra: int) -> pb.ProposeResponse:

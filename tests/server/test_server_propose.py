@@ -5,6 +5,11 @@ from __future__ import annotations
 
 import grpc
 import pytest
+
+from referee.api.v1 import referee_pb2 as pb
+from referee.api.v1.referee_pb2_grpc import RefereeStub
+from referee.server.convert import data_to_struct, struct_to_data
+
 from server_support import (
     GOING_OUT_DEAL,
     GOING_OUT_MELDS,
@@ -13,10 +18,6 @@ from server_support import (
     seat_metadata,
     status_of,
 )
-
-from referee.api.v1 import referee_pb2 as pb
-from referee.api.v1.referee_pb2_grpc import RefereeStub
-from referee.server.convert import data_to_struct, struct_to_data
 
 
 def assert_rejected(verdict: pb.Verdict, table: OpenTable, version: int, *words: str) -> None:

@@ -7,6 +7,11 @@ import time
 from typing import Any
 
 import grpc
+
+from referee.api.v1 import referee_pb2 as pb
+from referee.api.v1.referee_pb2_grpc import RefereeStub
+from referee.server.convert import data_to_struct, struct_to_data
+
 from server_support import (
     GOING_OUT_DEAL,
     GOING_OUT_MELDS,
@@ -15,11 +20,6 @@ from server_support import (
     seat_metadata,
     status_of,
 )
-
-from referee.api.v1 import referee_pb2 as pb
-from referee.api.v1.referee_pb2_grpc import RefereeStub
-from referee.server.convert import data_to_struct
-from referee.server.convert import struct_to_data
 
 
 class Watcher:

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import asyncio
 import threading
+from collections.abc import Iterator
 from concurrent import futures
-from typing import Iterator
 
 import grpc
 import pytest

@@ -9,7 +9,6 @@ from pathlib import Path
 
 import grpc
 import pytest
-from server_support import open_table, status_of
 
 from referee.api.v1 import referee_pb2 as pb
 from referee.api.v1.referee_pb2_grpc import RefereeStub
@@ -17,6 +16,8 @@ from referee.errors import SpecErrors
 from referee.model import SAFE_INTEGER
 from referee.server.convert import data_to_struct
 from referee.spec.registry import DEFAULT_SPECS, load_game
+
+from server_support import open_table, status_of
 
 HUGE = [1.7e308, float(SAFE_INTEGER + 1), -float(SAFE_INTEGER + 1), 10.0**20]
 

@@ -6,8 +6,9 @@ what the acceptance conditions (a kind's shape and rules) accept."""
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 import z3
 from hypothesis import HealthCheck, assume, event, given, settings

@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import json
 import uuid
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any, Iterator, Mapping
+from typing import Any
 
 import grpc
 from google.protobuf import json_format, struct_pb2

@@ -10,24 +10,25 @@ chip that moves is a `transfer` event; balances plus the stakes on the table nev
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from referee.cards import Card, PackKind, codes
 from referee.engine import chance
 from referee.engine import stacked as stacking
+from referee.engine.moves import move_record_type
+from referee.i18n.verdicts import unreadable
 from referee.mechanics.banking import kitty as kitty_part
 from referee.mechanics.banking import views
 from referee.mechanics.banking.config import SECTION_SHAPE, kitty_selected, read_config
 from referee.mechanics.banking.state import BankState, Hand
 from referee.mechanics.base import Deal, Judgement, Mechanic
-from referee.i18n.verdicts import unreadable
 from referee.mechanics.legal import Candidates, refused
 from referee.model import JSON, Event, Sentence, Violation
-from referee.spec.expr import BOOL, INT, ListType, CARD, STR, Scope
+from referee.spec.expr import BOOL, CARD, INT, STR, ListType, Scope
+from referee.spec.option_types import options_type
 from referee.spec.rules import RuleBook, SpecExpression
 from referee.spec.schema import GameSpec
-from referee.engine.moves import move_record_type
-from referee.spec.option_types import options_type
 
 SPLIT_CARDS = 2  # a split deals one card to each of its two hands
 

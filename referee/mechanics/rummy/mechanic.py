@@ -7,10 +7,13 @@ move is judged on a clone of the state, so a rejected move changes nothing.
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from referee.cards import Card
+from referee.engine import chance
 from referee.errors import SpecError, SpecErrors
+from referee.i18n.verdicts import unreadable
 from referee.mechanics.base import Deadline, Deal, Judgement, Mechanic
 from referee.mechanics.rummy import claims, legal, match, views
 from referee.mechanics.rummy.config import RummyConfig
@@ -20,8 +23,6 @@ from referee.mechanics.rummy.scopes import checkpoint_scopes
 from referee.mechanics.rummy.search import SearchExhausted, TakeSearch
 from referee.mechanics.rummy.state import TURNED, RummyState
 from referee.mechanics.rummy.turn import Turn
-from referee.engine import chance
-from referee.i18n.verdicts import unreadable
 from referee.model import JSON, Sentence, Violation
 from referee.spec.expr import BOOL
 from referee.spec.rules import RuleBook

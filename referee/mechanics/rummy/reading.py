@@ -6,7 +6,8 @@ them: `rummy.match`, `rummy.turned_card`, `rummy.claims`.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from referee.errors import SpecError
 from referee.mechanics.rummy.config import ClaimRules, MatchRules, RummyConfig

@@ -4,7 +4,8 @@ protocol, never the mechanic, so none of them imports the module that assembles 
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Protocol
+from collections.abc import Mapping
+from typing import Any, Protocol
 
 from referee.cards import Card
 from referee.mechanics.base import Judgement
