@@ -63,7 +63,7 @@ class Scheduler:
                 return
             try:
                 call.function(*call.args)
-            except Exception:
+            except Exception:  # one failed call must not stop the others
                 log.exception("scheduled_call_failed", function=getattr(call.function, "__name__", "?"))
 
     def _next_due(self) -> Call | None:

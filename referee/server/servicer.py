@@ -53,7 +53,7 @@ class RefereeServicer(referee_pb2_grpc.RefereeServicer):
         loop = asyncio.get_running_loop()
         try:
             return await loop.run_in_executor(self._workers, functools.partial(call, *args))
-        except Exception as error:
+        except Exception as error:  # noqa: BLE001 - the boundary: every error gets a status
             await abort(context, rpc, error)
 
     async def ListGames(self, request: pb.ListGamesRequest,
@@ -96,7 +96,7 @@ class RefereeServicer(referee_pb2_grpc.RefereeServicer):
         try:
             async for seen in moves(subscription):
                 yield convert.seen_move_to_proto(seen)
-        except Exception as error:
+        except Exception as error:  # noqa: BLE001 - too slow, the referee stopping, or a bug
             await abort(context, "Watch", error)
         finally:  # the client went away, or the stream ended: stop queueing for it
             open_streams.dec()

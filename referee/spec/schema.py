@@ -322,7 +322,7 @@ def _read_options(reader: SpecReader, options: Any) -> dict[str, Option]:
                              f"plus or minus {SAFE_INTEGER} (2^53 - 1)")
         try:
             option.validate(option.default)
-        except Exception as exc:
+        except Exception as exc:  # noqa: BLE001 - an OptionError here is a spec error to report
             reader.error(path + ("default",), f"the default is not allowed: {exc}")
         result[name] = option
     return result

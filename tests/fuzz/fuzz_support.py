@@ -101,6 +101,9 @@ def raw_call(channel: grpc.Channel, method: str, data: bytes,
              timeout: float) -> Callable[[], Any]:
     """`data` sent as is, the answer's bytes not parsed."""
     path = f"/{SERVICE.full_name}/{method}"
+    # no serializers: the bytes go out as they are, the answer's come back unparsed
     if SERVICE.methods_by_name[method].server_streaming:
-        return lambda: list(channel.unary_stream(path)(data, timeout=timeout))
-    return lambda: channel.unary_unary(path)(data, timeout=timeout)
+        stream: grpc.UnaryStreamMultiCallable[bytes, bytes] = channel.unary_stream(path)
+        return lambda: list(stream(data, timeout=timeout))
+    unary: grpc.UnaryUnaryMultiCallable[bytes, bytes] = channel.unary_unary(path)
+    return lambda: unary(data, timeout=timeout)

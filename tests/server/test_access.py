@@ -30,7 +30,10 @@ SECRET = "the-operator's-secret"
 
 def serving(games: dict[str, Game],
             config: ServerConfig) -> contextlib.AbstractContextManager[str]:
-    return support_serving(RefereeService(MemoryStore(), games), config)
+    # mypy does not find `server_support` (a folder pytest puts on sys.path): its types are Any
+    served: contextlib.AbstractContextManager[str] = support_serving(
+        RefereeService(MemoryStore(), games), config)
+    return served
 
 
 def test_create_table_needs_the_operators_token(games: dict[str, Game]) -> None:
@@ -69,9 +72,10 @@ def pki(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     return paths
 
 
-def reaches(address: str, **tls: bytes) -> bool:
+def reaches(address: str, tls_ca: bytes | None = None, tls_cert: bytes | None = None,
+            tls_key: bytes | None = None) -> bool:
     """Whether a client with these TLS settings (none: plaintext) gets an answer."""
-    with RefereeClient(address, **tls) as client:
+    with RefereeClient(address, tls_ca=tls_ca, tls_cert=tls_cert, tls_key=tls_key) as client:
         try:
             client.stub.ListGames(pb.ListGamesRequest(), timeout=5)
             return True

@@ -30,7 +30,7 @@ from referee_client import RefereeClient
 import server_support
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "engine"))
-from test_fair_deal_rederived import doc_shuffle
+from test_fair_deal_rederived import doc_shuffle  # the document's algorithm
 
 DEAL = {**server_support.DEAL, "hands": {str(s): h for s, h in server_support.DEAL["hands"].items()}}
 

@@ -106,11 +106,12 @@ def test_with_a_token_an_unknown_table_answers_as_a_wrong_token(table: OpenTable
         request = pb.ProposeRequest(table_id=table_id, move=pb.Move(type="draw"))
         with pytest.raises(grpc.RpcError) as failure:
             table.stub.Propose(request, metadata=seat_metadata(token))
-        details = failure.value.details().replace(table_id, "<id>")
+        details = (failure.value.details() or "").replace(table_id, "<id>")
         answers.append((failure.value.code(), details))
         with pytest.raises(grpc.RpcError) as viewing:
             table.stub.GetView(pb.GetViewRequest(table_id=table_id), metadata=seat_metadata(token))
-        answers.append((viewing.value.code(), viewing.value.details().replace(table_id, "<id>")))
+        answers.append((viewing.value.code(),
+                        (viewing.value.details() or "").replace(table_id, "<id>")))
     assert answers[0] == answers[2] and answers[1] == answers[3]
     assert answers[0][0] is grpc.StatusCode.UNAUTHENTICATED
 

@@ -10,7 +10,8 @@ import grpc
 
 from referee.api.v1 import referee_pb2 as pb
 from referee.api.v1.referee_pb2_grpc import RefereeStub
-from referee.server.convert import data_to_struct, struct_to_data
+from referee.server.convert import data_to_struct
+from tests.named_fields import named_fields
 
 from server_support import (
     GOING_OUT_DEAL,
@@ -49,7 +50,7 @@ class Watcher:
         return self.received
 
     def events(self) -> list[dict[str, Any]]:
-        return [{"kind": e.kind, **struct_to_data(e.data)}
+        return [{"kind": e.kind, **named_fields(e.data)}
                 for r in self.received for e in r.events]
 
     def close(self) -> None:

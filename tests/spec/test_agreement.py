@@ -15,15 +15,17 @@ from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 
 from referee.cards import FRENCH_RANKS, FRENCH_SUITS, Card, codes, french_pack
+from referee.mechanics.rummy.mechanic import RummyMechanic
 from referee.mechanics.rummy.melds import Reading
 from referee.mechanics.rummy.state import TURNED
 from referee.proofs.encode import decode, encode_full, lift
 from referee.spec.expr import BOOL, EvalError, TypedExpr
 from referee.spec.expr.symbolic import STRINGS, SymCard, SymList
 from referee.spec.registry import load_games
+from tests.mechanic_of import mechanic_of
 
 GAME = load_games()["pontinho"]
-MECHANIC = GAME.mechanic
+MECHANIC = mechanic_of(GAME, RummyMechanic)
 RULES = MECHANIC.rules
 KINDS = ("trio", "sequence")
 JOKER_RULES = ("same_rank_other_colour", "next_rank_same_suit")
