@@ -44,8 +44,12 @@ $(API): $(PROTOS) proto/generate.py $(STAMP)
 run: $(STAMP) $(API) ## start the referee on 127.0.0.1:50051, tables in var/referee.db (HOST, PORT, DB, STACKED)
 	$(BIN)/referee serve --host $(HOST) --port $(PORT) --db $(DB) $(STACKED)
 
-lint: $(STAMP) $(API) ## pyflakes on every Python file, mypy on the referee and its client
-	$(BIN)/python -m pyflakes referee/*.py $(filter-out referee/api/,$(wildcard referee/*/)) clients tests proto
+# ruff and mypy take their files and rules from pyproject.toml ([tool.ruff], [tool.mypy])
+LINTED := referee clients/python tests proto
+lint: $(STAMP) $(API) ## ruff (lint rules) and mypy --strict on the referee, its clients, tests and proto
+	$(BIN)/ruff check $(LINTED)
+# the formatter's check joins once the tree is formatted (one `ruff format` over it, by itself):
+#	$(BIN)/ruff format --check $(LINTED)
 	$(BIN)/python -m mypy
 
 # pytest exits 5 when it collects no test: not a failure of the code

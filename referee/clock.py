@@ -10,8 +10,9 @@ from __future__ import annotations
 import heapq
 import itertools
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable, Protocol
+from typing import Any, Protocol
 
 
 class Timer(Protocol):

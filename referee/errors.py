@@ -10,7 +10,6 @@ from __future__ import annotations
 from referee.i18n.catalogue import CATALOGUE
 from referee.model import Sentence
 
-
 MAX_MESSAGE_CHARS = 600  # a message quoting what a client sent: at most this long
 
 

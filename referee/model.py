@@ -6,9 +6,10 @@ how moves and verdicts travel over gRPC (as `google.protobuf.Struct`) and how th
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, Mapping
+from typing import Any
 
 JSON = Any  # a value made of dict, list, str, int, float, bool, None
 # The largest integer a protobuf Struct (a double) carries exactly: every amount, score and

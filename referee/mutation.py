@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import shutil
 import tempfile
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable, Iterator, Mapping
+from typing import Any
 
 import yaml
 

@@ -16,8 +16,8 @@ holds its deal or seed: the author already knows every card of it.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import replace
-from typing import Iterable, Mapping
 
 from referee.cards import CODE_IN_TEXT, Card, PackKind, codes_in
 from referee.engine.table import Table

@@ -8,9 +8,10 @@ options, the option rules, the moves and their fields, and the verdicts a mechan
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator, Mapping
+from typing import Any
 
 from referee.engine.seeding import CONTRIBUTE, contribute_move
 from referee.i18n import ENGLISH

@@ -12,7 +12,8 @@ import heapq
 import itertools
 import threading
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import structlog
 
@@ -62,7 +63,7 @@ class Scheduler:
                 return
             try:
                 call.function(*call.args)
-            except Exception:  # noqa: BLE001 - one failed call must not stop the others
+            except Exception:  # one failed call must not stop the others
                 log.exception("scheduled_call_failed", function=getattr(call.function, "__name__", "?"))
 
     def _next_due(self) -> Call | None:

@@ -24,7 +24,8 @@ byte for byte: a difference means the rules, the views or the bot changed.
 from __future__ import annotations
 
 import random
-from typing import Any, Iterable, Mapping
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 from referee.engine.setup import TableSetup
 from referee.engine.table import Table
@@ -199,4 +200,4 @@ def introduce(script: Transcript, game: Any, seed: int, seats: int, dealer: int,
         script.out(line)
 
 
-__all__ = ["ADAPTERS", "Adapter", "adapter_for", "render", "salt_for", "NoTranscript"]
+__all__ = ["ADAPTERS", "Adapter", "NoTranscript", "adapter_for", "render", "salt_for"]

@@ -5,8 +5,9 @@ plays its seats."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Iterator, Mapping
+from typing import Any
 
 from referee.model import JSON
 from referee.scenario import comparers

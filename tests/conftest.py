@@ -5,7 +5,8 @@ in-process and remotely."""
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import Any
 
 import pytest
 

@@ -161,7 +161,7 @@ def test_no_import_cycles() -> None:
 
 def test_no_function_level_imports() -> None:
     found = []
-    for module, path in _modules().items():
+    for path in _modules().values():
         tree = ast.parse(path.read_text(), filename=str(path))
         found += [f"{path.relative_to(ROOT)}:{node.lineno}" for node in _nested_imports(tree)]
     assert not found, "imports inside functions or classes:\n" + "\n".join(found)
@@ -197,8 +197,8 @@ def test_the_tools_iterate_over_the_plugins() -> None:
     graph = import_graph()
     for name in ITERATING:
         named = sorted(target for target in graph[name]
-                       if target.startswith(("referee.mechanics.", "referee_bots"))
-                       and target != "referee.mechanics.base"
-                       or target.startswith("referee.plugins.") and target not in (
-                           "referee.plugins.installed", "referee.plugins.plugin"))
+                       if (target.startswith(("referee.mechanics.", "referee_bots"))
+                       and target != "referee.mechanics.base")
+                       or (target.startswith("referee.plugins.") and target not in (
+                           "referee.plugins.installed", "referee.plugins.plugin")))
         assert not named, f"{name} names {named}"

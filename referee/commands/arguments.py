@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import argparse
 import os
-from typing import Any, Callable, Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
 PREFIX = "REFEREE_"
 GIVEN = "_given_on_the_command_line"  # a namespace's set of dests, while it is being parsed

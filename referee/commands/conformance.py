@@ -15,12 +15,13 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Mapping, TextIO
+from typing import Any, TextIO
 
 from referee.errors import InvalidArgument
-from referee.scenario.reports import counts, to_json, write_junit
 from referee.scenario.remote import GrpcTarget
+from referee.scenario.reports import counts, to_json, write_junit
 from referee.scenario.rule_ids import RuleIndex
 from referee.scenario.runner import Report, RuleIds, run_file, scenario_files
 from referee.scenario.target import InProcessTarget, Target, default_specs, load_specs

@@ -18,8 +18,16 @@ from typing import Any
 from referee.commands.arguments import positive
 from referee.errors import RefereeError
 from referee.proofs import rummy_context
-from referee.proofs.diff import (DEFAULT_MAX_CARDS, DEFAULT_RLIMIT, Comparison, Finding, Pair,
-                                 compare, parse_side, unexamined)
+from referee.proofs.diff import (
+    DEFAULT_MAX_CARDS,
+    DEFAULT_RLIMIT,
+    Comparison,
+    Finding,
+    Pair,
+    compare,
+    parse_side,
+    unexamined,
+)
 from referee.spec.registry import DEFAULT_SPECS, load_games
 
 NAMES = ("A", "B")

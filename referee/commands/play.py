@@ -20,10 +20,10 @@ import grpc
 import yaml
 
 from referee.commands.arguments import non_negative, positive
+from referee.commands.play_turns import Answer, PlayContext, Referee
 from referee.engine.setup import TableSetup
 from referee.engine.table import Table
 from referee.errors import InvalidArgument
-from referee.commands.play_turns import Answer, PlayContext, Referee
 from referee.model import Move
 from referee.plugins import installed
 from referee.redaction import events_for
@@ -83,7 +83,8 @@ class Remote:
 
     def view(self, seat: int | None) -> dict[str, Any]:
         token = None if seat is None else self.handle.tokens[seat]
-        return _by_seat(self.client.view(self.handle.id, token))
+        view: dict[str, Any] = _by_seat(self.client.view(self.handle.id, token))
+        return view
 
     def propose(self, seat: int, move: dict[str, Any]) -> Answer:
         verdict = self.client.propose(self.handle.id, self.handle.tokens[seat], move)

@@ -5,8 +5,9 @@ behind one small protocol), a turn of proposals, and what a mechanic's driver is
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any, Callable, Iterator, Mapping, Protocol
+from typing import Any, Protocol
 
 from referee.model import Outcome
 

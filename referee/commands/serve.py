@@ -32,8 +32,7 @@ from typing import Any
 from referee.commands.arguments import from_environment, non_negative, port, positive
 from referee.errors import RefereeError
 from referee.metrics import serve_metrics
-from referee.server.app import (MAX_MESSAGE_BYTES, MAX_WORKERS, Server, ServerConfig,
-                                create_server)
+from referee.server.app import MAX_MESSAGE_BYTES, MAX_WORKERS, Server, ServerConfig, create_server
 from referee.server.limits import Limits, Rate
 from referee.server.logging import configure_logging, log_started, log_stopped
 from referee.server.tls import TlsFiles

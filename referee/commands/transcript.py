@@ -13,8 +13,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from referee.commands.play import parse_options
 from referee.commands.arguments import non_negative, positive
+from referee.commands.play import parse_options
 from referee.spec.registry import DEFAULT_SPECS, find_game, load_games
 from referee.transcript import render
 

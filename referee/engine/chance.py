@@ -13,8 +13,9 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, Iterator, Sequence, TypeVar
+from typing import Any, TypeVar
 
 T = TypeVar("T")
 
@@ -138,7 +139,7 @@ def commitment(salt: str, deck: Sequence[object]) -> str:
 
 def hand_salt(salt: str, hand_number: int) -> str:
     """Each hand's own salt: revealing one hand's deck reveals nothing of the next."""
-    return hashlib.sha256(f"{salt}:hand:{hand_number}".encode("utf-8")).hexdigest()[:32]
+    return hashlib.sha256(f"{salt}:hand:{hand_number}".encode()).hexdigest()[:32]
 
 
 def hand_commitment(salt: str, hand_number: int, deck: Sequence[object]) -> str:

@@ -8,7 +8,8 @@ fields, and `present`, the names of the fields the proposal gave.
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from referee.cards import Card, PackKind
 from referee.errors import CardError, MoveFormatError
@@ -144,4 +145,4 @@ def _neutral(spec: FieldSpec) -> Any:
             "list": []}[spec.type]
 
 
-__all__ = ["parse_move", "move_record_type", "field_type", "NO_CARD", "BOOL"]
+__all__ = ["BOOL", "NO_CARD", "field_type", "move_record_type", "parse_move"]

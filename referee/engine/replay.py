@@ -9,13 +9,20 @@ a scenario file can be replayed as it is.
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from referee.errors import RefereeError
 from referee.model import ADJUDICATOR, JSON, Outcome
 from referee.scenario.fields import integral
 from referee.scenario.format import (
-    CloseWindowStep, MoveStep, Scenario, ScenarioError, load_data, load_text)
+    CloseWindowStep,
+    MoveStep,
+    Scenario,
+    ScenarioError,
+    load_data,
+    load_text,
+)
 from referee.scenario.target import InProcessTarget, Unsupported
 
 

@@ -8,7 +8,8 @@ the pack holds, and the cards not placed following in the pack's fixed order.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from referee.cards import Card, PackKind
 from referee.errors import CardError, SetupError

@@ -7,18 +7,28 @@ rule broken and nothing changed (GEN-4). Illegal or unreadable moves are verdict
 from __future__ import annotations
 
 import copy
+from collections.abc import Iterable, Mapping
 from dataclasses import replace
-from typing import Any, Iterable, Mapping
+from typing import Any
 
 from referee.cards import PackKind
 from referee.engine import chance, seeding
 from referee.engine.moves import parse_move
 from referee.engine.setup import TableSetup as TableSetup  # re-exported: its old home
 from referee.errors import MoveFormatError, SetupError
-from referee.mechanics.base import Deadline, Deal, Judgement
 from referee.i18n.verdicts import GEN8, unreadable
-from referee.model import (ADJUDICATOR, JSON, SAFE_INTEGER, Event, Move, Outcome, Sentence, Verdict,
-                           Violation)
+from referee.mechanics.base import Deadline, Deal, Judgement
+from referee.model import (
+    ADJUDICATOR,
+    JSON,
+    SAFE_INTEGER,
+    Event,
+    Move,
+    Outcome,
+    Sentence,
+    Verdict,
+    Violation,
+)
 from referee.spec.registry import Game
 
 SYSTEM = -2                  # the table itself, for moves no seat makes (a deadline passing)

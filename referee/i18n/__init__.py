@@ -8,4 +8,4 @@ the referee says of its own (an unreadable move, an event) is in the catalogue o
 from referee.i18n.catalogue import CATALOGUE, Catalogue, fill, placeholders
 from referee.i18n.language import ENGLISH, negotiate, preferences
 
-__all__ = ["CATALOGUE", "Catalogue", "ENGLISH", "fill", "negotiate", "placeholders", "preferences"]
+__all__ = ["CATALOGUE", "ENGLISH", "Catalogue", "fill", "negotiate", "placeholders", "preferences"]

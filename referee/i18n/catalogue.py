@@ -8,8 +8,9 @@ language of that request: a verdict recorded in English is given again in Portug
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from importlib.resources import files
-from typing import Any, Mapping
+from typing import Any
 
 import yaml
 

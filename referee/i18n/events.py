@@ -4,8 +4,8 @@ event tells no more than its data (a seat reads `you drew 7H`, the others `seat 
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Iterable, Mapping
 
 from referee.i18n.catalogue import CATALOGUE, placeholders
 from referee.i18n.language import ENGLISH

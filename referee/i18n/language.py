@@ -8,7 +8,7 @@ variety of each language. Filipino (`fil`) is read as Tagalog (`tl`), the langua
 from __future__ import annotations
 
 import re
-from typing import Iterable
+from collections.abc import Iterable
 
 ENGLISH = "en"
 ALIASES = {"fil": "tl"}

@@ -3,8 +3,8 @@ and any violation worded again in the language a request asked for."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import replace
-from typing import Iterable, Mapping
 
 from referee.i18n.catalogue import CATALOGUE, fill
 from referee.i18n.language import ENGLISH

@@ -10,8 +10,9 @@ class.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generic, Mapping, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 from referee.cards import Card, codes, missing_from
 from referee.errors import SpecError
@@ -20,7 +21,6 @@ from referee.model import JSON, Event, Sentence, Violation
 from referee.spec.rules import RuleBook, SpecExpression
 from referee.spec.schema import GameSpec
 from referee.spec.sections import Shape, unknown_key
-
 
 StateT = TypeVar("StateT")  # a mechanic's state (`RummyState`, ...)
 Condition = tuple[Any, Any]  # (when, require), typed: a checkpoint accepts when all hold

@@ -9,8 +9,9 @@ names in one module (`mechanics/<name>/contexts.py`).
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, Callable, Generic, Iterable, Mapping, TypeVar
+from typing import Any, Generic, TypeVar
 
 from referee.spec.expr import Scope, Type
 from referee.spec.expr.symbolic import BoolLike

@@ -11,12 +11,13 @@ taken to have no hole in it: what the spec's `amount_range` fixes say.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable, Iterable, Mapping
 from math import comb
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any
 
 from referee.cards import Card, PackKind, codes
-from referee.errors import MoveFormatError
 from referee.engine.moves import parse_move
+from referee.errors import MoveFormatError
 from referee.model import JSON, SAFE_INTEGER, Move, Violation
 from referee.spec.rules import RuleBook
 from referee.spec.schema import GameSpec, MoveSpec

@@ -5,8 +5,9 @@ of naming them: the spec registry finds its class, `referee transcript` its adap
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Callable, Mapping
+from typing import Any
 
 from referee.commands.play_turns import PlayContext
 from referee.engine.setup import TableSetup
@@ -26,7 +27,7 @@ class CheckKey:
 
 @dataclass(frozen=True)
 class Plugin:
-    mechanic: type[Mechanic]
+    mechanic: type[Mechanic[Any]]
     # the bot and how a golden transcript shows the game; None: no transcript (nor bot) yet
     transcript: Adapter | None = None
     # `referee play`: the bots play a table to its end (or its hand limit); the exit status

@@ -15,14 +15,24 @@ accepts and the other rejects, both ways round:
 from __future__ import annotations
 
 import time
-from typing import Any, Iterator, Mapping
+from collections.abc import Iterator, Mapping
+from typing import Any
 
 import z3
 
 from referee.proofs.diff_context import ContextError, Shape, Situation, situation
 from referee.proofs.diff_scenario import attach_scenario
-from referee.proofs.diff_sides import (DEFAULT_MAX_CARDS, Comparison, Finding, Judge, Pair, Side,
-                                       judge, parse_side, shape_for)
+from referee.proofs.diff_sides import (
+    DEFAULT_MAX_CARDS,
+    Comparison,
+    Finding,
+    Judge,
+    Pair,
+    Side,
+    judge,
+    parse_side,
+    shape_for,
+)
 from referee.proofs.encode import EncodeError, decode
 from referee.proofs.prover import DEFAULT_RLIMIT, _as_bool
 from referee.proofs.rummy_context import Check
@@ -151,5 +161,15 @@ def _size_text(size: int | None) -> str:
     return "this situation" if size is None else f"{size} card{'s' if size != 1 else ''}"
 
 
-__all__ = ["Side", "Pair", "Comparison", "Finding", "parse_side", "compare", "compare_check",
-           "unexamined", "DEFAULT_MAX_CARDS", "DEFAULT_RLIMIT"]
+__all__ = [
+    "DEFAULT_MAX_CARDS",
+    "DEFAULT_RLIMIT",
+    "Comparison",
+    "Finding",
+    "Pair",
+    "Side",
+    "compare",
+    "compare_check",
+    "parse_side",
+    "unexamined",
+]

@@ -10,8 +10,9 @@ are not part of it: each side fixes its own, concretely.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any
 
 import z3
 
@@ -19,7 +20,16 @@ from referee.proofs import rummy_context as rummy
 from referee.proofs.rummy_context import Check, Path
 from referee.spec.expr import BOOL, CARD, INT, STR, ListType, RecordType, Type
 from referee.spec.expr.ast import DEF, VAR, Attr, Call, Name, Node, children
-from referee.spec.expr.symbolic import BoolLike, SymCard, SymList, SymStr, s_and, s_eq, s_implies, s_not
+from referee.spec.expr.symbolic import (
+    BoolLike,
+    SymCard,
+    SymList,
+    SymStr,
+    s_and,
+    s_eq,
+    s_implies,
+    s_not,
+)
 from referee.spec.schema import FieldSpec
 
 PRIMARY_LISTS: tuple[Path, ...] = (("cards",), ("used",), ("move", "cards"))

@@ -16,15 +16,16 @@ that reads them is checked by the replay alone.)
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any, Iterator
+from typing import Any
 
 import z3
 
 from referee.cards import Card, codes, french_pack
 from referee.proofs import rummy_context as rummy
-from referee.proofs.diff_sides import Finding, Judge, Pair, Side, judge, shape_for
 from referee.proofs.diff_context import copies_within, situation
+from referee.proofs.diff_sides import Finding, Judge, Pair, Side, judge, shape_for
 from referee.proofs.prover import _as_bool
 from referee.proofs.rummy_context import Check
 from referee.scenario.format import load_text

@@ -6,8 +6,9 @@ into a runnable scenario; both build on this module.
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Iterator, Mapping
+from typing import Any
 
 import z3
 

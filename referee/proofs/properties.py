@@ -17,8 +17,9 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any
 
 from referee.cards import Card
 from referee.errors import OptionError

@@ -22,8 +22,9 @@ The solver budget is z3's deterministic `rlimit`, so results do not depend on ma
 from __future__ import annotations
 
 import itertools
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Iterator, Mapping
+from typing import Any
 
 import z3
 
@@ -31,9 +32,17 @@ from referee.cards import Card, codes
 from referee.proofs.encode import Encoding, decode, encode_full
 from referee.proofs.properties import DEFAULT_LIST, Evaluation, Property, read_properties
 from referee.proofs.setting import Condition, Evaluated, Setting, resolve
-from referee.spec.expr import BOOL, CARD, INT, STR, EvalError, ListType, RecordType, Program
-from referee.spec.expr.symbolic import (CardDomain, SymCard, SymList, s_and, s_eq, s_implies,
-                                        s_not, s_or)
+from referee.spec.expr import BOOL, CARD, INT, STR, EvalError, ListType, Program, RecordType
+from referee.spec.expr.symbolic import (
+    CardDomain,
+    SymCard,
+    SymList,
+    s_and,
+    s_eq,
+    s_implies,
+    s_not,
+    s_or,
+)
 from referee.spec.registry import Game
 
 DEFAULT_RLIMIT = 50_000_000
@@ -480,5 +489,14 @@ def _as_bool(term: Any) -> Any:
     return z3.BoolVal(term) if isinstance(term, bool) else term
 
 
-__all__ = ["Evaluation", "Property", "Outcome", "STATUSES", "read_properties", "prove",
-           "option_sets", "s_implies", "Card"]
+__all__ = [
+    "STATUSES",
+    "Card",
+    "Evaluation",
+    "Outcome",
+    "Property",
+    "option_sets",
+    "prove",
+    "read_properties",
+    "s_implies",
+]

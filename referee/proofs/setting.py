@@ -10,16 +10,28 @@ name free names but no result.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping, cast
+from typing import Any, cast
 
 from referee.errors import SpecError
 from referee.mechanics.base import Condition
 from referee.proofs.properties import Evaluation, Property, Text, constant_type
-from referee.spec.expr import (BOOL, BUILTINS, CARD, INT, Definition, ListType, Program, Scope,
-                               Type, TypedExpr, names_read, parse)
+from referee.spec.expr import (
+    BOOL,
+    BUILTINS,
+    CARD,
+    INT,
+    Definition,
+    ListType,
+    Program,
+    Scope,
+    Type,
+    TypedExpr,
+    names_read,
+    parse,
+)
 from referee.spec.registry import Game
-
 
 
 @dataclass(frozen=True)

@@ -4,13 +4,22 @@ by one small function (`referee.scenario.comparers`)."""
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from referee.plugins.installed import PLUGINS
 from referee.plugins.plugin import CheckKey
 from referee.scenario import fields as f
-from referee.scenario.comparers import (Comparer, View, canonical_card, field_of, hand_size,
-                                        per_key, same_cards, show)
+from referee.scenario.comparers import (
+    Comparer,
+    View,
+    canonical_card,
+    field_of,
+    hand_size,
+    per_key,
+    same_cards,
+    show,
+)
 from referee.scenario.fields import FieldError, Reader
 
 __all__ = ["COMPARERS", "FINISHED_TABLE", "as_checked", "canonical_card", "check_readers",

@@ -12,7 +12,8 @@ referee: the banker's own first card before its turn) stands for any card the ch
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, Callable, Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from referee.model import JSON
 

@@ -7,7 +7,8 @@ checked to be text here: whether they are cards of the game's pack is the engine
 
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from referee.model import JSON, Move
 

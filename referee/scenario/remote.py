@@ -7,8 +7,9 @@ from that seat's view, the public fields from any of them. No superuser view is 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 import grpc
 from google.protobuf import json_format, struct_pb2

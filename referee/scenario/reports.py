@@ -11,8 +11,8 @@ from __future__ import annotations
 import json
 import xml.etree.ElementTree as ET
 from collections import Counter
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Iterable
 
 from referee.model import JSON
 from referee.scenario.runner import Failure, Report

@@ -7,7 +7,8 @@ that names any other id is an error in the scenario: no verdict could ever cite 
 
 from __future__ import annotations
 
-from typing import Any, Iterator, Mapping
+from collections.abc import Iterator, Mapping
+from typing import Any
 
 from referee.i18n.verdicts import GEN8
 from referee.spec.rules import RULEBOOK_ID

@@ -10,15 +10,24 @@ run at all (`CannotRun`: a remote server's clock) skips the rest of the scenario
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any
 
 from referee.errors import InvalidArgument, NotFound, RefereeError
 from referee.model import ADJUDICATOR, Outcome, Verdict
 from referee.scenario import checks
 from referee.scenario.format import (
-    CheckStep, Expect, MoveStep, Scenario, ScenarioError, Step, Where, load_file)
+    CheckStep,
+    Expect,
+    MoveStep,
+    Scenario,
+    ScenarioError,
+    Step,
+    Where,
+    load_file,
+)
 from referee.scenario.target import CannotRun, Target, Unsupported
 
 RuleIds = Callable[[str], "frozenset[str] | None"]  # a game's known rule ids (None: unknown)

@@ -7,8 +7,9 @@ check both, and any other implementation of the API.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Mapping, Protocol
+from typing import Any, Protocol
 
 from referee.engine.setup import TableSetup
 from referee.engine.table import Table

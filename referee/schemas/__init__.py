@@ -13,22 +13,23 @@ Every schema stands alone: it carries the `$defs` it refers to. DescribeGame sen
 from __future__ import annotations
 
 import copy
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from referee.cards import CODE_PATTERN, PackKind
+from referee.mechanics.base import Mechanic
 from referee.model import JSON
 from referee.schemas.declared import SECRET, Declared, declared, mechanic_package
-from referee.mechanics.base import Mechanic
 from referee.schemas.moves import contribute_schema, move_schema, typed_fields
 from referee.spec.schema import GameSpec
 
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
 ENGINE = "referee.engine"
 
-__all__ = ["game_schemas", "typed_fields", "SECRET", "DRAFT"]
+__all__ = ["DRAFT", "SECRET", "game_schemas", "typed_fields"]
 
 
-def game_schemas(spec: GameSpec, runs: Mechanic) -> dict[str, JSON]:
+def game_schemas(spec: GameSpec, runs: Mechanic[Any]) -> dict[str, JSON]:
     """`{"moves": {type: schema}, "view": schema, "events": {kind: schema}}` for the game of
     `spec`, run by the mechanic `runs`."""
     engine, mechanic = declared(ENGINE), declared(mechanic_package(type(runs)))

@@ -8,10 +8,11 @@ events are the engine's kinds and its mechanic's. Nothing here knows a game or a
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 from importlib.resources import files
-from typing import Any, Mapping
+from typing import Any
 
 import yaml
 

@@ -5,7 +5,8 @@ token: each acts with the token CreateTable gave it."""
 from __future__ import annotations
 
 import hmac
-from typing import Any, Awaitable, Callable
+from collections.abc import Awaitable, Callable
+from typing import Any
 
 import grpc
 
@@ -28,7 +29,7 @@ class CreateTokenInterceptor(grpc.aio.ServerInterceptor):
         if hmac.compare_digest(given.encode("utf-8"), self._expected):  # no timing oracle
             return handler
 
-        async def refuse(request: Any, context: grpc.aio.ServicerContext) -> Any:
+        async def refuse(request: Any, context: grpc.aio.ServicerContext[Any, Any]) -> Any:
             await context.abort(grpc.StatusCode.PERMISSION_DENIED, REFUSAL)
         return grpc.unary_unary_rpc_method_handler(
             refuse, request_deserializer=handler.request_deserializer,

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import asyncio
 import threading
+from collections.abc import Coroutine
 from concurrent import futures
 from dataclasses import dataclass
-from typing import Any, Coroutine, TypeVar
+from typing import Any, TypeVar
 
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc

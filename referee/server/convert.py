@@ -7,7 +7,8 @@ integral numbers become ints (`meld: 1.0` is meld 1) and decimal keys become sea
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from google.protobuf import struct_pb2
 

@@ -12,8 +12,9 @@ from __future__ import annotations
 import math
 import time
 from collections import OrderedDict
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, replace
-from typing import Any, AsyncIterator, Awaitable, Callable
+from typing import Any
 
 import grpc
 
@@ -90,7 +91,7 @@ class Buckets:
         return wait
 
 
-def peer_address(context: grpc.aio.ServicerContext) -> str:
+def peer_address(context: grpc.aio.ServicerContext[Any, Any]) -> str:
     """`ipv4:10.0.0.7:53211` -> `ipv4:10.0.0.7`; `ipv6:[::1]:53211` -> `ipv6:[::1]`."""
     peer = context.peer() or ""
     scheme, _, rest = peer.partition(":")
@@ -167,14 +168,14 @@ class _StreamSlot:
             del self._counts[self._peer]
 
 
-async def _refuse(context: grpc.aio.ServicerContext, refused: Exhausted) -> None:
+async def _refuse(context: grpc.aio.ServicerContext[Any, Any], refused: Exhausted) -> None:
     if refused.wait_ms:
         context.set_trailing_metadata((("grpc-retry-pushback-ms", str(refused.wait_ms)),))
     await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, refused.message)
 
 
 def _unary(handler: Any, check: Callable[[str], None]) -> Any:
-    async def behavior(request: Any, context: grpc.aio.ServicerContext) -> Any:
+    async def behavior(request: Any, context: grpc.aio.ServicerContext[Any, Any]) -> Any:
         try:
             check(peer_address(context))
         except Exhausted as refused:
@@ -187,7 +188,7 @@ def _unary(handler: Any, check: Callable[[str], None]) -> Any:
 
 def _stream(handler: Any, check: Callable[[str], None],
             slot: Callable[[str], _StreamSlot]) -> Any:
-    async def behavior(request: Any, context: grpc.aio.ServicerContext) -> AsyncIterator[Any]:
+    async def behavior(request: Any, context: grpc.aio.ServicerContext[Any, Any]) -> AsyncIterator[Any]:
         peer = peer_address(context)
         try:
             check(peer)

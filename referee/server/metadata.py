@@ -3,7 +3,7 @@ languages the caller reads."""
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 TOKEN_HEADER = "x-seat-token"      # acts for one seat: CreateTable gave it
 CREATE_HEADER = "x-create-token"   # the operator's: CreateTable needs it when the server asks

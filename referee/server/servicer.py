@@ -12,18 +12,20 @@ A caller's `accept-language` chooses the language of verdicts and game descripti
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import time
+from collections.abc import AsyncIterator, Callable
 from concurrent.futures import Executor
-from typing import Any, AsyncIterator, Callable, TypeVar
+from typing import Any, TypeVar
 
 import grpc
 
 from referee.api.v1 import referee_pb2 as pb
 from referee.api.v1 import referee_pb2_grpc
+from referee.i18n import preferences
 from referee.server import convert
 from referee.server.logging import log_verdict
-from referee.i18n import preferences
 from referee.server.metadata import LANGUAGE_HEADER, TOKEN_HEADER, metadata_value
 from referee.server.status import abort
 from referee.service import RefereeService, SeenMove, Subscription
@@ -31,11 +33,11 @@ from referee.service import RefereeService, SeenMove, Subscription
 Answer = TypeVar("Answer")
 
 
-def seat_token(context: grpc.aio.ServicerContext) -> str | None:
+def seat_token(context: grpc.aio.ServicerContext[Any, Any]) -> str | None:
     return metadata_value(context.invocation_metadata(), TOKEN_HEADER)
 
 
-def languages(context: grpc.aio.ServicerContext) -> list[str]:
+def languages(context: grpc.aio.ServicerContext[Any, Any]) -> list[str]:
     """The caller's languages (`accept-language`), most wanted first: none means English."""
     return preferences(metadata_value(context.invocation_metadata(), LANGUAGE_HEADER))
 
@@ -45,7 +47,7 @@ class RefereeServicer(referee_pb2_grpc.RefereeServicer):
         self._service = service
         self._workers = workers
 
-    async def _run(self, context: grpc.aio.ServicerContext, rpc: str,
+    async def _run(self, context: grpc.aio.ServicerContext[Any, Any], rpc: str,
                    call: Callable[..., Answer], *args: Any) -> Answer:
         """`call(*args)` on the worker pool; an error ends the call with its status."""
         loop = asyncio.get_running_loop()
@@ -55,20 +57,20 @@ class RefereeServicer(referee_pb2_grpc.RefereeServicer):
             await abort(context, rpc, error)
 
     async def ListGames(self, request: pb.ListGamesRequest,
-                        context: grpc.aio.ServicerContext) -> pb.ListGamesResponse:
+                        context: grpc.aio.ServicerContext[Any, Any]) -> pb.ListGamesResponse:
         return await self._run(context, "ListGames", self._list_games, languages(context))
 
     async def DescribeGame(self, request: pb.DescribeGameRequest,
-                           context: grpc.aio.ServicerContext) -> pb.DescribeGameResponse:
+                           context: grpc.aio.ServicerContext[Any, Any]) -> pb.DescribeGameResponse:
         return await self._run(context, "DescribeGame", self._describe_game, request,
                                languages(context))
 
     async def CreateTable(self, request: pb.CreateTableRequest,
-                          context: grpc.aio.ServicerContext) -> pb.CreateTableResponse:
+                          context: grpc.aio.ServicerContext[Any, Any]) -> pb.CreateTableResponse:
         return await self._run(context, "CreateTable", self._create_table, request)
 
     async def Propose(self, request: pb.ProposeRequest,
-                      context: grpc.aio.ServicerContext) -> pb.ProposeResponse:
+                      context: grpc.aio.ServicerContext[Any, Any]) -> pb.ProposeResponse:
         started = time.perf_counter()
         try:
             return await self._run(context, "Propose", self._propose, request,
@@ -77,15 +79,15 @@ class RefereeServicer(referee_pb2_grpc.RefereeServicer):
             self._service.metrics.propose_seconds.observe(time.perf_counter() - started)
 
     async def GetView(self, request: pb.GetViewRequest,
-                      context: grpc.aio.ServicerContext) -> pb.GetViewResponse:
+                      context: grpc.aio.ServicerContext[Any, Any]) -> pb.GetViewResponse:
         return await self._run(context, "GetView", self._view, request, seat_token(context))
 
     async def Adjudicate(self, request: pb.AdjudicateRequest,
-                         context: grpc.aio.ServicerContext) -> pb.AdjudicateResponse:
+                         context: grpc.aio.ServicerContext[Any, Any]) -> pb.AdjudicateResponse:
         return await self._run(context, "Adjudicate", self._adjudicate, request)
 
     async def Watch(self, request: pb.WatchRequest,
-                    context: grpc.aio.ServicerContext) -> AsyncIterator[pb.WatchResponse]:
+                    context: grpc.aio.ServicerContext[Any, Any]) -> AsyncIterator[pb.WatchResponse]:
         subscription = await self._run(context, "Watch", functools.partial(
             self._service.watch, from_version=request.from_version, languages=languages(context)),
             request.table_id, seat_token(context))
@@ -147,10 +149,8 @@ async def moves(subscription: Subscription) -> AsyncIterator[SeenMove]:
     ready = asyncio.Event()
 
     def wake() -> None:  # called by the thread that queued a move
-        try:
+        with contextlib.suppress(RuntimeError):  # the loop is closed: the server has stopped
             loop.call_soon_threadsafe(ready.set)
-        except RuntimeError:  # the loop is closed: the server has stopped
-            pass
 
     subscription.on_ready(wake)
     while True:

@@ -7,7 +7,7 @@ error's message; anything else is a bug, answered INTERNAL without details and l
 
 from __future__ import annotations
 
-from typing import NoReturn
+from typing import Any, NoReturn
 
 import grpc
 import structlog
@@ -49,7 +49,7 @@ def status_of(error: BaseException) -> tuple[grpc.StatusCode, str]:
     return grpc.StatusCode.INTERNAL, INTERNAL_MESSAGE
 
 
-async def abort(context: grpc.aio.ServicerContext, rpc: str, error: Exception) -> NoReturn:
+async def abort(context: grpc.aio.ServicerContext[Any, Any], rpc: str, error: Exception) -> NoReturn:
     """End the call with the status of `error`: a bug (INTERNAL) is logged with its traceback,
     a refused request with its status."""
     code, message = status_of(error)

@@ -11,7 +11,8 @@ API, reflection included, is the same byte for byte.
 
 from __future__ import annotations
 
-from typing import Any, AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable
+from typing import Any
 
 import grpc
 from google.protobuf import descriptor, message, message_factory
@@ -23,7 +24,7 @@ from referee.server.status import abort
 SERVICE = referee_pb2.DESCRIPTOR.services_by_name["Referee"]
 
 
-async def parse(context: grpc.aio.ServicerContext, rpc: str, kind: type[message.Message],
+async def parse(context: grpc.aio.ServicerContext[Any, Any], rpc: str, kind: type[message.Message],
                 raw: bytes) -> Any:
     """`raw` as a `kind` message; bytes that are not one end the call with INVALID_ARGUMENT."""
     try:
@@ -34,19 +35,19 @@ async def parse(context: grpc.aio.ServicerContext, rpc: str, kind: type[message.
 
 
 def unary(rpc: str, kind: type[message.Message], behaviour: Callable[..., Any]) -> Any:
-    async def handle(raw: bytes, context: grpc.aio.ServicerContext) -> Any:
+    async def handle(raw: bytes, context: grpc.aio.ServicerContext[Any, Any]) -> Any:
         return await behaviour(await parse(context, rpc, kind, raw), context)
     return handle
 
 
 def streaming(rpc: str, kind: type[message.Message], behaviour: Callable[..., Any]) -> Any:
-    async def handle(raw: bytes, context: grpc.aio.ServicerContext) -> AsyncIterator[Any]:
+    async def handle(raw: bytes, context: grpc.aio.ServicerContext[Any, Any]) -> AsyncIterator[Any]:
         async for answer in behaviour(await parse(context, rpc, kind, raw), context):
             yield answer
     return handle
 
 
-def method_handler(method: descriptor.MethodDescriptor, servicer: Any) -> grpc.RpcMethodHandler:
+def method_handler(method: descriptor.MethodDescriptor, servicer: Any) -> grpc.RpcMethodHandler[Any, Any]:
     """The handler of one method of the service: bytes in, the servicer's answer out."""
     assert not method.client_streaming, "the referee has no client-streaming method"
     request = message_factory.GetMessageClass(method.input_type)

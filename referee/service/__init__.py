@@ -3,12 +3,27 @@
 answers (`answers`). Callers import from here."""
 
 from referee.service.answers import CreatedTable, Ruling, SeatView
-from referee.service.referee_service import (MAX_STREAMS_PER_TABLE, WATCH_CAPACITY,
-                                             RefereeService)
+from referee.service.referee_service import MAX_STREAMS_PER_TABLE, WATCH_CAPACITY, RefereeService
 from referee.service.tables import MAX_LIVE_TABLES
-from referee.service.watching import (SeenMove, ShuttingDown, Subscription, TooManyWatchers,
-                                      WatcherTooSlow)
+from referee.service.watching import (
+                                             SeenMove,
+                                             ShuttingDown,
+                                             Subscription,
+                                             TooManyWatchers,
+                                             WatcherTooSlow,
+)
 
-__all__ = ["CreatedTable", "MAX_LIVE_TABLES", "MAX_STREAMS_PER_TABLE", "RefereeService", "Ruling",
-           "SeatView", "SeenMove", "ShuttingDown", "Subscription", "TooManyWatchers",
-           "WATCH_CAPACITY", "WatcherTooSlow"]
+__all__ = [
+                                             "MAX_LIVE_TABLES",
+                                             "MAX_STREAMS_PER_TABLE",
+                                             "WATCH_CAPACITY",
+                                             "CreatedTable",
+                                             "RefereeService",
+                                             "Ruling",
+                                             "SeatView",
+                                             "SeenMove",
+                                             "ShuttingDown",
+                                             "Subscription",
+                                             "TooManyWatchers",
+                                             "WatcherTooSlow",
+]

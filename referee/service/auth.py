@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from typing import Mapping
+from collections.abc import Mapping
 
 from referee.errors import PermissionDenied, Unauthenticated
 

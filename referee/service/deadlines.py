@@ -5,7 +5,7 @@ injected (`referee.clock`): the real one in service, a `ManualClock` in tests.""
 from __future__ import annotations
 
 import threading
-from typing import Callable
+from collections.abc import Callable
 
 from referee.clock import Clock, Timer
 from referee.mechanics.base import Deadline

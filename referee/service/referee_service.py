@@ -18,7 +18,7 @@ proposal at a time is judged, recorded, then answered. The promises it keeps:
 from __future__ import annotations
 
 import secrets
-from typing import Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 import structlog
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import threading
 from collections import deque
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Callable, Iterator
 
 from referee.errors import RefereeError
 from referee.i18n.events import Narrator

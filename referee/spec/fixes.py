@@ -9,8 +9,9 @@ card a gapped sequence lacks). The English sentence of each kind is `fix.<kind>`
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 from referee.cards import Card
 from referee.model import JSON

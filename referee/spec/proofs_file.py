@@ -10,8 +10,9 @@ a base's id replaces it, `{id: ..., remove: true}` drops it, a new id is added.
 from __future__ import annotations
 
 import copy
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 from referee.spec.yamlsource import Located, PathKey, load_yaml
 

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import copy
+from collections.abc import Mapping, Sequence
 from importlib.resources import files
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from referee.engine.seeding import contribute_move
 from referee.errors import NotFound, OptionError, SpecError, SpecErrors
@@ -25,7 +26,6 @@ from referee.spec.texts import as_texts, in_language, verdict_texts
 from referee.spec.yamlsource import Located, PathKey, load_yaml
 
 
-
 def _default_specs() -> Path:
     """The specs shipped inside the installed package (`referee/specs/`, put there by setup.py's
     build), else those of the source tree (`specs/` of a checkout, an editable install)."""
@@ -38,14 +38,14 @@ def _default_specs() -> Path:
 DEFAULT_SPECS = _default_specs()
 
 
-def mechanics() -> dict[str, type[Mechanic]]:
+def mechanics() -> dict[str, type[Mechanic[Any]]]:
     return {name: plugin.mechanic for name, plugin in installed.by_name().items()}
 
 
 class Game:
     """A compiled spec: its rules, options and mechanic, ready to run tables."""
 
-    def __init__(self, spec: GameSpec, mechanic: Mechanic, proofs: Located | None = None) -> None:
+    def __init__(self, spec: GameSpec, mechanic: Mechanic[Any], proofs: Located | None = None) -> None:
         self.spec = spec
         self.mechanic = mechanic
         # its `properties:` (`specs/GAME.proofs.yaml`, merged over its base's): what `referee
@@ -200,7 +200,9 @@ def _load_with_parents(path: Path, specs_dir: Path,
 def merge(parent: Mapping[str, Any], child: Mapping[str, Any]) -> dict[str, Any]:
     """Child over parent (plain data): see `_merge`."""
     out = Located(data=None, file="<merged>")
-    return _merge(Located(dict(parent), "<parent>"), (), Located(dict(child), "<child>"), (), out, ())
+    merged: dict[str, Any] = _merge(Located(dict(parent), "<parent>"), (), Located(dict(child), "<child>"),
+                                    (), out, ())
+    return merged
 
 
 def _merge(parent: Located, p_path: PathKey, child: Located, c_path: PathKey, out: Located,
@@ -272,4 +274,4 @@ def _at(data: Any, path: PathKey) -> Any:
     return data
 
 
-__all__ = ["Game", "load_game", "load_games", "find_game", "merge", "SpecError"]
+__all__ = ["Game", "SpecError", "find_game", "load_game", "load_games", "merge"]

@@ -9,15 +9,28 @@ type-checked against each checkpoint's scope and compiled once into closures.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, Iterable, Mapping
+from typing import Any
 
 from referee.errors import SpecError, SpecErrors
 from referee.i18n.catalogue import fill
 from referee.model import Violation
-from referee.spec.expr import (BOOL, STR, Compiled, Definition, Origin, Program, Scope, Type,
-                               TypedExpr, names_read, parse, words_given)
+from referee.spec.expr import (
+    BOOL,
+    STR,
+    Compiled,
+    Definition,
+    Origin,
+    Program,
+    Scope,
+    Type,
+    TypedExpr,
+    names_read,
+    parse,
+    words_given,
+)
 from referee.spec.expr import parse_type as parse_type_text
 from referee.spec.expr.types import TypeSyntaxError
 from referee.spec.fixes import FIX_KINDS, fix_data

@@ -8,8 +8,9 @@ read by that mechanic, which reports its errors the same way.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any
 
 from referee.cards import Card, PackKind, pack
 from referee.errors import CardError, SpecError, SpecErrors

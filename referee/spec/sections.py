@@ -14,14 +14,15 @@ chooses (each verdict of `rummy.violations`, each kind of `meld_kinds`).
 from __future__ import annotations
 
 import difflib
-from typing import Any, Iterable, Mapping, Union
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 from referee.errors import SpecError
 from referee.spec.yamlsource import Located, PathKey
 
 ANY = "*"
 TEXT = "text"
-Shape = Union[None, str, Mapping[str, "Shape"]]
+Shape = None | str | Mapping[str, "Shape"]
 # a verdict a mechanic gives of its own, worded by the spec
 VERDICT: Mapping[str, Shape] = {"id": None, "source": None, "text": TEXT, "note": None}
 

@@ -12,8 +12,9 @@ Proof properties are statements for developers: English only.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any, Iterator, Mapping
+from typing import Any
 
 from referee.errors import SpecError
 from referee.i18n import ENGLISH, placeholders

@@ -154,8 +154,8 @@ def _scalar_text(node: yaml.ScalarNode, lines: list[str]) -> ScalarText:
     start, end = node.start_mark, node.end_mark
     if node.style in (">", "|"):
         body = lines[start.line + 1:end.line + (1 if end.column else 0)]
-        indent = min((len(l) - len(l.lstrip()) for l in body if l.strip()), default=0)
-        text = "\n".join(l[indent:] for l in body).rstrip()
+        indent = min((len(line) - len(line.lstrip()) for line in body if line.strip()), default=0)
+        text = "\n".join(line[indent:] for line in body).rstrip()
         return ScalarText(text, start.line + 2, indent + 1, indent)
     if node.style in ("'", '"'):
         return ScalarText(str(node.value), start.line + 1, start.column + 2, start.column + 1)

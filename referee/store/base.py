@@ -14,8 +14,9 @@ same interface with the same two unique keys.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any
 
 from referee.errors import NotFound, VersionConflict
 

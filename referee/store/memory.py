@@ -7,8 +7,8 @@ SQLite would give (ints, not tuples; seat keys as ints), and nothing shares stat
 from __future__ import annotations
 
 import threading
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Mapping
 
 from referee.store import codec
 from referee.store.base import JSON, Proposal, Store, StoreConflict, TableRecord, unknown_table

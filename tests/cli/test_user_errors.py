@@ -118,7 +118,9 @@ def test_version() -> None:
 
 def serve_parser() -> argparse.ArgumentParser:
     sub = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
-    return sub.choices["serve"]
+    parser = sub.choices["serve"]
+    assert isinstance(parser, argparse.ArgumentParser)
+    return parser
 
 
 def serve_flags() -> list[argparse.Action]:

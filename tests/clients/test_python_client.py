@@ -5,8 +5,9 @@ are kept in memory: a whole match is thousands of moves, and every one would wai
 from __future__ import annotations
 
 import importlib.util
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
+from types import ModuleType
 
 import pytest
 
@@ -33,8 +34,9 @@ def client(games: dict[str, Game]) -> Iterator[RefereeClient]:
     service.close()
 
 
-def _example():
+def _example() -> ModuleType:
     spec = importlib.util.spec_from_file_location("bots_play_pontinho", EXAMPLE)
+    assert spec is not None and spec.loader is not None, EXAMPLE
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from referee.proofs.properties import EVALUATION_KEYS, KEYS as PROPERTY_KEYS
+from referee.proofs.properties import EVALUATION_KEYS
+from referee.proofs.properties import KEYS as PROPERTY_KEYS
 from referee.spec.expr.ast import COMPREHENSIONS
 from referee.spec.expr.lexer import KEYWORDS
 from referee.spec.expr.literals import WORDS

@@ -6,8 +6,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from referee.cards import (FRENCH_RANKS, FRENCH_SUITS, TAROT_RANKS, TAROT_SUITS, Card, PackKind,
-                           french_pack, missing_from, parse_cards)
+from referee.cards import (
+    FRENCH_RANKS,
+    FRENCH_SUITS,
+    TAROT_RANKS,
+    TAROT_SUITS,
+    Card,
+    PackKind,
+    french_pack,
+    missing_from,
+    parse_cards,
+)
 from referee.errors import CardError
 
 SETTINGS = settings(max_examples=300, deadline=None)

@@ -68,7 +68,7 @@ def test_only_which_cards_matter_not_their_order() -> None:
 def test_each_link_and_purpose_gives_its_own_key() -> None:
     link = chance.chain_start(chance.root(seed=1))
     mixed = chance.mix(link, "0", "hello")
-    keys = {chance.shuffle_key(l, "deal", n) for l in (link, mixed) for n in (1, 2)}
+    keys = {chance.shuffle_key(at, "deal", n) for at in (link, mixed) for n in (1, 2)}
     assert len(keys) == 4
     assert chance.mix(link, "0", "hello") != chance.mix(link, "1", "hello")
     secret = chance.new_secret()

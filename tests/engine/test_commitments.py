@@ -14,7 +14,7 @@ import random
 from dataclasses import replace
 
 from referee.engine.table import Table, TableSetup
-from referee.model import ADJUDICATOR, Event, Move
+from referee.model import ADJUDICATOR, JSON, Event, Move
 from referee.spec.registry import Game
 from referee_bots import pontoon_bot, tricks_bot
 
@@ -35,7 +35,8 @@ def test_a_pontoon_pack_is_revealed_when_a_pontoon_has_it_shuffled(games: dict[s
                                           balances={s: 1000 for s in range(4)}))
     first_order = table.view(ADJUDICATOR)["deck"]  # as shuffled, top first
     hidden_from_seats(table, "deck")
-    rng, published, revealed = random.Random(5), [table.commitment], []
+    rng, published = random.Random(5), [table.commitment]
+    revealed: list[dict[str, JSON]] = []
     while len(revealed) < 2:
         seat = pontoon_bot.next_to_act(table.view(ADJUDICATOR))
         for move in pontoon_bot.turn_candidates(table.view(seat), rng, min_bet=1, max_bet=100):
@@ -102,5 +103,5 @@ def test_a_tarocchi_deal_is_revealed_when_it_is_over(games: dict[str, Game]) -> 
     finished = table.view(None)["last_hand"]  # a spectator sees the finished deal revealed
     assert finished["commitment"] == table.commitment == digest(finished["salt"], finished["deck"])
     assert finished["deck"] == dealt["deck"] and len(finished["deck"]) == 62
-    assert sorted(sum(dealt["hands"].values(), [])) == sorted(finished["deck"])
+    assert sorted(c for hand in dealt["hands"].values() for c in hand) == sorted(finished["deck"])
     assert table.view(0)["commitment"] != table.commitment  # the second deal's, its salt secret

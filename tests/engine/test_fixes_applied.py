@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import itertools
 import random
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st

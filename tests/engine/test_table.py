@@ -6,15 +6,16 @@ from __future__ import annotations
 import hashlib
 import math
 import random
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 
 from referee.cards import Card, codes
+from referee.engine.table import Table, TableSetup
 from referee.errors import OptionError, SetupError
 from referee.model import ADJUDICATOR, Move
 from referee.spec.registry import Game
-from referee.engine.table import Table, TableSetup
 from referee_bots.rummy_bot import turn_candidates
 
 StackDeal = Callable[..., dict[str, Any]]  # the `stacked` fixture (tests/conftest.py)
@@ -271,7 +272,7 @@ def test_the_commitment_is_checkable_once_the_hand_is_over(pontinho: Game) -> No
     assert hashlib.sha256(text.encode("utf-8")).hexdigest() == table.commitment
     # the revealed deck is the one that was dealt (singles, seat 1 first)
     deck = finished["deck"]
-    assert sorted(deck) == sorted(codes(pontinho.mechanic.pack))
+    assert sorted(deck) == sorted(codes(pontinho.spec.pack()))
     for seat in range(3):
         assert dealt["hands"][str(seat)] == deck[(seat - 1) % 3:27:3]
     assert deck[27] == dealt["turned"] and deck[28:] == dealt["stock"]

@@ -154,8 +154,9 @@ def _int_call(draw: Draw, ty: Type, depth: int, b: Binders) -> Node:
 
 def _comprehension(kind: str, body_type: Type | None = None) -> Callable[..., Node]:
     def make(draw: Draw, ty: Type, depth: int, b: Binders) -> Node:
-        if kind == "filter":
-            elem = ty.elem  # type: ignore[attr-defined]
+        if kind == "filter":  # a filter keeps the element type of the list it filters
+            assert isinstance(ty, ListType)
+            elem = ty.elem
         else:
             elem = draw(st.sampled_from([INT, CARD, STR, BOOL]))
         var = draw(st.sampled_from(BINDERS))

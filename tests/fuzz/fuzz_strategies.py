@@ -10,7 +10,8 @@ characters and digit keys.
 from __future__ import annotations
 
 import math
-from typing import Any, Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 import yaml
 from hypothesis import strategies as st
@@ -29,7 +30,7 @@ CARDS = sorted({r + s for r in FRENCH_RANKS for s in FRENCH_SUITS}
 JUNK_CARDS = ["", "10H", "qh", "ZZ", "T0", "T22", "AH ", "??", "A", "🂡", "\x00H", "AHAH"]
 
 # text any protobuf string can carry (no lone surrogates), control characters included
-text = st.text(st.characters(exclude_categories=("Cs",)), max_size=24)
+text = st.text(st.characters(exclude_categories=["Cs"]), max_size=24)
 names = st.one_of(st.sampled_from(["type", "1", "0", "-1", "", "seat", "card", "cards", "__class__",
                                    "hands", "x" * 200]), text)
 
@@ -207,9 +208,14 @@ def records(descriptions: Mapping[str, Mapping[str, Any]]) -> st.SearchStrategy[
     return per_game(descriptions, record)
 
 
+def _of_type(kind: str) -> Callable[[dict[str, Any]], dict[str, Any]]:
+    """A move's fields made a move of type `kind`."""
+    return lambda fields: {**fields, "type": kind}
+
+
 def moves_as_data(move_specs: Sequence[Mapping[str, Any]]) -> st.SearchStrategy[Any]:
-    typed = [move_fields(list(m.get("fields") or ())).map(
-        lambda fields, kind=str(m["type"]): {**fields, "type": kind}) for m in move_specs]
+    typed = [move_fields(list(m.get("fields") or ())).map(_of_type(str(m["type"])))
+             for m in move_specs]
     return mostly(st.one_of(*typed), small_json) if typed else small_json
 
 

@@ -7,9 +7,10 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import grpc
 
@@ -100,6 +101,9 @@ def raw_call(channel: grpc.Channel, method: str, data: bytes,
              timeout: float) -> Callable[[], Any]:
     """`data` sent as is, the answer's bytes not parsed."""
     path = f"/{SERVICE.full_name}/{method}"
+    # no serializers: the bytes go out as they are, the answer's come back unparsed
     if SERVICE.methods_by_name[method].server_streaming:
-        return lambda: list(channel.unary_stream(path)(data, timeout=timeout))
-    return lambda: channel.unary_unary(path)(data, timeout=timeout)
+        stream: grpc.UnaryStreamMultiCallable[bytes, bytes] = channel.unary_stream(path)
+        return lambda: list(stream(data, timeout=timeout))
+    unary: grpc.UnaryUnaryMultiCallable[bytes, bytes] = channel.unary_unary(path)
+    return lambda: unary(data, timeout=timeout)

@@ -20,9 +20,10 @@ from collections import Counter
 from pathlib import Path
 
 import grpc
-from fuzz_support import outcome, raw_call, rss_kb, serve
 
 from referee.server.wire import SERVICE
+
+from fuzz_support import outcome, raw_call, rss_kb, serve
 
 UNARY = [m.name for m in SERVICE.methods if not m.server_streaming]
 BARE_SYNC = """
@@ -38,7 +39,7 @@ port = server.add_insecure_port("127.0.0.1:0")
 server.start()
 print(f"referee listening on 127.0.0.1:{port}", flush=True)
 server.wait_for_termination()
-""" % (UNARY,)
+""" % (UNARY,)  # noqa: UP031 (the template is Python full of braces: %r needs no escapes)
 
 
 def send(channel: grpc.Channel, count: int, rng: random.Random, seen: Counter[str]) -> None:

@@ -12,25 +12,37 @@ from __future__ import annotations
 import itertools
 import random
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, Iterator
+from typing import Any
 
 import grpc
 import pytest
-from fuzz_strategies import (INT32, INT64, adjudicate_requests, create_table_requests, moves,
-                             mostly, names, raw_requests, text)
-from fuzz_support import BUGS, FUZZ_SCALE, ServedReferee, outcome, raw_call, scaled, serve
-from garbage_rss import send
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from referee.api.v1 import referee_pb2 as pb
 from referee.api.v1.referee_pb2_grpc import RefereeStub
-from referee.server.convert import data_to_struct, struct_to_data
+from referee.server.convert import data_to_struct
 from referee.server.wire import SERVICE
 from referee.spec.registry import Game
 from referee.transcript import Adapter, adapter_for
 from referee_client.client import _data
+from tests.named_fields import named_fields
+
+from fuzz_strategies import (
+    INT32,
+    INT64,
+    adjudicate_requests,
+    create_table_requests,
+    mostly,
+    moves,
+    names,
+    raw_requests,
+    text,
+)
+from fuzz_support import BUGS, FUZZ_SCALE, ServedReferee, outcome, raw_call, scaled, serve
+from garbage_rss import send
 
 WATCH_S = 0.1  # a Watch stream's deadline: a live table's stream stays open until then
 CALL_S = 10.0
@@ -38,7 +50,7 @@ RSS_BOUND_KB = int(96_000 + 8_000 * FUZZ_SCALE)  # generous: tables created by t
 SEEN: Counter[tuple[str, str]] = Counter()  # (request type, status): what the fuzz reached
 
 
-def fuzz(examples: int) -> Any:
+def fuzz(examples: int) -> settings:
     return settings(max_examples=scaled(examples), deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
                                            HealthCheck.function_scoped_fixture])
@@ -71,7 +83,7 @@ def fuzzed(tmp_path_factory: pytest.TempPathFactory, games: dict[str, Game]) -> 
     try:
         stub = RefereeStub(referee.channel)
         served = [g.name for g in stub.ListGames(pb.ListGamesRequest(), timeout=CALL_S).games]
-        descriptions = {game: struct_to_data(stub.DescribeGame(
+        descriptions = {game: named_fields(stub.DescribeGame(
             pb.DescribeGameRequest(game=game), timeout=CALL_S).description) for game in served}
         tables = [open_table(stub, games[game], described)
                   for game, described in descriptions.items() for _ in range(2)]
@@ -129,8 +141,10 @@ ascii_tokens = st.text(st.characters(min_codepoint=32, max_codepoint=126), max_s
 def tokens(fuzzed: Fuzzed, table: Open) -> st.SearchStrategy[str | None]:
     """No token, one of the table's, another table's, or a made-up one."""
     others = [t for other in fuzzed.tables for t in other.tokens]
-    return mostly(st.sampled_from(table.tokens),
-                  st.one_of(st.none(), st.sampled_from(others), ascii_tokens))
+    # `fuzz_strategies` is a folder's module pytest puts on sys.path: Any to mypy
+    chosen: st.SearchStrategy[str | None] = mostly(
+        st.sampled_from(table.tokens), st.one_of(st.none(), st.sampled_from(others), ascii_tokens))
+    return chosen
 
 
 def metadata(token: str | None) -> tuple[tuple[str, str], ...]:
@@ -140,8 +154,9 @@ def metadata(token: str | None) -> tuple[tuple[str, str], ...]:
 def table_ids(fuzzed: Fuzzed, table: Open) -> st.SearchStrategy[str]:
     """Mostly `table`'s, else another table's or a made-up one."""
     known = [t.table_id for t in fuzzed.tables]
-    return mostly(st.just(table.table_id), st.one_of(
+    chosen: st.SearchStrategy[str] = mostly(st.just(table.table_id), st.one_of(
         st.sampled_from(known), st.sampled_from(["", " ", "../x", "t" * 300]), text))
+    return chosen
 
 
 optional_int64 = mostly(st.none(), st.one_of(st.integers(-3, 40), st.sampled_from(INT64),

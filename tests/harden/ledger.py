@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import random
 import threading
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 from referee.errors import NotFound
 from referee.store.base import Store

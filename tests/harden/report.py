@@ -7,7 +7,7 @@ runs); `HARDEN_REPORT=1` prints each attack's figures (with `pytest -s`).
 from __future__ import annotations
 
 import os
-from typing import Mapping
+from collections.abc import Mapping
 
 SCALE = float(os.environ.get("HARDEN_SCALE", "1"))
 REPORTING = bool(os.environ.get("HARDEN_REPORT"))

@@ -15,15 +15,17 @@ every table's history in the store is exactly its acknowledged moves, in order, 
 
 from __future__ import annotations
 
+import functools
 import random
 import signal
 import threading
 import time
 import uuid
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, TypeVar
+from typing import Any, TypeVar
 
 import grpc
 
@@ -114,15 +116,12 @@ def play(referee: Referee, table: TableHandle, moves: int, ledger: Ledger, rng: 
          figures: Figures) -> None:
     while ledger.version(table.id) < moves:
         version = ledger.version(table.id)
-        chosen = call(referee, lambda client: next_move(client, table, version, rng))
+        chosen = call(referee, functools.partial(next_move, table=table, version=version, rng=rng))
         if chosen is None:
             return  # the table lost acknowledged moves: the audit counts them
         seat, move = chosen
         move_id = uuid.uuid4().hex
-
-        def propose(client: RefereeClient) -> dict[str, Any]:
-            return client.propose(table.id, table.tokens[seat], move, move_id=move_id)
-
+        propose = proposal(table, seat, move, move_id)
         try:
             verdict = attempt(referee, propose)
         except Unanswered:  # the same move, the same move id, on the next server
@@ -132,6 +131,14 @@ def play(referee: Referee, table: TableHandle, moves: int, ledger: Ledger, rng: 
             verdict = call(referee, propose)
         assert verdict["accepted"], verdict
         ledger.acknowledge(table.id, verdict["version"], move_id)
+
+
+def proposal(table: TableHandle, seat: int, move: dict[str, Any],
+             move_id: str) -> Callable[[RefereeClient], dict[str, Any]]:
+    """The proposal of `move` by `seat`, to make on whichever server is current."""
+    def propose(client: RefereeClient) -> dict[str, Any]:
+        return client.propose(table.id, table.tokens[seat], move, move_id=move_id)
+    return propose
 
 
 def next_move(client: RefereeClient, table: TableHandle, version: int,

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
-from referee_bots import pontoon_bot, rummy_bot, tricks_bot
 
 from referee.cards import PackKind, codes_in
 from referee.engine.table import Table, TableSetup
@@ -17,6 +17,7 @@ from referee.i18n import CATALOGUE
 from referee.i18n.events import Narrator
 from referee.model import Event, Move
 from referee.spec.registry import Game
+from referee_bots import pontoon_bot, rummy_bot, tricks_bot
 
 ROOT = Path(__file__).resolve().parents[2]
 BOTS: dict[str, Any] = {"rummy": rummy_bot, "banking": pontoon_bot, "tricks": tricks_bot}

@@ -14,7 +14,8 @@ within the rules' limits is among them.
 from __future__ import annotations
 
 import itertools
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 from referee.cards import PackKind, codes
 from referee.engine.moves import parse_move

@@ -18,7 +18,8 @@ from __future__ import annotations
 import os
 import random
 from collections import Counter
-from typing import Any, Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings

@@ -41,7 +41,7 @@ def strength(c: Card, top_trump: str) -> int:
 
 def points(c: Card) -> int:
     """TA-4: kings, T1, T21 and the Matto 5; queens 4; knights 3; jacks 2; every other card 1."""
-    if is_matto(c) or str(c) in ("T1", "T21") or c.rank == "K" and not is_trump(c):
+    if is_matto(c) or str(c) in ("T1", "T21") or (c.rank == "K" and not is_trump(c)):
         return 5
     if is_trump(c):
         return 1

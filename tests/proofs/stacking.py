@@ -11,9 +11,11 @@ import pytest
 
 from referee.cards import Card, french_pack
 from referee.errors import SpecError, SpecErrors
+from referee.mechanics.rummy.mechanic import RummyMechanic
 from referee.proofs.prover import prove, read_properties
 from referee.spec.proofs_file import proofs_path
 from referee.spec.registry import DEFAULT_SPECS, Game, load_game
+from tests.mechanic_of import mechanic_of
 
 Edits = list[tuple[str, str]]  # (text of the spec, what it becomes)
 
@@ -49,7 +51,7 @@ def assert_located_property_error(spec: str, tmp_path: Path, old: str, new: str,
 
 
 def jokers(game: Game, options: dict[str, Any], turned: Card) -> set[Card]:
-    return {c for c in set(french_pack(2)) if game.mechanic.config.is_joker(options, turned, c)}
+    return {c for c in set(french_pack(2)) if mechanic_of(game, RummyMechanic).config.is_joker(options, turned, c)}
 
 
 def natural_sequence(length: int, avoid: Counter[Card], wild: set[Card]) -> list[Card]:

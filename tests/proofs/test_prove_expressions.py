@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import dataclasses
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import pytest
 
@@ -16,10 +17,12 @@ from referee.cards import Card, codes
 from referee.cli import main
 from referee.engine.table import Table, TableSetup
 from referee.errors import SpecError
-from referee.spec.rules import SpecExpression
+from referee.mechanics.rummy.mechanic import RummyMechanic
 from referee.model import ADJUDICATOR, Move
 from referee.proofs.prover import Outcome, Property, prove, read_properties
 from referee.spec.registry import DEFAULT_SPECS, Game, load_game
+from referee.spec.rules import SpecExpression
+from tests.mechanic_of import mechanic_of
 
 from .stacking import Edits, edited_spec, jokers, natural_cards, natural_sequence
 
@@ -112,9 +115,11 @@ def test_prove_command_proves_one_of_them(capsys: pytest.CaptureFixture[str]) ->
 
 
 def test_the_engine_reenters_at_the_spec_expression(pontinho: Game) -> None:
-    expression = pontinho.mechanic.config.expressions["rummy.match.reentry_score"]
+    config = mechanic_of(pontinho, RummyMechanic).config
+    expression = config.expressions["rummy.match.reentry_score"]
     assert expression({"options": {}, "still_in": [40, 97, 12]}) == 97
-    assert pontinho.mechanic.config.match.reentry_score({}, [3, 3]) == 3
+    assert config.match is not None and config.match.reentry_score is not None  # a match game
+    assert config.match.reentry_score({}, [3, 3]) == 3
 
 
 # --- broken copies: counterexamples the engine reproduces ----------------------------------
@@ -268,11 +273,13 @@ def test_an_expression_that_raises_is_a_replayed_counterexample(tmp_path: Path) 
 def test_a_replay_that_disagrees_is_reported_as_an_encoder_bug(tmp_path: Path,
                                                                pontinho: Game) -> None:
     game = broken(tmp_path, "reentry-at-min")
-    expressions = game.mechanic.config.expressions
+    expressions = mechanic_of(game, RummyMechanic).config.expressions
     path = "rummy.match.reentry_score"
     # the engine computes with the real expression; z3 still reads the broken one
-    real = pontinho.mechanic.config.expressions[path]
-    expressions[path] = SpecExpression(path, "reentry", expressions[path].typed, real.compiled)
+    real = mechanic_of(pontinho, RummyMechanic).config.expressions[path]
+    # the config's table is read-only by type: the test swaps one expression in on purpose
+    expressions[path] = SpecExpression(  # type: ignore[index]
+        path, "reentry", expressions[path].typed, real.compiled)
     for outcome in prove(game, named(game, "reentry-at-worst-placed")):
         assert outcome.status == "counterexample" and outcome.replayed is False
         assert ("NOT replayed: the engine's compiled `rummy.match.reentry_score` gives "

@@ -87,8 +87,8 @@ def test_the_spec_states_the_properties(pontoon: Game) -> None:
     assert list(props) == PROPERTY_IDS
     ranking = props["rank-total-preorder"]
     assert dict(ranking.lists) == {"a": (2, 5), "b": (2, 5), "c": (2, 5)}
-    assert [(e.name, e.expression, {k: t for k, (t, _) in e.bindings.items()})
-            for e in ranking.evaluations][0] == (
+    first = ranking.evaluations[0]
+    assert (first.name, first.expression, {k: t for k, (t, _) in first.bindings.items()}) == (
         "rank_a", "banking.rank", {"cards": "a", "split_hand": "split_a"})
     best = props["best-total-largest-not-over-21"].evaluations[0]
     assert (best.definition, best.expression) == (True, "best_total")
@@ -209,8 +209,10 @@ def test_a_lost_hand_pays_its_whole_stake(pontoon: Game) -> None:
     setup = TableSetup(game=game.name, seats=2, dealer=0, seed=1,
                        deal={"deck": ["5H", "TS", "4H", "7S", "6H"]}, balances={0: 100, 1: 100})
     table = Table.create(game, setup)
-    for seat, move in [(1, {"type": "bet", "amount": 10}), (1, {"type": "buy", "amount": 20}),
-                       (1, {"type": "stick"}), (0, {"type": "stick"})]:
+    moves: list[tuple[int, dict[str, Any]]] = [
+        (1, {"type": "bet", "amount": 10}), (1, {"type": "buy", "amount": 20}),
+        (1, {"type": "stick"}), (0, {"type": "stick"})]
+    for seat, move in moves:
         assert table.propose(seat, Move.from_data(move)).accepted, move
     view = table.view(ADJUDICATOR)
     assert view["on_table"] == 0
@@ -225,7 +227,7 @@ def test_settling_a_hand_conserves_chips_for_every_amount() -> None:
     (`_settle_hand`); a bust hand's stake goes to the banker (`_transfer`)."""
     for settle in (True, False):
         balances = [z3.Int("banker"), z3.Int("player")]
-        state = BankState(seats=2, banker=0, seed=0, salt="", options={}, pack=[],
+        state = BankState(seats=2, banker=0, seed="", salt="", options={}, pack=[],
                           balances=list(balances))
         hand = Hand(stake=z3.Int("stake"), paid=[z3.Int("bought3"), z3.Int("bought4")])
         state.hands = [[Hand()], [hand]]

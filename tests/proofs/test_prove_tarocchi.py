@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 from pathlib import Path
+from typing import Any
 
 import pytest
 import z3
@@ -218,8 +219,9 @@ def _play_after_a_lead(game: Game, lead: Card, hand: list[Card], played: Card) -
              "2": codes(hand + filler), "3": codes(rest[29:])}
     table = Table.create(game, TableSetup(game=GAME, seats=4, dealer=0, seed=1,
                                           deal={"hands": hands}))
-    for seat, move in [(0, {"type": "discard", "cards": codes(discard)}),
-                       (1, {"type": "play", "card": str(lead)})]:
+    moves: list[tuple[int, dict[str, Any]]] = [
+        (0, {"type": "discard", "cards": codes(discard)}), (1, {"type": "play", "card": str(lead)})]
+    for seat, move in moves:
         assert table.propose(seat, Move.from_data(move)).accepted, move
     verdict = table.propose(2, Move.from_data({"type": "play", "card": str(played)}))
     return [v.rule for v in verdict.violations]

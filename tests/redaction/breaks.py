@@ -41,7 +41,7 @@ def fix_names_the_bankers_hand(self: CompiledRule, env: Any) -> dict[str, JSON]:
     return {"kind": "play_one_of", "cards": [str(c) for c in env.get("banker_cards", ())]}
 
 
-def _full_view(table: Any, seat: int | None, legal: bool = False) -> dict[str, Any]:
+def _full_view(table: Table, seat: int | None, legal: bool = False) -> dict[str, Any]:
     view = table.game.mechanic.view(table.state, ADJUDICATOR)
     view.update(game=table.game.name, version=table.version)
     return view

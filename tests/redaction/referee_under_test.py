@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, Iterator
+from typing import Any
 
 import grpc
 from google.protobuf.json_format import MessageToDict
@@ -22,11 +23,12 @@ from referee.api.v1 import referee_pb2_grpc
 from referee.engine.table import Table, TableSetup
 from referee.model import Move
 from referee.server.app import ServerConfig, create_server
-from referee.server.convert import data_to_struct, move_to_proto, struct_to_data
+from referee.server.convert import data_to_struct, move_to_proto
 from referee.server.limits import Limits
 from referee.service import RefereeService
 from referee.spec.registry import Game
 from referee.store.memory import MemoryStore
+from tests.named_fields import named_fields
 from tests.redaction.visibility import CardFinder, Knowledge, Recipient, texts
 
 TOKEN_HEADER = "x-seat-token"
@@ -172,7 +174,7 @@ class WatchedTable:
                                      metadata=self.metadata(who))
         self.received.append(Received(who, "GetView", response.version, MessageToDict(response),
                                       message=response))
-        return struct_to_data(response.view)
+        return named_fields(response.view)
 
     def views(self) -> None:
         for who in self.recipients:

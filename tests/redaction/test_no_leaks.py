@@ -24,7 +24,8 @@ import itertools
 import os
 import random
 from collections import Counter
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from hypothesis import given, settings

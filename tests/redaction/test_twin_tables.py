@@ -18,7 +18,8 @@ from __future__ import annotations
 import itertools
 import os
 import random
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from google.protobuf import struct_pb2
@@ -111,7 +112,8 @@ def next_seat(game: Game, table: Table) -> int | None:
         return pontoon_bot.next_to_act(full)
     window = full.get("claim_window") or {}
     waiting = full.get("deciding") or window.get("waiting") or [full.get("to_act")]
-    return waiting[0]
+    seat: int | None = waiting[0]
+    return seat
 
 
 def bot_moves(game: Game, table: Table, seat: int, rng: random.Random) -> Iterator[Move]:

@@ -14,8 +14,9 @@ not the ten of diamonds, and `5H5S` is no card).
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Iterator
+from typing import Any
 
 from referee.cards import Card, pack
 from referee.mechanics.banking.state import BankState
@@ -84,8 +85,9 @@ def history(state: Any) -> Any:
     return [getattr(state, "last_hand", None), getattr(state, "revealed", None)]
 
 
-def _is_seat(state: Any, who: Recipient) -> bool:
-    return who is not None and 0 <= who < state.seats
+def _seat(state: Any, who: Recipient) -> int | None:
+    """`who` if it is one of the table's seats, else None."""
+    return who if who is not None and 0 <= who < state.seats else None
 
 
 def _rummy(state: RummyState, who: Recipient) -> set[str]:
@@ -95,8 +97,8 @@ def _rummy(state: RummyState, who: Recipient) -> set[str]:
     seen |= {str(state.turned), *(str(c) for c in state.jokers)}
     if state.discard:
         seen.add(str(state.discard[-1]))
-    if _is_seat(state, who):
-        seen |= {str(c) for c in state.hands[who]}
+    if (seat := _seat(state, who)) is not None:
+        seen |= {str(c) for c in state.hands[seat]}
     if state.phase in ("decide", "over"):
         seen |= {str(c) for hand in state.hands for c in hand}
     return seen
@@ -131,8 +133,8 @@ def _tricks(state: TrickState, who: Recipient) -> set[str]:
     """Own hand (not the partner's); every card played this deal; the dealer's own discard."""
     seen = {str(c) for _, c in state.trick}
     seen |= {str(c) for trick in state.tricks for _, c in trick.plays}
-    if _is_seat(state, who):
-        seen |= {str(c) for c in state.hands[who]}
+    if (seat := _seat(state, who)) is not None:
+        seen |= {str(c) for c in state.hands[seat]}
         if who == state.dealer:
             seen |= {str(c) for c in state.discard}
     return seen

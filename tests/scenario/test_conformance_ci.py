@@ -7,8 +7,9 @@ import io
 import json
 import shutil
 import xml.etree.ElementTree as ET
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 import structlog

@@ -10,7 +10,15 @@ from referee.errors import InvalidArgument
 from referee.model import Move
 from referee.scenario import checks
 from referee.scenario.format import (
-    CheckStep, CloseWindowStep, Expect, MoveStep, ScenarioError, load_data, load_file, load_text)
+    CheckStep,
+    CloseWindowStep,
+    Expect,
+    MoveStep,
+    ScenarioError,
+    load_data,
+    load_file,
+    load_text,
+)
 
 EXAMPLE = Path(__file__).parents[1] / "conformance/pontinho/example-layoff-on-sequence.yaml"
 
@@ -127,7 +135,7 @@ def test_steps_must_be_a_list() -> None:
 
 
 def test_a_missing_file_is_a_scenario_error(tmp_path: Path) -> None:
-    with pytest.raises(ScenarioError, match="nowhere.yaml: cannot read the file"):
+    with pytest.raises(ScenarioError, match=r"nowhere\.yaml: cannot read the file"):
         load_file(tmp_path / "nowhere.yaml")
 
 

@@ -8,8 +8,7 @@ from google.protobuf import json_format
 from referee.api.v1 import referee_pb2 as pb
 from referee.model import Outcome
 from referee.scenario.format import Setup
-from referee.scenario.remote import (
-    GrpcTarget, TargetError, create_request, merge_views, verdict_of)
+from referee.scenario.remote import GrpcTarget, TargetError, create_request, merge_views, verdict_of
 
 
 def test_a_stacked_deal_travels_with_text_seat_keys() -> None:
@@ -53,5 +52,5 @@ def test_the_full_view_is_built_from_the_seats_own_views() -> None:
 
 
 def test_an_unreachable_referee_is_reported() -> None:
-    with pytest.raises(TargetError, match="cannot reach a referee at `127.0.0.1:1`"):
+    with pytest.raises(TargetError, match=r"cannot reach a referee at `127\.0\.0\.1:1`"):
         GrpcTarget.connect("127.0.0.1:1", wait=0.2)

@@ -58,7 +58,7 @@ def test_a_yaml_record_and_a_data_record_agree(games: dict[str, Game]) -> None:
 
 def test_a_record_that_cannot_be_set_up(games: dict[str, Game]) -> None:
     bad = {**LEGAL, "deal": {**DEAL, "stock": ["5C", "5C"]}}
-    with pytest.raises(ScenarioError, match="^<record>: the table cannot be set up: .*5C"):
+    with pytest.raises(ScenarioError, match=r"^<record>: the table cannot be set up: .*5C"):
         adjudicate(games, bad)
 
 

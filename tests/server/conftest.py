@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 import grpc
 import pytest
-from server_support import MAX_MESSAGE_BYTES, OpenTable, open_table
 
 from referee.api.v1 import referee_pb2_grpc
 from referee.server.app import ServerConfig, create_server
@@ -14,6 +13,8 @@ from referee.service import RefereeService
 from referee.spec.registry import Game
 from referee.store.base import Store
 from referee.store.memory import MemoryStore
+
+from server_support import MAX_MESSAGE_BYTES, OpenTable, open_table
 
 
 @pytest.fixture

@@ -7,9 +7,10 @@ import contextlib
 import signal
 import subprocess
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import grpc
 import pytest
@@ -20,10 +21,11 @@ from referee.api.v1.referee_pb2_grpc import RefereeStub
 from referee.engine.table import Table, TableSetup
 from referee.model import ADJUDICATOR, Move
 from referee.server.app import ServerConfig, create_server
-from referee.server.convert import data_to_struct, struct_to_data
+from referee.server.convert import data_to_struct
 from referee.service import RefereeService
 from referee.spec.registry import Game
 from referee.store.base import Store
+from tests.named_fields import named_fields
 
 MAX_MESSAGE_BYTES = 64 * 1024  # the test server's limit (the real default is 1 MiB)
 ROOT = Path(__file__).resolve().parents[2]
@@ -91,14 +93,15 @@ class OpenTable:
         request = pb.ProposeRequest(table_id=self.table_id, move_id=move_id,
                                     move=pb.Move(type=move_type, fields=data_to_struct(fields)),
                                     expected_version=expected_version)
-        response = self.stub.Propose(request, metadata=seat_metadata(token or self.tokens[seat]))
+        response: pb.ProposeResponse = self.stub.Propose(
+            request, metadata=seat_metadata(token or self.tokens[seat]))
         return response.verdict
 
     def view(self, seat: int | None) -> dict[str, Any]:
         token = None if seat is None else self.tokens[seat]
         response = self.stub.GetView(pb.GetViewRequest(table_id=self.table_id),
                                      metadata=seat_metadata(token))
-        return struct_to_data(response.view)
+        return named_fields(response.view)
 
     def version(self) -> int:
         return int(self.stub.GetView(pb.GetViewRequest(table_id=self.table_id)).version)
@@ -136,7 +139,7 @@ def status_of(call: Any) -> grpc.StatusCode:
     """The status code of a call expected to fail."""
     with pytest.raises(grpc.RpcError) as failure:
         call()
-    return failure.value.code()  # type: ignore[no-any-return]
+    return failure.value.code()
 
 
 # Seat 1 can go out on its first turn: draw KD, lay three sequences, discard KD.

@@ -6,14 +6,12 @@ from __future__ import annotations
 import contextlib
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 import grpc
 import pytest
 import trustme
-from server_support import serving as support_serving
-from server_support import status_of
 
 from referee.api.v1 import referee_pb2 as pb
 from referee.server.app import ServerConfig
@@ -23,13 +21,19 @@ from referee.spec.registry import Game
 from referee.store.memory import MemoryStore
 from referee_client import RefereeClient
 
+from server_support import serving as support_serving
+from server_support import status_of
+
 ROOT = Path(__file__).resolve().parents[2]
 SECRET = "the-operator's-secret"
 
 
 def serving(games: dict[str, Game],
             config: ServerConfig) -> contextlib.AbstractContextManager[str]:
-    return support_serving(RefereeService(MemoryStore(), games), config)
+    # mypy does not find `server_support` (a folder pytest puts on sys.path): its types are Any
+    served: contextlib.AbstractContextManager[str] = support_serving(
+        RefereeService(MemoryStore(), games), config)
+    return served
 
 
 def test_create_table_needs_the_operators_token(games: dict[str, Game]) -> None:
@@ -68,9 +72,10 @@ def pki(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     return paths
 
 
-def reaches(address: str, **tls: bytes) -> bool:
+def reaches(address: str, tls_ca: bytes | None = None, tls_cert: bytes | None = None,
+            tls_key: bytes | None = None) -> bool:
     """Whether a client with these TLS settings (none: plaintext) gets an answer."""
-    with RefereeClient(address, **tls) as client:
+    with RefereeClient(address, tls_ca=tls_ca, tls_cert=tls_cert, tls_key=tls_key) as client:
         try:
             client.stub.ListGames(pb.ListGamesRequest(), timeout=5)
             return True
@@ -132,9 +137,9 @@ def test_serve_on_an_open_address_needs_a_create_token(tmp_path: Path) -> None:
                 grpc.StatusCode.PERMISSION_DENIED
         with RefereeClient(address, create_token=SECRET) as operator:
             assert operator.create_table("pontinho", seats=3).id
-    with listening("--host", "0.0.0.0", "--open-create") as address:  # waived out loud
-        with RefereeClient(address) as anyone:
-            assert anyone.create_table("pontinho", seats=3).id
+    with (listening("--host", "0.0.0.0", "--open-create") as address,  # waived out loud
+          RefereeClient(address) as anyone):
+        assert anyone.create_table("pontinho", seats=3).id
 
 
 def test_serve_speaks_tls_from_its_flags(pki: dict[str, Path]) -> None:

@@ -17,15 +17,16 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import grpc
 import pytest
 
 from referee.clock import ManualClock
 from referee.engine.table import SYSTEM
-from referee.server.app import create_server
+from referee.server.app import Server, create_server
 from referee.service import RefereeService
 from referee.spec.registry import Game
 from referee.store.memory import MemoryStore
@@ -83,7 +84,7 @@ class Watcher:
         raise AssertionError(f"no `{kind}` event within {timeout_s} s; received {seen}")
 
 
-def serve(service: RefereeService) -> tuple[grpc.Server, str]:
+def serve(service: RefereeService) -> tuple[Server, str]:
     server, port = create_server(service, "127.0.0.1", 0)
     server.start()
     return server, f"127.0.0.1:{port}"
@@ -137,8 +138,8 @@ def kinds(update: dict[str, Any]) -> list[str]:
 
 
 def event(update: dict[str, Any], kind: str, **match: Any) -> dict[str, Any]:
-    found = [e for e in update["events"]
-             if e["kind"] == kind and all(e.get(k) == v for k, v in match.items())]
+    found: list[dict[str, Any]] = [e for e in update["events"]
+                                   if e["kind"] == kind and all(e.get(k) == v for k, v in match.items())]
     assert len(found) == 1, f"expected one `{kind}` {match} in {update['events']}"
     return found[0]
 
@@ -162,7 +163,8 @@ def assert_on_time(arrived: float, sent: float, answered: float, window_ms: int)
 
 
 def seats_hands(client: RefereeClient, table: TableHandle) -> dict[str, int]:
-    return client.view(table.id)["hand_sizes"]
+    sizes: dict[str, int] = client.view(table.id)["hand_sizes"]
+    return sizes
 
 
 def test_pending_claims_are_resolved_at_the_deadline(client: RefereeClient,

@@ -5,13 +5,16 @@ from __future__ import annotations
 
 import os
 import signal
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
-from server_support import OpenTable, ServerProcess, open_table
 
 from referee.api.v1 import referee_pb2 as pb
+
+from server_support import OpenTable, ServerProcess, open_table
+
 
 @pytest.fixture
 def db(tmp_path: Path) -> Iterator[Path]:

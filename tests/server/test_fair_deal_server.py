@@ -8,12 +8,12 @@ from __future__ import annotations
 import hashlib
 import random
 import sys
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import grpc
 import pytest
-import server_support
 
 from referee.engine.record import record_of
 from referee.engine.replay import adjudicate
@@ -27,8 +27,10 @@ from referee.store.memory import MemoryStore
 from referee_bots import tricks_bot
 from referee_client import RefereeClient
 
+import server_support
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "engine"))
-from test_fair_deal_rederived import doc_shuffle  # noqa: E402  (the document's algorithm)
+from test_fair_deal_rederived import doc_shuffle  # the document's algorithm
 
 DEAL = {**server_support.DEAL, "hands": {str(s): h for s, h in server_support.DEAL["hands"].items()}}
 

@@ -19,7 +19,7 @@ from referee.server.convert import data_to_struct
 def refusal(stub: RefereeStub, **request: Any) -> tuple[grpc.StatusCode, str]:
     with pytest.raises(grpc.RpcError) as failure:
         stub.CreateTable(pb.CreateTableRequest(**request))
-    return failure.value.code(), failure.value.details()
+    return failure.value.code(), failure.value.details() or ""
 
 
 def test_an_option_named_by_digits_beside_a_named_one(stub: RefereeStub) -> None:

@@ -9,15 +9,16 @@ judged: the same `move_id` asked again in another language is worded in that one
 from __future__ import annotations
 
 import random
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
-from referee_client import RefereeClient
-from referee_bots.tricks_bot import suit, turn_candidates
 
 from referee.i18n import CATALOGUE, fill
 from referee.model import Sentence
 from referee.spec.registry import Game
+from referee_bots.tricks_bot import suit, turn_candidates
+from referee_client import RefereeClient
 
 TAROCCHI = "tarocchi_piedicavallo"
 

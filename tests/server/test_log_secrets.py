@@ -4,15 +4,17 @@ run on an error raised where a token and a card are local variables."""
 
 from __future__ import annotations
 
+import functools
 import io
 import json
 
 import structlog
-from server_support import open_table, status_of
 
 from referee.api.v1 import referee_pb2 as pb
 from referee.api.v1.referee_pb2_grpc import RefereeStub
 from referee.server.logging import processors
+
+from server_support import open_table, status_of
 
 TOKEN = "tok-5f3a9c0e1b2d4f6a8c7e9b0d1f2a3c4e"
 
@@ -62,7 +64,7 @@ def test_no_issued_token_reaches_the_log_of_a_busy_server(stub: RefereeStub) -> 
             table.propose(1, "draw", move_id="a")
             table.propose(1, "draw", move_id="a")
             table.propose(2, "draw")
-            status_of(lambda: table.propose(1, "draw", token=table.tokens[1] + "x"))
+            status_of(functools.partial(table.propose, 1, "draw", token=table.tokens[1] + "x"))
             table.view(0)
             stream = stub.Watch(pb.WatchRequest(table_id=table.table_id),
                                 metadata=(("x-seat-token", table.tokens[0]),))

@@ -9,14 +9,12 @@ import socket
 import subprocess
 import sys
 import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 import grpc
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
-from server_support import GOING_OUT_DEAL, GOING_OUT_MELDS, ROOT, START_TIMEOUT_S, open_table
-from test_server_watch import Watcher
 
 from referee.api.v1.referee_pb2_grpc import RefereeStub
 from referee.metrics import MetricsServer, serve_metrics
@@ -25,6 +23,9 @@ from referee.server.convert import data_to_struct
 from referee.service import RefereeService
 from referee.spec.registry import Game
 from referee.store.sqlite import SqliteStore
+
+from server_support import GOING_OUT_DEAL, GOING_OUT_MELDS, ROOT, START_TIMEOUT_S, open_table
+from test_server_watch import Watcher
 
 Samples = dict[tuple[str, frozenset[tuple[str, str]]], float]
 

@@ -19,7 +19,12 @@ def test_calls_run_in_due_order_and_a_later_earlier_one_wakes_the_thread() -> No
     scheduler = Scheduler()
     ran: list[str] = []
     done = threading.Event()
-    scheduler.call_later(0.3, lambda: (ran.append("late"), done.set()))
+
+    def late() -> None:
+        ran.append("late")
+        done.set()
+
+    scheduler.call_later(0.3, late)
     scheduler.call_later(0.05, ran.append, "early")
     cancelled = scheduler.call_later(0.1, ran.append, "cancelled")
     cancelled.cancel()
@@ -66,7 +71,12 @@ def test_a_manual_clock_makes_the_calls_due_in_order_when_moved() -> None:
     clock = ManualClock()
     ran: list[str] = []
     clock.call_later(2, ran.append, "late")
-    clock.call_later(1, lambda: (ran.append("early"), clock.call_later(0.5, ran.append, "added")))
+
+    def early() -> None:
+        ran.append("early")
+        clock.call_later(0.5, ran.append, "added")
+
+    clock.call_later(1, early)
     clock.call_later(1.2, ran.append, "cancelled").cancel()
     clock.advance(1.4)
     assert ran == ["early"] and clock.now() == 1.4

@@ -5,11 +5,12 @@ from __future__ import annotations
 import grpc
 import pytest
 import yaml
-from server_support import DEAL, status_of
 
 from referee.api.v1 import referee_pb2 as pb
 from referee.api.v1.referee_pb2_grpc import RefereeStub
 from referee.server.convert import data_to_struct, struct_to_data
+
+from server_support import DEAL, status_of
 
 RECORD = {
     "format": 1, "game": "pontinho", "seats": 3, "dealer": 0, "deal": DEAL,

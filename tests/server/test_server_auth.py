@@ -3,17 +3,21 @@
 from __future__ import annotations
 
 import grpc
-from server_support import OpenTable, full_view, open_table, seat_metadata, status_of, strings_in
 
 from referee.api.v1 import referee_pb2 as pb
 from referee.api.v1.referee_pb2_grpc import RefereeStub
 from referee.spec.registry import Game
 from referee.store.base import Store
 
+from server_support import OpenTable, full_view, open_table, seat_metadata, status_of, strings_in
 
-def propose_draw(table: OpenTable, token: str | None, **extra: int) -> pb.ProposeResponse:
-    request = pb.ProposeRequest(table_id=table.table_id, move=pb.Move(type="draw"), **extra)
-    return table.stub.Propose(request, metadata=seat_metadata(token))
+
+def propose_draw(table: OpenTable, token: str | None,
+                 seat: int | None = None) -> pb.ProposeResponse:
+    """A draw with `token`; `seat`: the seat the request claims (None: the token's own)."""
+    request = pb.ProposeRequest(table_id=table.table_id, move=pb.Move(type="draw"), seat=seat)
+    response: pb.ProposeResponse = table.stub.Propose(request, metadata=seat_metadata(token))
+    return response
 
 
 def test_a_proposal_without_a_token_is_unauthenticated(table: OpenTable) -> None:

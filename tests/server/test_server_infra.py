@@ -9,7 +9,6 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha.proto_reflection_descriptor_database import (
     ProtoReflectionDescriptorDatabase,
 )
-from server_support import MAX_MESSAGE_BYTES, OpenTable, status_of
 from structlog.testing import capture_logs
 
 from referee.api.v1 import referee_pb2 as pb
@@ -30,6 +29,8 @@ from referee.server.convert import data_to_struct
 from referee.server.status import INTERNAL_MESSAGE
 from referee.server.status import status_of as status_for
 from referee.store.base import Store, StoreConflict
+
+from server_support import MAX_MESSAGE_BYTES, OpenTable, status_of
 
 
 def test_health_reports_serving(address: str) -> None:

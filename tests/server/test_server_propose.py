@@ -5,6 +5,11 @@ from __future__ import annotations
 
 import grpc
 import pytest
+
+from referee.api.v1 import referee_pb2 as pb
+from referee.api.v1.referee_pb2_grpc import RefereeStub
+from referee.server.convert import data_to_struct, struct_to_data
+
 from server_support import (
     GOING_OUT_DEAL,
     GOING_OUT_MELDS,
@@ -13,10 +18,6 @@ from server_support import (
     seat_metadata,
     status_of,
 )
-
-from referee.api.v1 import referee_pb2 as pb
-from referee.api.v1.referee_pb2_grpc import RefereeStub
-from referee.server.convert import data_to_struct, struct_to_data
 
 
 def assert_rejected(verdict: pb.Verdict, table: OpenTable, version: int, *words: str) -> None:
@@ -105,11 +106,12 @@ def test_with_a_token_an_unknown_table_answers_as_a_wrong_token(table: OpenTable
         request = pb.ProposeRequest(table_id=table_id, move=pb.Move(type="draw"))
         with pytest.raises(grpc.RpcError) as failure:
             table.stub.Propose(request, metadata=seat_metadata(token))
-        details = failure.value.details().replace(table_id, "<id>")
+        details = (failure.value.details() or "").replace(table_id, "<id>")
         answers.append((failure.value.code(), details))
         with pytest.raises(grpc.RpcError) as viewing:
             table.stub.GetView(pb.GetViewRequest(table_id=table_id), metadata=seat_metadata(token))
-        answers.append((viewing.value.code(), viewing.value.details().replace(table_id, "<id>")))
+        answers.append((viewing.value.code(),
+                        (viewing.value.details() or "").replace(table_id, "<id>")))
     assert answers[0] == answers[2] and answers[1] == answers[3]
     assert answers[0][0] is grpc.StatusCode.UNAUTHENTICATED
 

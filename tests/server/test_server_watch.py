@@ -7,6 +7,12 @@ import time
 from typing import Any
 
 import grpc
+
+from referee.api.v1 import referee_pb2 as pb
+from referee.api.v1.referee_pb2_grpc import RefereeStub
+from referee.server.convert import data_to_struct
+from tests.named_fields import named_fields
+
 from server_support import (
     GOING_OUT_DEAL,
     GOING_OUT_MELDS,
@@ -15,11 +21,6 @@ from server_support import (
     seat_metadata,
     status_of,
 )
-
-from referee.api.v1 import referee_pb2 as pb
-from referee.api.v1.referee_pb2_grpc import RefereeStub
-from referee.server.convert import data_to_struct
-from referee.server.convert import struct_to_data
 
 
 class Watcher:
@@ -49,7 +50,7 @@ class Watcher:
         return self.received
 
     def events(self) -> list[dict[str, Any]]:
-        return [{"kind": e.kind, **struct_to_data(e.data)}
+        return [{"kind": e.kind, **named_fields(e.data)}
                 for r in self.received for e in r.events]
 
     def close(self) -> None:

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any
 
 import pytest
-from server_support import DEAL
 
 from referee.errors import InvalidArgument, NotFound
 from referee.model import Move, Outcome
@@ -15,6 +15,8 @@ from referee.service import CreatedTable, RefereeService, WatcherTooSlow
 from referee.spec.registry import Game
 from referee.store.memory import MemoryStore
 from referee.store.sqlite import SqliteStore
+
+from server_support import DEAL
 
 DRAW = Move("draw")
 DISCARD_JH = Move("discard", {"card": "JH"})
@@ -57,7 +59,7 @@ def test_a_move_the_store_did_not_keep_is_not_kept_in_memory(games: dict[str, Ga
 class RacingStore(SqliteStore):
     """A real SQLite store that lets `rival` write just before its own next append."""
 
-    rival: Callable[[], None] | None = None
+    rival: Callable[[], object] | None = None  # its result is not read
 
     def append_move(self, table_id: str, seq: int, seat: int, move: Mapping[str, Any],
                     move_id: str | None, verdict: Mapping[str, Any]) -> None:

@@ -6,12 +6,11 @@ health checks, views and proposals, and watchers still get their moves."""
 from __future__ import annotations
 
 import threading
-from typing import Iterator
+from collections.abc import Iterator
 
 import grpc
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
-from server_support import OpenTable
 
 from referee.api.v1 import referee_pb2 as pb
 from referee.server.app import ServerConfig, create_server
@@ -19,6 +18,8 @@ from referee.server.limits import Limits
 from referee.service import RefereeService
 from referee.spec.registry import Game
 from referee.store.base import Store
+
+from server_support import OpenTable
 
 STREAMS = 500
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import asyncio
 import threading
+from collections.abc import Iterator
 from concurrent import futures
-from typing import Iterator
 
 import grpc
 import pytest
@@ -35,11 +35,14 @@ def raw_status(channel: grpc.Channel, method: str, data: bytes) -> tuple[grpc.St
     """The status of `data` sent as is to `method` (a stream is read to its end)."""
     path = f"/{SERVICE.full_name}/{method}"
     try:
+        # no serializers: the bytes go out as they are, the answer's come back unparsed
         if SERVICE.methods_by_name[method].server_streaming:
-            for _ in channel.unary_stream(path)(data, timeout=5):
+            stream: grpc.UnaryStreamMultiCallable[bytes, bytes] = channel.unary_stream(path)
+            for _ in stream(data, timeout=5):
                 pass
         else:
-            channel.unary_unary(path)(data, timeout=5)
+            unary: grpc.UnaryUnaryMultiCallable[bytes, bytes] = channel.unary_unary(path)
+            unary(data, timeout=5)
     except grpc.RpcError as error:
         return error.code(), error.details() or ""
     return grpc.StatusCode.OK, ""
@@ -78,9 +81,11 @@ def plain_address(service: RefereeService) -> Iterator[str]:
         return aio_server.add_insecure_port("127.0.0.1:0")
 
     port = server.run(build())
+    aio_server = server._server
+    assert aio_server is not None  # build() set it
     server.start()
     yield f"127.0.0.1:{port}"
-    server.run(server._server.stop(None))  # no health servicer here: stop it by hand
+    server.run(aio_server.stop(None))  # no health servicer here: stop it by hand
     server._close_loop()
     workers.shutdown()
 

@@ -6,10 +6,10 @@ exception: a kitty top-up of 1.7e308 once bricked a table for good."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import grpc
 import pytest
-from server_support import open_table, status_of
 
 from referee.api.v1 import referee_pb2 as pb
 from referee.api.v1.referee_pb2_grpc import RefereeStub
@@ -18,10 +18,12 @@ from referee.model import SAFE_INTEGER
 from referee.server.convert import data_to_struct
 from referee.spec.registry import DEFAULT_SPECS, load_game
 
+from server_support import OpenTable, open_table, status_of
+
 HUGE = [1.7e308, float(SAFE_INTEGER + 1), -float(SAFE_INTEGER + 1), 10.0**20]
 
 
-def shoot_table(stub: RefereeStub, **options: int) -> object:
+def shoot_table(stub: RefereeStub, **options: int) -> OpenTable:
     return open_table(stub, deal={"deck": []}, game="shoot_pontoon", seats=3,
                       options=data_to_struct(options), balances={0: 500, 1: 500, 2: 500})
 
@@ -50,7 +52,7 @@ def test_an_amount_that_is_no_integer_is_a_rejection(stub: RefereeStub) -> None:
                                     {"amount": -float("inf")}, {"amount": 5, "1": 5},
                                     {"amount": [{"0": 1}]}])
 @pytest.mark.parametrize("move_id", ["", "m1"])
-def test_a_move_the_log_cannot_hold_is_invalid_argument(stub: RefereeStub, fields: dict,
+def test_a_move_the_log_cannot_hold_is_invalid_argument(stub: RefereeStub, fields: dict[str, Any],
                                                         move_id: str) -> None:
     """NaN, infinities (JSON has none) and keys of digits only (they come back as seats)."""
     table = shoot_table(stub)
@@ -69,8 +71,8 @@ def test_the_largest_amounts_allowed_travel_exactly(stub: RefereeStub) -> None:
 @pytest.mark.parametrize("options, balances", [
     ({"max_bet": 1.7e308}, None), ({"max_bet": 1_000_000_001}, None),
     ({"min_bet": -5}, None), (None, {0: 2**60}), (None, {7: 10})])
-def test_a_setup_out_of_range_is_invalid_argument(stub: RefereeStub, options: dict | None,
-                                                  balances: dict | None) -> None:
+def test_a_setup_out_of_range_is_invalid_argument(stub: RefereeStub, options: dict[str, Any] | None,
+                                                  balances: dict[int, int] | None) -> None:
     request = pb.CreateTableRequest(game="pontoon", seats=3, options=data_to_struct(options or {}),
                                     balances=balances or {})
     assert status_of(lambda: stub.CreateTable(request)) == grpc.StatusCode.INVALID_ARGUMENT

@@ -6,23 +6,26 @@ what the acceptance conditions (a kind's shape and rules) accept."""
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 import z3
 from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 
 from referee.cards import FRENCH_RANKS, FRENCH_SUITS, Card, codes, french_pack
+from referee.mechanics.rummy.mechanic import RummyMechanic
 from referee.mechanics.rummy.melds import Reading
 from referee.mechanics.rummy.state import TURNED
 from referee.proofs.encode import decode, encode_full, lift
 from referee.spec.expr import BOOL, EvalError, TypedExpr
 from referee.spec.expr.symbolic import STRINGS, SymCard, SymList
 from tests.games import shipped_games
+from tests.mechanic_of import mechanic_of
 
 GAME = shipped_games()["pontinho"]
-MECHANIC = GAME.mechanic
+MECHANIC = mechanic_of(GAME, RummyMechanic)
 RULES = MECHANIC.rules
 KINDS = ("trio", "sequence")
 JOKER_RULES = ("same_rank_other_colour", "next_rank_same_suit")

@@ -10,7 +10,9 @@ from pathlib import Path
 import pytest
 
 from referee.errors import SpecError, SpecErrors
+from referee.mechanics.banking.mechanic import BankingMechanic
 from referee.spec.registry import DEFAULT_SPECS, load_game
+from tests.mechanic_of import mechanic_of
 
 ORIGINAL = (DEFAULT_SPECS / "pontoon.yaml").read_text(encoding="utf-8")
 VERDICT = '''    split_pack_short:
@@ -42,7 +44,7 @@ def line_of(path: Path, needle: str) -> int:
 
 def test_the_mechanics_verdicts_are_the_specs() -> None:
     game = load_game(DEFAULT_SPECS / "pontoon.yaml")
-    verdict = game.mechanic.verdict("split_pack_short")
+    verdict = mechanic_of(game, BankingMechanic).verdict("split_pack_short")
     assert (verdict.rule, verdict.cites, verdict.code) == ("PO-5-split-pack", ("PO-5",),
                                                            "split_pack_short")
     assert verdict.message.startswith("the pack holds fewer than two cards")

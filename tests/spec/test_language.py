@@ -8,8 +8,10 @@ from pathlib import Path
 import pytest
 
 from referee.errors import SpecError, SpecErrors
+from referee.mechanics.tricks.mechanic import TricksMechanic
 from referee.spec.expr import INT, ListType, RecordType
 from referee.spec.registry import Game, load_game
+from tests.mechanic_of import mechanic_of
 
 WHIST = Path(__file__).parents[1] / "mechanics" / "tricks" / "specs" / "whist.yaml"
 
@@ -28,11 +30,14 @@ def errors(path: Path) -> list[SpecError]:
     with pytest.raises((SpecError, SpecErrors)) as caught:
         load_game(path)
     found = caught.value
-    return found.errors if isinstance(found, SpecErrors) else [found]
+    if isinstance(found, SpecErrors):
+        return found.errors
+    assert isinstance(found, SpecError)
+    return [found]
 
 
-def rule_ids(game: Game, checkpoint: str) -> list[str]:
-    return [r.spec.id for r in game.mechanic.rules.rules.get((checkpoint, "before"), [])]
+def rule_ids(game: Game, checkpoint: str) -> list[str]:  # of a whist: a tricks game
+    return [r.spec.id for r in mechanic_of(game, TricksMechanic).rules.rules.get((checkpoint, "before"), [])]
 
 
 GROUPS = ("moves:\n", "groups: {turn: [play], all_play: [play]}\n\nmoves:\n")
@@ -77,8 +82,8 @@ def test_definitions_read_types_with_the_expression_languages_parser(tmp_path: P
               '    body: m.low + size(m.xs)\n  - name: "high(c: card)"')
     path = whist(tmp_path, ('  - name: "high(c: card)"', spread))
     spec = load_game(path).spec
-    spread = next(d for d in spec.definitions if d.name == "spread")
-    assert spread.params == (("m", RecordType({"low": INT, "xs": ListType(ListType(INT))})),)
+    definition = next(d for d in spec.definitions if d.name == "spread")
+    assert definition.params == (("m", RecordType({"low": INT, "xs": ListType(ListType(INT))})),)
 
 
 def test_a_malformed_parameter_type_is_located_at_the_definitions_name(tmp_path: Path) -> None:

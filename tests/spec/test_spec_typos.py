@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import inspect
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from referee.errors import SpecErrors
 from referee.mechanics.banking.mechanic import BankingMechanic
+from referee.mechanics.base import Mechanic
 from referee.mechanics.rummy.mechanic import RummyMechanic
 from referee.mechanics.rummy.turn import Turn
 from referee.mechanics.tricks.mechanic import TricksMechanic
@@ -92,7 +94,7 @@ def test_a_misspelt_section_gets_a_suggestion(tmp_path: Path) -> None:
     (TricksMechanic, TricksMechanic, "_do_", set()),
 ])
 def test_the_moves_a_mechanic_declares_are_the_ones_it_handles(
-        mechanic: type, handlers: type, prefix: str, elsewhere: set[str]) -> None:
+        mechanic: type[Mechanic[Any]], handlers: type, prefix: str, elsewhere: set[str]) -> None:
     found = {name.removeprefix(prefix) for name, _ in inspect.getmembers(handlers, inspect.isfunction)
              if name.startswith(prefix)}
     assert set(mechanic.moves) == found | elsewhere

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from referee.errors import NotFound, VersionConflict
@@ -106,11 +108,11 @@ def test_move_ids_belong_to_their_table(store: Store) -> None:
 
 
 def test_what_is_read_back_is_a_copy(store: Store) -> None:
-    setup = {"game": "pontinho", "options": {}}
+    setup: dict[str, Any] = {"game": "pontinho", "options": {}}
     store.create_table("t1", setup, TOKENS)
     setup["options"]["joker_rule"] = "changed"
     loaded = store.load_table("t1")
-    loaded.setup["options"]["x"] = 1  # type: ignore[index]
+    loaded.setup["options"]["x"] = 1
     assert store.load_table("t1").setup == {"game": "pontinho", "options": {}}
 
 

@@ -13,8 +13,8 @@ import argparse
 import random
 import sys
 
-from referee_client import RefereeClient
 from referee_bots.rummy_bot import turn_candidates
+from referee_client import RefereeClient
 
 
 def next_to_answer(public: dict) -> int:

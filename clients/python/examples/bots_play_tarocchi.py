@@ -16,8 +16,8 @@ import random
 import sys
 from typing import Any
 
-from referee_client import RefereeClient
 from referee_bots.tricks_bot import next_to_act, turn_candidates
+from referee_client import RefereeClient
 
 GAME = "tarocchi_piedicavallo"
 

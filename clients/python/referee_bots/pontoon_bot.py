@@ -13,7 +13,8 @@ The view does not carry the table's options; give the bot the betting limits (`m
 from __future__ import annotations
 
 import random
-from typing import Any, Iterator, Mapping
+from collections.abc import Iterator, Mapping
+from typing import Any
 
 Move = dict[str, Any]
 
@@ -93,7 +94,7 @@ def _own_cards(view: Mapping[str, Any], seat: int, index: int) -> list[str]:
 def _banker_candidates(cards: list[str], rng: random.Random) -> Iterator[Move]:
     """PO-6: no minimum to stick; twist below 17 most of the time, now and then above."""
     total = best_total(cards)
-    twist_first = total < 17 and rng.random() < 0.9 or total < 20 and rng.random() < 0.1
+    twist_first = (total < 17 and rng.random() < 0.9) or (total < 20 and rng.random() < 0.1)
     order = ["twist", "stick"] if twist_first else ["stick", "twist"]
     for kind in order:
         yield {"type": kind}

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import itertools
 import random
-from typing import Any, Iterator, Mapping
+from collections.abc import Iterator, Mapping
+from typing import Any
 
 Move = dict[str, Any]
 

@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import json
 import uuid
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any, Iterator, Mapping
+from typing import Any
 
 import grpc
 from google.protobuf import json_format, struct_pb2
@@ -65,7 +66,8 @@ def _plain(value: Any) -> Any:
 
 
 def _data(message: struct_pb2.Struct) -> dict[str, Any]:
-    return _plain(json_format.MessageToDict(message))
+    data: dict[str, Any] = _plain(json_format.MessageToDict(message))
+    return data
 
 
 def _event(event: pb.Event) -> dict[str, Any]:

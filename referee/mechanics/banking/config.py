@@ -4,7 +4,8 @@ mechanic's own verdicts."""
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from referee.errors import SpecError, SpecErrors
 from referee.mechanics.banking.kitty import Kitty, KittyPart, NoKitty

@@ -8,7 +8,8 @@ kitty phase, no kitty in the view and no shoot bet to settle.
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Protocol
+from collections.abc import Mapping
+from typing import Any, Protocol
 
 from referee.i18n.verdicts import unreadable
 from referee.mechanics.banking.state import BankState, Hand

@@ -10,18 +10,19 @@ chip that moves is a `transfer` event; balances plus the stakes on the table nev
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from referee.cards import Card, PackKind, codes
 from referee.engine import chance
 from referee.engine import stacked as stacking
+from referee.i18n.verdicts import unreadable
 from referee.mechanics.banking import kitty as kitty_part
 from referee.mechanics.banking import views
 from referee.mechanics.banking.config import SECTION_SHAPE, read_config
 from referee.mechanics.banking.contexts import NAMES, Seen, checkpoint_scopes
 from referee.mechanics.banking.state import BankState, Hand
 from referee.mechanics.base import Deal, Judgement, Mechanic
-from referee.i18n.verdicts import unreadable
 from referee.mechanics.legal import Candidates, refused
 from referee.model import JSON, Event, Sentence, Violation
 from referee.spec.rules import RuleBook, SpecExpression
@@ -48,7 +49,8 @@ class BankingMechanic(Mechanic[BankState]):
 
     def verdict(self, name: str) -> Violation:
         """One of the mechanic's own verdicts, worded by the spec (`banking.violations`)."""
-        return self.config["violations"][name]
+        violation: Violation = self.config["violations"][name]
+        return violation
 
     # --- setting up -------------------------------------------------------------------------
     def new_state(self, deal: Deal) -> BankState:

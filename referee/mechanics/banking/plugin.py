@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import functools
 import random
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from referee.commands.play_turns import MAX_PROPOSALS, PlayContext, play_turn
 from referee.engine.setup import TableSetup
@@ -100,7 +101,7 @@ def play(context: PlayContext) -> int:
 
 def _chips(view: dict[str, Any]) -> int:
     """GEN-6: balances plus everything on the table (stakes, and a kitty where there is one)."""
-    return sum(view["balances"].values()) + int(view["on_table"]) + int(view.get("kitty") or 0)
+    return int(sum(view["balances"].values())) + int(view["on_table"]) + int(view.get("kitty") or 0)
 
 
 def _hand_summary(view: dict[str, Any]) -> None:

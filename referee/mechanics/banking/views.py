@@ -8,7 +8,7 @@ in (its commitment, what its parts show), so this module needs nothing of the me
 
 from __future__ import annotations
 
-from typing import Mapping
+from collections.abc import Mapping
 
 from referee.cards import codes
 from referee.mechanics.banking.kitty import KITTY_PHASE

@@ -7,8 +7,9 @@ their priority (`claims`). `reading.py` reads them from the spec.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping
+from typing import Any
 
 from referee.cards import Card, codes
 from referee.mechanics.rummy.melds import MeldKind

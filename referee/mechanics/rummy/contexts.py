@@ -19,8 +19,16 @@ from referee.engine.moves import move_record_type
 from referee.mechanics.context import Check, Context, Env, Fact, Name, Path, facts_of
 from referee.mechanics.rummy.state import TURNED, RummyState
 from referee.spec.expr import BOOL, CARD, INT, STR, ListType, Scope
-from referee.spec.expr.symbolic import (BoolLike, s_and, s_eq, s_implies, s_member, s_not,
-                                        s_occurrences, s_or)
+from referee.spec.expr.symbolic import (
+    BoolLike,
+    s_and,
+    s_eq,
+    s_implies,
+    s_member,
+    s_not,
+    s_occurrences,
+    s_or,
+)
 from referee.spec.option_types import options_type
 from referee.spec.schema import GameSpec
 

@@ -8,8 +8,9 @@ deal is still deterministic.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 from referee.cards import Card, PackKind
 from referee.engine import chance

@@ -16,12 +16,18 @@ move types that may be legal.
 from __future__ import annotations
 
 import itertools
-from typing import Any, Callable, Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 from referee.cards import Card, codes
 from referee.mechanics.legal import Candidates, refused
-from referee.mechanics.rummy.search import (MOVE_NAMES, Budget, SearchExhausted, TakeSearch,
-                                            arrangements)
+from referee.mechanics.rummy.search import (
+    MOVE_NAMES,
+    Budget,
+    SearchExhausted,
+    TakeSearch,
+    arrangements,
+)
 from referee.mechanics.rummy.state import RummyState
 from referee.mechanics.rummy.table import RummyTable
 from referee.mechanics.rummy.turn import Turn

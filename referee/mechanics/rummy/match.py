@@ -9,7 +9,8 @@ accepted. Chips move only by `transfer`, each an event, so balances plus pot nev
 
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from referee.cards import Card, codes
 from referee.engine import chance

@@ -7,21 +7,22 @@ move is judged on a clone of the state, so a rejected move changes nothing.
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from referee.cards import Card
+from referee.engine import chance
 from referee.errors import SpecError, SpecErrors
+from referee.i18n.verdicts import unreadable
 from referee.mechanics.base import Condition, Deadline, Deal, Judgement, Mechanic
 from referee.mechanics.rummy import claims, legal, match, views
 from referee.mechanics.rummy.config import RummyConfig
+from referee.mechanics.rummy.contexts import COMMON, checkpoint_scopes
 from referee.mechanics.rummy.melds import MeldReader
 from referee.mechanics.rummy.reading import VERDICTS, read_config
-from referee.mechanics.rummy.contexts import COMMON, checkpoint_scopes
 from referee.mechanics.rummy.search import SearchExhausted, TakeSearch
 from referee.mechanics.rummy.state import TURNED, RummyState
 from referee.mechanics.rummy.turn import Turn
-from referee.engine import chance
-from referee.i18n.verdicts import unreadable
 from referee.model import JSON, Sentence, Violation
 from referee.spec.expr import BOOL
 from referee.spec.rules import RuleBook, SpecExpression

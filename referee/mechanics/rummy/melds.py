@@ -9,12 +9,13 @@ expression, evaluated at each place.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
-from typing import Any, Callable, Mapping
+from typing import Any
 
 from referee.cards import Card, codes
-from referee.model import Violation
 from referee.mechanics.rummy.state import Meld
+from referee.model import Violation
 
 Env = dict[str, Any]
 RuleJudge = Callable[[str, Env, tuple[str, ...]], list[Violation]]

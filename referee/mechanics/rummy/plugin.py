@@ -4,15 +4,23 @@ may ask a seat out of turn; a match is played to its winner."""
 from __future__ import annotations
 
 import random
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from referee.commands.play_turns import MAX_PROPOSALS, PlayContext, play_turn
 from referee.engine.setup import TableSetup
 from referee.mechanics.rummy import RummyMechanic
 from referee.plugins.plugin import CheckKey, Plugin
 from referee.scenario import fields as f
-from referee.scenario.comparers import (MISSING, View, canonical_card, canonical_cards, differ,
-                                        field_of, per_key)
+from referee.scenario.comparers import (
+    MISSING,
+    View,
+    canonical_card,
+    canonical_cards,
+    differ,
+    field_of,
+    per_key,
+)
 from referee.transcript_parts import COMMITMENT, Adapter, field, show, to_act
 from referee_bots import rummy_bot
 

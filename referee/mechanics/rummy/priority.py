@@ -7,7 +7,7 @@ one claim wins.
 
 from __future__ import annotations
 
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 from referee.mechanics.rummy.state import RummyState
 from referee.mechanics.rummy.window import Window

@@ -6,7 +6,8 @@ them: `rummy.match`, `rummy.turned_card`, `rummy.claims`.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from referee.errors import SpecError
 from referee.mechanics.rummy.config import ClaimRules, MatchRules, RummyConfig
@@ -88,7 +89,9 @@ def _joker_test(reader: _Reader, rules: RuleBook) -> Callable[[Mapping[str, Any]
     """The spec's `is_joker(c)`; a spec defining none plays without jokers."""
     if not any(d.name == "is_joker" for d in reader.spec.definitions):
         return lambda env: False
-    return rules.compile_expression("card", "is_joker(c)", reader.where(("definitions",)), BOOL)
+    test: Callable[[Mapping[str, Any]], bool] = rules.compile_expression(
+        "card", "is_joker(c)", reader.where(("definitions",)), BOOL)
+    return test
 
 
 def _checkpoint_expression(reader: _Reader, rules: RuleBook, checkpoint: str, path: PathKey,

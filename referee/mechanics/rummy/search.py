@@ -24,8 +24,9 @@ The search stops at a budget of meld readings; past it, it reports that it could
 from __future__ import annotations
 
 import itertools
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any, Iterator
+from typing import Any
 
 from referee.cards import Card, PackKind, codes, remove_cards
 from referee.engine.moves import parse_move

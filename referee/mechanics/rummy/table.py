@@ -4,13 +4,14 @@ protocol, never the mechanic, so none of them imports the module that assembles 
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Protocol
+from collections.abc import Mapping
+from typing import Any, Protocol
 
 from referee.cards import Card
 from referee.mechanics.base import Judgement
 from referee.mechanics.context import Builder
-from referee.mechanics.rummy.contexts import Judging
 from referee.mechanics.rummy.config import RummyConfig
+from referee.mechanics.rummy.contexts import Judging
 from referee.mechanics.rummy.melds import MeldReader
 from referee.mechanics.rummy.state import RummyState
 from referee.spec.rules import RuleBook

@@ -7,8 +7,9 @@ melds, lay-offs, steals, discards, going out, and the decisions between hands.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
-from typing import Any, Callable
+from typing import Any
 
 from referee.cards import Card, codes, remove_cards
 from referee.engine import chance

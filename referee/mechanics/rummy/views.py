@@ -7,7 +7,7 @@ over every hand and the dealt deck are revealed (so the commitment can be checke
 
 from __future__ import annotations
 
-from typing import Callable, Collection
+from collections.abc import Callable, Collection
 
 from referee.cards import codes
 from referee.engine import chance

@@ -9,18 +9,19 @@ another trick-taking game is a new spec (tests/mechanics/tricks/specs/whist.yaml
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from referee.cards import Card, PackKind, codes, remove_cards
 from referee.engine import chance
 from referee.engine import stacked as stacking
 from referee.errors import RefereeError, SetupError, SpecError, SpecErrors
+from referee.i18n.verdicts import unreadable
 from referee.mechanics.base import Deal, Judgement, Mechanic, not_held
 from referee.mechanics.legal import Candidates, refused
 from referee.mechanics.tricks import views
 from referee.mechanics.tricks.contexts import MOVE, Seen, checkpoint_scopes
 from referee.mechanics.tricks.state import Trick, TrickState
-from referee.i18n.verdicts import unreadable
 from referee.model import JSON, Event, Sentence
 from referee.spec.expr import INT
 from referee.spec.rules import RuleBook, SpecExpression

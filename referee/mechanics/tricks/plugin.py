@@ -15,7 +15,6 @@ from referee.scenario.comparers import field_of, per_key
 from referee.transcript_parts import COMMITMENT, Adapter, View, field, to_act
 from referee_bots import tricks_bot
 
-
 # --- the golden transcript ---------------------------------------------------------------------
 
 def trick_on_table(view: View) -> str:

@@ -70,8 +70,15 @@ from referee.spec.expr.ast import ParsedExpr
 from referee.spec.expr.compile import Check, Compiled, all_of, any_of, compile_expr, not_
 from referee.spec.expr.parser import parse
 from referee.spec.expr.printer import unparse
-from referee.spec.expr.program import (Definition, Program, TypedExpr, check, names_read, words_given,
-                                       parse_signature)
+from referee.spec.expr.program import (
+    Definition,
+    Program,
+    TypedExpr,
+    check,
+    names_read,
+    parse_signature,
+    words_given,
+)
 from referee.spec.expr.source import EvalError, ExprError, Origin, Pos
 from referee.spec.expr.types import (
     BOOL,
@@ -120,13 +127,13 @@ __all__ = [
     "all_of",
     "any_of",
     "check",
-    "names_read",
-    "words_given",
     "compile_expr",
     "evaluate",
+    "names_read",
     "not_",
     "parse",
     "parse_signature",
     "parse_type",
     "unparse",
+    "words_given",
 ]

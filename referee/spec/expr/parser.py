@@ -29,7 +29,18 @@ from referee.spec.expr.ast import (
     StrLit,
     Unary,
 )
-from referee.spec.expr.lexer import CARD, END, INT, KEYWORD, NAME, STR, SYMBOL, LexError, Token, tokenize
+from referee.spec.expr.lexer import (
+    CARD,
+    END,
+    INT,
+    KEYWORD,
+    NAME,
+    STR,
+    SYMBOL,
+    LexError,
+    Token,
+    tokenize,
+)
 from referee.spec.expr.literals import card_literal
 from referee.spec.expr.source import ExprError, Origin, Pos
 

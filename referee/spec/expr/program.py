@@ -14,8 +14,19 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from referee.errors import SpecErrors
-from referee.spec.expr.ast import (COMPREHENSIONS, DEF, VAR, Call, IfExpr, Name, Node, ParsedExpr,
-                                   StrLit, children, type_of)
+from referee.spec.expr.ast import (
+    COMPREHENSIONS,
+    DEF,
+    VAR,
+    Call,
+    IfExpr,
+    Name,
+    Node,
+    ParsedExpr,
+    StrLit,
+    children,
+    type_of,
+)
 from referee.spec.expr.checked import CheckedDefinition
 from referee.spec.expr.checker import Checker, Signature
 from referee.spec.expr.compile import Compiled, compile_expr

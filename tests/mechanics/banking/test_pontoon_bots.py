@@ -10,8 +10,9 @@ the banker does not see its own first card before its turn.
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 from google.protobuf import struct_pb2
@@ -21,8 +22,8 @@ from referee.server.app import create_server
 from referee.service import RefereeService
 from referee.spec.registry import Game
 from referee.store.sqlite import SqliteStore
-from referee_client import RefereeClient, TableHandle
 from referee_bots.pontoon_bot import HIDDEN, next_to_act, turn_candidates
+from referee_client import RefereeClient, TableHandle
 from tests.oracles.banking import best_total, hard_total
 
 MAX_PROPOSALS = 5000     # per table: a hand of bots takes a few dozen
@@ -59,7 +60,7 @@ def create_table(client: RefereeClient, seats: int, *, seed: int | None = None,
 
 
 def chips(view: dict[str, Any]) -> int:
-    return sum(view["balances"].values()) + view["on_table"] + (view.get("kitty") or 0)
+    return int(sum(view["balances"].values())) + int(view["on_table"]) + int(view.get("kitty") or 0)
 
 
 def check_views(client: RefereeClient, table: TableHandle, twists: dict[int, int]) -> None:
@@ -164,9 +165,11 @@ def test_the_last_hand_does_not_give_away_the_next(client: RefereeClient) -> Non
             "5D", "KD", "6D", "QD"]          # hand 2: seat 1 5D 6D, banker KD QD (20)
     table = create_table(client, 2, deal={"deck": deck}, seed=5)
     seat1, banker = table.tokens[1], table.tokens[0]
-    for token, move in [(seat1, {"type": "bet", "amount": 10}), (seat1, {"type": "stick"}),
+    moves: list[tuple[str, dict[str, Any]]] = [
+        (seat1, {"type": "bet", "amount": 10}), (seat1, {"type": "stick"}),
                         (banker, {"type": "stick"}), (banker, {"type": "next_hand"}),
-                        (seat1, {"type": "bet", "amount": 10})]:
+                        (seat1, {"type": "bet", "amount": 10})]
+    for token, move in moves:
         assert client.propose(table.id, token, move)["accepted"], move
     secret = client.view(table.id, banker)["hands"]["0"][0]["cards"][1]   # the banker sees it
     view = client.view(table.id, seat1)

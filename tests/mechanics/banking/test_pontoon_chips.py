@@ -130,7 +130,8 @@ class PontoonTable(RuleBasedStateMachine):
         """The hand a move of `seat` is judged on: its active hand when in turn, else its first."""
         hands = view["hands"][str(seat)]
         index = view["active_hand"] if seat == view["to_act"] else 0
-        return hands[min(index, len(hands) - 1)]
+        hand: dict[str, Any] = hands[min(index, len(hands) - 1)]
+        return hand
 
     def check_chip_moves(self, verdict: Verdict, before: dict[str, Any],
                          after: dict[str, Any]) -> None:

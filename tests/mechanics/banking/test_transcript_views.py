@@ -16,9 +16,9 @@ from collections import Counter
 import pytest
 
 from referee.engine.table import Table
+from referee.mechanics.banking.plugin import BANKING
 from referee.mechanics.banking.state import BankState
 from referee.spec.registry import Game
-from referee.mechanics.banking.plugin import BANKING
 from referee.transcript import Transcript, new_table
 from tests.oracles.pontoon import sees_own_card
 

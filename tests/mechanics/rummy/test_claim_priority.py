@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -39,7 +40,7 @@ def taradinho(tmp_path: Path, priority: str) -> Game:
 def winner_of_three_claims(game: Game) -> int:
     """Seats 2 and 3 claim the discard to meld it, seat 0 (farthest) to go out."""
     table = Table.create(game, TableSetup(game="taradinho", seats=4, dealer=0, deal=DEAL))
-    moves = [(1, {"type": "draw"}), (1, {"type": "discard", "card": "5C"}),
+    moves: list[tuple[int, dict[str, Any]]] = [(1, {"type": "draw"}), (1, {"type": "discard", "card": "5C"}),
              (2, {"type": "take_discard", "meld": ["5S", "5H", "5C"]}),
              (3, {"type": "take_discard", "meld": ["3C", "4C", "5C"]}),
              (0, {"type": "go_out", "take": "discard",

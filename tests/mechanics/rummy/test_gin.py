@@ -21,8 +21,10 @@ from jsonschema import Draft202012Validator
 import referee.mechanics.rummy as rummy_package
 from referee.engine.table import Table, TableSetup
 from referee.errors import SpecError, SpecErrors
+from referee.mechanics.rummy.mechanic import RummyMechanic
 from referee.model import ADJUDICATOR, Move, Verdict
 from referee.spec.registry import Game, load_game
+from tests.mechanic_of import mechanic_of
 
 SPEC = Path(__file__).parent / "specs" / "gin.yaml"
 GIN = load_game(SPEC)
@@ -139,7 +141,8 @@ def test_a_part_the_spec_leaves_out_cannot_be_half_used(tmp_path: Path, old: str
 
 def test_the_game_is_its_spec() -> None:
     assert isinstance(GIN, Game) and GIN.spec.mechanics == "rummy"
-    assert GIN.mechanic.config.match is None and not GIN.mechanic.config.turned_card
+    config = mechanic_of(GIN, RummyMechanic).config
+    assert config.match is None and not config.turned_card
 
 
 def test_the_mechanic_names_no_rule_of_a_game() -> None:

@@ -23,11 +23,10 @@ import random
 from collections import Counter
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, Phase, event, settings
 from hypothesis import strategies as st
-from hypothesis.stateful import (RuleBasedStateMachine, initialize, invariant, precondition,
-                                 rule)
-import pytest
+from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
 from referee.cards import codes, french_pack
 from referee.engine.table import Table, TableSetup
@@ -228,7 +227,7 @@ class PontinhoMatch(RuleBasedStateMachine):
     def actor(self) -> int:
         """The seat to act, or the first seat deciding between hands."""
         view = self.snapshot
-        return view["to_act"] if view["to_act"] is not None else view["deciding"][0]
+        return int(view["to_act"] if view["to_act"] is not None else view["deciding"][0])
 
     def bot_turn(self, rng: random.Random) -> None:
         """The seat to act (or deciding) plays the bot's first accepted candidate; a seat with
@@ -338,7 +337,8 @@ class PontinhoMatch(RuleBasedStateMachine):
         view = self.adjudicator
         hand = self.hand(seat) or ALL_CODES
         wild = [m for m in view["melds"] if m["wild"]]
-        meld = data.draw(st.sampled_from(wild)) if wild else {"id": 1, "cards": [], "wild": [0]}
+        meld: dict[str, Any] = (data.draw(st.sampled_from(wild)) if wild
+                                else {"id": 1, "cards": [], "wild": [0]})
         card = data.draw(st.sampled_from(hand))
         joker = meld["cards"][meld["wild"][0]] if meld["cards"] else data.draw(
             st.sampled_from(ALL_CODES))
@@ -423,7 +423,7 @@ class PontinhoMatch(RuleBasedStateMachine):
         else:
             seat = offset % self.seats
         hand = self.hand(seat) or ALL_CODES
-        moves = {
+        moves: dict[str, dict[str, Any]] = {
             "draw": {"type": "draw"},
             "discard": {"type": "discard", "card": data.draw(st.sampled_from(hand))},
             "meld": {"type": "meld",
@@ -443,7 +443,7 @@ class PontinhoMatch(RuleBasedStateMachine):
         seat = self.some_seat(data)
         held = Counter(self.hand(seat))
         absent = data.draw(st.sampled_from([c for c in ALL_CODES if not held[c]]))
-        moves = {
+        moves: dict[str, dict[str, Any]] = {
             "discard": {"type": "discard", "card": absent},
             "meld": {"type": "meld", "cards": [absent, *self.hand(seat)[:2]]},
             "layoff": {"type": "layoff", "meld": 1, "cards": [absent]},
@@ -472,7 +472,7 @@ class PontinhoMatch(RuleBasedStateMachine):
     @rule(seat=st.integers(0, 4), data=st.data())
     def move_after_the_end(self, seat: int, data: st.DataObject) -> None:
         card = data.draw(st.sampled_from(ALL_CODES))
-        move = data.draw(st.sampled_from([
+        move: dict[str, Any] = data.draw(st.sampled_from([
             {"type": "draw"}, {"type": "discard", "card": card}, {"type": "meld", "cards": [card]},
             {"type": "go_out", "take": "discard"}, {"type": "pass"}, {"type": "reenter"},
             {"type": "decline"}, {"type": "swap_joker", "meld": 1, "card": card,

@@ -11,7 +11,8 @@ search that runs out of budget leaves the hand to go on.
 from __future__ import annotations
 
 import itertools
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, assume, event, given, settings
@@ -22,9 +23,10 @@ from referee.engine.moves import parse_move
 from referee.engine.table import Table, TableSetup
 from referee.mechanics.rummy import search
 from referee.mechanics.rummy.mechanic import RummyMechanic
-from referee.mechanics.rummy.turn import Turn
+from referee.mechanics.rummy.melds import MeldKind
 from referee.mechanics.rummy.search import TakeSearch, arrangements
 from referee.mechanics.rummy.state import Meld, RummyState
+from referee.mechanics.rummy.turn import Turn
 from referee.model import Move
 from tests.conftest import stack_deal
 from tests.games import shipped_games
@@ -51,7 +53,7 @@ def position(hand: list[str], top: str, melds: list[list[str]], turned: str,
     table = Table.create(GAMES[game], TableSetup(
         game=game, seats=3, dealer=0, seed=1, options={"joker_rule": joker_rule},
         deal=stack_deal(3, {}, turned)))
-    state = table.state.clone()
+    state: RummyState = table.state.clone()
     state.hands[SEAT] = [Card.parse(c) for c in hand]
     state.stock, state.discard, state.discarders = [], [Card.parse(top)], [DISCARDER]
     state.turned_covered, state.to_act, state.phase = covered, SEAT, "take"
@@ -167,7 +169,7 @@ def near_meld(draw: st.DrawFn, jokers: list[Card], most: int = 4) -> list[Card]:
         rank = draw(st.sampled_from(FRENCH_RANKS))
         suits = list(draw(st.permutations(FRENCH_SUITS))) * 2
         cards = [Card(rank, s) for s in suits[:size]]
-    if jokers and draw(st.booleans()):
+    if bool(jokers) and draw(st.booleans()):
         cards[draw(st.integers(0, size - 1))] = draw(st.sampled_from(jokers))
     return cards
 
@@ -273,12 +275,13 @@ def test_a_card_added_never_mends_a_kinds_shape(cards: list[Card], added: Card, 
     assume(any(c not in state.jokers for c in cards))
     env = Turn(mechanic(), state, SEAT, "go_out" if going_out else "meld", {"present": []}).env()
     reader = mechanic().reader
+    def admits(kind: MeldKind, group: list[Card]) -> bool:
+        first = next(arrangements(group, state.jokers))
+        return bool(kind.shape(reader.meld_env(env, kind.name, first, new=True)))
+
     for kind in reader.kinds.values():
-        def admits(group: list[Card]) -> bool:
-            first = next(arrangements(group, state.jokers))
-            return bool(kind.shape(reader.meld_env(env, kind.name, first, new=True)))
-        if not admits(cards):
-            assert not admits([*cards, added]), (kind.name, cards, added)
+        if not admits(kind, cards):
+            assert not admits(kind, [*cards, added]), (kind.name, cards, added)
 
 
 def test_arrangements_list_naturals_low_to_high_and_jokers_everywhere() -> None:
@@ -345,7 +348,8 @@ def window_on_the_last_discard() -> RummyState:
     assert discarded.accepted and discarded.state.window is not None
     passed = judge(discarded.state, SEAT, {"type": "pass"}, "taradinho")
     assert passed.accepted and passed.state.window is not None  # seat 2 has not answered
-    return passed.state
+    after: RummyState = passed.state
+    return after
 
 
 def test_a_claim_window_closing_on_a_stuck_seat_ends_the_hand_void() -> None:

@@ -132,7 +132,7 @@ class TarocchiDeal(RuleBasedStateMachine):
     @invariant()
     def every_card_somewhere(self) -> None:
         full = self.full()
-        where = [*sum(full["hands"].values(), []), *full["discard"],
+        where = [*(c for hand in full["hands"].values() for c in hand), *full["discard"],
                  *(p["card"] for p in full["trick"])]
         where += [str(c) for plays, _ in self.plays for _, c in plays]
         if not full["match_over"] and not full["hand_over"]:

@@ -23,9 +23,10 @@ import importlib.util
 import random
 import threading
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 from structlog.testing import capture_logs
@@ -38,7 +39,6 @@ from referee_bots.tricks_bot import next_to_act, turn_candidates
 from referee_client import RefereeClient
 from tests.oracles import tarocchi
 from tests.oracles.tarocchi import DEAL_POINTS, team_of
-
 
 GAME = "tarocchi_piedicavallo"
 MAX_PROPOSALS = 3000                           # per game: a deal of bots takes about 70
@@ -97,7 +97,8 @@ def play_game(client: RefereeClient, seed: int, *, dealer: int = 0, deals: int =
     """Four bots play a whole game; every seat's views, verdicts and Watch stream recorded."""
     table = client.create_table(GAME, seats=4, seed=seed, dealer=dealer,
                                 options={"deals_per_game": deals})
-    tokens: dict[Observer, str | None] = {**table.tokens, SPECTATOR: None}
+    tokens: dict[Observer, str | None] = {seat: token for seat, token in table.tokens.items()}
+    tokens[SPECTATOR] = None
     received = {observer: Received() for observer in tokens}
     watchers = [watch(client, table.id, token, received[o]) for o, token in tokens.items()]
     rng, proposals = random.Random(seed), 0
@@ -380,7 +381,7 @@ def test_a_token_plays_its_own_seat_only(client: RefereeClient) -> None:
 
 # --- the bot alone -----------------------------------------------------------------------------
 
-DEALER_VIEW = {"seat": 0, "to_act": 0, "phase": "discard", "trick": [],
+DEALER_VIEW: dict[str, Any] = {"seat": 0, "to_act": 0, "phase": "discard", "trick": [],
                "hand": ["2C", "TB", "7B", "KB", "AD", "2D", "6S", "JC", "T1", "KC", "TS", "T21",
                         "T8", "QB", "8S", "T6", "AC"],
                "hand_sizes": {"0": 17, "1": 15, "2": 15, "3": 15}}
