@@ -1,7 +1,7 @@
 """A game's properties live in `specs/GAME.proofs.yaml`, beside its rules: found by every loader
 (`load_game`, `load_games`, `referee check-spec` and `prove`), located in that file when wrong,
-inherited by a variant and merged with its own by `id`; `properties:` in a rules file that has a
-proofs file is refused, pointing at it."""
+inherited by a variant and merged with its own by `id`; `properties:` in a rules file is refused,
+pointing at the proofs file beside it (whether or not there is one yet)."""
 
 from __future__ import annotations
 
@@ -78,6 +78,18 @@ def test_properties_in_the_rules_beside_a_proofs_file_are_refused(tmp_path: Path
     (error,) = errors_of(path)
     assert error.file == str(path) and error.path == "properties"
     assert "move them there" in error.message and "`pontoon.proofs.yaml`" in error.message
+
+
+def test_properties_in_the_rules_are_refused_where_no_proofs_file_is_either(tmp_path: Path) -> None:
+    # pontinho's properties written back into its rules, as they were before they moved
+    rules = (DEFAULT_SPECS / "pontinho.yaml").read_text(encoding="utf-8")
+    proofs = (DEFAULT_SPECS / "pontinho.proofs.yaml").read_text(encoding="utf-8")
+    path = tmp_path / "pontinho.yaml"
+    path.write_text(rules + proofs, encoding="utf-8")
+    (error,) = errors_of(path)
+    key_line = (rules + proofs).splitlines().index("properties:") + 1
+    assert (error.file, error.line, error.column) == (str(path), key_line, 1)
+    assert "move them there" in error.message and "`pontinho.proofs.yaml`" in error.message
 
 
 def test_an_unknown_key_of_a_proofs_file_is_located_there(tmp_path: Path) -> None:
