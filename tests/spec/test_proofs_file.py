@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from referee.cli import main
+from referee.commands.serve import load_served_games
 from referee.errors import SpecError, SpecErrors
 from referee.proofs.properties import read_properties
 from referee.spec.proofs_file import proofs_path, spec_files
@@ -115,3 +116,44 @@ def test_check_spec_and_prove_take_a_proofs_file_for_its_spec(
                                             "6 properties\n")
     assert main(["prove", str(proofs), "--only", "buy-within-PO-5"]) == 0
     assert capsys.readouterr().out.splitlines()[-1] == "1 properties, 0 not proved"
+
+
+# a property that reads as YAML but does not type: refused by `serve` and `check-spec`, unproved
+WRONG_CLAIMS = {  # a claim, and what the error says of it
+    "unknown name": ("nosuchname", "unknown name `nosuchname`"),
+    "type error": ("size(cards) + 1", "the expression must be `bool`, found `int`"),
+}
+
+
+def wrong_claim(tmp_path: Path, name: str) -> Path:
+    """Pontoon with a seventh property, whose claim is `WRONG_CLAIMS[name]`."""
+    path = pontoon_copy(tmp_path)
+    with proofs_path(path).open("a", encoding="utf-8") as proofs:
+        proofs.write(f"  - {{id: x, on: hand, premise: none, over: {{}}, "
+                     f"claim: '{WRONG_CLAIMS[name][0]}'}}\n")
+    return path
+
+
+@pytest.mark.parametrize("name", list(WRONG_CLAIMS))
+def test_serve_refuses_a_property_that_does_not_type(tmp_path: Path, name: str,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    path = wrong_claim(tmp_path, name)
+    with pytest.raises(SpecErrors) as caught:
+        load_served_games(str(tmp_path))
+    (error,) = caught.value.errors
+    assert error.file == str(proofs_path(path)) and error.path == "properties[6].claim"
+    assert WRONG_CLAIMS[name][1] in error.message
+    assert main(["serve", "--specs", str(tmp_path), "--port", "0"]) == 2
+    assert capsys.readouterr().err.startswith(f"referee serve: {proofs_path(path)}:")
+
+
+@pytest.mark.parametrize("name", list(WRONG_CLAIMS))
+def test_check_spec_refuses_a_property_that_does_not_type(tmp_path: Path, name: str,
+                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    path = wrong_claim(tmp_path, name)
+    assert main(["check-spec", str(path)]) == 1
+    assert WRONG_CLAIMS[name][1] in capsys.readouterr().err
+
+
+def test_serve_loads_the_shipped_games_with_their_properties_checked() -> None:
+    assert set(load_served_games(str(DEFAULT_SPECS))) == set(load_games())
