@@ -29,8 +29,8 @@ REENTRY = ["reentry-under-blow-at", "reentry-at-worst-placed"]
 StackDeal = Callable[..., dict[str, Any]]  # the `stacked` fixture (tests/conftest.py)
 
 HAND_POINTS_ACE = "    then 1\n    else sum(c in hand: card_points(c))"
-NATURAL_ACE = "       and rank(hand[0]) == 1 and not is_joker(hand[0])"
-HIGHEST = "all(t in still_in: t <= s))]'"
+NATURAL_ACE = "       and rank(hand[0]) == ace and not is_joker(hand[0])"
+HIGHEST = "still_in[best_index(s in still_in: s)]'"
 
 # Each break changes one expression of the spec; the properties named beside it must then fail.
 BREAKS: dict[str, tuple[Edits, list[str]]] = {
@@ -38,13 +38,13 @@ BREAKS: dict[str, tuple[Edits, list[str]]] = {
     "ace-at-98-minus-15": ([(HAND_POINTS_ACE, HAND_POINTS_ACE.replace("then 1", "then -15"))],
                            SCORING),
     # PN-24: every ace counts -15
-    "ace-minus-15": ([("else if rank(c) == 1 then 15", "else if rank(c) == 1 then -15")],
+    "ace-minus-15": ([("else if rank(c) == ace then 15", "else if rank(c) == ace then -15")],
                      ["hand-points-never-negative"]),
     # PN-25 forgets "natural": a lone ace that is a joker adds 1 at 98 too
-    "any-lone-ace": ([(NATURAL_ACE, "       and rank(hand[0]) == 1")],
+    "any-lone-ace": ([(NATURAL_ACE, "       and rank(hand[0]) == ace")],
                      ["ace-at-98-only-lone-natural-ace"]),
     # PN-28 at the best placed player still in (the lowest score), not the worst
-    "reentry-at-min": ([(HIGHEST, HIGHEST.replace("t <= s", "t >= s"))],
+    "reentry-at-min": ([(HIGHEST, HIGHEST.replace("still_in: s", "still_in: -s"))],
                        ["reentry-at-worst-placed"]),
     # PN-28 one above the worst placed player
     "reentry-plus-one": ([(HIGHEST, HIGHEST.replace("]'", "] + 1'"))], REENTRY),
@@ -256,7 +256,7 @@ def test_a_broken_reentry_is_played_at_a_real_table(tmp_path: Path, pontinho: Ga
 
 def test_an_expression_that_raises_is_a_replayed_counterexample(tmp_path: Path) -> None:
     # the third player's score: no such player when two are still in
-    edits = [(f"still_in[first_index(s in still_in: {HIGHEST}", "still_in[2]'")]
+    edits = [(HIGHEST, "still_in[2]'")]
     game = load_game(spec_copy(tmp_path, "reentry-third", edits), DEFAULT_SPECS)
     for outcome in prove(game, named(game, "reentry-under-blow-at")):
         assert outcome.status == "counterexample" and outcome.replayed is True, outcome.line()
