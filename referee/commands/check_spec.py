@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from referee.errors import InvalidArgument, SpecError, SpecErrors
-from referee.proofs.properties import read_properties
+from referee.proofs.typecheck import checked_properties
 from referee.spec.proofs_file import is_proofs_file, spec_of
 from referee.spec.registry import load_game
 
@@ -25,9 +25,9 @@ def run(args: argparse.Namespace) -> int:
     failed = 0
     for path in args.files:
         try:
-            # the spec and its properties (`GAME.proofs.yaml`), read as `referee prove` reads them
+            # the spec and its properties (`GAME.proofs.yaml`), typed as `referee prove` types them
             game = load_game(spec_of(Path(path)) if is_proofs_file(Path(path)) else path)
-            properties = read_properties(game)
+            properties = checked_properties(game)
         except SpecErrors as exc:
             failed += 1
             for error in exc.errors:

@@ -30,8 +30,9 @@ from pathlib import Path
 from typing import Any
 
 from referee.commands.arguments import from_environment, non_negative, port, positive
-from referee.errors import RefereeError
+from referee.errors import RefereeError, SpecErrors
 from referee.metrics import serve_metrics
+from referee.proofs.typecheck import property_errors
 from referee.server.app import MAX_MESSAGE_BYTES, MAX_WORKERS, Server, ServerConfig, create_server
 from referee.server.limits import Limits, Rate
 from referee.server.logging import configure_logging, log_started, log_stopped
@@ -181,10 +182,14 @@ def _bind_problem(address: tuple[Any, ...]) -> OSError | None:
 
 def load_served_games(specs: str) -> dict[str, Game]:
     """The games to serve: at least one, or a RefereeError (a referee with none would answer
-    health checks and refuse every table)."""
+    health checks and refuse every table). A game whose properties are wrong is refused as a
+    wrong spec is (SpecErrors), though serving never proves them."""
     games = load_games(specs)
     if not games:
         raise RefereeError(f"no games to serve: no game specs (`*.yaml`) in `{specs}`")
+    errors = [error for game in games.values() for error in property_errors(game)]
+    if errors:
+        raise SpecErrors(errors)
     return games
 
 

@@ -2,7 +2,7 @@
 
 They are stated in the game's proofs file, `specs/GAME.proofs.yaml` (`referee.spec.proofs_file`,
 found and merged with a base's when the game is loaded: `Game.proofs`). The YAML form is
-documented in docs/spec-language.md and atop `properties:` in `specs/pontinho.yaml` (and, for
+documented in docs/spec-language.md and atop `specs/pontinho.proofs.yaml` (and, for
 several lists, names of the property's own, `free:`, `assume:`, and evaluations `with:` other
 inputs, atop `specs/pontoon.proofs.yaml`; for no list at all, the pack as a constant, helper
 `definitions:` and the acceptance of a checkpoint as an evaluation, atop

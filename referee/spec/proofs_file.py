@@ -39,16 +39,10 @@ def spec_files(folder: Path) -> list[Path]:
     return sorted(p for p in folder.glob("*.yaml") if not is_proofs_file(p))
 
 
-def load_proofs(chain: Sequence[Path], spec: Located) -> Located:
+def load_proofs(chain: Sequence[Path]) -> Located:
     """The properties of the spec read from `chain` (its files, the base first): every proofs
-    file of the chain, merged; an empty list where none has one. `spec` is the merged rules."""
+    file of the chain, merged; an empty list where none has one."""
     found = [_read(p) for p in map(proofs_path, chain) if p.is_file()]
-    inline = _inline(spec)
-    if inline is not None and found:
-        raise inline.error((SECTION,), f"`{SECTION}` are stated in `{proofs_path(Path(chain[-1])).name}` "
-                           "beside the spec, not in its rules: move them there", at_key=True)
-    if inline is not None:
-        return inline
     merged = Located(data={SECTION: []}, file=str(proofs_path(chain[-1])))
     entries: list[tuple[Located, PathKey]] = []
     for located in found:
@@ -59,11 +53,10 @@ def load_proofs(chain: Sequence[Path], spec: Located) -> Located:
     return merged
 
 
-def _inline(spec: Located) -> Located | None:
-    """TRANSITIONAL (issue 12, point 3): a spec whose chain has no proofs file may still state
-    `properties:` inside its rules (pontinho's, until they move to `pontinho.proofs.yaml`);
-    where a proofs file exists, the inline section is an error. Remove once none is left."""
-    return spec if isinstance(spec.data, dict) and SECTION in spec.data else None
+def misplaced(spec_file: str) -> str:
+    """What a rules file that writes `properties:` is told: they have one place, beside it."""
+    return (f"`{SECTION}` are stated in `{proofs_path(Path(spec_file)).name}` beside the spec, "
+            "not in its rules: move them there")
 
 
 def _read(path: Path) -> Located:
@@ -102,4 +95,5 @@ def _id(item: Any) -> str | None:
     return str(item["id"]) if isinstance(item, dict) and "id" in item else None
 
 
-__all__ = ["SUFFIX", "is_proofs_file", "load_proofs", "proofs_path", "spec_files", "spec_of"]
+__all__ = ["SECTION", "SUFFIX", "is_proofs_file", "load_proofs", "misplaced", "proofs_path",
+           "spec_files", "spec_of"]

@@ -147,7 +147,7 @@ def load_game(path: str | Path, specs_dir: str | Path | None = None) -> Game:
         raise SpecErrors(errors)
     errors += mechanic_class.move_errors(spec)
     try:
-        proofs = load_proofs(chain, located)
+        proofs = load_proofs(chain)
     except SpecError as exc:
         errors.append(exc)
     try:  # compile what could be read, so expression errors are reported with schema errors

@@ -18,14 +18,16 @@ from referee.model import SAFE_INTEGER
 from referee.spec.expr import Type, parse_signature
 from referee.spec.fixes import FIX_KINDS
 from referee.spec.options import OPTION_TYPES, Option
+from referee.spec.proofs_file import SECTION as PROPERTIES
+from referee.spec.proofs_file import misplaced
 from referee.spec.sections import nearest
 from referee.spec.texts import read_languages, translation_errors
 from referee.spec.yamlsource import Located, PathKey, format_path
 
-# `properties` belong in the proofs file beside the spec (`referee.spec.proofs_file`); a spec
-# still reads them only where its game has none (TRANSITIONAL: pontinho's, until they move)
+# `properties` are no key of a rules file: they belong in the proofs file beside it
+# (`referee.spec.proofs_file`), and a rules file that writes them is told so
 KNOWN_KEYS = {"format", "game", "title", "source", "mechanics", "seats", "pack", "options",
-              "definitions", "moves", "rules", "extends", "note", "properties",
+              "definitions", "moves", "rules", "extends", "note",
               "option_rules", "languages", "words", "groups"}
 RULE_KEYS = {"id", "source", "on", "at", "when", "require", "text", "note", "say", "fix"}
 
@@ -238,7 +240,9 @@ def read_spec(located: Located, mechanic_sections: set[str]) -> tuple[GameSpec |
     if not reader.expect(data, dict, (), "a spec"):
         return None, reader.errors
     for key in data:
-        if key not in KNOWN_KEYS | mechanic_sections:
+        if key == PROPERTIES:
+            reader.error((key,), misplaced(located.file_of((key,))), at_key=True)
+        elif key not in KNOWN_KEYS | mechanic_sections:
             reader.error((key,), _unknown_section(str(key), KNOWN_KEYS | mechanic_sections),
                          at_key=True)
     if data.get("format") != 1:

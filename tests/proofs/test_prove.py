@@ -37,7 +37,7 @@ BREAKS: dict[str, tuple[list[tuple[str, str]], str]] = {
         "sequence-no-joker-at-ends"),
     # PN-12 lets the fourth suit (the foreigner) join a trio
     "PN-12-four-suits": (
-        [("'trio_suits <= 3 and trio_suits +", "'trio_suits <= 4 and trio_suits +")],
+        [("require: trio_suits <= 3 and trio_suits +", "require: trio_suits <= 4 and trio_suits +")],
         "trio-three-suits"),
     # PN-13 without its suit condition: neither the shape nor the places check the suit
     "PN-13-any-suit": (

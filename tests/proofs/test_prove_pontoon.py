@@ -30,7 +30,7 @@ PROPERTY_IDS = ["rank-total-preorder", "banker-wins-ties", "pontoon-beats-every-
                 "best-total-largest-not-over-21", "settle-moves-the-whole-stake",
                 "buy-within-PO-5"]
 
-BEST_TOTAL = ("      if any(c in cs: rank(c) == 1) and hard_total(cs) + 10 <= 21\n"
+BEST_TOTAL = ("      if any(c in cs: rank(c) == ace) and hard_total(cs) + 10 <= 21\n"
               "      then hard_total(cs) + 10 else hard_total(cs)")
 # PO-7: the settlement pays the whole stake (`whole_stake`: the bet and every buy); paying only
 # the initial bet is the bug the prover found once: a broken copy brings it back
@@ -45,15 +45,15 @@ INITIAL_BET_ONLY: Edits = [(WHOLE, WHOLE.replace("whole_stake", "stake"))]
 # Each break changes one expression of the spec; the properties named beside it must then fail.
 BREAKS: dict[str, tuple[Edits, list[str]]] = {
     # PO-1: every ace counts 11, over 21 or not
-    "ace-always-11": ([(BEST_TOTAL, "      hard_total(cs) + 10 * count(c in cs: rank(c) == 1)")],
+    "ace-always-11": ([(BEST_TOTAL, "      hard_total(cs) + 10 * count(c in cs: rank(c) == ace)")],
                       ["best-total-largest-not-over-21"]),
     # PO-2, PO-7: a tie pays the player
     "ties-to-the-player": ([("else if hand_rank(cards, split_hand) > hand_rank(banker_cards",
                              "else if hand_rank(cards, split_hand) >= hand_rank(banker_cards")],
                            ["banker-wins-ties"]),
     # PO-5: the 3rd card may be bought for up to three times the stake
-    "buy-limit-3x": ([("body: 'if size(paid) == 0 then 2 * stake else",
-                       "body: 'if size(paid) == 0 then 3 * stake else")],
+    "buy-limit-3x": ([("body: if size(paid) == 0 then 2 * stake else",
+                       "body: if size(paid) == 0 then 3 * stake else")],
                      ["buy-within-PO-5"]),
     # PO-2: a pontoon ranks as a plain 21
     "pontoon-is-21": ([("else if counts_as_pontoon(cs, split) then 23",

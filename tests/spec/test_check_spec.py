@@ -94,7 +94,7 @@ def test_unknown_section_on_one_line_is_reported_at_its_line(tmp_path: Path) -> 
 
 
 def test_rule_without_on_is_reported_at_the_rule(tmp_path: Path) -> None:
-    path = broken(tmp_path, ("    on: [take_discard]\n    require: in_turn\n",
+    path = broken(tmp_path, ("    on: take_discard\n    require: in_turn\n",
                              "    require: in_turn\n"))
     error = only_error(path)
     assert "rule `PN-19` needs `on:`" in error.detail
@@ -112,12 +112,12 @@ def test_unknown_name_suggests_the_closest_and_points_at_it(tmp_path: Path) -> N
 
 
 def test_unknown_name_in_a_quoted_expression_points_at_it(tmp_path: Path) -> None:
-    path = broken(tmp_path, ("'trio_suits <= 3 and trio_suits +",
-                             "'trio_suits <= 3 and trio_suit +"))
+    path = broken(tmp_path, ("'all(i in indices(cards): trio_natural_at(i))'",
+                             "'all(i in indices(cards): trio_natural(i))'"))
     error = only_error(path)
-    assert "did you mean `trio_suits`?" in error.detail
-    line, column = spot(path, "trio_suit +")
-    assert_located(error, path, line, at("PN-12", "require"), column)
+    assert "did you mean `trio_natural_at`?" in error.detail
+    line, column = spot(path, "trio_natural(i)")
+    assert_located(error, path, line, at("PN-8", "require"), column)
 
 
 def test_unknown_name_in_a_multi_line_rule_points_at_its_line(tmp_path: Path) -> None:
@@ -167,12 +167,12 @@ def test_syntax_error_shows_the_expression_with_a_caret(tmp_path: Path) -> None:
 
 
 def test_unknown_checkpoint_is_reported_at_on(tmp_path: Path) -> None:
-    path = broken(tmp_path, ("    on: [take]\n    require: taken in used\n",
-                             "    on: [tkae]\n    require: taken in used\n"))
+    path = broken(tmp_path, ("    on: take\n    require: taken in used\n",
+                             "    on: tkae\n    require: taken in used\n"))
     error = only_error(path)
     assert "unknown checkpoint `tkae`" in error.detail
     assert "`take`" in error.detail  # the known checkpoints are listed
-    assert_located(error, path, spot(path, "on: [tkae]")[0], at("PN-18", "on"))
+    assert_located(error, path, spot(path, "on: tkae")[0], at("PN-18", "on"))
 
 
 def test_bad_option_default_names_the_option_and_the_allowed_values(tmp_path: Path) -> None:

@@ -1,7 +1,7 @@
 """A game's properties live in `specs/GAME.proofs.yaml`, beside its rules: found by every loader
 (`load_game`, `load_games`, `referee check-spec` and `prove`), located in that file when wrong,
-inherited by a variant and merged with its own by `id`; `properties:` in a rules file that has a
-proofs file is refused, pointing at it."""
+inherited by a variant and merged with its own by `id`; `properties:` in a rules file is refused,
+pointing at the proofs file beside it (whether or not there is one yet)."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from referee.cli import main
+from referee.commands.serve import load_served_games
 from referee.errors import SpecError, SpecErrors
 from referee.proofs.properties import read_properties
 from referee.spec.proofs_file import proofs_path, spec_files
@@ -80,6 +81,18 @@ def test_properties_in_the_rules_beside_a_proofs_file_are_refused(tmp_path: Path
     assert "move them there" in error.message and "`pontoon.proofs.yaml`" in error.message
 
 
+def test_properties_in_the_rules_are_refused_where_no_proofs_file_is_either(tmp_path: Path) -> None:
+    # pontinho's properties written back into its rules, as they were before they moved
+    rules = (DEFAULT_SPECS / "pontinho.yaml").read_text(encoding="utf-8")
+    proofs = (DEFAULT_SPECS / "pontinho.proofs.yaml").read_text(encoding="utf-8")
+    path = tmp_path / "pontinho.yaml"
+    path.write_text(rules + proofs, encoding="utf-8")
+    (error,) = errors_of(path)
+    key_line = (rules + proofs).splitlines().index("properties:") + 1
+    assert (error.file, error.line, error.column) == (str(path), key_line, 1)
+    assert "move them there" in error.message and "`pontinho.proofs.yaml`" in error.message
+
+
 def test_an_unknown_key_of_a_proofs_file_is_located_there(tmp_path: Path) -> None:
     path = pontoon_copy(tmp_path, "properties: []\nproprties: []\n")
     (error,) = errors_of(path)
@@ -103,3 +116,44 @@ def test_check_spec_and_prove_take_a_proofs_file_for_its_spec(
                                             "6 properties\n")
     assert main(["prove", str(proofs), "--only", "buy-within-PO-5"]) == 0
     assert capsys.readouterr().out.splitlines()[-1] == "1 properties, 0 not proved"
+
+
+# a property that reads as YAML but does not type: refused by `serve` and `check-spec`, unproved
+WRONG_CLAIMS = {  # a claim, and what the error says of it
+    "unknown name": ("nosuchname", "unknown name `nosuchname`"),
+    "type error": ("size(cards) + 1", "the expression must be `bool`, found `int`"),
+}
+
+
+def wrong_claim(tmp_path: Path, name: str) -> Path:
+    """Pontoon with a seventh property, whose claim is `WRONG_CLAIMS[name]`."""
+    path = pontoon_copy(tmp_path)
+    with proofs_path(path).open("a", encoding="utf-8") as proofs:
+        proofs.write(f"  - {{id: x, on: hand, premise: none, over: {{}}, "
+                     f"claim: '{WRONG_CLAIMS[name][0]}'}}\n")
+    return path
+
+
+@pytest.mark.parametrize("name", list(WRONG_CLAIMS))
+def test_serve_refuses_a_property_that_does_not_type(tmp_path: Path, name: str,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    path = wrong_claim(tmp_path, name)
+    with pytest.raises(SpecErrors) as caught:
+        load_served_games(str(tmp_path))
+    (error,) = caught.value.errors
+    assert error.file == str(proofs_path(path)) and error.path == "properties[6].claim"
+    assert WRONG_CLAIMS[name][1] in error.message
+    assert main(["serve", "--specs", str(tmp_path), "--port", "0"]) == 2
+    assert capsys.readouterr().err.startswith(f"referee serve: {proofs_path(path)}:")
+
+
+@pytest.mark.parametrize("name", list(WRONG_CLAIMS))
+def test_check_spec_refuses_a_property_that_does_not_type(tmp_path: Path, name: str,
+                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    path = wrong_claim(tmp_path, name)
+    assert main(["check-spec", str(path)]) == 1
+    assert WRONG_CLAIMS[name][1] in capsys.readouterr().err
+
+
+def test_serve_loads_the_shipped_games_with_their_properties_checked() -> None:
+    assert set(load_served_games(str(DEFAULT_SPECS))) == set(load_games())
