@@ -48,8 +48,7 @@ run: $(STAMP) $(API) ## start the referee on 127.0.0.1:50051, tables in var/refe
 LINTED := referee clients/python tests proto
 lint: $(STAMP) $(API) ## ruff (lint rules) and mypy --strict on the referee, its clients, tests and proto
 	$(BIN)/ruff check $(LINTED)
-# the formatter's check joins once the tree is formatted (one `ruff format` over it, by itself):
-#	$(BIN)/ruff format --check $(LINTED)
+	$(BIN)/ruff format --check $(LINTED)
 	$(BIN)/python -m mypy
 
 # pytest exits 5 when it collects no test: not a failure of the code

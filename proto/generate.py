@@ -33,8 +33,14 @@ def protos() -> list[Path]:
 def run_protoc(out: Path) -> None:
     # google/protobuf/*.proto (struct.proto) ship with grpc_tools
     include = Path(protoc.__file__).parent / "_proto"
-    args = ["protoc", f"-I{PROTO_DIR}", f"-I{include}", f"--python_out={out}",
-            f"--pyi_out={out}", f"--grpc_python_out={out}"]
+    args = [
+        "protoc",
+        f"-I{PROTO_DIR}",
+        f"-I{include}",
+        f"--python_out={out}",
+        f"--pyi_out={out}",
+        f"--grpc_python_out={out}",
+    ]
     args += [str(p.relative_to(PROTO_DIR)) for p in protos()]
     if protoc.main(args) != 0:
         raise SystemExit("protoc failed: see the messages above")
@@ -70,8 +76,10 @@ def generate(package_dir: Path = PACKAGE_DIR) -> list[Path]:
 
 def main() -> int:
     generate()
-    print(f"generated {', '.join(str(p.relative_to(ROOT)) for p in protos())} into "
-          f"{PACKAGE_DIR.relative_to(ROOT)}")
+    print(
+        f"generated {', '.join(str(p.relative_to(ROOT)) for p in protos())} into "
+        f"{PACKAGE_DIR.relative_to(ROOT)}"
+    )
     return 0
 
 

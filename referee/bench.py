@@ -52,8 +52,7 @@ def recorded_game(game: Any, seed: int) -> tuple[TableSetup, list[tuple[int, Mov
     table = Table.create(game, setup)
     candidates = bot.candidates(game.resolve_options(setup.options))
     rng, log = random.Random(seed), []
-    while not table.is_over and (hands is None
-                                 or table.view(ADJUDICATOR)["hand_number"] <= hands):
+    while not table.is_over and (hands is None or table.view(ADJUDICATOR)["hand_number"] <= hands):
         seat = bot.next_seat(table.view(ADJUDICATOR))
         for data in candidates(table.view(seat), rng):
             move = Move.from_data(data)
@@ -131,9 +130,11 @@ def _drive(clients: int, seconds: float, session: Callable[[int], Session]) -> d
     if errors:
         raise errors[0]
     every = sorted(x for per in latencies for x in per)
-    return {"rps": sum(len(per) / sum(per) for per in latencies if per),
-            "p50_ms": 1000 * every[len(every) // 2],
-            "p99_ms": 1000 * every[min(len(every) - 1, int(len(every) * 0.99))]}
+    return {
+        "rps": sum(len(per) / sum(per) for per in latencies if per),
+        "p50_ms": 1000 * every[len(every) // 2],
+        "p99_ms": 1000 * every[min(len(every) - 1, int(len(every) * 0.99))],
+    }
 
 
 def _accepted(verdict: dict[str, Any]) -> list[dict[str, Any]]:
@@ -147,6 +148,7 @@ def _accepted(verdict: dict[str, Any]) -> list[dict[str, Any]]:
 def _pontinho_session(address: str) -> Callable[[int], Session]:
     """Each client plays draw/discard on its own table forever (the stock is rebuilt, PN-21):
     every Propose is accepted, so every one is committed to SQLite before its verdict."""
+
     def session(index: int) -> Session:
         client = RefereeClient(address)
         table = client.create_table("pontinho", seats=3, seed=index)
@@ -157,6 +159,7 @@ def _pontinho_session(address: str) -> Callable[[int], Session]:
             card = next(e["card"] for e in drew if e["kind"] == "drew")
             _accepted((yield partial(propose, {"type": "discard", "card": card})))
             seat = (seat + 1) % 3
+
     return session
 
 
@@ -166,6 +169,7 @@ def _pontoon_session(address: str) -> Callable[[int], Session]:
     next hand (PO-8). Every Propose is accepted, so every one is committed to SQLite. The
     player's first card is dealt face down in no event: it reads it from its view, once a hand,
     between the timed calls."""
+
     def session(index: int) -> Session:
         client = RefereeClient(address)
         table = client.create_table("pontoon", seats=2, seed=index, balances={0: 1000, 1: 1000})
@@ -182,13 +186,17 @@ def _pontoon_session(address: str) -> Callable[[int], Session]:
             while "banker_shows" not in kinds:  # shown once the player is done (PO-6)
                 events = _accepted((yield call))
                 kinds |= {e["kind"] for e in events}
-                cards += [e["card"] for e in events if e["kind"] == "card" and "card" in e
-                          and e["seat"] == player]
+                cards += [
+                    e["card"]
+                    for e in events
+                    if e["kind"] == "card" and "card" in e and e["seat"] == player
+                ]
                 call = move(player, "stick" if pontoon_bot.best_total(cards) >= 15 else "twist")
             if "hand_over" not in kinds:  # not settled at once (a bust, the banker's pontoon)
                 _accepted((yield move(banker, "stick")))
             dealt = _accepted((yield move(banker, "next_hand")))
             banker = next((e["to"] for e in dealt if e["kind"] == "bank_passes"), banker)
+
     return session
 
 
@@ -196,12 +204,14 @@ def _tarocchi_session(address: str) -> Callable[[int], Session]:
     """Each client plays a Tarocchi game of its own, seat after seat, deal after deal: the dealer
     discards (untimed: it tries the bot's pairs until one is accepted), then each seat plays a
     card it may play (TA-7, TA-8), read from its own view between the timed calls."""
+
     def session(index: int) -> Session:
         client = RefereeClient(address)
         rng = random.Random(index)
         while True:
-            table = client.create_table("tarocchi_piedicavallo", seats=4, seed=index,
-                                        options={"deals_per_game": 12})
+            table = client.create_table(
+                "tarocchi_piedicavallo", seats=4, seed=index, options={"deals_per_game": 12}
+            )
             view = client.view(table.id, table.tokens[0])
             while view["phase"] != "over":
                 seat = int(view["to_act"])
@@ -213,9 +223,15 @@ def _tarocchi_session(address: str) -> Callable[[int], Session]:
                             break
                 else:
                     card = _playable(view["hand"], [p["card"] for p in view["trick"]])
-                    _accepted((yield partial(client.propose, table.id, token,
-                                             {"type": "play", "card": card})))
+                    _accepted(
+                        (
+                            yield partial(
+                                client.propose, table.id, token, {"type": "play", "card": card}
+                            )
+                        )
+                    )
                 view = client.view(table.id, token)
+
     return session
 
 
@@ -236,16 +252,31 @@ def _floor(address: str) -> Callable[[int], Session]:
         request = health_pb2.HealthCheckRequest(service="")
         while True:
             yield partial(stub.Check, request)
+
     return session
 
 
 @contextmanager
 def referee_process(folder: str) -> Iterator[str]:
     """A real referee in its own process (as in production: the clients do not share its GIL)."""
-    command = [sys.executable, "-m", "referee", "serve", "--port", "0", "--db",
-               str(Path(folder) / "bench.db"), "--log-level", "warning", "--allow-stacked",
-               # bench clients are bots on 127.0.0.1, far faster than a seat's quota allows
-               "--peer-rate", "0", "--token-rate", "0"]
+    command = [
+        sys.executable,
+        "-m",
+        "referee",
+        "serve",
+        "--port",
+        "0",
+        "--db",
+        str(Path(folder) / "bench.db"),
+        "--log-level",
+        "warning",
+        "--allow-stacked",
+        # bench clients are bots on 127.0.0.1, far faster than a seat's quota allows
+        "--peer-rate",
+        "0",
+        "--token-rate",
+        "0",
+    ]
     process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
     try:
         line = process.stdout.readline() if process.stdout else ""
@@ -258,8 +289,11 @@ def referee_process(folder: str) -> Iterator[str]:
 
 
 # game -> its Propose workload over gRPC (each is measured against the same run's floor)
-SESSIONS = {"pontinho": _pontinho_session, "pontoon": _pontoon_session,
-            "tarocchi_piedicavallo": _tarocchi_session}
+SESSIONS = {
+    "pontinho": _pontinho_session,
+    "pontoon": _pontoon_session,
+    "tarocchi_piedicavallo": _tarocchi_session,
+}
 
 
 def over_grpc(seconds: float) -> dict[int, dict[str, dict[str, float]]]:
@@ -274,29 +308,36 @@ def over_grpc(seconds: float) -> dict[int, dict[str, dict[str, float]]]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description="referee benchmarks (ratios against same-run baselines)")
+    parser = argparse.ArgumentParser(
+        description="referee benchmarks (ratios against same-run baselines)"
+    )
     parser.add_argument("--seconds", type=float, default=3.0, help="per measurement")
     args = parser.parse_args(argv)
     configure_logging("warning")  # one log line per verdict would measure the terminal
     games = load_games()
-    for name, what, seed in (("pontinho", "a recorded match", 7),
-                             ("pontoon", "20 recorded hands of six bots", 3),
-                             ("tarocchi_piedicavallo", "a recorded game of four deals", 3)):
+    for name, what, seed in (
+        ("pontinho", "a recorded match", 7),
+        ("pontoon", "20 recorded hands of six bots", 3),
+        ("tarocchi_piedicavallo", "a recorded game of four deals", 3),
+    ):
         local = in_process(games[name], args.seconds, seed)
-        print(f"{name} in-process: {local['verdicts_per_s']:,.0f} verdicts/s over {what} "
-              f"({local['proposals']} proposals); parsing alone {local['parses_per_s']:,.0f}/s "
-              f"(judging costs {local['parses_per_s'] / local['verdicts_per_s']:.1f}x parsing)")
+        print(
+            f"{name} in-process: {local['verdicts_per_s']:,.0f} verdicts/s over {what} "
+            f"({local['proposals']} proposals); parsing alone {local['parses_per_s']:,.0f}/s "
+            f"(judging costs {local['parses_per_s'] / local['verdicts_per_s']:.1f}x parsing)"
+        )
     for clients, figures in over_grpc(args.seconds).items():
         floor = figures["floor"]
         for game in SESSIONS:
             propose = figures[game]
-            print(f"{game} gRPC, {clients:>2} client(s), SQLite: Propose {propose['rps']:,.0f}/s "
-                  f"p50 {propose['p50_ms']:.2f} ms p99 {propose['p99_ms']:.2f} ms | floor (health "
-                  f"check) {floor['rps']:,.0f}/s p50 {floor['p50_ms']:.2f} ms p99 "
-                  f"{floor['p99_ms']:.2f} ms | ratio {propose['rps'] / floor['rps']:.2f}")
+            print(
+                f"{game} gRPC, {clients:>2} client(s), SQLite: Propose {propose['rps']:,.0f}/s "
+                f"p50 {propose['p50_ms']:.2f} ms p99 {propose['p99_ms']:.2f} ms | floor (health "
+                f"check) {floor['rps']:,.0f}/s p50 {floor['p50_ms']:.2f} ms p99 "
+                f"{floor['p99_ms']:.2f} ms | ratio {propose['rps'] / floor['rps']:.2f}"
+            )
     return 0
 
 
 if __name__ == "__main__":
     raise SystemExit(main())
-

@@ -81,8 +81,16 @@ def _parse_french(code: str, original: str) -> Card:
     if code.startswith("10"):
         code = "T" + code[2:]
     if len(code) != 2 or code[0] not in FRENCH_RANKS or code[1] not in FRENCH_SUITS:
-        raise CardError(Sentence("card.malformed_french", {
-            "given": original, "ranks": " ".join(FRENCH_RANKS), "suits": " ".join(FRENCH_SUITS)}))
+        raise CardError(
+            Sentence(
+                "card.malformed_french",
+                {
+                    "given": original,
+                    "ranks": " ".join(FRENCH_RANKS),
+                    "suits": " ".join(FRENCH_SUITS),
+                },
+            )
+        )
     return Card(code[0], code[1])
 
 
@@ -95,8 +103,9 @@ def _parse_tarot(code: str, original: str) -> Card:
     if code.startswith("10"):
         code = "T" + code[2:]
     if len(code) != 2 or code[0] not in TAROT_RANKS or code[1] not in TAROT_SUITS:
-        raise CardError(Sentence("card.malformed_tarot", {"given": original,
-                                                          "suits": " ".join(TAROT_SUITS)}))
+        raise CardError(
+            Sentence("card.malformed_tarot", {"given": original, "suits": " ".join(TAROT_SUITS)})
+        )
     return Card(code[0], code[1])
 
 
@@ -137,8 +146,10 @@ _CODE_IN_TEXT = {
     PackKind.FRENCH: r"(?:10|[A2-9TJQK])[SHDC]",
     PackKind.TAROT: r"T(?:1[0-9]|2[01]|[1-9])|MT|(?:10|[A2-9TJNQK])[SBCD]",
 }
-CODE_IN_TEXT = {kind: re.compile(rf"(?<![\w-])(?:{pattern})(?![\w-])")
-                for kind, pattern in _CODE_IN_TEXT.items()}
+CODE_IN_TEXT = {
+    kind: re.compile(rf"(?<![\w-])(?:{pattern})(?![\w-])")
+    for kind, pattern in _CODE_IN_TEXT.items()
+}
 # A whole card code as a client should send it (upper case; `10` may stand for `T`): the
 # `pattern` of a card in the typed contract (referee/schemas). The parser is laxer: any case.
 CODE_PATTERN = {kind: f"^(?:{pattern})$" for kind, pattern in _CODE_IN_TEXT.items()}

@@ -44,9 +44,12 @@ class Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         self.exit(USAGE_ERROR, f"{self.prog}: {message} (see `{self.prog} --help`)\n")
 
-    def parse_known_args(self, args: Sequence[str] | None = None,  # type: ignore[override]
-                         namespace: argparse.Namespace | None = None,
-                         ) -> tuple[argparse.Namespace, list[str]]:
+    # typeshed overloads parse_known_args on the namespace's type; one signature serves here
+    def parse_known_args(  # type: ignore[override]
+        self,
+        args: Sequence[str] | None = None,
+        namespace: argparse.Namespace | None = None,
+    ) -> tuple[argparse.Namespace, list[str]]:
         parsed, extras = super().parse_known_args(args, namespace)
         overrule_environment(self, parsed)
         return parsed, extras
@@ -59,8 +62,12 @@ def build_parser() -> argparse.ArgumentParser:
     for name, module_name in COMMANDS.items():
         module = importlib.import_module(f"referee.commands.{module_name}")
         doc = (module.__doc__ or name).strip()
-        command = sub.add_parser(name, help=doc.splitlines()[0], description=doc,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+        command = sub.add_parser(
+            name,
+            help=doc.splitlines()[0],
+            description=doc,
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+        )
         module.add_arguments(command)
         command.set_defaults(run=module.run)
     return parser

@@ -15,8 +15,8 @@ MAX_MESSAGE_CHARS = 600  # a message quoting what a client sent: at most this lo
 
 def shortened(text: str, limit: int = MAX_MESSAGE_CHARS) -> str:
     """At most `limit` characters, control characters shown as escapes."""
-    shown = "".join(c if c.isprintable() else repr(c)[1:-1] for c in text[:limit + 1])
-    return shown if len(shown) <= limit else shown[:limit - 3] + "..."
+    shown = "".join(c if c.isprintable() else repr(c)[1:-1] for c in text[: limit + 1])
+    return shown if len(shown) <= limit else shown[: limit - 3] + "..."
 
 
 class RefereeError(Exception):
@@ -85,8 +85,16 @@ class SpecError(RefereeError):
 
     code = "spec_error"
 
-    def __init__(self, message: str, *, file: str = "<spec>", line: int = 0, column: int = 0,
-                 path: str = "", excerpt: str = "") -> None:
+    def __init__(
+        self,
+        message: str,
+        *,
+        file: str = "<spec>",
+        line: int = 0,
+        column: int = 0,
+        path: str = "",
+        excerpt: str = "",
+    ) -> None:
         self.file, self.line, self.column, self.path = file, line, column, path
         self.excerpt = excerpt
         where = f"{file}:{line}:{column}"

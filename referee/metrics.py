@@ -35,14 +35,30 @@ class Metrics:
     def __init__(self, registry: CollectorRegistry | None = None) -> None:
         self.registry = registry if registry is not None else CollectorRegistry()
         into = self.registry
-        self.verdicts = Counter("referee_verdicts", "proposals answered, by game and outcome",
-                                ["game", "outcome"], registry=into)
-        self.rejections = Counter("referee_rejections", "rules broken by rejected proposals, "
-                                  "by game and spec rule id", ["game", "rule"], registry=into)
-        self.propose_seconds = Histogram("referee_propose_seconds", "Propose latency, call to "
-                                         "answer", buckets=LATENCY_BUCKETS, registry=into)
-        self.commit_seconds = Histogram("referee_store_commit_seconds", "one group commit of "
-                                        "the store", buckets=LATENCY_BUCKETS, registry=into)
+        self.verdicts = Counter(
+            "referee_verdicts",
+            "proposals answered, by game and outcome",
+            ["game", "outcome"],
+            registry=into,
+        )
+        self.rejections = Counter(
+            "referee_rejections",
+            "rules broken by rejected proposals, by game and spec rule id",
+            ["game", "rule"],
+            registry=into,
+        )
+        self.propose_seconds = Histogram(
+            "referee_propose_seconds",
+            "Propose latency, call to answer",
+            buckets=LATENCY_BUCKETS,
+            registry=into,
+        )
+        self.commit_seconds = Histogram(
+            "referee_store_commit_seconds",
+            "one group commit of the store",
+            buckets=LATENCY_BUCKETS,
+            registry=into,
+        )
         self.live_tables = Gauge("referee_live_tables", "tables held in memory", registry=into)
         self.watch_streams = Gauge("referee_watch_streams", "Watch streams open", registry=into)
 

@@ -48,7 +48,10 @@ class Sentence:
     args: Mapping[str, Any] = field(default_factory=dict)
 
     def to_data(self) -> dict[str, JSON]:
-        return {"key": self.key, "args": {name: _arg_data(value) for name, value in self.args.items()}}
+        return {
+            "key": self.key,
+            "args": {name: _arg_data(value) for name, value in self.args.items()},
+        }
 
     @classmethod
     def from_data(cls, data: Mapping[str, JSON]) -> Sentence:
@@ -94,9 +97,13 @@ class Violation:
         return {self.rule, *self.cites}
 
     def to_data(self) -> dict[str, JSON]:
-        data: dict[str, JSON] = {"rule": self.rule, "message": self.message,
-                                 "cites": list(self.cites), "cards": list(self.cards),
-                                 "code": self.code}
+        data: dict[str, JSON] = {
+            "rule": self.rule,
+            "message": self.message,
+            "cites": list(self.cites),
+            "cards": list(self.cards),
+            "code": self.code,
+        }
         if self.said:
             data["said"] = dict(self.said)
         if self.sentence is not None:
@@ -108,11 +115,16 @@ class Violation:
     @classmethod
     def from_data(cls, data: Mapping[str, JSON]) -> Violation:
         sentence = data.get("sentence")
-        return cls(rule=data["rule"], message=data["message"], cites=tuple(data.get("cites", ())),
-                   cards=tuple(data.get("cards", ())), code=data.get("code", "rule_broken"),
-                   said=dict(data.get("said") or {}),
-                   sentence=Sentence.from_data(sentence) if sentence else None,
-                   fix=dict(data.get("fix") or {}))
+        return cls(
+            rule=data["rule"],
+            message=data["message"],
+            cites=tuple(data.get("cites", ())),
+            cards=tuple(data.get("cards", ())),
+            code=data.get("code", "rule_broken"),
+            said=dict(data.get("said") or {}),
+            sentence=Sentence.from_data(sentence) if sentence else None,
+            fix=dict(data.get("fix") or {}),
+        )
 
 
 @dataclass(frozen=True)
@@ -140,13 +152,21 @@ class Event:
         return body
 
     def to_data(self) -> dict[str, JSON]:
-        return {"kind": self.kind, "data": dict(self.data), "secret": dict(self.secret),
-                "audience": sorted(self.audience)}
+        return {
+            "kind": self.kind,
+            "data": dict(self.data),
+            "secret": dict(self.secret),
+            "audience": sorted(self.audience),
+        }
 
     @classmethod
     def from_data(cls, data: Mapping[str, JSON]) -> Event:
-        return cls(kind=data["kind"], data=data.get("data", {}), secret=data.get("secret", {}),
-                   audience=frozenset(data.get("audience", ())))
+        return cls(
+            kind=data["kind"],
+            data=data.get("data", {}),
+            secret=data.get("secret", {}),
+            audience=frozenset(data.get("audience", ())),
+        )
 
 
 ADJUDICATOR = -1  # the pseudo-seat that sees everything (checks, replays, disputes)
@@ -175,16 +195,21 @@ class Verdict:
         return {i for v in self.violations for i in v.ids()}
 
     def to_data(self) -> dict[str, JSON]:
-        return {"outcome": self.outcome.value,
-                "violations": [v.to_data() for v in self.violations],
-                "events": [e.to_data() for e in self.events], "version": self.version}
+        return {
+            "outcome": self.outcome.value,
+            "violations": [v.to_data() for v in self.violations],
+            "events": [e.to_data() for e in self.events],
+            "version": self.version,
+        }
 
     @classmethod
     def from_data(cls, data: Mapping[str, JSON]) -> Verdict:
-        return cls(outcome=Outcome(data["outcome"]),
-                   violations=tuple(Violation.from_data(v) for v in data.get("violations", ())),
-                   events=tuple(Event.from_data(e) for e in data.get("events", ())),
-                   version=int(data.get("version", 0)))
+        return cls(
+            outcome=Outcome(data["outcome"]),
+            violations=tuple(Violation.from_data(v) for v in data.get("violations", ())),
+            events=tuple(Event.from_data(e) for e in data.get("events", ())),
+            version=int(data.get("version", 0)),
+        )
 
     @classmethod
     def reject(cls, *violations: Violation, version: int = 0) -> Verdict:

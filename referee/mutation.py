@@ -27,10 +27,10 @@ from referee.spec.yamlsource import load_yaml
 
 @dataclass(frozen=True)
 class Mutant:
-    spec: str                 # the spec file the rule is written in
+    spec: str  # the spec file the rule is written in
     rule: str
-    games: tuple[str, ...]    # the games it changes: the spec's and those extending it
-    caught_by: str | None     # the first scenario that failed; None: it survived
+    games: tuple[str, ...]  # the games it changes: the spec's and those extending it
+    caught_by: str | None  # the first scenario that failed; None: it survived
 
     @property
     def survived(self) -> bool:
@@ -43,10 +43,14 @@ def mutants(specs: Path, scenario_paths: Iterable[str | Path]) -> Iterator[Mutan
     games = load_games(specs)
     passing = _passing(games, [load_file(path) for path in scenario_files(scenario_paths)])
     for spec_file in spec_files(specs):
-        users = tuple(sorted(name for name, game in games.items() if spec_file.name in _files(game)))
+        users = tuple(
+            sorted(name for name, game in games.items() if spec_file.name in _files(game))
+        )
         played = [s for s in passing if s.setup.game in users]
         for rule in _own_rules(spec_file):
-            yield Mutant(spec_file.name, rule, users, _first_failing(specs, spec_file, rule, played))
+            yield Mutant(
+                spec_file.name, rule, users, _first_failing(specs, spec_file, rule, played)
+            )
 
 
 def _files(game: Game) -> set[str]:
@@ -57,16 +61,23 @@ def _files(game: Game) -> set[str]:
 
 def _own_rules(spec_file: Path) -> list[str]:
     data = load_yaml(spec_file).data or {}
-    return [str(rule["id"]) for rule in data.get("rules") or []
-            if isinstance(rule, Mapping) and "require" in rule and "id" in rule]
+    return [
+        str(rule["id"])
+        for rule in data.get("rules") or []
+        if isinstance(rule, Mapping) and "require" in rule and "id" in rule
+    ]
 
 
 def _passing(games: Mapping[str, Game], scenarios: list[Scenario]) -> list[Scenario]:
     target = InProcessTarget(games)
-    return [s for s in scenarios if s.setup.game in games and run_scenario(s, target).status == "passed"]
+    return [
+        s for s in scenarios if s.setup.game in games and run_scenario(s, target).status == "passed"
+    ]
 
 
-def _first_failing(specs: Path, spec_file: Path, rule: str, scenarios: list[Scenario]) -> str | None:
+def _first_failing(
+    specs: Path, spec_file: Path, rule: str, scenarios: list[Scenario]
+) -> str | None:
     with tempfile.TemporaryDirectory() as folder:
         mutant_specs = Path(folder)
         for other in specs.glob("*.yaml"):  # the proofs files too: a spec finds its own

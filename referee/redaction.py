@@ -61,7 +61,8 @@ def _violation_for(violation: Violation, shown: set[str], kind: PackKind) -> Vio
 def _cut_text(text: str, shown: set[str], kind: PackKind) -> str:
     """`text` with every card code it quotes that is not `shown` as `??`."""
     return CODE_IN_TEXT[kind].sub(
-        lambda m: m.group(0) if _canonical(m.group(0), kind) in shown else HIDDEN, text)
+        lambda m: m.group(0) if _canonical(m.group(0), kind) in shown else HIDDEN, text
+    )
 
 
 def _cut_fix(value: JSON, shown: set[str], kind: PackKind) -> JSON:
@@ -70,8 +71,11 @@ def _cut_fix(value: JSON, shown: set[str], kind: PackKind) -> JSON:
     if isinstance(value, Mapping):
         return {key: _cut_fix(item, shown, kind) for key, item in value.items()}
     if isinstance(value, (list, tuple)):
-        return [_cut_fix(item, shown, kind) for item in value
-                if not isinstance(item, str) or _canonical(item, kind) in shown | {None}]
+        return [
+            _cut_fix(item, shown, kind)
+            for item in value
+            if not isinstance(item, str) or _canonical(item, kind) in shown | {None}
+        ]
     if isinstance(value, str):
         return _cut_text(value, shown, kind)
     return value

@@ -64,7 +64,9 @@ class Scheduler:
             try:
                 call.function(*call.args)
             except Exception:  # one failed call must not stop the others
-                log.exception("scheduled_call_failed", function=getattr(call.function, "__name__", "?"))
+                log.exception(
+                    "scheduled_call_failed", function=getattr(call.function, "__name__", "?")
+                )
 
     def _next_due(self) -> Call | None:
         with self._wake:

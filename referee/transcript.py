@@ -36,16 +36,34 @@ from referee.redaction import events_for, verdict_for
 from referee.scenario.runner import reason
 from referee.transcript_parts import Adapter, View, show
 
-__all__ = ["ADAPTERS", "Adapter", "NoTranscript", "Transcript", "adapter_for", "new_table",
-           "render"]
+__all__ = [
+    "ADAPTERS",
+    "Adapter",
+    "NoTranscript",
+    "Transcript",
+    "adapter_for",
+    "new_table",
+    "render",
+]
 
 MAX_PROPOSALS = 500_000  # a safety net: a match of random bots ends long before
 # events after which every seat's view is shown (a hand boundary)
-BOUNDARY_EVENTS = frozenset({"hand_dealt", "hand_over", "deciding", "reentered", "declined",
-                             "match_over", "trick_won", "deal_over"})
+BOUNDARY_EVENTS = frozenset(
+    {
+        "hand_dealt",
+        "hand_over",
+        "deciding",
+        "reentered",
+        "declined",
+        "match_over",
+        "trick_won",
+        "deal_over",
+    }
+)
 # mechanics (a spec's `mechanics:`) -> adapter, as each plugin declares it
-ADAPTERS: dict[str, Adapter] = {plugin.name: plugin.transcript for plugin in PLUGINS
-                                if plugin.transcript is not None}
+ADAPTERS: dict[str, Adapter] = {
+    plugin.name: plugin.transcript for plugin in PLUGINS if plugin.transcript is not None
+}
 
 
 def salt_for(seed: int) -> str:
@@ -75,13 +93,16 @@ def adapter_for(game: Any) -> Adapter:
     mechanics = game.spec.mechanics
     if mechanics not in ADAPTERS:
         known = ", ".join(f"`{m}`" for m in ADAPTERS)
-        raise NoTranscript(f"no transcript for `{game.name}` yet: its mechanics `{mechanics}` "
-                           f"has no adapter (its plugin in referee/plugins declares none; there "
-                           f"are {known})")
+        raise NoTranscript(
+            f"no transcript for `{game.name}` yet: its mechanics `{mechanics}` "
+            f"has no adapter (its plugin in referee/plugins declares none; there "
+            f"are {known})"
+        )
     return ADAPTERS[mechanics]
 
 
 # --- the playthrough ---------------------------------------------------------------------------
+
 
 def hands_over(full: View) -> int:
     """How many hands are over: the current one counts once it is. A rummy table deals the next
@@ -149,16 +170,37 @@ class Transcript:
         return hands is not None and hands_over(self.table.view(ADJUDICATOR)) >= hands
 
 
-def new_table(game: Any, adapter: Adapter, seed: int, seats: int,
-              options: Mapping[str, JSON] | None, dealer: int) -> Table:
+def new_table(
+    game: Any,
+    adapter: Adapter,
+    seed: int,
+    seats: int,
+    options: Mapping[str, JSON] | None,
+    dealer: int,
+) -> Table:
     balances = None if adapter.chips is None else {seat: adapter.chips for seat in range(seats)}
-    setup = TableSetup(game=game.name, options=dict(options or {}), seats=seats, dealer=dealer,
-                       seed=seed, salt=salt_for(seed), balances=balances)
+    setup = TableSetup(
+        game=game.name,
+        options=dict(options or {}),
+        seats=seats,
+        dealer=dealer,
+        seed=seed,
+        salt=salt_for(seed),
+        balances=balances,
+    )
     return Table.create(game, setup)
 
 
-def render(game: Any, seed: int, seats: int, *, options: Mapping[str, JSON] | None = None,
-           dealer: int = 0, every_view: bool = False, hands: int | None = None) -> str:
+def render(
+    game: Any,
+    seed: int,
+    seats: int,
+    *,
+    options: Mapping[str, JSON] | None = None,
+    dealer: int = 0,
+    every_view: bool = False,
+    hands: int | None = None,
+) -> str:
     """The transcript of one seeded table played by the random bot, to its end or until `hands`
     hands are over (default: the adapter's limit, none for a game that ends by itself)."""
     adapter = adapter_for(game)
@@ -176,13 +218,16 @@ def render(game: Any, seed: int, seats: int, *, options: Mapping[str, JSON] | No
     full = table.view(ADJUDICATOR)
     ending = "match over" if table.is_over else "stopped"
     script.out()
-    script.out(f"=== {ending} after {hands_over(full)} hand(s): {adapter.summary_line(full)}; "
-               f"{number} moves accepted, {proposals} proposals")
+    script.out(
+        f"=== {ending} after {hands_over(full)} hand(s): {adapter.summary_line(full)}; "
+        f"{number} moves accepted, {proposals} proposals"
+    )
     return "\n".join(script.lines) + "\n"
 
 
-def introduce(script: Transcript, game: Any, seed: int, seats: int, dealer: int,
-              limit: int | None) -> None:
+def introduce(
+    script: Transcript, game: Any, seed: int, seats: int, dealer: int, limit: int | None
+) -> None:
     """The `#` lines: what was played, by which bot, with which options; how to read it."""
     adapter, setup = script.adapter, script.table.setup
     shown = dict(sorted(game.resolve_options(setup.options).items()))

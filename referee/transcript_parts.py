@@ -24,14 +24,18 @@ def show(value: Any) -> str:
 
 # --- lines built from a view's keys ------------------------------------------------------------
 
-def field(key: str, label: str | None = None, render: Callable[[Any], str] = show, *,
-          if_set: bool = False) -> Part:
+
+def field(
+    key: str, label: str | None = None, render: Callable[[Any], str] = show, *, if_set: bool = False
+) -> Part:
     """`label value` for the view's `key`; with `if_set`, left out when empty, zero or null."""
+
     def part(view: View) -> str | None:
         value = view.get(key)
         if if_set and not value:
             return None
         return f"{label or key} {render(value)}"
+
     return part
 
 
@@ -51,15 +55,15 @@ def to_act(view: View) -> str:
 class Adapter:
     """What a transcript needs from one mechanic; everything else is shared."""
 
-    bot: str                                          # named in the transcript's first lines
+    bot: str  # named in the transcript's first lines
     candidates: Callable[[Mapping[str, Any]], Candidates]  # the bot, for the table's options
-    next_seat: Callable[[View], int]                  # who must act now, from the full view
-    header: tuple[Part, ...]                          # `=== hand n: ...`, from the full view
-    view: tuple[Part, ...]                            # one seat's view line
-    summary: tuple[Part, ...]                         # the closing line, from the full view
-    hands: int | None = None                          # default hand limit (None: to the end)
-    chips: int | None = None                          # each seat's starting balance
-    legend: tuple[str, ...] = ()                      # more `#` lines explaining the views
+    next_seat: Callable[[View], int]  # who must act now, from the full view
+    header: tuple[Part, ...]  # `=== hand n: ...`, from the full view
+    view: tuple[Part, ...]  # one seat's view line
+    summary: tuple[Part, ...]  # the closing line, from the full view
+    hands: int | None = None  # default hand limit (None: to the end)
+    chips: int | None = None  # each seat's starting balance
+    legend: tuple[str, ...] = ()  # more `#` lines explaining the views
 
     def header_line(self, full: View) -> str:
         return f"=== hand {full['hand_number']}: " + join_parts(self.header, full, ", ")

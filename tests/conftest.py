@@ -31,8 +31,9 @@ def pontinho() -> Game:
     return shipped_games()["pontinho"]
 
 
-def stack_deal(seats: int, hands: Mapping[int, Sequence[str]], turned: str,
-               stock: Sequence[str] = ()) -> dict[str, Any]:
+def stack_deal(
+    seats: int, hands: Mapping[int, Sequence[str]], turned: str, stock: Sequence[str] = ()
+) -> dict[str, Any]:
     """A stacked deal (SCENARIOS.md) that gives `hands` to some seats and deals the other
     seats 9 cards each from what is left of the two packs, in the pack's fixed order."""
     placed = [Card.parse(c) for hand in hands.values() for c in hand]

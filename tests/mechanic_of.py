@@ -14,5 +14,7 @@ M = TypeVar("M", bound=Mechanic[Any])
 
 def mechanic_of(game: Game, kind: type[M]) -> M:
     mechanic = game.mechanic
-    assert isinstance(mechanic, kind), f"{game.name}: {type(mechanic).__name__}, not {kind.__name__}"
+    assert isinstance(mechanic, kind), (
+        f"{game.name}: {type(mechanic).__name__}, not {kind.__name__}"
+    )
     return mechanic

@@ -23,6 +23,7 @@ SOURCES = {  # top-level package -> the folder it lives in
 }
 GENERATED = "referee.api"
 
+
 def _module_name(package: str, folder: Path, path: Path) -> str:
     parts = [package, *path.relative_to(folder).with_suffix("").parts]
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
@@ -62,8 +63,9 @@ def _absolute(node: ast.ImportFrom, module: str, is_package: bool) -> str:
     return ".".join(base + ([node.module] if node.module else []))
 
 
-def _targets(node: ast.Import | ast.ImportFrom, module: str, path: Path,
-             modules: dict[str, Path]) -> Iterator[str]:
+def _targets(
+    node: ast.Import | ast.ImportFrom, module: str, path: Path, modules: dict[str, Path]
+) -> Iterator[str]:
     if isinstance(node, ast.Import):
         yield from (alias.name for alias in node.names)
         return
@@ -151,7 +153,8 @@ def test_the_graph_sees_the_packages() -> None:
     graph = import_graph()
     assert "referee.service" in graph and "referee_client.client" in graph
     assert "referee.engine.table" in graph["referee.service"] or any(
-        "referee.engine.table" in graph[name] for name in graph if _within(name, "referee.service"))
+        "referee.engine.table" in graph[name] for name in graph if _within(name, "referee.service")
+    )
 
 
 def test_no_import_cycles() -> None:
@@ -171,8 +174,10 @@ def test_the_bots_import_nothing_of_the_engine() -> None:
     graph = import_graph()
     bots = [name for name in graph if _within(name, "referee_bots")]
     assert bots, "no referee_bots package found"
-    leaks = {name: sorted(target for target in graph[name] if not _within(target, "referee_bots"))
-             for name in bots}
+    leaks = {
+        name: sorted(target for target in graph[name] if not _within(target, "referee_bots"))
+        for name in bots
+    }
     assert not any(leaks.values()), leaks
 
 
@@ -187,8 +192,13 @@ def test_the_generated_code_is_its_own_package() -> None:
 
 
 # the tools that iterate over the installed plugins (issue 12, point 1): none names a mechanic
-ITERATING = ("referee.spec.registry", "referee.transcript", "referee.commands.play",
-             "referee.scenario.checks", "referee.scenario.fields")
+ITERATING = (
+    "referee.spec.registry",
+    "referee.transcript",
+    "referee.commands.play",
+    "referee.scenario.checks",
+    "referee.scenario.fields",
+)
 
 
 def test_the_tools_iterate_over_the_plugins() -> None:
@@ -196,9 +206,16 @@ def test_the_tools_iterate_over_the_plugins() -> None:
     tools reach mechanics, bots and plugins only through that list."""
     graph = import_graph()
     for name in ITERATING:
-        named = sorted(target for target in graph[name]
-                       if (target.startswith(("referee.mechanics.", "referee_bots"))
-                       and target != "referee.mechanics.base")
-                       or (target.startswith("referee.plugins.") and target not in (
-                           "referee.plugins.installed", "referee.plugins.plugin")))
+        named = sorted(
+            target
+            for target in graph[name]
+            if (
+                target.startswith(("referee.mechanics.", "referee_bots"))
+                and target != "referee.mechanics.base"
+            )
+            or (
+                target.startswith("referee.plugins.")
+                and target not in ("referee.plugins.installed", "referee.plugins.plugin")
+            )
+        )
         assert not named, f"{name} names {named}"

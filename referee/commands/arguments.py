@@ -60,8 +60,9 @@ def variable(action: argparse.Action) -> str:
     return PREFIX + action.dest.upper()
 
 
-def from_environment(parser: argparse.ArgumentParser,
-                     environ: Mapping[str, str] = os.environ) -> None:
+def from_environment(
+    parser: argparse.ArgumentParser, environ: Mapping[str, str] = os.environ
+) -> None:
     for action in parser._actions:
         if not action.option_strings or isinstance(action, argparse._HelpAction):
             continue
@@ -94,8 +95,13 @@ def _note_when_given(action: argparse.Action) -> None:
     """Make `action` record its dest in the namespace when its flag is on the command line."""
     kind = type(action)
 
-    def called(self: argparse.Action, parser: argparse.ArgumentParser,
-               namespace: argparse.Namespace, values: Any, option_string: str | None = None) -> None:
+    def called(
+        self: argparse.Action,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: Any,
+        option_string: str | None = None,
+    ) -> None:
         kind.__call__(self, parser, namespace, values, option_string)
         vars(namespace).setdefault(GIVEN, set()).add(self.dest)
 
@@ -103,6 +109,7 @@ def _note_when_given(action: argparse.Action) -> None:
 
 
 def _reading_environment(action: argparse.Action) -> Callable[[str], Any]:
+    # typeshed gives `type` as a callable or a FileType; the referee's flags give callables
     convert: Callable[[str], Any] = action.type or str  # type: ignore[assignment]
     switch = isinstance(action, argparse._StoreTrueAction)
     choices = action.choices
@@ -119,7 +126,8 @@ def _reading_environment(action: argparse.Action) -> Callable[[str], Any]:
         if choices is not None and value not in choices:
             expected = ", ".join(f"`{c}`" for c in choices)
             raise argparse.ArgumentTypeError(
-                f"{text.variable}: `{text}`: expected one of {expected}")
+                f"{text.variable}: `{text}`: expected one of {expected}"
+            )
         return value
 
     return read
@@ -130,5 +138,6 @@ def _switch(text: FromEnvironment) -> bool:
         return True
     if text.strip().lower() in FALSE:
         return False
-    raise argparse.ArgumentTypeError(f"{text.variable}: `{text}` is neither a yes (1, true) nor "
-                                     "a no (0, false)")
+    raise argparse.ArgumentTypeError(
+        f"{text.variable}: `{text}` is neither a yes (1, true) nor a no (0, false)"
+    )

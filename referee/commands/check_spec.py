@@ -13,8 +13,11 @@ from referee.spec.registry import load_game
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("files", nargs="+",
-                        help="spec files (YAML); a proofs file (`GAME.proofs.yaml`) checks its spec")
+    parser.add_argument(
+        "files",
+        nargs="+",
+        help="spec files (YAML); a proofs file (`GAME.proofs.yaml`) checks its spec",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -37,7 +40,9 @@ def run(args: argparse.Namespace) -> int:
             failed += 1
             print(exc, file=sys.stderr)
         else:
-            print(f"{path}: ok: `{game.name}`, {len(game.spec.rules)} rules, "
-                  f"{len(game.spec.moves)} moves, {len(game.spec.options)} options, "
-                  f"{len(properties)} properties")
+            print(
+                f"{path}: ok: `{game.name}`, {len(game.spec.rules)} rules, "
+                f"{len(game.spec.moves)} moves, {len(game.spec.options)} options, "
+                f"{len(properties)} properties"
+            )
     return 1 if failed else 0

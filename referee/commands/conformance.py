@@ -29,28 +29,54 @@ from referee.scenario.target import InProcessTarget, Target, default_specs, load
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("paths", nargs="+", metavar="PATH", help="scenario files or folders")
-    parser.add_argument("--target", metavar="HOST:PORT",
-                        help="a running referee to test (default: the engine in this process)")
-    parser.add_argument("--specs", metavar="DIR", default=None,
-                        help="the game specs for the in-process engine (default: the specs shipped with the referee)")
-    parser.add_argument("--tls-ca", metavar="PEM", type=Path,
-                        help="the target speaks TLS: the CA its certificate chains to")
-    parser.add_argument("--create-token-file", metavar="FILE", type=Path,
-                        help="the target's create token (`serve --create-token`), in a file")
-    parser.add_argument("-v", "--verbose", action="store_true",
-                        help="also list the scenarios that passed")
-    parser.add_argument("--junit", metavar="FILE", type=Path,
-                        help="also write a JUnit XML report (one testcase per scenario)")
-    parser.add_argument("--json", action="store_true",
-                        help="print a JSON report on stdout instead of the text one")
+    parser.add_argument(
+        "--target",
+        metavar="HOST:PORT",
+        help="a running referee to test (default: the engine in this process)",
+    )
+    parser.add_argument(
+        "--specs",
+        metavar="DIR",
+        default=None,
+        help="the game specs for the in-process engine (default: the specs shipped with the referee)",
+    )
+    parser.add_argument(
+        "--tls-ca",
+        metavar="PEM",
+        type=Path,
+        help="the target speaks TLS: the CA its certificate chains to",
+    )
+    parser.add_argument(
+        "--create-token-file",
+        metavar="FILE",
+        type=Path,
+        help="the target's create token (`serve --create-token`), in a file",
+    )
+    parser.add_argument(
+        "-v", "--verbose", action="store_true", help="also list the scenarios that passed"
+    )
+    parser.add_argument(
+        "--junit",
+        metavar="FILE",
+        type=Path,
+        help="also write a JUnit XML report (one testcase per scenario)",
+    )
+    parser.add_argument(
+        "--json", action="store_true", help="print a JSON report on stdout instead of the text one"
+    )
 
 
 def make_target(args: argparse.Namespace, games: Mapping[str, Any]) -> Target:
     if args.target:
         return GrpcTarget.connect(
-            args.target, tls_ca=args.tls_ca.read_bytes() if args.tls_ca else None,
-            create_token=(args.create_token_file.read_text(encoding="utf-8").strip()
-                          if args.create_token_file else None))
+            args.target,
+            tls_ca=args.tls_ca.read_bytes() if args.tls_ca else None,
+            create_token=(
+                args.create_token_file.read_text(encoding="utf-8").strip()
+                if args.create_token_file
+                else None
+            ),
+        )
     return InProcessTarget(games)
 
 
@@ -60,8 +86,9 @@ def run(args: argparse.Namespace) -> int:
         raise InvalidArgument(f"no such file or folder: `{missing[0]}`")
     files = list(scenario_files(args.paths))
     if not files:
-        raise InvalidArgument("no scenario files (`*.yaml`) in "
-                              + ", ".join(f"`{p}`" for p in args.paths))
+        raise InvalidArgument(
+            "no scenario files (`*.yaml`) in " + ", ".join(f"`{p}`" for p in args.paths)
+        )
     games = load_specs(args.specs or default_specs())
     target = make_target(args, games)  # a RefereeError (exit status 2) is told by referee.cli
     try:
@@ -78,8 +105,9 @@ def run(args: argparse.Namespace) -> int:
     return 0 if all(r.status in ("passed", "skipped") for r in reports) else 1
 
 
-def run_all(files: list[Path], target: Target, rule_ids: RuleIds,
-            progress: Progress) -> tuple[list[Report], list[float]]:
+def run_all(
+    files: list[Path], target: Target, rule_ids: RuleIds, progress: Progress
+) -> tuple[list[Report], list[float]]:
     """Each file's report and the seconds it took, in order."""
     reports, seconds = [], []
     for number, path in enumerate(files, 1):
@@ -117,8 +145,11 @@ def _print_text(reports: list[Report], verbose: bool) -> None:
     for report in reports:
         _print(report, verbose)
     tally = counts(reports)
-    extra = "".join(f", {tally[k]} {word}" for k, word in (("error", "errors"),
-                                                            ("skipped", "skipped")) if tally[k])
+    extra = "".join(
+        f", {tally[k]} {word}"
+        for k, word in (("error", "errors"), ("skipped", "skipped"))
+        if tally[k]
+    )
     print(f"{tally['passed']} passed, {tally['failed']} failed{extra}")
 
 

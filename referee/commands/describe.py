@@ -10,11 +10,17 @@ from referee.spec.registry import DEFAULT_SPECS
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("game", metavar="GAME",
-                        help="a game name (a spec in --specs), or a spec file (`my_rules.yaml`)")
+    parser.add_argument(
+        "game",
+        metavar="GAME",
+        help="a game name (a spec in --specs), or a spec file (`my_rules.yaml`)",
+    )
     parser.add_argument("--specs", default=str(DEFAULT_SPECS), help="the specs folder")
-    parser.add_argument("--context", metavar="CHECKPOINT",
-                        help="a checkpoint (a move, or a step such as `trick_end`): list its names")
+    parser.add_argument(
+        "--context",
+        metavar="CHECKPOINT",
+        help="a checkpoint (a move, or a step such as `trick_end`): list its names",
+    )
 
 
 def run(args: argparse.Namespace) -> int:

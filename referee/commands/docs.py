@@ -18,10 +18,18 @@ DEFAULT_OUT = Path("docs") / "rules"  # in the checkout; the links it writes ass
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--out", metavar="DIR", default=str(DEFAULT_OUT),
-                        help="the folder to write to (default: docs/rules, from the checkout's root)")
-    parser.add_argument("--specs", metavar="DIR", default=str(DEFAULT_SPECS),
-                        help="the folder of specs (default: the shipped ones)")
+    parser.add_argument(
+        "--out",
+        metavar="DIR",
+        default=str(DEFAULT_OUT),
+        help="the folder to write to (default: docs/rules, from the checkout's root)",
+    )
+    parser.add_argument(
+        "--specs",
+        metavar="DIR",
+        default=str(DEFAULT_SPECS),
+        help="the folder of specs (default: the shipped ones)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:

@@ -20,12 +20,26 @@ DEFAULT_SCENARIOS = Path("tests") / "conformance"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("paths", nargs="*", metavar="PATH", default=[str(DEFAULT_SCENARIOS)],
-                        help="scenario files or folders (default: tests/conformance)")
-    parser.add_argument("--specs", metavar="DIR", type=Path, default=DEFAULT_SPECS,
-                        help="the specs to mutate (default: the shipped ones)")
-    parser.add_argument("-v", "--verbose", action="store_true",
-                        help="also print the scenario that caught each mutant")
+    parser.add_argument(
+        "paths",
+        nargs="*",
+        metavar="PATH",
+        default=[str(DEFAULT_SCENARIOS)],
+        help="scenario files or folders (default: tests/conformance)",
+    )
+    parser.add_argument(
+        "--specs",
+        metavar="DIR",
+        type=Path,
+        default=DEFAULT_SPECS,
+        help="the specs to mutate (default: the shipped ones)",
+    )
+    parser.add_argument(
+        "-v",
+        "--verbose",
+        action="store_true",
+        help="also print the scenario that caught each mutant",
+    )
 
 
 def run(args: argparse.Namespace) -> int:

@@ -34,22 +34,39 @@ from referee_client import RefereeClient
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("game", help="a game name")
     parser.add_argument("--bots", type=positive, default=4, help="how many seats, each a bot")
-    parser.add_argument("--seed", type=int, default=7, help="the table seed (the deal) and the bots' choices")
-    parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
-                        help="a table option (repeatable); VALUE is read as YAML: "
-                             "deals_per_game=4, stakes=true")
-    parser.add_argument("--target", metavar="HOST:PORT",
-                        help="play on a running referee over gRPC (default: in this process)")
+    parser.add_argument(
+        "--seed", type=int, default=7, help="the table seed (the deal) and the bots' choices"
+    )
+    parser.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a table option (repeatable); VALUE is read as YAML: deals_per_game=4, stakes=true",
+    )
+    parser.add_argument(
+        "--target",
+        metavar="HOST:PORT",
+        help="play on a running referee over gRPC (default: in this process)",
+    )
     parser.add_argument("--specs", default=str(DEFAULT_SPECS))
     parser.add_argument("--quiet", action="store_true", help="print only accepted moves")
-    parser.add_argument("--hands", type=positive, default=5,
-                        help="banking games (Pontoon): how many hands to play (default 5)")
-    parser.add_argument("--chips", type=non_negative, default=1000,
-                        help="banking games (Pontoon): each seat's chips at the start "
-                             "(default 1000)")
+    parser.add_argument(
+        "--hands",
+        type=positive,
+        default=5,
+        help="banking games (Pontoon): how many hands to play (default 5)",
+    )
+    parser.add_argument(
+        "--chips",
+        type=non_negative,
+        default=1000,
+        help="banking games (Pontoon): each seat's chips at the start (default 1000)",
+    )
 
 
 # --- the referee the bots play against: this process, or a server ------------------------------
+
 
 class InProcess:
     def __init__(self, game: Game, setup: TableSetup) -> None:
@@ -61,8 +78,11 @@ class InProcess:
 
     def propose(self, seat: int, move: dict[str, Any]) -> Answer:
         verdict = self.table.propose(seat, Move.from_data(move))
-        return Answer(verdict.outcome.value, tuple(sorted(verdict.rule_ids())),
-                      tuple(events_for(verdict.events, seat)))
+        return Answer(
+            verdict.outcome.value,
+            tuple(sorted(verdict.rule_ids())),
+            tuple(events_for(verdict.events, seat)),
+        )
 
     def close(self) -> None:
         pass
@@ -74,8 +94,13 @@ class Remote:
     def __init__(self, target: str, setup: TableSetup) -> None:
         self.client = RefereeClient(target)
         try:
-            self.handle = self.client.create_table(setup.game, setup.seats, seed=setup.seed,
-                                                   options=setup.options, balances=setup.balances)
+            self.handle = self.client.create_table(
+                setup.game,
+                setup.seats,
+                seed=setup.seed,
+                options=setup.options,
+                balances=setup.balances,
+            )
         except grpc.RpcError:
             self.client.close()
             raise
@@ -89,8 +114,9 @@ class Remote:
     def propose(self, seat: int, move: dict[str, Any]) -> Answer:
         verdict = self.client.propose(self.handle.id, self.handle.tokens[seat], move)
         rules = {i for v in verdict["violations"] for i in (v["rule"], *v["cites"])}
-        return Answer(verdict["outcome"], tuple(sorted(rules)),
-                      tuple(_by_seat(e) for e in verdict["events"]))
+        return Answer(
+            verdict["outcome"], tuple(sorted(rules)), tuple(_by_seat(e) for e in verdict["events"])
+        )
 
     def close(self) -> None:
         self.client.close()
@@ -110,8 +136,9 @@ def _by_seat(value: Any) -> Any:
 
 
 def open_table(game: Game, args: argparse.Namespace, **setup: Any) -> Referee:
-    table = TableSetup(game=game.name, seats=args.bots, seed=args.seed,
-                       options=parse_options(args.option), **setup)
+    table = TableSetup(
+        game=game.name, seats=args.bots, seed=args.seed, options=parse_options(args.option), **setup
+    )
     return Remote(args.target, table) if args.target else InProcess(game, table)
 
 
@@ -129,13 +156,21 @@ def run(args: argparse.Namespace) -> int:
     game = find_game(load_games(args.specs), args.game)
     play = installed.by_name()[game.spec.mechanics].play
     if play is None:
-        raise InvalidArgument(f"`{game.name}` cannot be played by bots yet: its mechanics "
-                              f"`{game.spec.mechanics}` has no driver")
-    context = PlayContext(game.name, args, lambda **setup: open_table(game, args, **setup),
-                          lambda: game.resolve_options(parse_options(args.option)))
+        raise InvalidArgument(
+            f"`{game.name}` cannot be played by bots yet: its mechanics "
+            f"`{game.spec.mechanics}` has no driver"
+        )
+    context = PlayContext(
+        game.name,
+        args,
+        lambda **setup: open_table(game, args, **setup),
+        lambda: game.resolve_options(parse_options(args.option)),
+    )
     try:
         return play(context)
     except grpc.RpcError as exc:  # a RefereeError is told by referee.cli
-        print(f"referee play: {args.target}: {exc.code().name.lower()}: {exc.details()}",
-              file=sys.stderr)
+        print(
+            f"referee play: {args.target}: {exc.code().name.lower()}: {exc.details()}",
+            file=sys.stderr,
+        )
         return 2

@@ -18,8 +18,8 @@ MAX_PROPOSALS = 500_000  # a safety net: a match of random bots ends long before
 class Answer:
     """A verdict as the proposing seat receives it."""
 
-    outcome: str                      # accepted | rejected | pending
-    rules: tuple[str, ...]            # the rules broken, with what they cite
+    outcome: str  # accepted | rejected | pending
+    rules: tuple[str, ...]  # the rules broken, with what they cite
     events: tuple[dict[str, Any], ...]  # as the proposer may see them
 
     @property
@@ -49,8 +49,13 @@ class PlayContext:
     options: Callable[[], Mapping[str, Any]]
 
 
-def play_turn(referee: Referee, seat: int, candidates: Iterator[dict[str, Any]], quiet: bool,
-              events: list[dict[str, Any]] | None = None) -> int:
+def play_turn(
+    referee: Referee,
+    seat: int,
+    candidates: Iterator[dict[str, Any]],
+    quiet: bool,
+    events: list[dict[str, Any]] | None = None,
+) -> int:
     """Propose `seat`'s candidates until one is taken; the number of proposals made (at least
     one: a turn in which nothing was taken is tried again, with new random choices). The events
     of the verdict taken are added to `events`."""
@@ -59,7 +64,9 @@ def play_turn(referee: Referee, seat: int, candidates: Iterator[dict[str, Any]],
         proposals += 1
         answer = referee.propose(seat, move)
         if answer.taken or not quiet:
-            status = answer.outcome if answer.taken else f"rejected ({', '.join(answer.rules) or '-'})"
+            status = (
+                answer.outcome if answer.taken else f"rejected ({', '.join(answer.rules) or '-'})"
+            )
             print(f"  seat {seat}: {move} -> {status}")
         if answer.taken:
             if events is not None:

@@ -16,11 +16,18 @@ SPEC_SUFFIXES = (".yaml", ".yml")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("game", metavar="GAME",
-                        help="a game name (a spec in --specs), or a spec file (`my_rules.yaml`)")
+    parser.add_argument(
+        "game",
+        metavar="GAME",
+        help="a game name (a spec in --specs), or a spec file (`my_rules.yaml`)",
+    )
     parser.add_argument("--specs", default=str(DEFAULT_SPECS), help="the specs folder")
-    parser.add_argument("--rlimit", type=positive, default=DEFAULT_RLIMIT,
-                        help="z3's deterministic resource budget per query")
+    parser.add_argument(
+        "--rlimit",
+        type=positive,
+        default=DEFAULT_RLIMIT,
+        help="z3's deterministic resource budget per query",
+    )
     parser.add_argument("--only", help="prove only this property id")
 
 

@@ -17,14 +17,32 @@ from referee.scenario.format import load_file
 from referee.scenario.runner import reason
 from referee.scenario.target import default_specs, load_specs
 
-SUMMARY_FIELDS = ("to_act", "hand_over", "match_over", "winner", "scores", "blown", "balances",
-                  "pot", "kitty", "points", "tricks", "totals")
+SUMMARY_FIELDS = (
+    "to_act",
+    "hand_over",
+    "match_over",
+    "winner",
+    "scores",
+    "blown",
+    "balances",
+    "pot",
+    "kitty",
+    "points",
+    "tricks",
+    "totals",
+)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("file", metavar="FILE", help="a game record (the format of docs/scenarios.md)")
-    parser.add_argument("--specs", metavar="DIR", default=None,
-                        help="the game specs (default: the specs shipped with the referee)")
+    parser.add_argument(
+        "file", metavar="FILE", help="a game record (the format of docs/scenarios.md)"
+    )
+    parser.add_argument(
+        "--specs",
+        metavar="DIR",
+        default=None,
+        help="the game specs (default: the specs shipped with the referee)",
+    )
     parser.add_argument("--json", action="store_true", help="print the whole answer as JSON")
 
 
@@ -47,7 +65,9 @@ def _print(source: str, steps: Any, answer: dict[str, JSON]) -> None:
                 print(f"  {key}: {show(result[key])}")
         return
     step = steps[answer["step"]]
-    print(f"{step.where} (seat {answer['seat']} `{answer['move']['type']}`): illegal move "
-          f"after {answer['moves']} accepted")
+    print(
+        f"{step.where} (seat {answer['seat']} `{answer['move']['type']}`): illegal move "
+        f"after {answer['moves']} accepted"
+    )
     for violation in answer["violations"]:
         print(f"  {reason(violation['rule'], violation['cites'], violation['message'])}")

@@ -17,10 +17,18 @@ DEFAULT_OUT = Path("docs") / "schemas"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--out", metavar="DIR", default=str(DEFAULT_OUT),
-                        help="the folder to write to (default: docs/schemas)")
-    parser.add_argument("--specs", metavar="DIR", default=str(DEFAULT_SPECS),
-                        help="the folder of specs (default: the shipped ones)")
+    parser.add_argument(
+        "--out",
+        metavar="DIR",
+        default=str(DEFAULT_OUT),
+        help="the folder to write to (default: docs/schemas)",
+    )
+    parser.add_argument(
+        "--specs",
+        metavar="DIR",
+        default=str(DEFAULT_SPECS),
+        help="the folder of specs (default: the shipped ones)",
+    )
 
 
 def document(game: Game) -> str:

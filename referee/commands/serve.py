@@ -52,52 +52,107 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     where = parser.add_mutually_exclusive_group()
     where.add_argument("--db", default="var/referee.db", help="SQLite file of the tables")
     where.add_argument("--memory", action="store_true", help="keep tables in memory only")
-    parser.add_argument("--max-message-bytes", type=positive, default=MAX_MESSAGE_BYTES,
-                        help="largest request accepted")
-    parser.add_argument("--workers", type=positive, default=MAX_WORKERS,
-                        help="threads running unary calls (an open Watch stream holds none)")
-    parser.add_argument("--max-live-tables", type=positive, default=MAX_LIVE_TABLES,
-                        help="tables kept in memory; the least recently used are dropped and "
-                             "replayed from the store when asked for again")
-    parser.add_argument("--specs", default=str(DEFAULT_SPECS),
-                        help="folder of game specs (default: those shipped with the referee)")
-    parser.add_argument("--allow-stacked", action="store_true",
-                        help="allow CreateTable a chosen `seed` or a stacked `deal` (test and "
-                             "dispute mode; every view shows it); off: every table is dealt fair")
-    parser.add_argument("--metrics-port", type=port, default=0,
-                        help="serve Prometheus metrics over HTTP on this port, on --host "
-                             "(0: no metrics)")
-    parser.add_argument("--log-level", default="info",
-                        choices=["debug", "info", "warning", "error"])
+    parser.add_argument(
+        "--max-message-bytes",
+        type=positive,
+        default=MAX_MESSAGE_BYTES,
+        help="largest request accepted",
+    )
+    parser.add_argument(
+        "--workers",
+        type=positive,
+        default=MAX_WORKERS,
+        help="threads running unary calls (an open Watch stream holds none)",
+    )
+    parser.add_argument(
+        "--max-live-tables",
+        type=positive,
+        default=MAX_LIVE_TABLES,
+        help="tables kept in memory; the least recently used are dropped and "
+        "replayed from the store when asked for again",
+    )
+    parser.add_argument(
+        "--specs",
+        default=str(DEFAULT_SPECS),
+        help="folder of game specs (default: those shipped with the referee)",
+    )
+    parser.add_argument(
+        "--allow-stacked",
+        action="store_true",
+        help="allow CreateTable a chosen `seed` or a stacked `deal` (test and "
+        "dispute mode; every view shows it); off: every table is dealt fair",
+    )
+    parser.add_argument(
+        "--metrics-port",
+        type=port,
+        default=0,
+        help="serve Prometheus metrics over HTTP on this port, on --host (0: no metrics)",
+    )
+    parser.add_argument(
+        "--log-level", default="info", choices=["debug", "info", "warning", "error"]
+    )
     _add_limits(parser.add_argument_group("limits (0: none)"))
     access = parser.add_argument_group("access")
     token = access.add_mutually_exclusive_group()
-    token.add_argument("--create-token", help="CreateTable needs this secret (metadata "
-                       "x-create-token); prefer --create-token-file, argv is public")
+    token.add_argument(
+        "--create-token",
+        help="CreateTable needs this secret (metadata "
+        "x-create-token); prefer --create-token-file, argv is public",
+    )
     token.add_argument("--create-token-file", type=Path, help="a file holding the create token")
-    token.add_argument("--open-create", action="store_true",
-                       help="anyone may create tables, even on a non-loopback address")
+    token.add_argument(
+        "--open-create",
+        action="store_true",
+        help="anyone may create tables, even on a non-loopback address",
+    )
     access.add_argument("--tls-cert", type=Path, help="PEM certificate chain: serve TLS")
     access.add_argument("--tls-key", type=Path, help="PEM private key of --tls-cert")
-    access.add_argument("--tls-client-ca", type=Path,
-                        help="PEM CA: clients must show a certificate it signed (mutual TLS)")
+    access.add_argument(
+        "--tls-client-ca",
+        type=Path,
+        help="PEM CA: clients must show a certificate it signed (mutual TLS)",
+    )
     from_environment(parser)
 
 
 def _add_limits(group: argparse._ArgumentGroup) -> None:
     default = Limits()
-    group.add_argument("--max-concurrent-rpcs", type=non_negative, default=default.concurrent_rpcs,
-                       help="calls in progress at once, open streams included")
-    group.add_argument("--max-streams-per-peer", type=non_negative, default=default.streams_per_peer,
-                       help="open Watch streams from one address")
-    group.add_argument("--max-streams-per-table", type=non_negative, default=MAX_STREAMS_PER_TABLE,
-                       help="open Watch streams on one table")
-    group.add_argument("--peer-rate", type=Rate.parse, default=default.peer_rate,
-                       help="requests a second from one address, `RATE` or `RATE/BURST`")
-    group.add_argument("--token-rate", type=Rate.parse, default=default.token_rate,
-                       help="requests a second with one seat token, `RATE` or `RATE/BURST`")
-    group.add_argument("--create-rate", type=Rate.parse, default=default.create_rate,
-                       help="tables created a second from one address, `RATE` or `RATE/BURST`")
+    group.add_argument(
+        "--max-concurrent-rpcs",
+        type=non_negative,
+        default=default.concurrent_rpcs,
+        help="calls in progress at once, open streams included",
+    )
+    group.add_argument(
+        "--max-streams-per-peer",
+        type=non_negative,
+        default=default.streams_per_peer,
+        help="open Watch streams from one address",
+    )
+    group.add_argument(
+        "--max-streams-per-table",
+        type=non_negative,
+        default=MAX_STREAMS_PER_TABLE,
+        help="open Watch streams on one table",
+    )
+    group.add_argument(
+        "--peer-rate",
+        type=Rate.parse,
+        default=default.peer_rate,
+        help="requests a second from one address, `RATE` or `RATE/BURST`",
+    )
+    group.add_argument(
+        "--token-rate",
+        type=Rate.parse,
+        default=default.token_rate,
+        help="requests a second with one seat token, `RATE` or `RATE/BURST`",
+    )
+    group.add_argument(
+        "--create-rate",
+        type=Rate.parse,
+        default=default.create_rate,
+        help="tables created a second from one address, `RATE` or `RATE/BURST`",
+    )
 
 
 def server_config(args: argparse.Namespace) -> ServerConfig:
@@ -112,15 +167,26 @@ def server_config(args: argparse.Namespace) -> ServerConfig:
     if create_token == "":
         raise ValueError("the create token is empty")
     if create_token is None and not args.open_create and not is_loopback(args.host):
-        raise ValueError(f"listening on {args.host}: give --create-token-file (or "
-                         "--create-token), or --open-create to let anyone create tables")
+        raise ValueError(
+            f"listening on {args.host}: give --create-token-file (or "
+            "--create-token), or --open-create to let anyone create tables"
+        )
     tls = TlsFiles(args.tls_cert, args.tls_key, args.tls_client_ca) if args.tls_cert else None
-    limits = Limits(concurrent_rpcs=args.max_concurrent_rpcs,
-                    streams_per_peer=args.max_streams_per_peer,
-                    streams_per_table=args.max_streams_per_table, peer_rate=args.peer_rate,
-                    token_rate=args.token_rate, create_rate=args.create_rate)
-    return ServerConfig(max_message_bytes=args.max_message_bytes, max_workers=args.workers,
-                        limits=limits, create_token=create_token, tls=tls)
+    limits = Limits(
+        concurrent_rpcs=args.max_concurrent_rpcs,
+        streams_per_peer=args.max_streams_per_peer,
+        streams_per_table=args.max_streams_per_table,
+        peer_rate=args.peer_rate,
+        token_rate=args.token_rate,
+        create_rate=args.create_rate,
+    )
+    return ServerConfig(
+        max_message_bytes=args.max_message_bytes,
+        max_workers=args.workers,
+        limits=limits,
+        create_token=create_token,
+        tls=tls,
+    )
 
 
 def is_loopback(host: str) -> bool:
@@ -143,8 +209,7 @@ def open_store(args: argparse.Namespace) -> Store:
         raise RefereeError(f"cannot open the tables' database `{path}`: {problem}") from None
 
 
-def bind(service: RefereeService, host: str, port: int,
-         config: ServerConfig) -> tuple[Server, int]:
+def bind(service: RefereeService, host: str, port: int, config: ServerConfig) -> tuple[Server, int]:
     check_can_listen(host, port)
     try:
         return create_server(service, host, port, config)
@@ -156,16 +221,18 @@ def check_can_listen(host: str, port: int) -> None:
     """A RefereeError if `host:port` cannot be bound, said in a line before grpc tries (grpc
     would log its own lines about it on stderr)."""
     try:
-        addresses = socket.getaddrinfo(host.strip("[]"), port, type=socket.SOCK_STREAM,
-                                       flags=socket.AI_PASSIVE)
+        addresses = socket.getaddrinfo(
+            host.strip("[]"), port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+        )
     except socket.gaierror as problem:
         reason = (problem.strerror or str(problem)).lower()
         raise RefereeError(f"cannot listen on `{host}`: {reason}") from None
     problems = [p for p in map(_bind_problem, addresses) if p is not None]
     in_use = [p for p in problems if p.errno == errno.EADDRINUSE]
     if in_use or (problems and len(problems) == len(addresses)):  # grpc needs one address bound
-        reason = ("the port is in use" if in_use
-                  else (problems[0].strerror or str(problems[0])).lower())
+        reason = (
+            "the port is in use" if in_use else (problems[0].strerror or str(problems[0])).lower()
+        )
         raise RefereeError(f"cannot listen on {host}:{port}: {reason}")
 
 
@@ -202,9 +269,13 @@ def run(args: argparse.Namespace) -> int:
     configure_logging(args.log_level)  # once the command line holds: its errors are plain lines
     games = load_served_games(args.specs)
     store = open_store(args)
-    service = RefereeService(store, games, max_live_tables=args.max_live_tables,
-                             max_streams_per_table=config.limits.streams_per_table,
-                             allow_stacked=args.allow_stacked)
+    service = RefereeService(
+        store,
+        games,
+        max_live_tables=args.max_live_tables,
+        max_streams_per_table=config.limits.streams_per_table,
+        allow_stacked=args.allow_stacked,
+    )
     try:
         server, port = bind(service, args.host, args.port, config)
     except RefereeError:
@@ -212,8 +283,11 @@ def run(args: argparse.Namespace) -> int:
         store.close()
         raise
     try:
-        metrics = (serve_metrics(service.metrics, args.host, args.metrics_port)
-                   if args.metrics_port else None)
+        metrics = (
+            serve_metrics(service.metrics, args.host, args.metrics_port)
+            if args.metrics_port
+            else None
+        )
     except OSError as problem:  # the port is taken, say
         server.stop(None)
         service.close()

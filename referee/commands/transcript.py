@@ -24,22 +24,41 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=7, help="the table seed and the bot's choices")
     parser.add_argument("--seats", type=positive, default=4, help="how many seats, each a bot")
     parser.add_argument("--dealer", type=non_negative, default=0, help="the first dealer")
-    parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
-                        help="a table option (repeatable); VALUE is read as YAML: 25, true, paid")
-    parser.add_argument("--hands", type=positive, default=None,
-                        help="stop once this many hands are over (default: a match is played to "
-                             "its end, a banking table for 5 hands)")
-    parser.add_argument("--every-view", action="store_true",
-                        help="every seat's view after every move (default: the mover's view, "
-                             "and every seat's view at hand boundaries)")
+    parser.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a table option (repeatable); VALUE is read as YAML: 25, true, paid",
+    )
+    parser.add_argument(
+        "--hands",
+        type=positive,
+        default=None,
+        help="stop once this many hands are over (default: a match is played to "
+        "its end, a banking table for 5 hands)",
+    )
+    parser.add_argument(
+        "--every-view",
+        action="store_true",
+        help="every seat's view after every move (default: the mover's view, "
+        "and every seat's view at hand boundaries)",
+    )
     parser.add_argument("--specs", default=str(DEFAULT_SPECS))
     parser.add_argument("--out", metavar="FILE", help="write the transcript to FILE")
 
 
 def run(args: argparse.Namespace) -> int:
     game = find_game(load_games(args.specs), args.game)  # a RefereeError is told by referee.cli
-    text = render(game, args.seed, args.seats, options=parse_options(args.option),
-                  dealer=args.dealer, every_view=args.every_view, hands=args.hands)
+    text = render(
+        game,
+        args.seed,
+        args.seats,
+        options=parse_options(args.option),
+        dealer=args.dealer,
+        every_view=args.every_view,
+        hands=args.hands,
+    )
     if args.out:
         Path(args.out).write_text(text, encoding="utf-8")
         print(f"{args.out}: {len(text.splitlines())} lines, {len(text.encode('utf-8'))} bytes")

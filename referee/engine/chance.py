@@ -20,8 +20,8 @@ from typing import Any, TypeVar
 T = TypeVar("T")
 
 SECRET_BYTES = 32
-WORD_BYTES = 4            # each draw reads a 32-bit big-endian word
-WORD_RANGE = 1 << 32      # so a shuffle holds at most 2^32 items
+WORD_BYTES = 4  # each draw reads a 32-bit big-endian word
+WORD_RANGE = 1 << 32  # so a shuffle holds at most 2^32 items
 
 
 @dataclass(frozen=True)
@@ -35,6 +35,7 @@ class Shuffle:
 
 
 # --- the root and the chain ------------------------------------------------------------------
+
 
 def new_secret() -> str:
     """The referee's secret for a fair table: 32 bytes from `secrets`, as hex."""
@@ -66,6 +67,7 @@ def mix(link: str, who: str, entropy: str) -> str:
 
 
 # --- shuffles --------------------------------------------------------------------------------
+
 
 def purpose_of(*purpose: object) -> str:
     return ":".join(str(p) for p in purpose)
@@ -117,7 +119,7 @@ def _words(key: bytes) -> Iterator[int]:
     while True:
         block = hashlib.sha256(key + counter.to_bytes(8, "big")).digest()
         for start in range(0, len(block), WORD_BYTES):
-            yield int.from_bytes(block[start:start + WORD_BYTES], "big")
+            yield int.from_bytes(block[start : start + WORD_BYTES], "big")
         counter += 1
 
 
@@ -126,6 +128,7 @@ def _hmac(key: bytes, message: str) -> bytes:
 
 
 # --- deck commitments (per hand, salted) -----------------------------------------------------
+
 
 def new_salt() -> str:
     return secrets.token_hex(16)

@@ -23,8 +23,13 @@ Where = Sentence  # where in the move a value is: `move `meld`: field `cards`[2]
 
 
 def field_type(spec: FieldSpec) -> Type:
-    simple: dict[str, Type] = {"card": CARD, "cards": ListType(CARD), "int": INT, "enum": STR,
-                               "list_of_cards": ListType(ListType(CARD))}
+    simple: dict[str, Type] = {
+        "card": CARD,
+        "cards": ListType(CARD),
+        "int": INT,
+        "enum": STR,
+        "list_of_cards": ListType(ListType(CARD)),
+    }
     if spec.type in simple:
         return simple[spec.type]
     record = record_type(spec.fields)
@@ -50,7 +55,9 @@ def parse_move(moves: Mapping[str, MoveSpec], move: Move, pack: PackKind) -> dic
     return _parse_record(spec.fields, move.fields, Sentence("move.at", {"type": move.type}), pack)
 
 
-def _parse_record(fields: tuple[FieldSpec, ...], given: Any, where: Where, pack: PackKind) -> dict[str, Any]:
+def _parse_record(
+    fields: tuple[FieldSpec, ...], given: Any, where: Where, pack: PackKind
+) -> dict[str, Any]:
     if not isinstance(given, Mapping):
         raise _malformed("move.not_a_mapping", where, given=_short(given))
     declared = {f.name: f for f in fields}
@@ -66,8 +73,9 @@ def _parse_record(fields: tuple[FieldSpec, ...], given: Any, where: Where, pack:
                 raise _malformed("move.missing_field", where, field=name)
             record[name] = _neutral(spec)
         else:
-            record[name] = _parse_value(spec, value, Sentence("move.at_field",
-                                                              {"at": where, "field": name}), pack)
+            record[name] = _parse_value(
+                spec, value, Sentence("move.at_field", {"at": where, "field": name}), pack
+            )
     return record
 
 
@@ -134,15 +142,23 @@ def _list(spec: FieldSpec, value: Any, where: Where, pack: PackKind) -> list[dic
     return [_parse_record(spec.fields, v, _item(where, i), pack) for i, v in enumerate(value)]
 
 
-_VALUE_READERS = {"card": _card, "cards": _cards, "int": _int, "enum": _enum,
-                  "list_of_cards": _list_of_cards, "record": _record, "list": _list}
+_VALUE_READERS = {
+    "card": _card,
+    "cards": _cards,
+    "int": _int,
+    "enum": _enum,
+    "list_of_cards": _list_of_cards,
+    "record": _record,
+    "list": _list,
+}
 
 
 def _neutral(spec: FieldSpec) -> Any:
     if spec.type == "record":
         return {f.name: _neutral(f) for f in spec.fields} | {"present": []}
-    return {"card": NO_CARD, "cards": [], "int": 0, "enum": "", "list_of_cards": [],
-            "list": []}[spec.type]
+    return {"card": NO_CARD, "cards": [], "int": 0, "enum": "", "list_of_cards": [], "list": []}[
+        spec.type
+    ]
 
 
 __all__ = ["BOOL", "NO_CARD", "field_type", "move_record_type", "parse_move"]

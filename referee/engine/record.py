@@ -15,8 +15,13 @@ from referee.model import JSON
 
 def record_of(table: Table) -> dict[str, JSON]:
     setup = table.setup
-    record: dict[str, Any] = {"format": 1, "game": setup.game, "seats": setup.seats,
-                              "dealer": setup.dealer, "options": dict(setup.options)}
+    record: dict[str, Any] = {
+        "format": 1,
+        "game": setup.game,
+        "seats": setup.seats,
+        "dealer": setup.dealer,
+        "options": dict(setup.options),
+    }
     for key in ("seed", "deal", "scores", "balances", "entropy"):
         value = getattr(setup, key)
         if value is not None:
@@ -25,7 +30,8 @@ def record_of(table: Table) -> dict[str, JSON]:
         record["deal_commitment"] = table.deal_commitment
         if table.is_over:
             record["secret"] = setup.secret
-    record["steps"] = [{"close_window": True} if seat == SYSTEM
-                       else {"seat": seat, "move": move.to_data()}
-                       for seat, move in table.history]
+    record["steps"] = [
+        {"close_window": True} if seat == SYSTEM else {"seat": seat, "move": move.to_data()}
+        for seat, move in table.history
+    ]
     return record

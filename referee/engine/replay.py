@@ -26,8 +26,9 @@ from referee.scenario.format import (
 from referee.scenario.target import InProcessTarget, Unsupported
 
 
-def adjudicate(games: Mapping[str, Any], record: Mapping[str, JSON],
-               source: str = "<record>") -> dict[str, JSON]:
+def adjudicate(
+    games: Mapping[str, Any], record: Mapping[str, JSON], source: str = "<record>"
+) -> dict[str, JSON]:
     """The first illegal move of `record` (data, as a JSON object), or its confirmed result.
 
     Illegal: `{"legal": False, "step": i, "seat", "move", "violations": [...], "moves": n}`,
@@ -39,8 +40,9 @@ def adjudicate(games: Mapping[str, Any], record: Mapping[str, JSON],
     return replay(games, load_data(integral(record), source))
 
 
-def adjudicate_yaml(games: Mapping[str, Any], text: str,
-                    source: str = "<record>") -> dict[str, JSON]:
+def adjudicate_yaml(
+    games: Mapping[str, Any], text: str, source: str = "<record>"
+) -> dict[str, JSON]:
     """`adjudicate` for a record given as the YAML text of SCENARIOS.md."""
     return replay(games, load_text(text, source))
 
@@ -50,8 +52,9 @@ def replay(games: Mapping[str, Any], scenario: Scenario) -> dict[str, JSON]:
     try:
         table = target.create_table(scenario.setup)
     except RefereeError as exc:
-        raise ScenarioError(f"the table cannot be set up: {exc.message}",
-                            source=scenario.source) from exc
+        raise ScenarioError(
+            f"the table cannot be set up: {exc.message}", source=scenario.source
+        ) from exc
     accepted = 0
     for step in scenario.steps:
         if isinstance(step, CloseWindowStep):
@@ -60,9 +63,14 @@ def replay(games: Mapping[str, Any], scenario: Scenario) -> dict[str, JSON]:
             continue
         verdict = target.propose(table, step.seat, step.move)
         if verdict.outcome is Outcome.REJECTED:
-            return {"legal": False, "step": step.where.step - 1, "seat": step.seat,
-                    "move": step.move.to_data(), "moves": accepted,
-                    "violations": [v.to_data() for v in verdict.violations]}
+            return {
+                "legal": False,
+                "step": step.where.step - 1,
+                "seat": step.seat,
+                "move": step.move.to_data(),
+                "moves": accepted,
+                "violations": [v.to_data() for v in verdict.violations],
+            }
         accepted += verdict.outcome is Outcome.ACCEPTED
     return {"legal": True, "moves": accepted, "result": target.view(table, ADJUDICATOR)}
 
@@ -71,6 +79,6 @@ def _close_window(target: InProcessTarget, table: Any, step: CloseWindowStep) ->
     try:
         target.close_window(table)
     except Unsupported as exc:
-        raise ScenarioError(exc.message, source=step.where.source, line=step.where.line,
-                            step=step.where.step) from exc
-
+        raise ScenarioError(
+            exc.message, source=step.where.source, line=step.where.line, step=step.where.step
+        ) from exc

@@ -29,9 +29,13 @@ CONTRIBUTE_TEXT = Sentence("move.contribute", {"most": MAX_ENTROPY_CHARS})
 def contribute_move(language: str) -> dict[str, JSON]:
     """The move every game has, as DescribeGame lists it beside the game's own."""
     text = {lang: CATALOGUE.render(CONTRIBUTE_TEXT, lang) for lang in CATALOGUE.languages}
-    return {"type": CONTRIBUTE, "fields": ["entropy"],
-            "typed_fields": [{"name": "entropy", "type": "text", "optional": False}], "text": text,
-            "sentence": CATALOGUE.render(CONTRIBUTE_TEXT, language)}
+    return {
+        "type": CONTRIBUTE,
+        "fields": ["entropy"],
+        "typed_fields": [{"name": "entropy", "type": "text", "optional": False}],
+        "text": text,
+        "sentence": CATALOGUE.render(CONTRIBUTE_TEXT, language),
+    }
 
 
 def mode(setup: TableSetup) -> str:
@@ -76,8 +80,9 @@ def read_contribution(move: Move) -> str | Violation:
     at = Sentence("move.at", {"type": CONTRIBUTE})
     extra = sorted(set(move.fields) - {"entropy"})
     if extra:
-        return unreadable(Sentence("move.unknown_field",
-                                   {"at": at, "field": extra[0], "allowed": "`entropy`"}))
+        return unreadable(
+            Sentence("move.unknown_field", {"at": at, "field": extra[0], "allowed": "`entropy`"})
+        )
     entropy = move.fields.get("entropy")
     if entropy is None:
         return unreadable(Sentence("move.missing_field", {"at": at, "field": "entropy"}))

@@ -24,8 +24,8 @@ class TableSetup:
     scores: Mapping[int, int] | None = None
     balances: Mapping[int, int] | None = None
     salt: str | None = None
-    secret: str | None = None     # hex: the referee's secret, the seed chain's root
-    entropy: str | None = None    # the creator's contribution to the seed chain
+    secret: str | None = None  # hex: the referee's secret, the seed chain's root
+    entropy: str | None = None  # the creator's contribution to the seed chain
 
     def to_data(self) -> dict[str, JSON]:
         data = asdict(self)
@@ -39,9 +39,17 @@ class TableSetup:
     def from_data(cls, data: Mapping[str, JSON]) -> TableSetup:
         def seat_map(value: Any) -> dict[int, int] | None:
             return None if value is None else {int(k): int(v) for k, v in value.items()}
-        return cls(game=data["game"], options=dict(data.get("options") or {}),
-                   seats=int(data.get("seats", 4)), dealer=int(data.get("dealer", 0)),
-                   seed=None if data.get("seed") is None else int(data["seed"]),
-                   deal=data.get("deal"), scores=seat_map(data.get("scores")),
-                   balances=seat_map(data.get("balances")), salt=data.get("salt"),
-                   secret=data.get("secret"), entropy=data.get("entropy"))
+
+        return cls(
+            game=data["game"],
+            options=dict(data.get("options") or {}),
+            seats=int(data.get("seats", 4)),
+            dealer=int(data.get("dealer", 0)),
+            seed=None if data.get("seed") is None else int(data["seed"]),
+            deal=data.get("deal"),
+            scores=seat_map(data.get("scores")),
+            balances=seat_map(data.get("balances")),
+            salt=data.get("salt"),
+            secret=data.get("secret"),
+            entropy=data.get("entropy"),
+        )

@@ -56,7 +56,8 @@ def rest_of_pack(pack: list[Card], placed: list[Card]) -> list[Card]:
     have = Counter(pack)
     for card, count in Counter(placed).items():
         if count > have[card]:
-            raise SetupError(f"stacked deal: `{card}` is used {count} times; the pack holds "
-                             f"{have[card]}")
+            raise SetupError(
+                f"stacked deal: `{card}` is used {count} times; the pack holds {have[card]}"
+            )
     order = {card: index for index, card in reversed(list(enumerate(pack)))}
     return sorted((have - Counter(placed)).elements(), key=order.__getitem__)

@@ -31,7 +31,7 @@ from referee.model import (
 )
 from referee.spec.registry import Game
 
-SYSTEM = -2                  # the table itself, for moves no seat makes (a deadline passing)
+SYSTEM = -2  # the table itself, for moves no seat makes (a deadline passing)
 # a deadline passing, as the move log records it: its name from when only claim windows had one
 EXPIRE = "close_window"
 CLOSE_WINDOW = EXPIRE
@@ -57,17 +57,25 @@ class Table:
         options = game.resolve_options(setup.options)
         spec = game.spec
         if not spec.seats_min <= setup.seats <= spec.seats_max:
-            raise SetupError(f"`{game.name}` is played by {spec.seats_min} to {spec.seats_max} "
-                             f"seats, not `{setup.seats}`")
+            raise SetupError(
+                f"`{game.name}` is played by {spec.seats_min} to {spec.seats_max} "
+                f"seats, not `{setup.seats}`"
+            )
         if not 0 <= setup.dealer < setup.seats:
             raise SetupError(f"dealer `{setup.dealer}` is not a seat of this table")
         for name in ("scores", "balances"):
             _check_seat_amounts(name, getattr(setup, name), setup.seats)
         setup = replace(seeding.resolved(setup), salt=setup.salt or chance.new_salt())
-        deal = Deal(seats=setup.seats, dealer=setup.dealer, options=options,
-                    seed=seeding.first_link(setup),
-                    stacked=setup.deal, scores=setup.scores, balances=setup.balances,
-                    salt=setup.salt or "")
+        deal = Deal(
+            seats=setup.seats,
+            dealer=setup.dealer,
+            options=options,
+            seed=seeding.first_link(setup),
+            stacked=setup.deal,
+            scores=setup.scores,
+            balances=setup.balances,
+            salt=setup.salt or "",
+        )
         return cls(game, setup, game.mechanic.new_state(deal))
 
     @classmethod
@@ -77,8 +85,10 @@ class Table:
         for seat, move in moves:
             verdict = table.expire() if seat == SYSTEM else table.propose(seat, move)
             if verdict is None or verdict.outcome is Outcome.REJECTED:
-                raise SetupError(f"the stored log does not replay: move {table.version + 1} "
-                                 f"`{move.type}` of seat {seat} is now rejected")
+                raise SetupError(
+                    f"the stored log does not replay: move {table.version + 1} "
+                    f"`{move.type}` of seat {seat} is now rejected"
+                )
         return table
 
     @property
@@ -105,8 +115,9 @@ class Table:
         link = chance.mix(mechanic.link(self.state), str(seat), entropy)
         self.contributions += 1
         event = Event("contributed", {"seat": seat, "contributions": self.contributions})
-        return self._commit(seat, move, Judgement(state=mechanic.reseed(self.state, link),
-                                                  events=[event]))
+        return self._commit(
+            seat, move, Judgement(state=mechanic.reseed(self.state, link), events=[event])
+        )
 
     def expire(self) -> Verdict | None:
         """The state's deadline has passed (the server's clock says so): what the mechanic says
@@ -158,8 +169,11 @@ class Table:
         """What `seat` may see; with `legal`, a seat's own view lists its legal moves too (as
         GetView gives it): asked for, as they cost judging each candidate move."""
         view = self.game.mechanic.view(self.state, seat)
-        view.update(game=self.game.name, version=self.version,
-                    **seeding.deal_view(self.setup, self.contributions, self.is_over))
+        view.update(
+            game=self.game.name,
+            version=self.version,
+            **seeding.deal_view(self.setup, self.contributions, self.is_over),
+        )
         if seat == ADJUDICATOR:
             view["salt"] = self.setup.salt
         if legal and seat is not None and 0 <= seat < self.setup.seats:
@@ -190,5 +204,6 @@ def _check_seat_amounts(name: str, amounts: Mapping[int, int] | None, seats: int
         if not isinstance(seat, int) or not 0 <= seat < seats:
             raise SetupError(f"`{name}`: `{seat}` is not a seat of this table")
         if isinstance(amount, bool) or not isinstance(amount, int) or abs(amount) > SAFE_INTEGER:
-            raise SetupError(f"`{name}` of seat {seat}: an integer within plus or minus "
-                             f"{SAFE_INTEGER}")
+            raise SetupError(
+                f"`{name}` of seat {seat}: an integer within plus or minus {SAFE_INTEGER}"
+            )

@@ -22,7 +22,9 @@ class Narrator:
     def tell(self, seen: Mapping[str, JSON]) -> str:
         """The sentence for an event as `Event.seen_by` gives it; empty for a kind with none."""
         kind = seen.get("kind")
-        shown = {name: value for name, value in seen.items() if name != "kind" and value is not None}
+        shown = {
+            name: value for name, value in seen.items() if name != "kind" and value is not None
+        }
         for key in (f"event.{self.mechanic}.{kind}", f"event.{kind}"):
             for variant in (key, f"{key}.hidden"):
                 sentence = CATALOGUE.entries.get(variant)

@@ -57,7 +57,8 @@ class Deal:
     seats: int
     dealer: int
     options: Mapping[str, Any]
-    seed: str  # the seed chain's first link (hex, secret): `chance.shuffle` keys every shuffle by it
+    # the seed chain's first link (hex, secret): `chance.shuffle` keys every shuffle by it
+    seed: str
     stacked: Mapping[str, Any] | None
     scores: Mapping[int, int] | None = None
     balances: Mapping[int, int] | None = None
@@ -71,8 +72,9 @@ def not_held(hand: list[Card], cards: list[Card]) -> Violation | None:
     if not missing:
         return None
     shown = ", ".join(f"`{c}`" for c in missing)
-    return unreadable(Sentence("hand.not_held", {"cards": shown}), code="card_not_held",
-                      cards=codes(missing))
+    return unreadable(
+        Sentence("hand.not_held", {"cards": shown}), code="card_not_held", cards=codes(missing)
+    )
 
 
 def _declared_fields(data: Any, move_type: str) -> set[str]:
@@ -105,14 +107,24 @@ class Mechanic(ABC, Generic[StateT]):
         for move in spec.moves.values():
             path = ("moves", move.type)
             if move.type not in cls.moves:
-                errors.append(located.error(path, unknown_key(move.type, list(cls.moves), ("moves",))
-                                            + f" (the moves the `{cls.name}` mechanic serves)",
-                                            at_key=True))
+                errors.append(
+                    located.error(
+                        path,
+                        unknown_key(move.type, list(cls.moves), ("moves",))
+                        + f" (the moves the `{cls.name}` mechanic serves)",
+                        at_key=True,
+                    )
+                )
                 continue
             declared = _declared_fields(located.data, move.type)
             for name in sorted(cls.moves[move.type] - declared):
-                errors.append(located.error(path, f"the `{cls.name}` mechanic's move `{move.type}` "
-                                            f"reads the field `{name}`: declare it under `fields`"))
+                errors.append(
+                    located.error(
+                        path,
+                        f"the `{cls.name}` mechanic's move `{move.type}` "
+                        f"reads the field `{name}`: declare it under `fields`",
+                    )
+                )
         return errors
 
     rules: RuleBook  # the spec's rules, compiled checkpoint by checkpoint (set by `__init__`)
@@ -188,8 +200,9 @@ class Mechanic(ABC, Generic[StateT]):
         its rules' alone: a mechanic whose handlers add a condition of their own says so."""
         return [(r.typed_when, r.typed_require) for r in self.rules.rules_at(checkpoint)]
 
-    def replay_accepts(self, checkpoint: str, given: Mapping[str, Any], cards: list[Card],
-                       turned: Card | None) -> bool | None:
+    def replay_accepts(
+        self, checkpoint: str, given: Mapping[str, Any], cards: list[Card], turned: Card | None
+    ) -> bool | None:
         """The mechanic's own verdict on a counterexample's `cards` at `checkpoint` (rummy: its
         meld checker), with the context names `given`; None: it has none, the rule book's
         verdict stands."""

@@ -18,7 +18,7 @@ from referee.spec.expr.symbolic import BoolLike
 from referee.spec.schema import GameSpec
 
 Source = TypeVar("Source")  # what a context is computed from (a turn being judged, a state)
-Path = tuple[str, ...]      # a context name, or a record's field (`move.card`)
+Path = tuple[str, ...]  # a context name, or a record's field (`move.card`)
 Env = Mapping[str, Any]
 
 
@@ -28,11 +28,11 @@ class Check:
     the move, for two sides' specs."""
 
     checkpoint: str
-    role: str                 # move (a move type) | take | meld (a meld kind)
-    at: str                   # before | after (only moves have `after` rules)
-    seats: tuple[int, int]    # the seat counts both sides allow
-    moves: tuple[str, ...]    # the move types of both sides
-    laying: tuple[str, ...]   # those that name cards to lay (`laying_moves`)
+    role: str  # move (a move type) | take | meld (a meld kind)
+    at: str  # before | after (only moves have `after` rules)
+    seats: tuple[int, int]  # the seat counts both sides allow
+    moves: tuple[str, ...]  # the move types of both sides
+    laying: tuple[str, ...]  # those that name cards to lay (`laying_moves`)
 
     @property
     def label(self) -> str:
@@ -44,16 +44,17 @@ class Fact:
     """Something true of every context the mechanic builds, as z3 may assume it: it can only
     remove situations no table shows, never hide a difference a real table could show."""
 
-    text: str                                  # how the report states it
-    needs: tuple[Path, ...]                    # the names it reads; skipped where one is absent
+    text: str  # how the report states it
+    needs: tuple[Path, ...]  # the names it reads; skipped where one is absent
     holds: Callable[[Env, Check], BoolLike]
     roles: tuple[str, ...] = ("move", "take", "meld")
     at: tuple[str, ...] = ("before", "after")
-    reads_extra: bool = False                  # it also reads the mechanic's `extra_needs`
+    reads_extra: bool = False  # it also reads the mechanic's `extra_needs`
 
     def applies(self, check: Check, names: set[Path]) -> bool:
-        return (check.role in self.roles and check.at in self.at
-                and all(p in names for p in self.needs))
+        return (
+            check.role in self.roles and check.at in self.at and all(p in names for p in self.needs)
+        )
 
 
 TypeOf = Type | Callable[[GameSpec], Type]  # a type, or one the spec decides (`options`)
@@ -91,13 +92,20 @@ class Context(Generic[Source]):
         """The names (and meanings) the type checker knows at the checkpoint, for `spec`;
         `extra`: names the spec itself shapes (`move`: its fields), in the scope as given."""
         named = {n: name for n, name in self.names.items() if name.is_in(spec)}
-        return Scope({**{n: name.type_in(spec) for n, name in named.items()}, **(extra or {})},
-                     meanings={n: name.meaning for n, name in named.items()})
+        return Scope(
+            {**{n: name.type_in(spec) for n, name in named.items()}, **(extra or {})},
+            meanings={n: name.meaning for n, name in named.items()},
+        )
 
     def builder(self, spec: GameSpec) -> Builder[Source]:
         """How the environment is computed for `spec`: the names it has, once for all."""
-        return Builder(tuple((n, name.compute) for n, name in self.names.items()
-                             if name.compute is not None and name.is_in(spec)))
+        return Builder(
+            tuple(
+                (n, name.compute)
+                for n, name in self.names.items()
+                if name.compute is not None and name.is_in(spec)
+            )
+        )
 
     def facts(self) -> list[Fact]:
         return [fact for name in self.names.values() for fact in name.facts]

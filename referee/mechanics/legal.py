@@ -29,12 +29,17 @@ PROBES = (0, SAFE_INTEGER)  # numbers outside every range a spec's rules allow
 AMOUNT_RANGE = "amount_range"
 
 
-def refused(rules: RuleBook, move_type: str, env: Mapping[str, Any],
-            move_names: frozenset[str] = frozenset({"move"})) -> bool:
+def refused(
+    rules: RuleBook,
+    move_type: str,
+    env: Mapping[str, Any],
+    move_names: frozenset[str] = frozenset({"move"}),
+) -> bool:
     """Does a rule that reads nothing of the move (none of `move_names`) refuse every move of
     `move_type` now (not in turn, not this phase)? Then no candidate need be judged."""
-    return any(rule.broken(env) for rule in rules.rules_at(move_type)
-               if not rule.reads & move_names)
+    return any(
+        rule.broken(env) for rule in rules.rules_at(move_type) if not rule.reads & move_names
+    )
 
 
 class Candidates:
@@ -65,15 +70,22 @@ class Candidates:
 
     def cards(self, move_type: str, field: str, cards: Iterable[Card]) -> list[str]:
         """The codes of the distinct `cards` accepted one at a time in the one-card `field`."""
-        return [code for code in dict.fromkeys(codes(list(cards)))
-                if self.accepts(Move(move_type, {field: code}))]
+        return [
+            code
+            for code in dict.fromkeys(codes(list(cards)))
+            if self.accepts(Move(move_type, {field: code}))
+        ]
 
-    def combinations(self, move_type: str, field: str, cards: Iterable[Card],
-                     count: int) -> dict[str, JSON] | None:
+    def combinations(
+        self, move_type: str, field: str, cards: Iterable[Card], count: int
+    ) -> dict[str, JSON] | None:
         """The sets of `count` distinct `cards` accepted in the many-card `field`: `{count, cards}`
         when every set of `count` of those cards is, else each set (`{count, choices}`)."""
-        chosen = [list(c) for c in itertools.combinations(sorted(set(codes(list(cards)))), count)
-                  if self.accepts(Move(move_type, {field: list(c)}))]
+        chosen = [
+            list(c)
+            for c in itertools.combinations(sorted(set(codes(list(cards)))), count)
+            if self.accepts(Move(move_type, {field: list(c)}))
+        ]
         if not chosen:
             return None
         used = sorted({code for choice in chosen for code in choice})
@@ -94,7 +106,7 @@ class Candidates:
         least = {name: low for name, (low, _) in ranges.items()}
         entry: dict[str, JSON] = {}
         if len(ranges) == 1:
-            (low, high), = ranges.values()
+            ((low, high),) = ranges.values()
             entry = {"min": low, "max": high}
         else:
             entry = {name: {"min": low, "max": high} for name, (low, high) in ranges.items()}
@@ -104,8 +116,9 @@ class Candidates:
                 entry[name] = {"min": extra[name][0], "max": extra[name][1]}
         return entry
 
-    def ranges(self, move_type: str, names: list[str], given: Mapping[str, int]
-               ) -> dict[str, tuple[int, int]] | None:
+    def ranges(
+        self, move_type: str, names: list[str], given: Mapping[str, int]
+    ) -> dict[str, tuple[int, int]] | None:
         """The range of each number `names`, the others `given`: the `amount_range` fixes of the
         rules broken by the probes, both ends then accepted. None when a rule without such a fix
         refuses the move, or a number gets no range."""

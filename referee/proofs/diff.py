@@ -125,14 +125,19 @@ def unexamined(pair: Pair, results: list[Comparison]) -> list[str]:
     if any(("options",) in c.reads for c in results):
         return []  # a condition reads the whole record: every option is compared
     a, b = pair.sides
-    notes = [f"option `{name}`: `{a.options.get(name)}` / `{b.options.get(name)}`"
-             for name in dict.fromkeys([*a.options, *b.options])
-             if name not in read and a.options.get(name) != b.options.get(name)]
+    notes = [
+        f"option `{name}`: `{a.options.get(name)}` / `{b.options.get(name)}`"
+        for name in dict.fromkeys([*a.options, *b.options])
+        if name not in read and a.options.get(name) != b.options.get(name)
+    ]
     sections = dict.fromkeys([*a.game.spec.sections, *b.game.spec.sections])
     for section in sections:
         mine, theirs = (s.game.spec.sections.get(section) or {} for s in pair.sides)
-        notes += [f"`{section}.{key}`" for key in dict.fromkeys([*mine, *theirs])
-                  if mine.get(key) != theirs.get(key)]
+        notes += [
+            f"`{section}.{key}`"
+            for key in dict.fromkeys([*mine, *theirs])
+            if mine.get(key) != theirs.get(key)
+        ]
     return notes
 
 

@@ -42,6 +42,7 @@ class ContextError(Exception):
 
 # --- what the conditions read ---------------------------------------------------------------
 
+
 def read_paths(program: Any, nodes: Iterable[Node]) -> set[Path]:
     """The context names and record fields (`move.present`) the nodes read, definitions included."""
     reader = _PathReader(program)
@@ -63,7 +64,9 @@ class _PathReader:
             return
         if isinstance(node, Name) and node.ref == VAR:
             self.paths.add((node.id,))
-        if (isinstance(node, Name) and node.ref == DEF) or (isinstance(node, Call) and node.ref == DEF):
+        if (isinstance(node, Name) and node.ref == DEF) or (
+            isinstance(node, Call) and node.ref == DEF
+        ):
             self._definition(node.id if isinstance(node, Name) else node.func)
         for child in children(node):
             self.visit(child)
@@ -86,6 +89,7 @@ def _field_chain(node: Node) -> Path | None:
 
 
 # --- the shape of a situation ---------------------------------------------------------------
+
 
 def union_scope(scopes: Iterable[Any]) -> dict[str, Type]:
     """The names of several scopes; records merge field by field."""
@@ -119,9 +123,12 @@ def merge_fields(*groups: Iterable[FieldSpec]) -> tuple[FieldSpec, ...]:
                 merged[spec.name] = spec
             else:  # optional if either side lets it be left out; enum values of both
                 merged[spec.name] = FieldSpec(
-                    spec.name, old.type, old.optional or spec.optional,
+                    spec.name,
+                    old.type,
+                    old.optional or spec.optional,
                     tuple(dict.fromkeys(old.values + spec.values)),
-                    merge_fields(old.fields, spec.fields))
+                    merge_fields(old.fields, spec.fields),
+                )
     return tuple(merged.values())
 
 
@@ -130,9 +137,9 @@ class Shape:
     """What the situations of one comparison are made of."""
 
     check: Check
-    types: Mapping[str, Type]               # every name of both sides' scopes (options aside)
-    paths: frozenset[Path]                  # what the conditions and the facts read
-    reported: frozenset[Path]               # what a report shows (`make_shape`)
+    types: Mapping[str, Type]  # every name of both sides' scopes (options aside)
+    paths: frozenset[Path]  # what the conditions and the facts read
+    reported: frozenset[Path]  # what a report shows (`make_shape`)
     move_fields: tuple[FieldSpec, ...] = ()  # the `move` record's fields, for `present` and enums
 
     @property
@@ -145,12 +152,19 @@ class Shape:
         """What a report shows of a situation: what the conditions read, but the options and
         the names the checkpoint fixes (`kind`, `move_type`)."""
         fixed = rummy.fixed(self.check)
-        return sorted(p for p in self.reported
-                      if p[0] != "options" and p[0] not in fixed and _has_path(self.types, p))
+        return sorted(
+            p
+            for p in self.reported
+            if p[0] != "options" and p[0] not in fixed and _has_path(self.types, p)
+        )
 
 
-def make_shape(check: Check, types: Mapping[str, Type], read: set[Path],
-               move_fields: tuple[FieldSpec, ...] = ()) -> Shape:
+def make_shape(
+    check: Check,
+    types: Mapping[str, Type],
+    read: set[Path],
+    move_fields: tuple[FieldSpec, ...] = (),
+) -> Shape:
     """Add what the rummy facts need to what the conditions read, where the scope has it."""
     needed = {*read, *(p for f in rummy.FACTS for p in f.needs), *rummy.EXTRA_NEEDS}
     needed = {p for p in needed if _has_path(types, p)}
@@ -159,7 +173,9 @@ def make_shape(check: Check, types: Mapping[str, Type], read: set[Path],
     shown = set(read)
     for fact in rummy.facts_for(check, needed):
         if fact.needs[0] in read:
-            shown |= set(fact.needs) | (set(rummy.EXTRA_NEEDS) & needed if fact.reads_extra else set())
+            shown |= set(fact.needs) | (
+                set(rummy.EXTRA_NEEDS) & needed if fact.reads_extra else set()
+            )
     return Shape(check, dict(types), frozenset(needed), frozenset(shown), move_fields)
 
 
@@ -172,22 +188,31 @@ def _has_path(types: Mapping[str, Type], path: Path) -> bool:
 
 # --- building a situation -------------------------------------------------------------------
 
+
 @dataclass
 class Situation:
-    env: dict[str, Any]                       # symbolic values (no `options`)
+    env: dict[str, Any]  # symbolic values (no `options`)
     domain: list[BoolLike] = field(default_factory=list)
-    size: int | None = None                   # the primary list's size
+    size: int | None = None  # the primary list's size
 
 
-def situation(shape: Shape, size: int | None, bound: int, copies: int,
-              overrides: Callable[[dict[str, Any]], Mapping[str, Any]] | None = None) -> Situation:
+def situation(
+    shape: Shape,
+    size: int | None,
+    bound: int,
+    copies: int,
+    overrides: Callable[[dict[str, Any]], Mapping[str, Any]] | None = None,
+) -> Situation:
     """Fresh symbolic values for `shape`, the primary card list of `size` cards, every other
     card list of at most `bound`. `overrides(env)` gives names (partly) concrete values, built
     from the fresh ones. The rummy facts are part of the domain."""
     builder = _Builder(shape, size, bound, copies)
     want = _want_tree(shape.paths)
-    env = {name: builder.make((name,), name, shape.types[name], want[name])
-           for name in sorted(want) if name != "options"}
+    env = {
+        name: builder.make((name,), name, shape.types[name], want[name])
+        for name in sorted(want)
+        if name != "options"
+    }
     env.update(rummy.fixed(shape.check))
     if overrides is not None:
         env.update(overrides(env))
@@ -216,11 +241,17 @@ class _Builder:
         self.choices = rummy.choices(shape.check)
         self.domain: list[BoolLike] = []
 
-    def make(self, path: Path, name: str, ty: Type, want: Want, spec: FieldSpec | None = None) -> Any:
+    def make(
+        self, path: Path, name: str, ty: Type, want: Want, spec: FieldSpec | None = None
+    ) -> Any:
         """A value of `ty`; `spec` is the move field it is, if any (for enums and `present`)."""
         if isinstance(ty, RecordType):
-            fields = self.shape.move_fields if path == ("move",) else (spec.fields if spec else None)
-            return self._record(path, name, ty, want, {f.name: f for f in fields} if fields else None)
+            fields = (
+                self.shape.move_fields if path == ("move",) else (spec.fields if spec else None)
+            )
+            return self._record(
+                path, name, ty, want, {f.name: f for f in fields} if fields else None
+            )
         if isinstance(ty, ListType):
             return self._list(path, name, ty, spec)
         return self._scalar(path, name, ty, spec)
@@ -242,8 +273,14 @@ class _Builder:
             return value
         raise ContextError(f"no symbolic value for `{name}` of type `{ty}`")
 
-    def _record(self, path: Path, name: str, ty: RecordType, want: Want,
-                specs: Mapping[str, FieldSpec] | None) -> dict[str, Any]:
+    def _record(
+        self,
+        path: Path,
+        name: str,
+        ty: RecordType,
+        want: Want,
+        specs: Mapping[str, FieldSpec] | None,
+    ) -> dict[str, Any]:
         record: dict[str, Any] = {}
         for key, field_type in ty.fields:
             if want is not True and key not in want:
@@ -251,22 +288,31 @@ class _Builder:
             if key == "present" and specs is not None:
                 record[key] = self._present(f"{name}.present", specs)
                 continue
-            record[key] = self.make(path + (key,), f"{name}.{key}", field_type,
-                                    True if want is True else want[key], (specs or {}).get(key))
+            record[key] = self.make(
+                path + (key,),
+                f"{name}.{key}",
+                field_type,
+                True if want is True else want[key],
+                (specs or {}).get(key),
+            )
         return record
 
     def _present(self, name: str, specs: Mapping[str, FieldSpec]) -> SymList:
         """`present`: the fields given, in declared order; a required field is always given."""
-        flags = [True if not spec.optional else z3.Bool(f"{name}.{spec.name}")
-                 for spec in specs.values()]
+        flags = [
+            True if not spec.optional else z3.Bool(f"{name}.{spec.name}") for spec in specs.values()
+        ]
         return SymList(tuple(specs), tuple(flags))
 
     def _list(self, path: Path, name: str, ty: ListType, spec: FieldSpec | None) -> SymList:
         fixed = path == self.shape.primary and self.size is not None
         count = self.size if fixed and self.size is not None else self.bound
-        items = [self.make(path + ("[]",), f"{name}[{k}]", ty.elem, True, spec)
-                 for k in range(count)]
-        flags: list[BoolLike] = [True] * count if fixed else [z3.Bool(f"{name}#{k}") for k in range(count)]
+        items = [
+            self.make(path + ("[]",), f"{name}[{k}]", ty.elem, True, spec) for k in range(count)
+        ]
+        flags: list[BoolLike] = (
+            [True] * count if fixed else [z3.Bool(f"{name}#{k}") for k in range(count)]
+        )
         for k in range(1, len(flags)):  # present slots come first: one model per list
             self.domain.append(s_implies(flags[k], flags[k - 1]))
         if ty.elem == CARD:

@@ -41,14 +41,14 @@ RANKS = "A23456789TJQK"
 class Witness:
     """A scenario that reproduces a difference, and what replaying it on both sides showed."""
 
-    name: str                 # a file name: `trio-pontinho-accepts.yaml`
-    text: str                 # the scenario, with the accepting side's game and options
-    other_text: str           # the same steps on the other side, the meld expected rejected
+    name: str  # a file name: `trio-pontinho-accepts.yaml`
+    text: str  # the scenario, with the accepting side's game and options
+    other_text: str  # the same steps on the other side, the meld expected rejected
     cards: list[str]
     turned: str
     going_out: bool
-    broken: list[str]         # what the other side breaks, by z3
-    problems: list[str] = field(default_factory=list)   # replay failures: empty = confirmed
+    broken: list[str]  # what the other side breaks, by z3
+    problems: list[str] = field(default_factory=list)  # replay failures: empty = confirmed
 
     @property
     def confirmed(self) -> bool:
@@ -58,7 +58,7 @@ class Witness:
 @dataclass(frozen=True)
 class _Found:
     cards: list[Card]
-    rest: list[Card]          # the rest of the hand held when the meld is read, the drawn card last
+    rest: list[Card]  # the rest of the hand held when the meld is read, the drawn card last
     turned: Card
     broken: list[str]
     going_out: bool
@@ -80,13 +80,16 @@ def attach_scenario(pair: Pair, check: Check, finding: Finding) -> None:
                 return
             tried = tried or witness
     if tried is not None:
-        finding.no_scenario = ("the scenario built was not confirmed by the engine: "
-                               + "; ".join(tried.problems))
+        finding.no_scenario = "the scenario built was not confirmed by the engine: " + "; ".join(
+            tried.problems
+        )
         return
-    finding.no_scenario = (f"neither a `meld` nor going out with it, by the mão after drawing, "
-                           f"shows it with up to {pair.max_cards} cards: `{no.text}` takes such "
-                           f"cards as another kind of meld, or the difference needs a context "
-                           f"that only earlier moves make")
+    finding.no_scenario = (
+        f"neither a `meld` nor going out with it, by the mão after drawing, "
+        f"shows it with up to {pair.max_cards} cards: `{no.text}` takes such "
+        f"cards as another kind of meld, or the difference needs a context "
+        f"that only earlier moves make"
+    )
 
 
 def _hand_size(side: Side) -> int:
@@ -97,12 +100,15 @@ def _kinds(side: Side, check: Check) -> list[Judge]:
     """The side's judges for this kind first, then for every other meld kind it knows."""
     kinds = [k for k in rummy.checkpoints(side.game) if rummy.role_of(side.game, k) == "meld"]
     ordered = [check.checkpoint] + [k for k in kinds if k != check.checkpoint]
-    return [judge(side, Check(k, "meld", "before", check.seats, check.moves, check.laying))
-            for k in ordered]
+    return [
+        judge(side, Check(k, "meld", "before", check.seats, check.moves, check.laying))
+        for k in ordered
+    ]
 
 
-def _smallest(pair: Pair, check: Check, judges: list[Judge],
-              going_out: bool) -> _Found | str | None:
+def _smallest(
+    pair: Pair, check: Check, judges: list[Judge], going_out: bool
+) -> _Found | str | None:
     """The fewest cards that show the difference in that context; a text if the solver gave up."""
     hand_size = _hand_size(judges[0].side)
     largest = hand_size - 3 if going_out else hand_size  # going out keeps a 3-card sequence
@@ -113,8 +119,9 @@ def _smallest(pair: Pair, check: Check, judges: list[Judge],
     return None
 
 
-def _solve(pair: Pair, check: Check, judges: list[Judge], size: int,
-           going_out: bool) -> _Found | str | None:
+def _solve(
+    pair: Pair, check: Check, judges: list[Judge], size: int, going_out: bool
+) -> _Found | str | None:
     yes, no_kinds = judges[0], judges[1:]
     hand_size = _hand_size(yes.side)
     shape = shape_for(judges, check)
@@ -138,12 +145,17 @@ def _solve(pair: Pair, check: Check, judges: list[Judge], size: int,
     if answer != z3.sat:
         return "the solver gave up looking for a scenario" if answer == z3.unknown else None
     model = solver.model()
-    return _Found([c.decode(model) for c in sit.env["cards"].items],
-                  [c.decode(model) for c, _ in rest], sit.env["turned"].decode(model),
-                  no_kinds[0].broken(sit.env, model), going_out)
+    return _Found(
+        [c.decode(model) for c in sit.env["cards"].items],
+        [c.decode(model) for c, _ in rest],
+        sit.env["turned"].decode(model),
+        no_kinds[0].broken(sit.env, model),
+        going_out,
+    )
 
 
 # --- the scenario text, and replaying it ------------------------------------------------------
+
 
 def _witnesses(pair: Pair, check: Check, accepts: int, found: _Found) -> Iterator[Witness]:
     """Scenarios for what z3 found: a `meld` with the hand z3 chose; or going out, the rest of
@@ -179,8 +191,15 @@ def _left(pair: Pair, placed: list[Card]) -> list[Card]:
     return sorted((Counter(french_pack(pair.copies)) - Counter(placed)).elements())
 
 
-def _witness(pair: Pair, check: Check, accepts: int, found: _Found, rest: list[Card],
-             run: list[Card] | None, discard: Card | None) -> Witness:
+def _witness(
+    pair: Pair,
+    check: Check,
+    accepts: int,
+    found: _Found,
+    rest: list[Card],
+    run: list[Card] | None,
+    discard: Card | None,
+) -> Witness:
     """`rest`: the other cards of the hand, the drawn card last; going out, `run` is laid with
     the meld and `discard` ends the move."""
     yes, no = pair.sides[accepts], pair.sides[1 - accepts]
@@ -190,15 +209,31 @@ def _witness(pair: Pair, check: Check, accepts: int, found: _Found, rest: list[C
     hands = _hands(seats, found.cards + rest[:-1], others, hand_size)
     name = f"{check.checkpoint}-{_slug(yes.text)}-accepts"
     deal = (hands, found.turned, rest[-1])
-    header = [f"referee diff {pair.sides[0].text} {pair.sides[1].text}",
-              f"at `{check.label}`: `{yes.text}` accepts this meld; `{no.text}` rejects it"
-              + (f" ({', '.join(found.broken)})" if found.broken else "")]
+    header = [
+        f"referee diff {pair.sides[0].text} {pair.sides[1].text}",
+        f"at `{check.label}`: `{yes.text}` accepts this meld; `{no.text}` rejects it"
+        + (f" ({', '.join(found.broken)})" if found.broken else ""),
+    ]
     move = _move(found.cards, run, discard)
     text = _text(header, f"diff/{name}", yes, seats, deal, move, "accept")
-    other = _text([header[0], f"the same steps on `{no.text}`: the meld is rejected"],
-                  f"diff/{name}-other-side", no, seats, deal, move, "reject")
-    witness = Witness(f"{name}.yaml", text, other, codes(found.cards), str(found.turned),
-                      run is not None, found.broken)
+    other = _text(
+        [header[0], f"the same steps on `{no.text}`: the meld is rejected"],
+        f"diff/{name}-other-side",
+        no,
+        seats,
+        deal,
+        move,
+        "reject",
+    )
+    witness = Witness(
+        f"{name}.yaml",
+        text,
+        other,
+        codes(found.cards),
+        str(found.turned),
+        run is not None,
+        found.broken,
+    )
     witness.problems = replay(witness, pair)
     return witness
 
@@ -210,8 +245,9 @@ def _move(cards: list[Card], run: list[Card] | None, discard: Card | None) -> st
     return move + (f", discard: {discard}" if discard else "")
 
 
-def _hands(seats: int, mao_hand: list[Card], left: list[Card],
-           hand_size: int) -> dict[int, list[Card]]:
+def _hands(
+    seats: int, mao_hand: list[Card], left: list[Card], hand_size: int
+) -> dict[int, list[Card]]:
     """The mão's hand; every other seat gets the next cards of the pack that are left."""
     hands = {rummy.MAO: mao_hand}
     for seat in (s for s in range(seats) if s != rummy.MAO):
@@ -219,18 +255,34 @@ def _hands(seats: int, mao_hand: list[Card], left: list[Card],
     return dict(sorted(hands.items()))
 
 
-def _text(header: list[str], name: str, side: Side, seats: int,
-          deal: tuple[dict[int, list[Card]], Card, Card], move: str, expect: str) -> str:
+def _text(
+    header: list[str],
+    name: str,
+    side: Side,
+    seats: int,
+    deal: tuple[dict[int, list[Card]], Card, Card],
+    move: str,
+    expect: str,
+) -> str:
     hands, turned, drawn = deal
     lines = [f"# {line}" for line in header] + [
-        "format: 1", f"scenario: {name}", f"game: {side.game.name}"]
+        "format: 1",
+        f"scenario: {name}",
+        f"game: {side.game.name}",
+    ]
     if side.given:
-        lines.append("options: {" + ", ".join(f"{k}: {_scalar(v)}" for k, v in side.given.items()) + "}")
+        lines.append(
+            "options: {" + ", ".join(f"{k}: {_scalar(v)}" for k, v in side.given.items()) + "}"
+        )
     lines += [f"seats: {seats}", f"dealer: {rummy.DEALER}", "deal:", "  hands:"]
     lines += [f"    {seat}: {_flow(codes(cards))}" for seat, cards in hands.items()]
-    lines += [f"  turned: {turned}", f"  stock: [{drawn}]", "steps:",
-              f"  - {{seat: {rummy.MAO}, move: {{type: draw}}, expect: accept}}",
-              f"  - {{seat: {rummy.MAO}, move: {{type: {move}}}, expect: {expect}}}"]
+    lines += [
+        f"  turned: {turned}",
+        f"  stock: [{drawn}]",
+        "steps:",
+        f"  - {{seat: {rummy.MAO}, move: {{type: draw}}, expect: accept}}",
+        f"  - {{seat: {rummy.MAO}, move: {{type: {move}}}, expect: {expect}}}",
+    ]
     return "\n".join(lines) + "\n"
 
 
@@ -250,8 +302,10 @@ def replay(witness: Witness, pair: Pair) -> list[str]:
     """Run both texts through the engine in-process; every step that went otherwise."""
     target = InProcessTarget({s.game.name: s.game for s in pair.sides})
     problems = []
-    for text, source in ((witness.text, witness.name),
-                         (witness.other_text, witness.name.replace(".yaml", "-other-side.yaml"))):
+    for text, source in (
+        (witness.text, witness.name),
+        (witness.other_text, witness.name.replace(".yaml", "-other-side.yaml")),
+    ):
         report = run_scenario(load_text(text, source), target)
         problems += [str(f) for f in report.failures]
     return problems

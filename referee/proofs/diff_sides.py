@@ -34,8 +34,8 @@ class Side:
 
     text: str
     game: Game
-    given: Mapping[str, Any]     # the options named in `text`
-    options: Mapping[str, Any]   # every option: the given ones, defaults for the rest
+    given: Mapping[str, Any]  # the options named in `text`
+    options: Mapping[str, Any]  # every option: the given ones, defaults for the rest
 
 
 def parse_side(text: str, games: Mapping[str, Game]) -> Side:
@@ -61,28 +61,35 @@ def _option_value(game: Game, name: str, text: str) -> Any:
     try:
         return int(text)
     except ValueError:
-        raise OptionError(f"option `{name}`: `{text}` is not allowed: expected {option.allowed()}") from None
+        raise OptionError(
+            f"option `{name}`: `{text}` is not allowed: expected {option.allowed()}"
+        ) from None
 
 
 # --- what each side accepts -----------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class Condition:
     """One condition of acceptance: a rule (by id) or a meld kind's shape."""
 
     label: str
-    when: Any     # TypedExpr or None
+    when: Any  # TypedExpr or None
     require: Any  # TypedExpr
 
 
 def conditions(game: Game, check: Check) -> list[Condition]:
     rules = rummy.mechanic(game).rules
     if check.at == "after":
-        return [Condition(r.spec.id, r.typed_when, r.typed_require)
-                for r in rules.rules_at(check.checkpoint, "after")]
+        return [
+            Condition(r.spec.id, r.typed_when, r.typed_require)
+            for r in rules.rules_at(check.checkpoint, "after")
+        ]
     ids = {id(r.typed_require): r.spec.id for r in rules.rules_at(check.checkpoint)}
-    return [Condition(ids.get(id(require), f"the shape of `{check.checkpoint}`"), when, require)
-            for when, require in rummy.mechanic(game).acceptance(check.checkpoint)]
+    return [
+        Condition(ids.get(id(require), f"the shape of `{check.checkpoint}`"), when, require)
+        for when, require in rummy.mechanic(game).acceptance(check.checkpoint)
+    ]
 
 
 def held(program: Any, condition: Condition, env: Mapping[str, Any]) -> BoolLike:
@@ -115,8 +122,7 @@ class Judge:
 
     def broken(self, base: Mapping[str, Any], model: z3.ModelRef) -> list[str]:
         env = self.env(base)
-        return [c.label for c in self.conditions
-                if not _true(held(self.program, c, env), model)]
+        return [c.label for c in self.conditions if not _true(held(self.program, c, env), model)]
 
 
 def judge(side: Side, check: Check) -> Judge:
@@ -130,19 +136,20 @@ def _true(term: BoolLike, model: z3.ModelRef) -> bool:
 
 # --- results --------------------------------------------------------------------------------
 
+
 @dataclass
 class Finding:
     """One direction at one checkpoint: does side `accepts` accept what the other rejects?"""
 
-    accepts: int                  # 0: side A, 1: side B
-    status: str = "agree"         # agree | differs | unknown
-    sizes: int = 0                # sizes settled (no difference)
-    size: int | None = None       # the card list's size in the difference
+    accepts: int  # 0: side A, 1: side B
+    status: str = "agree"  # agree | differs | unknown
+    sizes: int = 0  # sizes settled (no difference)
+    size: int | None = None  # the card list's size in the difference
     situation: dict[str, Any] = field(default_factory=dict)
-    broken: list[str] = field(default_factory=list)   # what the other side breaks
-    scenario: Any = None          # diff_scenario.Witness
-    no_scenario: str = ""         # why no scenario was built
-    reason: str = ""              # why unknown
+    broken: list[str] = field(default_factory=list)  # what the other side breaks
+    scenario: Any = None  # diff_scenario.Witness
+    no_scenario: str = ""  # why no scenario was built
+    reason: str = ""  # why unknown
 
 
 @dataclass
@@ -150,11 +157,11 @@ class Comparison:
     label: str
     check: Check | None = None
     findings: list[Finding] = field(default_factory=list)
-    only: int | None = None       # the side that alone has this checkpoint
-    problem: str = ""             # why the sides could not be compared here
-    sizes: tuple[int | None, ...] = ()   # the sizes tried, (None,): no card list of its own
-    listed: str = ""              # the card list whose sizes are tried: `cards`, `used`, ...
-    reads: frozenset[Path] = frozenset()   # every name the compared conditions read
+    only: int | None = None  # the side that alone has this checkpoint
+    problem: str = ""  # why the sides could not be compared here
+    sizes: tuple[int | None, ...] = ()  # the sizes tried, (None,): no card list of its own
+    listed: str = ""  # the card list whose sizes are tried: `cards`, `used`, ...
+    reads: frozenset[Path] = frozenset()  # every name the compared conditions read
     seconds: float = 0.0
 
     @property
@@ -167,6 +174,7 @@ class Comparison:
 
 
 # --- comparing ------------------------------------------------------------------------------
+
 
 @dataclass
 class Pair:
@@ -192,7 +200,9 @@ class Pair:
                 continue
             role = rummy.role_of(a, name) or ""
             yield Check(name, role, "before", seats, moves, laying)
-            if role == "move" and any(rummy.mechanic(g).rules.rules_at(name, "after") for g in (a, b)):
+            if role == "move" and any(
+                rummy.mechanic(g).rules.rules_at(name, "after") for g in (a, b)
+            ):
                 yield Check(name, role, "after", seats, moves, laying)
         yield from ((name, 1) for name in names_b if name not in rummy.checkpoints(a))
 
@@ -205,6 +215,11 @@ def shape_for(judges: list[Judge], check: Check, move_type: str | None = None) -
         nodes = [t.node for c in j.conditions for t in (c.when, c.require) if t is not None]
         read |= read_paths(j.program, nodes)
     move = move_type or (check.checkpoint if check.role == "move" else None)
-    fields = merge_fields(*(j.side.game.spec.moves[move].fields for j in judges
-                            if move in j.side.game.spec.moves)) if move else ()
+    fields = (
+        merge_fields(
+            *(j.side.game.spec.moves[move].fields for j in judges if move in j.side.game.spec.moves)
+        )
+        if move
+        else ()
+    )
     return make_shape(check, types, read, fields)

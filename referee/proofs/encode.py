@@ -95,6 +95,7 @@ def encode_full(typed: TypedExpr, symenv: Mapping[str, Any]) -> Encoding:
 
 # ---- symbolic values in and out ------------------------------------------------------------
 
+
 def lift(value: Any) -> Sym:
     """The symbolic representation of a (possibly partly) concrete value."""
     if isinstance(value, Card):
@@ -106,9 +107,13 @@ def lift(value: Any) -> Sym:
     return value
 
 
-def fresh(ty: Type, name: str, lengths: Mapping[str, int] | None = None,
-          choices: Mapping[str, list[str]] | None = None,
-          default_length: int = 3) -> tuple[Sym, list[BoolLike]]:
+def fresh(
+    ty: Type,
+    name: str,
+    lengths: Mapping[str, int] | None = None,
+    choices: Mapping[str, list[str]] | None = None,
+    default_length: int = 3,
+) -> tuple[Sym, list[BoolLike]]:
     """A fully symbolic value of a type, and its domain constraints.
 
     A list at path `p` (e.g. `meld.cards`) gets `lengths[p]` items (else `default_length`);
@@ -128,14 +133,19 @@ def fresh(ty: Type, name: str, lengths: Mapping[str, int] | None = None,
         items = [fresh(ty.elem, f"{name}[{k}]", lengths, choices, default_length) for k in range(n)]
         return SymList.of(v for v, _ in items), [c for _, cs in items for c in cs]
     if isinstance(ty, RecordType):
-        fields = {f: fresh(t, f"{name}.{f}", lengths, choices, default_length) for f, t in ty.fields}
+        fields = {
+            f: fresh(t, f"{name}.{f}", lengths, choices, default_length) for f, t in ty.fields
+        }
         return {f: v for f, (v, _) in fields.items()}, [c for _, cs in fields.values() for c in cs]
     raise EncodeError(f"no symbolic form for type `{ty}`")
 
 
-def fresh_env(scope: Scope, lengths: Mapping[str, int] | None = None,
-              choices: Mapping[str, list[str]] | None = None,
-              default_length: int = 3) -> tuple[dict[str, Sym], list[BoolLike]]:
+def fresh_env(
+    scope: Scope,
+    lengths: Mapping[str, int] | None = None,
+    choices: Mapping[str, list[str]] | None = None,
+    default_length: int = 3,
+) -> tuple[dict[str, Sym], list[BoolLike]]:
     """A symbolic value for every name of a scope, and all their domain constraints."""
     env, domain = {}, []
     for name, ty in scope.items():
@@ -149,8 +159,11 @@ Evaluator = Callable[[z3.ExprRef], z3.ExprRef]
 
 def decode(value: Sym, model: z3.ModelRef | Evaluator) -> Any:
     """The python value (ints, bools, strs, `Card`s, lists, dicts) a model gives a symbolic value."""
-    ev: Evaluator = ((lambda t: model.eval(t, model_completion=True))
-                     if isinstance(model, z3.ModelRef) else model)
+    ev: Evaluator = (
+        (lambda t: model.eval(t, model_completion=True))
+        if isinstance(model, z3.ModelRef)
+        else model
+    )
     return _decode(value, ev)
 
 
@@ -227,8 +240,9 @@ class _Encoder:
         return self.lifted[name]
 
 
-def _literal(e: _Encoder, node: IntLit | StrLit | BoolLit | CardLit, env: Locals,
-             guard: BoolLike) -> Sym:
+def _literal(
+    e: _Encoder, node: IntLit | StrLit | BoolLit | CardLit, env: Locals, guard: BoolLike
+) -> Sym:
     return SymCard.lift(node.value) if isinstance(node, CardLit) else node.value
 
 
@@ -291,7 +305,11 @@ def _floor_division(op: str, a: IntLike, b: IntLike) -> IntLike:
     if isinstance(b, int) and b > 0:
         return quotient if op == "//" else remainder
     euclid = s_or(b > 0, remainder == 0)
-    return s_if(euclid, quotient, quotient - 1) if op == "//" else s_if(euclid, remainder, remainder + b)
+    return (
+        s_if(euclid, quotient, quotient - 1)
+        if op == "//"
+        else s_if(euclid, remainder, remainder + b)
+    )
 
 
 def _compare(e: _Encoder, node: Compare, env: Locals, guard: BoolLike) -> Sym:
@@ -359,7 +377,7 @@ def _best_index(xs: SymList, values: list[Sym], hits: list[BoolLike], none: Bool
     for j in reversed(range(len(slots))):
         flag, key = slots[j]
         before = [s_implies(f, s_lt(k, key)) for f, k in slots[:j]]
-        after = [s_implies(f, s_not(s_lt(key, k))) for f, k in slots[j + 1:]]
+        after = [s_implies(f, s_not(s_lt(key, k))) for f, k in slots[j + 1 :]]
         result = s_if(s_and(flag, *before, *after), positions[j], result)
     return result
 
@@ -369,13 +387,12 @@ _COMBINE: dict[str, Callable[[SymList, list[Sym], list[BoolLike], BoolLike], Sym
     "any": lambda xs, values, hits, none: s_not(none),
     "first_index": _first_index,
     "best_index": _best_index,
-    "count": lambda xs, values, hits, none: s_count(
-        s_and(f, v) for f, v in zip(xs.flags, values)),
+    "count": lambda xs, values, hits, none: s_count(s_and(f, v) for f, v in zip(xs.flags, values)),
     "filter": lambda xs, values, hits, none: SymList(
-        xs.items, tuple(s_and(f, v) for f, v in zip(xs.flags, values))),
+        xs.items, tuple(s_and(f, v) for f, v in zip(xs.flags, values))
+    ),
     "map": lambda xs, values, hits, none: SymList(tuple(values), xs.flags),
-    "sum": lambda xs, values, hits, none: s_sum(
-        s_if(f, v, 0) for f, v in zip(xs.flags, values)),
+    "sum": lambda xs, values, hits, none: s_sum(s_if(f, v, 0) for f, v in zip(xs.flags, values)),
 }
 
 
@@ -392,8 +409,19 @@ def _call(e: _Encoder, node: Call, env: Locals, guard: BoolLike) -> Sym:
 
 
 _RULES: dict[type, Callable[..., Sym]] = {
-    IntLit: _literal, StrLit: _literal, BoolLit: _literal, CardLit: _literal, ListLit: _list,
+    IntLit: _literal,
+    StrLit: _literal,
+    BoolLit: _literal,
+    CardLit: _literal,
+    ListLit: _list,
     Name: _name,
-    Attr: _attr, Index: _index, Unary: _unary, Binary: _binary, Compare: _compare,
-    BoolOp: _bool_op, IfExpr: _if, Comprehension: _comprehension, Call: _call,
+    Attr: _attr,
+    Index: _index,
+    Unary: _unary,
+    Binary: _binary,
+    Compare: _compare,
+    BoolOp: _bool_op,
+    IfExpr: _if,
+    Comprehension: _comprehension,
+    Call: _call,
 }

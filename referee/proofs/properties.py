@@ -34,8 +34,24 @@ FREE_TYPES: tuple[Type, ...] = (INT, BOOL, STR, CARD, ListType(CARD), ListType(I
 DEFAULT_LIST = "cards"  # what a property ranges over when it does not say
 DEFAULT_MAX = 10
 PREMISES = ("acceptance", "none")
-KEYS = {"id", "text", "source", "on", "over", "max_cards", "premise", "given", "options",
-        "constants", "ranges", "evaluate", "claim", "free", "assume", "definitions"}
+KEYS = {
+    "id",
+    "text",
+    "source",
+    "on",
+    "over",
+    "max_cards",
+    "premise",
+    "given",
+    "options",
+    "constants",
+    "ranges",
+    "evaluate",
+    "claim",
+    "free",
+    "assume",
+    "definitions",
+}
 EVALUATION_KEYS = {"expression", "definition", "acceptance", "options", "with", "for"}
 EVALUATION_KINDS = ("expression", "definition", "acceptance")
 PACK = "pack"  # the constant place that names the game's cards, not an integer
@@ -49,12 +65,12 @@ class Evaluation:
     set changed by `options`."""
 
     name: str
-    expression: str                     # a dotted path (`scoring.hand_points`), or a definition
+    expression: str  # a dotted path (`scoring.hand_points`), or a definition
     options: Mapping[str, Any] = field(default_factory=dict)
     # `with:` context names (of a definition: its parameters) given other values: expressions
     # over the property's names (`{cards: banker_cards, split_hand: "false"}`)
     bindings: Mapping[str, Text] = field(default_factory=dict)
-    definition: bool = False            # `expression` names one of the spec's definitions
+    definition: bool = False  # `expression` names one of the spec's definitions
     # `expression` names a checkpoint: the result is whether its rules (and whatever the
     # mechanic adds) accept the input, as the premise `acceptance` would require
     acceptance: bool = False
@@ -84,11 +100,11 @@ class Property:
     constants: Mapping[str, Any] = field(default_factory=dict)  # an int, or the pack's cards
     ranges: Mapping[str, tuple[int, int]] = field(default_factory=dict)
     evaluations: tuple[Evaluation, ...] = ()
-    path: PathKey = ()                  # where the spec states it, for errors
+    path: PathKey = ()  # where the spec states it, for errors
     # every list ranged over, with its sizes: `over`'s first is `over`, `min_size`, `max_size`
     lists: Mapping[str, tuple[int, int]] = field(default_factory=dict)
     free: Mapping[str, Type] = field(default_factory=dict)  # the property's own names
-    assume: tuple[Text, ...] = ()       # facts of every state the mechanic builds
+    assume: tuple[Text, ...] = ()  # facts of every state the mechanic builds
     # helpers of the property's own, for stating the claim directly: (signature, body)
     definitions: tuple[tuple[Text, Text], ...] = ()
 
@@ -104,7 +120,9 @@ class Property:
     @property
     def size_sets(self) -> list[dict[str, int]]:
         """Every combination of the lists' sizes, smallest first (one, empty, with no list)."""
-        lists = dict(self.lists) or ({self.over: (self.min_size, self.max_size)} if self.over else {})
+        lists = dict(self.lists) or (
+            {self.over: (self.min_size, self.max_size)} if self.over else {}
+        )
         ranges = [range(low, high + 1) for low, high in lists.values()]
         sets = [dict(zip(lists, sizes)) for sizes in itertools.product(*ranges)]
         return sorted(sets, key=lambda s: sum(s.values()))
@@ -123,44 +141,62 @@ def _read_one(game: Game, located: Located, path: PathKey, body: Any) -> Propert
         raise located.error(path, "a property needs `id`, `on` and `claim`")
     unknown = sorted(set(body) - KEYS)
     if unknown:
-        raise located.error(path + (unknown[0],), f"unknown property key `{unknown[0]}`",
-                            at_key=True)
+        raise located.error(
+            path + (unknown[0],), f"unknown property key `{unknown[0]}`", at_key=True
+        )
     claim_text, claim_where = expression_at(located, path + ("claim",), body["claim"])
     constants = _constants(game, located, path + ("constants",), body.get("constants") or {})
     lists = _over(located, path, body, constants)
     over, (low, high) = next(iter(lists.items()), ("", (0, 0)))
     premise = str(body.get("premise", "acceptance"))
     if premise not in PREMISES:
-        raise located.error(path + ("premise",), f"unknown premise `{premise}`: expected "
-                            + " or ".join(f"`{p}`" for p in PREMISES))
+        raise located.error(
+            path + ("premise",),
+            f"unknown premise `{premise}`: expected " + " or ".join(f"`{p}`" for p in PREMISES),
+        )
     return Property(
-        id=str(body["id"]), text=str(body.get("text", "")), on=str(body["on"]),
-        given=dict(body.get("given") or {}), options=_option_values(body.get("options") or {}),
-        max_size=high, min_size=low, over=over, premise=premise, claim=claim_text,
-        origin=origin(claim_where), source=tuple(str(s) for s in body.get("source") or ()),
-        constants=constants, path=path,
-        ranges={name: _bounds(located, path + ("ranges", name), bounds, constants)
-                for name, bounds in (body.get("ranges") or {}).items()},
+        id=str(body["id"]),
+        text=str(body.get("text", "")),
+        on=str(body["on"]),
+        given=dict(body.get("given") or {}),
+        options=_option_values(body.get("options") or {}),
+        max_size=high,
+        min_size=low,
+        over=over,
+        premise=premise,
+        claim=claim_text,
+        origin=origin(claim_where),
+        source=tuple(str(s) for s in body.get("source") or ()),
+        constants=constants,
+        path=path,
+        ranges={
+            name: _bounds(located, path + ("ranges", name), bounds, constants)
+            for name, bounds in (body.get("ranges") or {}).items()
+        },
         evaluations=_evaluations(game, located, path + ("evaluate",), body.get("evaluate") or {}),
-        lists=lists, free=_free(located, path + ("free",), body.get("free") or {}),
+        lists=lists,
+        free=_free(located, path + ("free",), body.get("free") or {}),
         assume=_assume(located, path + ("assume",), body.get("assume")),
-        definitions=_definitions(located, path + ("definitions",), body.get("definitions")))
+        definitions=_definitions(located, path + ("definitions",), body.get("definitions")),
+    )
 
 
 def _option_values(raw: Mapping[str, Any]) -> dict[str, tuple[Any, ...]]:
     return {k: tuple(v if isinstance(v, list) else [v]) for k, v in raw.items()}
 
 
-def _over(located: Located, path: PathKey, body: Mapping[str, Any],
-          constants: Mapping[str, Any]) -> dict[str, tuple[int, int]]:
+def _over(
+    located: Located, path: PathKey, body: Mapping[str, Any], constants: Mapping[str, Any]
+) -> dict[str, tuple[int, int]]:
     """`over: {hand: [0, 12]}`, or several lists, `{a: [2, 5], b: [2, 5]}`, whose cards come
     from one pack together, or none, `{}`; without it, `cards` of 1..`max_cards` (10)."""
     raw = body.get("over")
     if raw is None:
         return {DEFAULT_LIST: (1, int(body.get("max_cards", DEFAULT_MAX)))}
     if not isinstance(raw, dict):
-        raise located.error(path + ("over",), "`over` names lists and their sizes: "
-                            "`{hand: [0, 12]}`")
+        raise located.error(
+            path + ("over",), "`over` names lists and their sizes: `{hand: [0, 12]}`"
+        )
     lists = {}
     for name, sizes in raw.items():
         low, high = _bounds(located, path + ("over", name), sizes, constants)
@@ -179,8 +215,11 @@ def _free(located: Located, path: PathKey, raw: Any) -> dict[str, Type]:
         text, where = expression_at(located, path + (name,), str(type_name))
         ty = parse_type(text, where)
         if ty not in FREE_TYPES:
-            raise located.error(path + (name,), f"unknown type `{text}` for a free name: the "
-                                "prover makes free names of " + ", ".join(f"`{t}`" for t in FREE_TYPES))
+            raise located.error(
+                path + (name,),
+                f"unknown type `{text}` for a free name: the "
+                "prover makes free names of " + ", ".join(f"`{t}`" for t in FREE_TYPES),
+            )
         result[str(name)] = ty
     return result
 
@@ -200,10 +239,14 @@ def _definitions(located: Located, path: PathKey, raw: Any) -> tuple[tuple[Text,
     if raw is None:
         return ()
     if not isinstance(raw, dict) or not raw:
-        raise located.error(path, "`definitions` maps signatures to bodies: "
-                            "`{\"trump(c: card)\": 'suit(c) == \"T\"'}`")
-    return tuple((_key_text(located, path + (name,), str(name)), _text(located, path + (name,), body))
-                 for name, body in raw.items())
+        raise located.error(
+            path,
+            '`definitions` maps signatures to bodies: `{"trump(c: card)": \'suit(c) == "T"\'}`',
+        )
+    return tuple(
+        (_key_text(located, path + (name,), str(name)), _text(located, path + (name,), body))
+        for name, body in raw.items()
+    )
 
 
 def _key_text(located: Located, path: PathKey, key: str) -> Text:
@@ -221,16 +264,26 @@ def _constants(game: Game, located: Located, path: PathKey, raw: Any) -> dict[st
     """`{blow_at: rummy.match.blow_at}`: names for integers the spec states elsewhere; `pack`
     names the game's cards (`{deck: pack}`: every card of the pack, in its fixed order)."""
     if not isinstance(raw, dict):
-        raise located.error(path, "`constants` maps names to places in the spec: "
-                            "`{blow_at: rummy.match.blow_at}`")
-    return {str(name): (game.spec.pack() if str(place) == PACK
-                        else _spec_int(game, located, path + (name,), str(place)))
-            for name, place in raw.items()}
+        raise located.error(
+            path, "`constants` maps names to places in the spec: `{blow_at: rummy.match.blow_at}`"
+        )
+    return {
+        str(name): (
+            game.spec.pack()
+            if str(place) == PACK
+            else _spec_int(game, located, path + (name,), str(place))
+        )
+        for name, place in raw.items()
+    }
 
 
 def constant_type(value: Any) -> Type:
     """A constant's type: an int, or the pack (a list of cards)."""
-    return ListType(CARD) if isinstance(value, list) and all(isinstance(c, Card) for c in value) else INT
+    return (
+        ListType(CARD)
+        if isinstance(value, list) and all(isinstance(c, Card) for c in value)
+        else INT
+    )
 
 
 def _spec_int(game: Game, located: Located, path: PathKey, place: str) -> int:
@@ -243,8 +296,9 @@ def _spec_int(game: Game, located: Located, path: PathKey, place: str) -> int:
     return value
 
 
-def _bounds(located: Located, path: PathKey, raw: Any,
-            constants: Mapping[str, Any]) -> tuple[int, int]:
+def _bounds(
+    located: Located, path: PathKey, raw: Any, constants: Mapping[str, Any]
+) -> tuple[int, int]:
     """`[0, blow_at - 1]`: two integers, or expressions over the property's constants."""
     if not isinstance(raw, list) or len(raw) != 2:
         raise located.error(path, "expected `[lowest, highest]`")
@@ -267,8 +321,9 @@ def _evaluations(game: Game, located: Located, path: PathKey, raw: Any) -> tuple
     """`{points: scoring.hand_points}` or `{a: {expression: ..., options: {...}}}`."""
     if not isinstance(raw, dict):
         raise located.error(path, "`evaluate` names results: `{points: scoring.hand_points}`")
-    return tuple(_evaluation(game, located, path + (name,), str(name), body)
-                 for name, body in raw.items())
+    return tuple(
+        _evaluation(game, located, path + (name,), str(name), body) for name, body in raw.items()
+    )
 
 
 def _evaluation(game: Game, located: Located, path: PathKey, name: str, body: Any) -> Evaluation:
@@ -277,12 +332,14 @@ def _evaluation(game: Game, located: Located, path: PathKey, name: str, body: An
     accepts: `{acceptance: play}`."""
     if isinstance(body, str):
         return Evaluation(name, body)
-    kinds = [k for k in EVALUATION_KINDS if isinstance(body, dict)
-             and isinstance(body.get(k), str)]
+    kinds = [k for k in EVALUATION_KINDS if isinstance(body, dict) and isinstance(body.get(k), str)]
     if len(kinds) != 1 or set(body) - EVALUATION_KEYS:
-        raise located.error(path, "expected a spec expression's place, `{expression: ..., "
-                            "options: {...}, with: {...}}`, `{definition: ..., with: {...}}` "
-                            "or `{acceptance: checkpoint}`")
+        raise located.error(
+            path,
+            "expected a spec expression's place, `{expression: ..., "
+            "options: {...}, with: {...}}`, `{definition: ..., with: {...}}` "
+            "or `{acceptance: checkpoint}`",
+        )
     options = dict(body.get("options") or {})
     try:
         game.resolve_options(options)
@@ -290,14 +347,22 @@ def _evaluation(game: Game, located: Located, path: PathKey, name: str, body: An
         raise located.error(path + ("options",), str(exc)) from None
     raw = body.get("with") or {}
     if not isinstance(raw, dict):
-        raise located.error(path + ("with",), "`with` gives names other values: "
-                            "`{cards: banker_cards}`")
+        raise located.error(
+            path + ("with",), "`with` gives names other values: `{cards: banker_cards}`"
+        )
     bindings = {str(k): _text(located, path + ("with", k), v) for k, v in raw.items()}
     each = _each(located, path + ("for",), body["for"]) if "for" in body else None
     if each is not None and kinds[0] != "expression":
         raise located.error(path + ("for",), "`for` repeats a spec expression (`expression:`)")
-    return Evaluation(name, body[kinds[0]], options, bindings, kinds[0] == "definition",
-                      kinds[0] == "acceptance", each)
+    return Evaluation(
+        name,
+        body[kinds[0]],
+        options,
+        bindings,
+        kinds[0] == "definition",
+        kinds[0] == "acceptance",
+        each,
+    )
 
 
 def _each(located: Located, path: PathKey, raw: Any) -> tuple[str, Text]:
@@ -306,8 +371,10 @@ def _each(located: Located, path: PathKey, raw: Any) -> tuple[str, Text]:
     match = _FOR.match(text)
     if match is None:
         raise located.error(path, "`for` names an item and a list: `i in indices(pack)`")
-    return match.group(1), (match.group(2), dataclasses.replace(
-        where, column=where.column + match.start(2)))
+    return match.group(1), (
+        match.group(2),
+        dataclasses.replace(where, column=where.column + match.start(2)),
+    )
 
 
 __all__ = ["Evaluation", "Property", "Text", "constant_type", "read_properties"]

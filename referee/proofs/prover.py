@@ -57,14 +57,14 @@ class Outcome:
 
     property: Property
     options: dict[str, Any]
-    status: str = "proved"          # proved | counterexample | unknown | vacuous
-    sizes: int = 0                  # how many size combinations were settled
+    status: str = "proved"  # proved | counterexample | unknown | vacuous
+    sizes: int = 0  # how many size combinations were settled
     counterexample: dict[str, Any] = field(default_factory=dict)
-    replayed: bool | None = None    # the engine agrees with the counterexample
-    replay: str = ""                # what the engine was asked, and what it said
-    unit: str = "cards"             # what the (first) list holds, for the report
+    replayed: bool | None = None  # the engine agrees with the counterexample
+    replay: str = ""  # what the engine was asked, and what it said
+    unit: str = "cards"  # what the (first) list holds, for the report
     units: dict[str, str] = field(default_factory=dict)  # each list: what it holds
-    at: dict[str, int] = field(default_factory=dict)     # the sizes the solver gave up at
+    at: dict[str, int] = field(default_factory=dict)  # the sizes the solver gave up at
     shown: frozenset[str] = frozenset()  # free names a counterexample shows: those read
 
     def line(self) -> str:
@@ -73,14 +73,18 @@ class Outcome:
         prop = self.property
         if self.status == "proved":
             domain = self._domain()
-            return f"{head}: for every {domain}" if domain else f"{head}: it holds (no input ranges)"
+            return (
+                f"{head}: for every {domain}" if domain else f"{head}: it holds (no input ranges)"
+            )
         if self.status == "counterexample":
             return f"{head}: {self._shown()} ({self.replay})"
         if self.status == "vacuous":
             return f"{head}: no input satisfies the premise: nothing is proved (not proved)"
         if self.sizes == len(prop.size_sets):
-            return (f"{head}: the solver could not tell whether any input satisfies the "
-                    f"premise (not proved)")
+            return (
+                f"{head}: the solver could not tell whether any input satisfies the "
+                f"premise (not proved)"
+            )
         at = self._sizes_text()
         return f"{head}: the solver gave up{f' at {at}' if at else ''} (not proved)"
 
@@ -110,13 +114,18 @@ class Outcome:
             for name, unit in units.items():
                 low, high = prop.lists[name]
                 each = prop.ranges.get(name)
-                parts.append(f"`{name}` of {low}..{high} {unit}"
-                             + (f" each in {each[0]}..{each[1]}" if each else ""))
+                parts.append(
+                    f"`{name}` of {low}..{high} {unit}"
+                    + (f" each in {each[0]}..{each[1]}" if each else "")
+                )
             card_lists = [k for k, name in enumerate(units) if units[name] == "cards"]
             if len(card_lists) > 1:
                 parts[card_lists[-1]] += " (from one pack)"
-            parts += [f"`{n}` in {low}..{high}" for n, (low, high) in prop.ranges.items()
-                      if n not in units]
+            parts += [
+                f"`{n}` in {low}..{high}"
+                for n, (low, high) in prop.ranges.items()
+                if n not in units
+            ]
             text = ", ".join(parts)
         for assumed, _ in prop.assume:
             text += f", assuming `{' '.join(assumed.split())}`"
@@ -130,8 +139,11 @@ class Outcome:
         if "turned" in cx:
             text += f" with turned {cx['turned']}"
         values = {**cx.get("free_cards", {}), **cx.get("context", {})}
-        shown = [f"`{name}` {_option_text(value)}" for name, value in values.items()
-                 if name in prop.ranges or name.split(".")[0] in self.shown]
+        shown = [
+            f"`{name}` {_option_text(value)}"
+            for name, value in values.items()
+            if name in prop.ranges or name.split(".")[0] in self.shown
+        ]
         text = ", ".join([text, *shown] if text else shown)
         results = _results_text(cx.get("results", {}), cx.get("raises", []))
         if results:
@@ -149,11 +161,11 @@ class Query:
     """One size combination of one option set: the symbolic context and the formulas."""
 
     env: dict[str, Any]
-    lists: dict[str, list[Any]]      # each list ranged over, item by item
-    results: dict[str, Encoding]     # each evaluation: its value and when it would raise
-    domain: list[Any]                # the inputs' domain and the assumptions
-    premise: list[Any]               # the checkpoint accepts
-    failing: Any                     # an evaluation raises or the claim fails
+    lists: dict[str, list[Any]]  # each list ranged over, item by item
+    results: dict[str, Encoding]  # each evaluation: its value and when it would raise
+    domain: list[Any]  # the inputs' domain and the assumptions
+    premise: list[Any]  # the checkpoint accepts
+    failing: Any  # an evaluation raises or the claim fails
 
     @property
     def formulas(self) -> list[Any]:
@@ -168,16 +180,22 @@ def option_sets(game: Game, prop: Property) -> Iterator[dict[str, Any]]:
 
 def prove(game: Game, prop: Property, rlimit: int = DEFAULT_RLIMIT) -> list[Outcome]:
     setting = resolve(game, prop)
-    return [_prove_options(game, prop, setting, options, rlimit)
-            for options in option_sets(game, prop)]
+    return [
+        _prove_options(game, prop, setting, options, rlimit) for options in option_sets(game, prop)
+    ]
 
 
-def _prove_options(game: Game, prop: Property, setting: Setting, options: dict[str, Any],
-                   rlimit: int) -> Outcome:
+def _prove_options(
+    game: Game, prop: Property, setting: Setting, options: dict[str, Any], rlimit: int
+) -> Outcome:
     units = {name: "cards" if elem == CARD else "ints" for name, elem in setting.elements.items()}
-    outcome = Outcome(prop, {k: options[k] for k in prop.options},
-                      unit=next(iter(units.values()), "cards"),
-                      units=units if prop.lists else {}, shown=setting.read | set(prop.free))
+    outcome = Outcome(
+        prop,
+        {k: options[k] for k in prop.options},
+        unit=next(iter(units.values()), "cards"),
+        units=units if prop.lists else {},
+        shown=setting.read | set(prop.free),
+    )
     witnessed = not (setting.premise or setting.assume)  # some input satisfies the premise
     unsure = False  # a premise check ran out of budget
     for sizes in prop.size_sets:
@@ -208,8 +226,10 @@ def _solver(rlimit: int, formulas: list[Any]) -> z3.Solver:
 
 # ---- the formulas -----------------------------------------------------------------------------
 
-def _query(game: Game, prop: Property, setting: Setting, options: dict[str, Any],
-           sizes: Mapping[str, int]) -> Query:
+
+def _query(
+    game: Game, prop: Property, setting: Setting, options: dict[str, Any], sizes: Mapping[str, int]
+) -> Query:
     env, domain, lists = _symbolic_env(game, prop, setting, options, sizes)
     domain += [_as_bool(encode_full(a, env).holds) for a in setting.assume]
     # accepted: every condition holds, and none would raise (the engine would stop on it)
@@ -221,8 +241,9 @@ def _query(game: Game, prop: Property, setting: Setting, options: dict[str, Any]
     return Query(env, lists, results, domain, premise, _as_bool(failing))
 
 
-def _result(game: Game, evaluated: Evaluated, env: Mapping[str, Any],
-            options: dict[str, Any]) -> Encoding:
+def _result(
+    game: Game, evaluated: Evaluated, env: Mapping[str, Any], options: dict[str, Any]
+) -> Encoding:
     """An evaluation's value (`for:` the list of its values, one per item), its inputs rebound
     `with:` (raising if a binding would)."""
     base = {**env, "options": _changed(game, options, evaluated.evaluation)}
@@ -232,16 +253,20 @@ def _result(game: Game, evaluated: Evaluated, env: Mapping[str, Any],
     items = encode_full(typed, base)
     values = [_result_at(evaluated, {**base, name: item}) for item in items.value.items]
     errors = [s_and(flag, v.error) for flag, v in zip(items.value.flags, values)]
-    return Encoding(SymList(tuple(v.value for v in values), items.value.flags),
-                    s_or(items.error, *errors))
+    return Encoding(
+        SymList(tuple(v.value for v in values), items.value.flags), s_or(items.error, *errors)
+    )
 
 
 def _result_at(evaluated: Evaluated, base: Mapping[str, Any]) -> Encoding:
     bound = {name: encode_full(b, base) for name, b in evaluated.bindings.items()}
     inputs = {**base, **{n: b.value for n, b in bound.items()}}
     typed = evaluated.typed
-    value = (_acceptance_value(evaluated.conditions, inputs) if typed is None
-             else encode_full(typed, inputs))
+    value = (
+        _acceptance_value(evaluated.conditions, inputs)
+        if typed is None
+        else encode_full(typed, inputs)
+    )
     return Encoding(value.value, s_or(*(b.error for b in bound.values()), value.error))
 
 
@@ -274,21 +299,24 @@ def _changed(game: Game, options: Mapping[str, Any], ev: Evaluation) -> dict[str
     return game.resolve_options({**options, **ev.options}) if ev.options else dict(options)
 
 
-def _symbolic_env(game: Game, prop: Property, setting: Setting, options: dict[str, Any],
-                  sizes: Mapping[str, int]) -> tuple[dict[str, Any], list[Any], Lists]:
+def _symbolic_env(
+    game: Game, prop: Property, setting: Setting, options: dict[str, Any], sizes: Mapping[str, int]
+) -> tuple[dict[str, Any], list[Any], Lists]:
     env: dict[str, Any] = {"options": options, **prop.constants}
     domain: list[Any] = []
     lists: Lists = {}
     cards_of = CardDomain.of(game.spec.pack())  # a free card is one of the pack's
     for index, (name, elem) in enumerate(setting.elements.items()):
-        lists[name], extra = _symbolic_list(name, elem, sizes[name], prop.ranges.get(name),
-                                            "card" if index == 0 else name, cards_of)
+        lists[name], extra = _symbolic_list(
+            name, elem, sizes[name], prop.ranges.get(name), "card" if index == 0 else name, cards_of
+        )
         env[name], domain = lists[name], domain + extra
     cards = [c for name, items in lists.items() if setting.elements[name] == CARD for c in items]
     domain += _copies_limit(cards, game.spec.pack_copies)  # one pack for every list of cards
     # `turned` right after the lists: the order the meld proofs always gave z3
-    names = sorted((n for n in setting.program.scope.names() if n not in env),
-                   key=lambda n: n != "turned")
+    names = sorted(
+        (n for n in setting.program.scope.names() if n not in env), key=lambda n: n != "turned"
+    )
     names += [n for n in prop.free if n not in env]
     scope = setting.scope.scope
     for name in names:
@@ -300,8 +328,14 @@ def _symbolic_env(game: Game, prop: Property, setting: Setting, options: dict[st
     return env, domain, lists
 
 
-def _symbolic_list(name: str, element: Any, size: int, bounds: tuple[int, int] | None,
-                   stem: str, cards_of: CardDomain) -> tuple[list[Any], list[Any]]:
+def _symbolic_list(
+    name: str,
+    element: Any,
+    size: int,
+    bounds: tuple[int, int] | None,
+    stem: str,
+    cards_of: CardDomain,
+) -> tuple[list[Any], list[Any]]:
     """`size` free items: cards of the pack (their count in it is limited apart), ints in range.
     The first list's cards are z3's `card0`, `card1`, ... (the names meld proofs always used)."""
     if element == CARD:
@@ -348,8 +382,15 @@ def _copies_limit(cards: list[SymCard], copies: int) -> list[Any]:
 
 # ---- a counterexample, decoded and replayed ----------------------------------------------------
 
-def _counterexample(outcome: Outcome, game: Game, setting: Setting, query: Query,
-                    model: z3.ModelRef, options: dict[str, Any]) -> None:
+
+def _counterexample(
+    outcome: Outcome,
+    game: Game,
+    setting: Setting,
+    query: Query,
+    model: z3.ModelRef,
+    options: dict[str, Any],
+) -> None:
     prop = outcome.property
     concrete = {name: decode(value, model) for name, value in query.env.items()}
     cx: dict[str, Any] = {}
@@ -363,8 +404,11 @@ def _counterexample(outcome: Outcome, game: Game, setting: Setting, query: Query
     if cards:
         cx["free_cards"] = cards
     if query.results:
-        cx["results"] = {n: decode(r.value, model) for n, r in query.results.items()
-                         if not _decode(_as_bool(r.error), model)}
+        cx["results"] = {
+            n: decode(r.value, model)
+            for n, r in query.results.items()
+            if not _decode(_as_bool(r.error), model)
+        }
         cx["raises"] = [n for n, r in query.results.items() if _decode(_as_bool(r.error), model)]
     outcome.status, outcome.counterexample = "counterexample", cx
     outcome.replayed, outcome.replay = _replay(game, prop, setting, cx, concrete, options)
@@ -392,37 +436,58 @@ def _free_cards(env: Mapping[str, Any], model: z3.ModelRef) -> dict[str, str]:
     return cards
 
 
-def _replay(game: Game, prop: Property, setting: Setting, cx: dict[str, Any],
-            concrete: dict[str, Any], options: dict[str, Any]) -> tuple[bool | None, str]:
+def _replay(
+    game: Game,
+    prop: Property,
+    setting: Setting,
+    cx: dict[str, Any],
+    concrete: dict[str, Any],
+    options: dict[str, Any],
+) -> tuple[bool | None, str]:
     """Ask the engine: its checker (premise `acceptance`), its compiled expressions."""
     verdicts: list[tuple[bool, str]] = []
     if prop.premise == "acceptance" and setting.premise:
         verdicts.append(_replay_acceptance(game, prop, cx, concrete, options))
         if not setting.evaluations:
             fails = not _claim_holds(setting, concrete, {})
-            verdicts.append((fails, "the claim fails on it" if fails
-                             else "NOT replayed: the claim holds on it (encoder bug)"))
+            verdicts.append(
+                (
+                    fails,
+                    "the claim fails on it"
+                    if fails
+                    else "NOT replayed: the claim holds on it (encoder bug)",
+                )
+            )
     if setting.evaluations:
         verdicts.append(_replay_results(game, setting, cx, concrete, options))
     if not verdicts:  # only the claim: the reference interpreter must agree that it fails
         fails = not _claim_holds(setting, concrete, {})
-        return fails, ("the reference interpreter agrees: the claim fails on it" if fails
-                       else "NOT replayed: the reference interpreter says the claim holds "
-                            "(encoder bug)")
+        return fails, (
+            "the reference interpreter agrees: the claim fails on it"
+            if fails
+            else "NOT replayed: the reference interpreter says the claim holds (encoder bug)"
+        )
     return all(ok for ok, _ in verdicts), ", ".join(text for _, text in verdicts)
 
 
-def _replay_acceptance(game: Game, prop: Property, cx: dict[str, Any],
-                       concrete: dict[str, Any], options: dict[str, Any]) -> tuple[bool, str]:
+def _replay_acceptance(
+    game: Game,
+    prop: Property,
+    cx: dict[str, Any],
+    concrete: dict[str, Any],
+    options: dict[str, Any],
+) -> tuple[bool, str]:
     """The mechanic's own replay (rummy: its meld checker), or else its rule book's verdict on
     the decoded context (the mechanic says its handlers add no condition: `acceptance`)."""
     mechanic = game.mechanic
     given = {**prop.given, **cx["context"], "options": options}
-    accepted = mechanic.replay_accepts(prop.on, given, concrete.get(prop.over or "", []),
-                                       concrete.get("turned"))
+    accepted = mechanic.replay_accepts(
+        prop.on, given, concrete.get(prop.over or "", []), concrete.get("turned")
+    )
     if accepted is not None:
-        return accepted, ("accepted by the engine" if accepted
-                          else "NOT accepted by the engine (encoder bug)")
+        return accepted, (
+            "accepted by the engine" if accepted else "NOT accepted by the engine (encoder bug)"
+        )
     broken = mechanic.rules.judge(prop.on, {**concrete, "options": options})
     if not broken:
         return True, f"the engine's rules at `{prop.on}` accept it"
@@ -430,8 +495,13 @@ def _replay_acceptance(game: Game, prop: Property, cx: dict[str, Any],
     return False, f"NOT accepted by the engine's rules at `{prop.on}`: {rules} (encoder bug)"
 
 
-def _replay_results(game: Game, setting: Setting, cx: dict[str, Any], concrete: dict[str, Any],
-                    options: dict[str, Any]) -> tuple[bool, str]:
+def _replay_results(
+    game: Game,
+    setting: Setting,
+    cx: dict[str, Any],
+    concrete: dict[str, Any],
+    options: dict[str, Any],
+) -> tuple[bool, str]:
     """The engine's compiled expressions on the decoded inputs: the same results (or the same
     failure), and the claim, evaluated by the reference interpreter on them, false."""
     got: dict[str, Any] = {}
@@ -443,16 +513,21 @@ def _replay_results(game: Game, setting: Setting, cx: dict[str, Any], concrete: 
             raised.append(evaluated.name)
     labels = ", ".join(sorted({e.label for e in setting.evaluations}))
     if got != cx["results"] or raised != cx["raises"]:
-        return False, (f"NOT replayed: the engine's compiled {labels} gives "
-                       f"{_results_text(got, raised)} (encoder bug)")
+        return False, (
+            f"NOT replayed: the engine's compiled {labels} gives "
+            f"{_results_text(got, raised)} (encoder bug)"
+        )
     if not raised and _claim_holds(setting, concrete, got):
-        return False, (f"NOT replayed: with the engine's {_results_text(got, raised)} the claim "
-                       f"holds (encoder bug)")
+        return False, (
+            f"NOT replayed: with the engine's {_results_text(got, raised)} the claim "
+            f"holds (encoder bug)"
+        )
     return True, f"replayed: the engine's compiled {labels} gives the same"
 
 
-def _run(game: Game, evaluated: Evaluated, concrete: Mapping[str, Any],
-         options: dict[str, Any]) -> Any:
+def _run(
+    game: Game, evaluated: Evaluated, concrete: Mapping[str, Any], options: dict[str, Any]
+) -> Any:
     """What the engine computes: the bindings by the reference interpreter, then the compiled
     expression on the inputs they give."""
     env = {**concrete, "options": _changed(game, options, evaluated.evaluation)}
@@ -472,8 +547,7 @@ def _results_text(results: Mapping[str, Any], raised: list[str]) -> str:
     return ", ".join(parts + [f"`{name}` raises" for name in raised])
 
 
-def _claim_holds(setting: Setting, concrete: Mapping[str, Any],
-                 results: Mapping[str, Any]) -> bool:
+def _claim_holds(setting: Setting, concrete: Mapping[str, Any], results: Mapping[str, Any]) -> bool:
     try:
         return bool(setting.claim.program.evaluate(setting.claim, {**concrete, **results}))
     except EvalError:

@@ -27,8 +27,10 @@ PHASES = ("take", "play", "decide", "over")  # RummyState.phase
 def mechanic(game: Game) -> RummyMechanic:
     """The game's rummy mechanic: what the facts here are about."""
     if not isinstance(game.mechanic, RummyMechanic):
-        raise InvalidArgument(f"game `{game.name}` uses the `{game.spec.mechanics}` mechanics: "
-                              f"`referee diff` knows rummy games only")
+        raise InvalidArgument(
+            f"game `{game.name}` uses the `{game.spec.mechanics}` mechanics: "
+            f"`referee diff` knows rummy games only"
+        )
     return game.mechanic
 
 
@@ -46,10 +48,13 @@ def role_of(game: Game, checkpoint: str) -> str | None:
 def laying_moves(game: Game) -> list[str]:
     """Move types with a field naming cards to lay (`cards`, `list_of_cards`, or a record or list
     holding one): only those lay melds, lay off, or take the discard (which must be used)."""
+
     def names_cards(spec: FieldSpec) -> bool:
         return spec.type in ("cards", "list_of_cards") or any(names_cards(f) for f in spec.fields)
 
-    return [name for name, move in game.spec.moves.items() if any(names_cards(f) for f in move.fields)]
+    return [
+        name for name, move in game.spec.moves.items() if any(names_cards(f) for f in move.fields)
+    ]
 
 
 def checkpoints(game: Game) -> list[str]:
@@ -58,6 +63,7 @@ def checkpoints(game: Game) -> list[str]:
 
 
 # --- values fixed by the checkpoint, and the strings a name ranges over -------------------------
+
 
 def fixed(check: Check) -> dict[str, Any]:
     """Names whose value the checkpoint itself decides."""
@@ -75,6 +81,7 @@ def choices(check: Check) -> dict[Path, tuple[str, ...]]:
 
 
 # --- the facts: the mechanic's (`mechanics/rummy/contexts.py`, beside each name) -------------
+
 
 def facts_for(check: Check, names: set[Path]) -> list[Fact]:
     return [f for f in FACTS if f.applies(check, names)]
@@ -99,12 +106,29 @@ def first_turn_context(seats: int, turned: Any, hand: Any, going_out: bool) -> d
     hand, lays a new meld: in a `meld` move, or as the first meld of a `go_out`. A scenario
     reproduces it exactly (the hand given is the one held when the meld is read)."""
     return {
-        "seats": seats, "seat": MAO, "to_act": MAO, "mao": MAO, "in_turn": True, "phase": "play",
-        "has_discard": True, "top_is_turned": True, "discarder": TURNED, "discard_top": turned,
-        "going_out": going_out, "move_type": GO_OUT if going_out else MELD_MOVE,
-        "has_taken": False, "taken_card": turned, "new": True, "place": 0, "hand": hand,
+        "seats": seats,
+        "seat": MAO,
+        "to_act": MAO,
+        "mao": MAO,
+        "in_turn": True,
+        "phase": "play",
+        "has_discard": True,
+        "top_is_turned": True,
+        "discarder": TURNED,
+        "discard_top": turned,
+        "going_out": going_out,
+        "move_type": GO_OUT if going_out else MELD_MOVE,
+        "has_taken": False,
+        "taken_card": turned,
+        "new": True,
+        "place": 0,
+        "hand": hand,
         # the match: nobody has scored, blown or re-entered yet; nothing stolen
-        "score": 0, "deciding": False, "reentries": 0, "blows": 0, "under": seats,
+        "score": 0,
+        "deciding": False,
+        "reentries": 0,
+        "blows": 0,
+        "under": seats,
         "stolen": SymList.of([]),
     }
 

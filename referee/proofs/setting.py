@@ -39,11 +39,11 @@ class Evaluated:
     """One evaluation, ready: what z3 encodes, what the engine runs, and the names it rebinds."""
 
     evaluation: Evaluation
-    typed: TypedExpr | None          # the spec expression (or the definition's call); None for
-                                     # an acceptance, which is its `conditions` all holding
-    run: Any                         # the engine's compiled expression (a callable on an env)
+    typed: TypedExpr | None  # the spec expression (or the definition's call); None for
+    # an acceptance, which is its `conditions` all holding
+    run: Any  # the engine's compiled expression (a callable on an env)
     bindings: Mapping[str, TypedExpr]  # context name -> its value, over the property's scope
-    label: str                       # how the report names it: `banking.rank`
+    label: str  # how the report names it: `banking.rank`
     conditions: tuple[Condition, ...] = ()  # an acceptance: the checkpoint's (when, require)
     each: tuple[str, TypedExpr] | None = None  # `for:` the name bound to each item, the list
 
@@ -73,14 +73,14 @@ class Evaluated:
 class Setting:
     """What proving one property needs, resolved once for all its option sets."""
 
-    program: Program                 # the context's: its names and definitions
-    scope: Program                   # the context's, plus constants and the property's names
-    claim: TypedExpr                 # checked in the scope, plus the results
-    premise: list[Condition]         # empty: every input
-    assume: list[TypedExpr]          # facts of every state the mechanic builds
+    program: Program  # the context's: its names and definitions
+    scope: Program  # the context's, plus constants and the property's names
+    claim: TypedExpr  # checked in the scope, plus the results
+    premise: list[Condition]  # empty: every input
+    assume: list[TypedExpr]  # facts of every state the mechanic builds
     evaluations: list[Evaluated]
-    elements: Mapping[str, Any]      # each list ranged over: the type of its items
-    read: frozenset[str]             # the names the claim, assumptions and evaluations read
+    elements: Mapping[str, Any]  # each list ranged over: the type of its items
+    read: frozenset[str]  # the names the claim, assumptions and evaluations read
 
     @property
     def element(self) -> Any:
@@ -102,8 +102,7 @@ def resolve(game: Game, prop: Property) -> Setting:
     read -= {e.each[0] for e in evaluations if e.each}
     for e in evaluations:  # what an evaluation reads, but for the names it is given `with:`
         read |= names_read(e.reads) - set(e.bindings)
-    return Setting(program, scope, claim, _premise(game, prop), assume, evaluations, elements,
-                   read)
+    return Setting(program, scope, claim, _premise(game, prop), assume, evaluations, elements, read)
 
 
 def error(game: Game, prop: Property, key: tuple[Any, ...], message: str) -> SpecError:
@@ -146,16 +145,24 @@ def _lists(prop: Property) -> list[str]:
 def _list_element(game: Game, prop: Property, scope: Program, name: str) -> Any:
     typ = scope.scope.get(name)
     if not isinstance(typ, ListType) or typ.elem not in (CARD, INT):
-        raise error(game, prop, ("over",) + ((name,) if prop.lists else ()),
-                    f"`{name}` is no list of cards or ints at `{prop.on}`")
+        raise error(
+            game,
+            prop,
+            ("over",) + ((name,) if prop.lists else ()),
+            f"`{name}` is no list of cards or ints at `{prop.on}`",
+        )
     return typ.elem
 
 
 def _check_ranges(game: Game, prop: Property, scope: Program) -> None:
     for name in prop.ranges:
         if scope.scope.get(name) not in (INT, ListType(INT)) or name in prop.given:
-            raise error(game, prop, ("ranges", name), f"`{name}` is no free int, nor list of "
-                        f"ints, at `{prop.on}`")
+            raise error(
+                game,
+                prop,
+                ("ranges", name),
+                f"`{name}` is no free int, nor list of ints, at `{prop.on}`",
+            )
 
 
 def _scope_program(game: Game, prop: Property, program: Program) -> Program:
@@ -163,33 +170,45 @@ def _scope_program(game: Game, prop: Property, program: Program) -> Program:
     its helper definitions after the spec's; a free list needs its sizes in `over`."""
     for name, typ in prop.free.items():
         if isinstance(typ, ListType) and name not in prop.lists:
-            raise error(game, prop, ("free", name), f"`{name}` is a list: give its sizes in "
-                        f"`over`")
+            raise error(game, prop, ("free", name), f"`{name}` is a list: give its sizes in `over`")
     constants = {n: constant_type(v) for n, v in prop.constants.items()}
-    helpers = [Definition.parse(signature, body, origin=where, body_origin=body_where)
-               for (signature, where), (body, body_where) in prop.definitions]
+    helpers = [
+        Definition.parse(signature, body, origin=where, body_origin=body_where)
+        for (signature, where), (body, body_where) in prop.definitions
+    ]
     return _extended(game, prop, program, {**constants, **prop.free}, helpers)
 
 
-def _extended(game: Game, prop: Property, program: Program, extra: Mapping[str, Any],
-              helpers: list[Definition] | None = None) -> Program:
+def _extended(
+    game: Game,
+    prop: Property,
+    program: Program,
+    extra: Mapping[str, Any],
+    helpers: list[Definition] | None = None,
+) -> Program:
     """`program` with more names in its scope (none of them taken), and more definitions."""
     if not extra and not helpers:
         return program
     for name in extra:
         if name in program.scope or name in program.definitions or name in program.functions:
             raise error(game, prop, (), f"`{name}` already names something at `{prop.on}`")
-    definitions = [Definition(d.name, d.params, d.text, origin=d.origin)
-                   for d in program.definitions.values()]
+    definitions = [
+        Definition(d.name, d.params, d.text, origin=d.origin) for d in program.definitions.values()
+    ]
     functions = {n: f for n, f in program.functions.items() if n not in BUILTINS}
-    return Program(Scope({**dict(program.scope.items()), **extra}),
-                   definitions + list(helpers or ()), functions)
+    return Program(
+        Scope({**dict(program.scope.items()), **extra}),
+        definitions + list(helpers or ()),
+        functions,
+    )
 
 
 # ---- evaluations ------------------------------------------------------------------------------
 
-def _evaluated(game: Game, prop: Property, ev: Evaluation, expressions: Mapping[str, Any],
-               scope: Program) -> Evaluated:
+
+def _evaluated(
+    game: Game, prop: Property, ev: Evaluation, expressions: Mapping[str, Any], scope: Program
+) -> Evaluated:
     if ev.definition:
         return _definition_call(game, prop, ev, scope)
     if ev.acceptance:
@@ -197,11 +216,19 @@ def _evaluated(game: Game, prop: Property, ev: Evaluation, expressions: Mapping[
     expression = expressions.get(ev.expression)
     if expression is None:
         known = ", ".join(f"`{p}`" for p in sorted(expressions)) or "none"
-        raise error(game, prop, ("evaluate", ev.name), f"unknown expression `{ev.expression}`: "
-                    f"the engine computes with {known}")
+        raise error(
+            game,
+            prop,
+            ("evaluate", ev.name),
+            f"unknown expression `{ev.expression}`: the engine computes with {known}",
+        )
     if expression.context != prop.on:
-        raise error(game, prop, ("evaluate", ev.name), f"`{ev.expression}` reads the "
-                    f"`{expression.context}` context, not `{prop.on}`")
+        raise error(
+            game,
+            prop,
+            ("evaluate", ev.name),
+            f"`{ev.expression}` reads the `{expression.context}` context, not `{prop.on}`",
+        )
     each = None
     if ev.each is not None:  # `for: i in xs`: `i` is a name of the `with:` values
         items = _list_of(game, prop, ev, scope)
@@ -217,20 +244,29 @@ def _list_of(game: Game, prop: Property, ev: Evaluation, scope: Program) -> Type
     text, where = ev.each[1]
     typed = scope.check(parse(text, origin=where))
     if not isinstance(typed.type, ListType):
-        raise error(game, prop, ("evaluate", ev.name, "for"), f"`{text}` is no list: "
-                    f"`for` needs one, e.g. `i in indices(pack)`")
+        raise error(
+            game,
+            prop,
+            ("evaluate", ev.name, "for"),
+            f"`{text}` is no list: `for` needs one, e.g. `i in indices(pack)`",
+        )
     return typed
 
 
-def _bindings(game: Game, prop: Property, ev: Evaluation, evaluated: Program,
-              scope: Program) -> dict[str, TypedExpr]:
+def _bindings(
+    game: Game, prop: Property, ev: Evaluation, evaluated: Program, scope: Program
+) -> dict[str, TypedExpr]:
     """The `with:` values, checked in the property's scope against the names `evaluated` reads."""
     names = evaluated.scope
     bindings = {}
     for name, (text, where) in ev.bindings.items():
         if name not in names:
-            raise error(game, prop, ("evaluate", ev.name, "with", name),
-                        f"`{ev.expression}` reads no `{name}`")
+            raise error(
+                game,
+                prop,
+                ("evaluate", ev.name, "with", name),
+                f"`{ev.expression}` reads no `{name}`",
+            )
         bindings[name] = scope.check(parse(text, origin=where), expected=names.get(name))
     return bindings
 
@@ -240,13 +276,19 @@ def _acceptance(game: Game, prop: Property, ev: Evaluation, scope: Program) -> E
     `acceptance` as a value; the engine's answer is its rule book's (every rule holds) and the
     compiled conditions the mechanic adds."""
     if ev.expression != prop.on:
-        raise error(game, prop, ("evaluate", ev.name), f"the acceptance at `{ev.expression}` "
-                    f"reads the `{ev.expression}` checkpoint, not `{prop.on}`")
+        raise error(
+            game,
+            prop,
+            ("evaluate", ev.name),
+            f"the acceptance at `{ev.expression}` "
+            f"reads the `{ev.expression}` checkpoint, not `{prop.on}`",
+        )
     conditions = tuple(acceptance(game, ev.expression))
     program = game.mechanic.rules.programs[ev.expression]
     bindings = _bindings(game, prop, ev, program, scope)
-    return Evaluated(ev, None, _accepts(game, ev.expression, conditions), bindings, ev.label,
-                     conditions)
+    return Evaluated(
+        ev, None, _accepts(game, ev.expression, conditions), bindings, ev.label, conditions
+    )
 
 
 def _accepts(game: Game, checkpoint: str, conditions: tuple[Condition, ...]) -> Any:
@@ -254,8 +296,11 @@ def _accepts(game: Game, checkpoint: str, conditions: tuple[Condition, ...]) -> 
     judged, as the rule book judges them all) and each condition the mechanic adds holds."""
     rules = game.mechanic.rules.rules_at(checkpoint)
     own = {(id(r.typed_when), id(r.typed_require)) for r in rules}
-    added = [(None if when is None else when.compile(), require.compile())
-             for when, require in conditions if (id(when), id(require)) not in own]
+    added = [
+        (None if when is None else when.compile(), require.compile())
+        for when, require in conditions
+        if (id(when), id(require)) not in own
+    ]
 
     def accepts(env: Mapping[str, Any]) -> bool:
         broken = [rule.broken(env) for rule in rules]
@@ -274,8 +319,12 @@ def _definition_call(game: Game, prop: Property, ev: Evaluation, scope: Program)
     params = [p for p, _ in definition.params]
     if sorted(params) != sorted(ev.bindings):
         wanted = ", ".join(f"`{p}`" for p in params) or "none"
-        raise error(game, prop, ("evaluate", ev.name, "with"),
-                    f"`{ev.expression}` takes the parameters {wanted}: give each in `with`")
+        raise error(
+            game,
+            prop,
+            ("evaluate", ev.name, "with"),
+            f"`{ev.expression}` takes the parameters {wanted}: give each in `with`",
+        )
     args = ", ".join(f"({ev.bindings[p][0]})" for p in params)
     text = f"{ev.expression}({args})" if params else ev.expression
     where = next(iter(ev.bindings.values()))[1] if params else prop.origin

@@ -22,8 +22,16 @@ from referee.scenario.comparers import (
 )
 from referee.scenario.fields import FieldError, Reader
 
-__all__ = ["COMPARERS", "FINISHED_TABLE", "as_checked", "canonical_card", "check_readers",
-           "compare", "read", "show"]
+__all__ = [
+    "COMPARERS",
+    "FINISHED_TABLE",
+    "as_checked",
+    "canonical_card",
+    "check_readers",
+    "compare",
+    "read",
+    "show",
+]
 
 # the keys of every game's view, whatever its mechanic
 GENERIC: dict[str, CheckKey] = {
@@ -35,14 +43,19 @@ GENERIC: dict[str, CheckKey] = {
     "match_over": CheckKey(lambda seats: f.boolean, field_of("match_over")),
     "winner": CheckKey(lambda seats: f.optional(f.team), field_of("winner")),
 }
-KEYS: dict[str, CheckKey] = {**GENERIC, **{key: check for plugin in PLUGINS
-                                           for key, check in plugin.checks.items()}}
+KEYS: dict[str, CheckKey] = {
+    **GENERIC,
+    **{key: check for plugin in PLUGINS for key, check in plugin.checks.items()},
+}
 COMPARERS: dict[str, Comparer] = {key: check.compare for key, check in KEYS.items()}
 
 # Right after a move that ended a hand, the next hand may already be dealt; a check then speaks
 # of the hand just ended, which the view keeps, revealed, in `last_hand` (docs/scenarios.md).
-FINISHED_TABLE = tuple(dict.fromkeys(["hands", "hand_sizes", "stock_size",
-                                      *(k for p in PLUGINS for k in p.finished_view_keys)]))
+FINISHED_TABLE = tuple(
+    dict.fromkeys(
+        ["hands", "hand_sizes", "stock_size", *(k for p in PLUGINS for k in p.finished_view_keys)]
+    )
+)
 
 
 def check_readers(seats: int) -> dict[str, Reader]:
@@ -53,8 +66,9 @@ def check_readers(seats: int) -> dict[str, Reader]:
 def read(value: Any, seats: int) -> dict[str, Any]:
     """A `check` step's mapping, each expected value read by its key's reader."""
     if not isinstance(value, Mapping) or not value:
-        raise FieldError("`check` must be a mapping of what to check, such as "
-                         "`{to_act: 1, hand_size: {1: 10}}`")
+        raise FieldError(
+            "`check` must be a mapping of what to check, such as `{to_act: 1, hand_size: {1: 10}}`"
+        )
     readers = check_readers(seats)
     out: dict[str, Any] = {}
     for key, expected in value.items():

@@ -56,16 +56,19 @@ def differ(expected: Any, actual: Any) -> list[str]:
 
 def field_of(name: str, normalize: Callable[[Any], Any] = lambda v: v) -> Comparer:
     """A scalar field of the view under the same name (`to_act`, `pot`, `hand_over`, ...)."""
+
     def compare(expected: Any, view: View) -> list[str]:
         actual = view.get(name, MISSING)
         if actual is not MISSING:
             actual = normalize(actual)
         return differ(normalize(expected), actual)
+
     return compare
 
 
-def per_key(name: str, compare_one: Callable[[Any, Any], list[str]] | None = None,
-            label: str = "seat") -> Comparer:
+def per_key(
+    name: str, compare_one: Callable[[Any, Any], list[str]] | None = None, label: str = "seat"
+) -> Comparer:
     """A mapping by seat or team in the view's field `name`; only the listed keys are compared."""
     one = compare_one or differ
 
@@ -78,6 +81,7 @@ def per_key(name: str, compare_one: Callable[[Any, Any], list[str]] | None = Non
             got = table.get(str(key), table.get(key, MISSING))
             problems += [f"of {label} {key}: {p}" for p in one(want, got)]
         return problems
+
     return compare
 
 
@@ -100,10 +104,15 @@ def same_cards(expected: list[str], actual: Any) -> list[str]:
     missing, extra = sorted((want - got).elements()), sorted((got - want).elements())
     if not extra and len(missing) == hidden:  # each `??` stands for one card not seen
         return []
-    detail = "; ".join(part for part in (
-        f"missing {show(missing)}" if missing and not hidden else "",
-        f"extra {show(extra)}" if extra else "",
-        f"{hidden} not seen" if hidden else "") if part)
+    detail = "; ".join(
+        part
+        for part in (
+            f"missing {show(missing)}" if missing and not hidden else "",
+            f"extra {show(extra)}" if extra else "",
+            f"{hidden} not seen" if hidden else "",
+        )
+        if part
+    )
     shown = sorted(got.elements()) + [HIDDEN] * hidden
     return [f"expected {show(sorted(want.elements()))}, got {show(shown)} ({detail})"]
 

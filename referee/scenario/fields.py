@@ -58,12 +58,14 @@ def seat_in(seats: int) -> Reader:
         if not _is_int(value) or not 0 <= value < seats:
             raise FieldError(f"`{key}` must be a seat 0..{seats - 1}, got `{value}`")
         return int(value)
+
     return read
 
 
 def optional(reader: Reader) -> Reader:
     def read(value: Any, key: str) -> Any:
         return None if value is None else reader(value, key)
+
     return read
 
 
@@ -84,20 +86,24 @@ def list_of(reader: Reader) -> Reader:
         if not isinstance(value, list):
             raise FieldError(f"`{key}` must be a list, got `{value}`")
         return [reader(item, f"{key}[{i}]") for i, item in enumerate(value)]
+
     return read
 
 
 def keyed(key_reader: Reader, value_reader: Reader) -> Reader:
     """A mapping whose keys are read as seats (or teams) and whose values by `value_reader`."""
+
     def read(value: Any, key: str) -> dict[int, Any]:
         if not isinstance(value, Mapping):
-            raise FieldError(f"`{key}` must be a mapping such as `{{0: ..., 1: ...}}`, "
-                             f"got `{value}`")
+            raise FieldError(
+                f"`{key}` must be a mapping such as `{{0: ..., 1: ...}}`, got `{value}`"
+            )
         out: dict[int, Any] = {}
         for k, item in value.items():
             number = key_reader(_int_key(k), f"{key} key")
             out[number] = value_reader(item, f"{key}.{k}")
         return out
+
     return read
 
 
@@ -170,5 +176,7 @@ def _json(value: Any, key: str) -> None:
                 raise FieldError(f"`{key}` has a key `{k}` that is not text")
             _json(item, f"{key}.{k}")
         return
-    raise FieldError(f"`{key}` has a value `{value}` of a type a move cannot carry "
-                     f"({type(value).__name__}): use text, numbers, lists or mappings")
+    raise FieldError(
+        f"`{key}` has a value `{value}` of a type a move cannot carry "
+        f"({type(value).__name__}): use text, numbers, lists or mappings"
+    )

@@ -25,8 +25,22 @@ from referee.scenario import fields as f
 
 FORMAT_VERSION = 1
 
-TOP_KEYS = ("format", "scenario", "game", "options", "seats", "dealer", "scores", "balances",
-            "deal", "seed", "secret", "entropy", "deal_commitment", "steps")
+TOP_KEYS = (
+    "format",
+    "scenario",
+    "game",
+    "options",
+    "seats",
+    "dealer",
+    "scores",
+    "balances",
+    "deal",
+    "seed",
+    "secret",
+    "entropy",
+    "deal_commitment",
+    "steps",
+)
 DEAL_KEYS = ("hands", "turned", "stock", "deck", "seed")
 STEP_KEYS = ("seat", "move", "expect", "rule", "check", "close_window")
 
@@ -36,8 +50,9 @@ class ScenarioError(InvalidArgument):
 
     code = "invalid_scenario"
 
-    def __init__(self, message: str, *, source: str = "<record>", line: int = 0,
-                 step: int = 0) -> None:
+    def __init__(
+        self, message: str, *, source: str = "<record>", line: int = 0, step: int = 0
+    ) -> None:
         message = shortened(message)  # it may quote the record, which anyone may send
         self.source, self.line, self.step, self.detail = source, line, step, message
         where = f"{source}:{line}" if line else source
@@ -114,8 +129,8 @@ class Setup:
     deal: Mapping[str, JSON] | None = None
     scores: Mapping[int, int] | None = None
     balances: Mapping[int, int] | None = None
-    secret: str | None = None     # a fair table's revealed secret (docs/fair-deal.md)
-    entropy: str | None = None    # its creator's entropy
+    secret: str | None = None  # a fair table's revealed secret (docs/fair-deal.md)
+    entropy: str | None = None  # its creator's entropy
 
 
 @dataclass(frozen=True)
@@ -128,11 +143,13 @@ class Scenario:
     @property
     def is_record(self) -> bool:
         """True when nothing is expected: no `expect`, no `check` (a plain game record)."""
-        return not any(isinstance(s, CheckStep) or (isinstance(s, MoveStep) and s.expect)
-                       for s in self.steps)
+        return not any(
+            isinstance(s, CheckStep) or (isinstance(s, MoveStep) and s.expect) for s in self.steps
+        )
 
 
 # --- loading -------------------------------------------------------------------------------
+
 
 def load_file(path: str | Path) -> Scenario:
     """Load one scenario or record file; every error carries the file name."""
@@ -152,8 +169,9 @@ def load_text(text: str, source: str = "<record>") -> Scenario:
 def load_data(data: Any, source: str = "<record>", lines: list[int] | None = None) -> Scenario:
     """Validate already-parsed data (a record sent over gRPC, say); `lines` locate the steps."""
     if not isinstance(data, Mapping):
-        raise ScenarioError("expected a mapping with `format`, `game`, `seats` and `steps`",
-                            source=source)
+        raise ScenarioError(
+            "expected a mapping with `format`, `game`, `seats` and `steps`", source=source
+        )
     _check_keys(data, TOP_KEYS, "top-level key", source)
     _check_format(data, source)
     setup = _read_setup(data, source)
@@ -167,7 +185,7 @@ def load_data(data: Any, source: str = "<record>", lines: list[int] | None = Non
 # A record comes from anyone (Adjudicate): it is read within these bounds, without aliases (a
 # few hundred bytes of nested aliases expand to gigabytes).
 MAX_RECORD_CHARS = 16 * 1024 * 1024
-MAX_DEPTH = 32          # nesting of mappings and lists: a record needs about 6
+MAX_DEPTH = 32  # nesting of mappings and lists: a record needs about 6
 MAX_STEPS = 200_000
 
 
@@ -178,8 +196,9 @@ _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 def _parse_yaml(text: str, source: str) -> tuple[Any, list[int]]:
     """The document and the 1-based line of each item of its `steps` list."""
     if len(text) > MAX_RECORD_CHARS:
-        raise ScenarioError(f"the record is longer than {MAX_RECORD_CHARS} characters",
-                            source=source)
+        raise ScenarioError(
+            f"the record is longer than {MAX_RECORD_CHARS} characters", source=source
+        )
     loader = None
     try:
         loader = _Loader(text)
@@ -210,8 +229,9 @@ def _check_nodes(root: yaml.Node | None, source: str) -> None:
         node, depth = stack.pop()
         line = node.start_mark.line + 1
         if id(node) in seen:
-            raise ScenarioError("aliases (`*name`) are not allowed in a record", source=source,
-                                line=line)
+            raise ScenarioError(
+                "aliases (`*name`) are not allowed in a record", source=source, line=line
+            )
         if depth > MAX_DEPTH:
             raise ScenarioError(f"nested deeper than {MAX_DEPTH}", source=source, line=line)
         seen.add(id(node))
@@ -230,24 +250,38 @@ def _step_lines(node: yaml.Node | None) -> list[int]:
     return []
 
 
-def _check_keys(data: Mapping[Any, Any], allowed: tuple[str, ...], what: str, source: str,
-                line: int = 0, step: int = 0) -> None:
+def _check_keys(
+    data: Mapping[Any, Any],
+    allowed: tuple[str, ...],
+    what: str,
+    source: str,
+    line: int = 0,
+    step: int = 0,
+) -> None:
     for key in data:
         if key not in allowed:
-            raise ScenarioError(f"unknown {what} `{key}`: expected one of {_ticked(allowed)}",
-                                source=source, line=line, step=step)
+            raise ScenarioError(
+                f"unknown {what} `{key}`: expected one of {_ticked(allowed)}",
+                source=source,
+                line=line,
+                step=step,
+            )
 
 
 def _check_format(data: Mapping[str, Any], source: str) -> None:
     if "format" not in data:
-        raise ScenarioError(f"missing `format`: this reader knows `format: {FORMAT_VERSION}`",
-                            source=source)
+        raise ScenarioError(
+            f"missing `format`: this reader knows `format: {FORMAT_VERSION}`", source=source
+        )
     if data["format"] != FORMAT_VERSION or isinstance(data["format"], bool):
-        raise ScenarioError(f"unsupported format `{data['format']}`: this reader knows "
-                            f"`format: {FORMAT_VERSION}`", source=source)
+        raise ScenarioError(
+            f"unsupported format `{data['format']}`: this reader knows `format: {FORMAT_VERSION}`",
+            source=source,
+        )
 
 
 # --- setup ---------------------------------------------------------------------------------
+
 
 def _read_setup(data: Mapping[str, Any], source: str) -> Setup:
     def read(key: str, parse: Callable[[Any, str], Any], default: Any = None) -> Any:
@@ -269,10 +303,18 @@ def _read_setup(data: Mapping[str, Any], source: str) -> Setup:
     _check_commitment(secret, read("deal_commitment", f.text), source)
     if deal is not None and "seed" in deal:
         seed = _one_seed(seed, deal.pop("seed"), source)
-    return Setup(game=game, seats=seats, dealer=dealer, options=read("options", f.options, {}),
-                 seed=seed, deal=deal or None, scores=read("scores", f.seat_map(seats)),
-                 balances=read("balances", f.seat_map(seats)),
-                 secret=secret, entropy=read("entropy", f.text))
+    return Setup(
+        game=game,
+        seats=seats,
+        dealer=dealer,
+        options=read("options", f.options, {}),
+        seed=seed,
+        deal=deal or None,
+        scores=read("scores", f.seat_map(seats)),
+        balances=read("balances", f.seat_map(seats)),
+        secret=secret,
+        entropy=read("entropy", f.text),
+    )
 
 
 def _check_commitment(secret: str | None, commitment: str | None, source: str) -> None:
@@ -280,8 +322,11 @@ def _check_commitment(secret: str | None, commitment: str | None, source: str) -
     if commitment is None:
         return
     if secret is None:
-        raise ScenarioError("a fair table still in play: its record has a `deal_commitment` "
-                            "but no `secret` yet (revealed when the game is over)", source=source)
+        raise ScenarioError(
+            "a fair table still in play: its record has a `deal_commitment` "
+            "but no `secret` yet (revealed when the game is over)",
+            source=source,
+        )
     try:
         digest = hashlib.sha256(bytes.fromhex(secret)).hexdigest()
     except ValueError:
@@ -298,18 +343,24 @@ def _one_seed(top: int | None, in_deal: int, source: str) -> int:
 
 def _deal_of(seats: int) -> Callable[[Any, str], dict[str, JSON]]:
     parsers: dict[str, Callable[[Any, str], Any]] = {
-        "hands": f.seat_cards(seats), "turned": f.card, "stock": f.cards, "deck": f.cards,
-        "seed": f.integer}
+        "hands": f.seat_cards(seats),
+        "turned": f.card,
+        "stock": f.cards,
+        "deck": f.cards,
+        "seed": f.integer,
+    }
 
     def parse(value: Any, key: str) -> dict[str, JSON]:
         if not isinstance(value, Mapping):
-            raise f.FieldError(f"`{key}` must be a mapping of {_ticked(DEAL_KEYS)}, "
-                               f"or give `seed: N` instead")
+            raise f.FieldError(
+                f"`{key}` must be a mapping of {_ticked(DEAL_KEYS)}, or give `seed: N` instead"
+            )
         deal: dict[str, JSON] = {}
         for name, item in value.items():
             if name not in parsers:
-                raise f.FieldError(f"unknown key `{key}.{name}`: expected one of "
-                                   f"{_ticked(DEAL_KEYS)}")
+                raise f.FieldError(
+                    f"unknown key `{key}.{name}`: expected one of {_ticked(DEAL_KEYS)}"
+                )
             deal[name] = parsers[name](item, f"{key}.{name}")
         return deal
 
@@ -318,12 +369,14 @@ def _deal_of(seats: int) -> Callable[[Any, str], dict[str, JSON]]:
 
 # --- steps ---------------------------------------------------------------------------------
 
+
 def _read_steps(value: Any, seats: int, source: str, lines: list[int]) -> tuple[Step, ...]:
     if not isinstance(value, list):
         raise ScenarioError("`steps` must be a list of steps", source=source)
     if len(value) > MAX_STEPS:
-        raise ScenarioError(f"a record has at most {MAX_STEPS} steps, not {len(value)}",
-                            source=source)
+        raise ScenarioError(
+            f"a record has at most {MAX_STEPS} steps, not {len(value)}", source=source
+        )
     steps = []
     for number, item in enumerate(value, start=1):
         line = lines[number - 1] if number - 1 < len(lines) else 0
@@ -337,8 +390,9 @@ def _read_steps(value: Any, seats: int, source: str, lines: list[int]) -> tuple[
 
 def _read_step(item: Any, seats: int, where: Where) -> Step:
     if not isinstance(item, Mapping):
-        raise f.FieldError("a step is a mapping: `{seat, move, expect}`, `{check}` or "
-                           "`{close_window: true}`")
+        raise f.FieldError(
+            "a step is a mapping: `{seat, move, expect}`, `{check}` or `{close_window: true}`"
+        )
     _check_keys(item, STEP_KEYS, "step key", where.source, where.line, where.step)
     kinds = [k for k in ("move", "check", "close_window") if k in item]
     if len(kinds) != 1:
@@ -378,8 +432,9 @@ def _expect(value: Any) -> Expect | None:
     try:
         return Expect(value)
     except ValueError:
-        raise f.FieldError(f"`expect` must be one of {_ticked(tuple(e.value for e in Expect))}, "
-                           f"got `{value}`") from None
+        raise f.FieldError(
+            f"`expect` must be one of {_ticked(tuple(e.value for e in Expect))}, got `{value}`"
+        ) from None
 
 
 def _ticked(names: tuple[str, ...]) -> str:

@@ -23,10 +23,14 @@ from referee.scenario.format import Setup
 from referee.scenario.target import CannotRun, scenario_seed
 from referee_client.client import CHANNEL_OPTIONS  # the retry policy every client should use
 
-TOKEN_KEY = "x-seat-token"     # the seat the call acts for
-CREATE_KEY = "x-create-token"  # the operator's, when the server asks for one (`serve --create-token`)
-OUTCOMES = {pb.OUTCOME_ACCEPTED: Outcome.ACCEPTED, pb.OUTCOME_REJECTED: Outcome.REJECTED,
-            pb.OUTCOME_PENDING: Outcome.PENDING}
+TOKEN_KEY = "x-seat-token"  # the seat the call acts for
+# the operator's, when the server asks for one (`serve --create-token`)
+CREATE_KEY = "x-create-token"
+OUTCOMES = {
+    pb.OUTCOME_ACCEPTED: Outcome.ACCEPTED,
+    pb.OUTCOME_REJECTED: Outcome.REJECTED,
+    pb.OUTCOME_PENDING: Outcome.PENDING,
+}
 
 
 class TargetError(RefereeError):
@@ -71,15 +75,21 @@ def _error(exc: grpc.RpcError) -> RefereeError:
 
 
 def create_request(setup: Setup) -> pb.CreateTableRequest:
-    request = pb.CreateTableRequest(game=setup.game, seats=setup.seats, dealer=setup.dealer,
-                                    options=_struct(setup.options),
-                                    scores=dict(setup.scores or {}),
-                                    balances=dict(setup.balances or {}))
+    request = pb.CreateTableRequest(
+        game=setup.game,
+        seats=setup.seats,
+        dealer=setup.dealer,
+        options=_struct(setup.options),
+        scores=dict(setup.scores or {}),
+        balances=dict(setup.balances or {}),
+    )
     if setup.deal is not None:
         request.deal.CopyFrom(_struct(setup.deal))
     if setup.secret is not None:
-        raise CannotRun("a record of a fair table (`secret`) replays in process only: "
-                          "CreateTable takes no secret")
+        raise CannotRun(
+            "a record of a fair table (`secret`) replays in process only: "
+            "CreateTable takes no secret"
+        )
     seed = scenario_seed(setup)
     if seed is not None:
         request.seed = seed
@@ -89,10 +99,17 @@ def create_request(setup: Setup) -> pb.CreateTableRequest:
 
 
 def verdict_of(message: pb.Verdict) -> Verdict:
-    violations = tuple(Violation(rule=v.rule, message=v.message, cites=tuple(v.cites),
-                                 cards=tuple(v.cards), code=v.code or "rule_broken",
-                                 fix=_data(v.fix))
-                       for v in message.violations)
+    violations = tuple(
+        Violation(
+            rule=v.rule,
+            message=v.message,
+            cites=tuple(v.cites),
+            cards=tuple(v.cards),
+            code=v.code or "rule_broken",
+            fix=_data(v.fix),
+        )
+        for v in message.violations
+    )
     outcome = OUTCOMES.get(message.outcome)
     if outcome is None:
         raise TargetError(f"a verdict without an outcome: `{message.outcome}`")
@@ -102,20 +119,29 @@ def verdict_of(message: pb.Verdict) -> Verdict:
 class GrpcTarget:
     """Tables on a referee server; the handle holds the table id and every seat's token."""
 
-    def __init__(self, channel: grpc.Channel, timeout: float = 10.0, *,
-                 create_token: str | None = None) -> None:
+    def __init__(
+        self, channel: grpc.Channel, timeout: float = 10.0, *, create_token: str | None = None
+    ) -> None:
         self.channel, self.timeout = channel, timeout
         self.stub = pb_grpc.RefereeStub(channel)
         self._create_token = create_token
 
     @classmethod
-    def connect(cls, address: str, wait: float = 5.0, *, tls_ca: bytes | None = None,
-                create_token: str | None = None) -> GrpcTarget:
+    def connect(
+        cls,
+        address: str,
+        wait: float = 5.0,
+        *,
+        tls_ca: bytes | None = None,
+        create_token: str | None = None,
+    ) -> GrpcTarget:
         """A target at `address` (`host:port`), once its channel is ready (TargetError if not);
         over TLS when `tls_ca` (PEM) is given, the CA the server's certificate must chain to."""
-        channel = (grpc.secure_channel(address, grpc.ssl_channel_credentials(tls_ca),
-                                       CHANNEL_OPTIONS) if tls_ca
-                   else grpc.insecure_channel(address, CHANNEL_OPTIONS))
+        channel = (
+            grpc.secure_channel(address, grpc.ssl_channel_credentials(tls_ca), CHANNEL_OPTIONS)
+            if tls_ca
+            else grpc.insecure_channel(address, CHANNEL_OPTIONS)
+        )
         try:
             grpc.channel_ready_future(channel).result(timeout=wait)
         except grpc.FutureTimeoutError:
@@ -123,8 +149,9 @@ class GrpcTarget:
             raise TargetError(f"cannot reach a referee at `{address}` within {wait:g} s") from None
         return cls(channel, create_token=create_token)
 
-    def _call(self, method: Any, request: Any, token: str | None = None,
-              header: str = TOKEN_KEY) -> Any:
+    def _call(
+        self, method: Any, request: Any, token: str | None = None, header: str = TOKEN_KEY
+    ) -> Any:
         metadata = ((header, token),) if token else None
         try:
             return method(request, metadata=metadata, timeout=self.timeout)
@@ -132,13 +159,17 @@ class GrpcTarget:
             raise _error(exc) from exc
 
     def create_table(self, setup: Setup) -> RemoteTable:
-        answer = self._call(self.stub.CreateTable, create_request(setup), self._create_token,
-                            CREATE_KEY)
+        answer = self._call(
+            self.stub.CreateTable, create_request(setup), self._create_token, CREATE_KEY
+        )
         return RemoteTable(answer.table_id, {s.seat: s.token for s in answer.seats})
 
     def propose(self, handle: RemoteTable, seat: int, move: Move) -> Verdict:
-        request = pb.ProposeRequest(table_id=handle.table_id, seat=seat,
-                                    move=pb.Move(type=move.type, fields=_struct(move.fields)))
+        request = pb.ProposeRequest(
+            table_id=handle.table_id,
+            seat=seat,
+            move=pb.Move(type=move.type, fields=_struct(move.fields)),
+        )
         answer = self._call(self.stub.Propose, request, handle.tokens[seat])
         return verdict_of(answer.verdict)
 

@@ -28,29 +28,51 @@ def counts(reports: Iterable[Report]) -> dict[str, int]:
 
 def failure_data(failure: Failure) -> dict[str, JSON]:
     where = failure.where
-    return {"message": failure.message, "kind": "error" if failure.error else "failure",
-            "step": where.step if where else None, "line": where.line if where else None,
-            "what": failure.step, "at": str(failure)}
+    return {
+        "message": failure.message,
+        "kind": "error" if failure.error else "failure",
+        "step": where.step if where else None,
+        "line": where.line if where else None,
+        "what": failure.step,
+        "at": str(failure),
+    }
 
 
 def report_data(report: Report, seconds: float) -> dict[str, JSON]:
-    return {"source": report.source, "name": report.name, "status": report.status,
-            "steps": report.steps, "skipped": report.skipped or None,
-            "seconds": round(seconds, 4), "failures": [failure_data(f) for f in report.failures]}
+    return {
+        "source": report.source,
+        "name": report.name,
+        "status": report.status,
+        "steps": report.steps,
+        "skipped": report.skipped or None,
+        "seconds": round(seconds, 4),
+        "failures": [failure_data(f) for f in report.failures],
+    }
 
 
 def to_json(reports: list[Report], seconds: list[float], target: str) -> str:
     """The whole run as one JSON document."""
-    return json.dumps({"target": target, "counts": counts(reports),
-                       "scenarios": [report_data(r, t) for r, t in zip(reports, seconds)]},
-                      indent=2)
+    return json.dumps(
+        {
+            "target": target,
+            "counts": counts(reports),
+            "scenarios": [report_data(r, t) for r, t in zip(reports, seconds)],
+        },
+        indent=2,
+    )
 
 
 def to_junit(reports: list[Report], seconds: list[float], target: str) -> ET.ElementTree:
     tally = counts(reports)
-    suite = ET.Element("testsuite", name="referee conformance", tests=str(tally["total"]),
-                       failures=str(tally["failed"]), errors=str(tally["error"]),
-                       skipped=str(tally["skipped"]), time=f"{sum(seconds):.3f}")
+    suite = ET.Element(
+        "testsuite",
+        name="referee conformance",
+        tests=str(tally["total"]),
+        failures=str(tally["failed"]),
+        errors=str(tally["error"]),
+        skipped=str(tally["skipped"]),
+        time=f"{sum(seconds):.3f}",
+    )
     ET.SubElement(ET.SubElement(suite, "properties"), "property", name="target", value=target)
     for report, spent in zip(reports, seconds):
         suite.append(_testcase(report, spent))
@@ -62,8 +84,13 @@ def to_junit(reports: list[Report], seconds: list[float], target: str) -> ET.Ele
 
 def _testcase(report: Report, seconds: float) -> ET.Element:
     source = Path(report.source)
-    case = ET.Element("testcase", name=source.name, classname=source.parent.as_posix(),
-                      file=report.source, time=f"{seconds:.3f}")
+    case = ET.Element(
+        "testcase",
+        name=source.name,
+        classname=source.parent.as_posix(),
+        file=report.source,
+        time=f"{seconds:.3f}",
+    )
     for failure in report.failures:
         kind = "error" if failure.error else "failure"
         message = f"{failure.step}: {failure.message}" if failure.step else failure.message

@@ -33,8 +33,11 @@ from referee.scenario.target import CannotRun, Target, Unsupported
 RuleIds = Callable[[str], "frozenset[str] | None"]  # a game's known rule ids (None: unknown)
 SCENARIO_ERROR = "error in the scenario"
 
-OUTCOME_OF = {Expect.ACCEPT: Outcome.ACCEPTED, Expect.REJECT: Outcome.REJECTED,
-              Expect.PENDING: Outcome.PENDING}
+OUTCOME_OF = {
+    Expect.ACCEPT: Outcome.ACCEPTED,
+    Expect.REJECT: Outcome.REJECTED,
+    Expect.PENDING: Outcome.PENDING,
+}
 
 
 @dataclass(frozen=True)
@@ -97,8 +100,7 @@ def judge_move(step: MoveStep, verdict: Verdict) -> str | None:
     if verdict.outcome is not OUTCOME_OF[step.expect]:
         return f"expected {step.expect.value}, got {describe_verdict(verdict)}"
     if step.rule is not None and step.rule not in verdict.rule_ids():
-        return (f"expected a rejection citing `{step.rule}`, got "
-                f"{describe_verdict(verdict)}")
+        return f"expected a rejection citing `{step.rule}`, got {describe_verdict(verdict)}"
     return None
 
 
@@ -119,8 +121,9 @@ class Run:
             self.report.skipped = exc.message
             return self.report
         except (InvalidArgument, NotFound) as exc:  # the setup (deal, options, game) is wrong
-            self._fail(None, f"{SCENARIO_ERROR}: the table cannot be set up: {exc.message}",
-                       error=True)
+            self._fail(
+                None, f"{SCENARIO_ERROR}: the table cannot be set up: {exc.message}", error=True
+            )
             return self.report
         except RefereeError as exc:
             self._fail(None, f"error from the referee: {exc.code}: {exc.message}")
@@ -142,9 +145,13 @@ class Run:
             return False
         for step in self.scenario.steps:
             if isinstance(step, MoveStep) and step.rule is not None and step.rule not in known:
-                self._fail(step, f"{SCENARIO_ERROR}: unknown rule id `{step.rule}`: game "
-                                 f"`{game}` has no such rule (neither in its spec nor cited "
-                                 "from RULES.md by it)", error=True)
+                self._fail(
+                    step,
+                    f"{SCENARIO_ERROR}: unknown rule id `{step.rule}`: game "
+                    f"`{game}` has no such rule (neither in its spec nor cited "
+                    "from RULES.md by it)",
+                    error=True,
+                )
         return bool(self.report.failures)
 
     def _step(self, step: Step) -> None:
@@ -184,8 +191,10 @@ def run_file(path: str | Path, target: Target, rule_ids: RuleIds | None = None) 
     try:
         scenario = load_file(path)
     except ScenarioError as exc:
-        return Report(str(path), failures=[Failure(str(path), f"{SCENARIO_ERROR}: "
-                                                              f"{_located(exc)}", error=True)])
+        return Report(
+            str(path),
+            failures=[Failure(str(path), f"{SCENARIO_ERROR}: {_located(exc)}", error=True)],
+        )
     return run_scenario(scenario, target, rule_ids)
 
 

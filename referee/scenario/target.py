@@ -49,12 +49,18 @@ class Target(Protocol):
 
 def table_setup(setup: Setup) -> TableSetup:
     """The engine's `TableSetup` for a scenario's setup."""
-    return TableSetup(game=setup.game, options=dict(setup.options), seats=setup.seats,
-                      dealer=setup.dealer, seed=scenario_seed(setup), secret=setup.secret,
-                      entropy=setup.entropy,
-                      deal=dict(setup.deal) if setup.deal is not None else None,
-                      scores=dict(setup.scores) if setup.scores is not None else None,
-                      balances=dict(setup.balances) if setup.balances is not None else None)
+    return TableSetup(
+        game=setup.game,
+        options=dict(setup.options),
+        seats=setup.seats,
+        dealer=setup.dealer,
+        seed=scenario_seed(setup),
+        secret=setup.secret,
+        entropy=setup.entropy,
+        deal=dict(setup.deal) if setup.deal is not None else None,
+        scores=dict(setup.scores) if setup.scores is not None else None,
+        balances=dict(setup.balances) if setup.balances is not None else None,
+    )
 
 
 def scenario_seed(setup: Setup) -> int | None:
@@ -101,7 +107,6 @@ class InProcessTarget:
 
     def close(self) -> None:
         return None
-
 
 
 def default_specs() -> Path:

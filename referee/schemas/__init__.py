@@ -39,26 +39,37 @@ def game_schemas(spec: GameSpec, runs: Mechanic[Any]) -> dict[str, JSON]:
     return {
         "moves": {name: standalone(schema, defs) for name, schema in moves.items()},
         "view": standalone(view_schema(spec.name, engine, mechanic), defs),
-        "events": {kind: standalone(schema, defs) for kind, schema in event_schemas(engine, mechanic).items()},
+        "events": {
+            kind: standalone(schema, defs)
+            for kind, schema in event_schemas(engine, mechanic).items()
+        },
     }
 
 
 def card_schema(spec: GameSpec) -> dict[str, JSON]:
     kind = PackKind(spec.pack_kind)
     codes = list(dict.fromkeys(str(card) for card in spec.pack()))
-    return {"type": "string", "pattern": CODE_PATTERN[kind], "x-codes": codes,
-            "description": f"a card code of the {kind.value} pack (docs/cards.md); `x-codes`: "
-                           "this game's cards"}
+    return {
+        "type": "string",
+        "pattern": CODE_PATTERN[kind],
+        "x-codes": codes,
+        "description": f"a card code of the {kind.value} pack (docs/cards.md); `x-codes`: "
+        "this game's cards",
+    }
 
 
 def view_schema(game: str, engine: Declared, mechanic: Declared) -> dict[str, JSON]:
     clash = sorted(set(engine.view) & set(mechanic.view))
     if clash:
         raise ValueError(f"view key `{clash[0]}` is declared by the engine and the mechanic")
-    return {"title": f"{game} view", "description": engine.view_description, "type": "object",
-            "properties": {**engine.view, **mechanic.view},
-            "required": [*engine.view_required, *mechanic.view_required],
-            "additionalProperties": False}
+    return {
+        "title": f"{game} view",
+        "description": engine.view_description,
+        "type": "object",
+        "properties": {**engine.view, **mechanic.view},
+        "required": [*engine.view_required, *mechanic.view_required],
+        "additionalProperties": False,
+    }
 
 
 def event_schemas(engine: Declared, mechanic: Declared) -> dict[str, dict[str, JSON]]:
@@ -66,9 +77,14 @@ def event_schemas(engine: Declared, mechanic: Declared) -> dict[str, dict[str, J
     seat is in the event's audience)."""
     schemas = {}
     for kind, (description, properties, required) in {**engine.events, **mechanic.events}.items():
-        schemas[kind] = {"title": f"event `{kind}`", "description": description, "type": "object",
-                         "properties": {"kind": {"const": kind}, **properties},
-                         "required": ["kind", *required], "additionalProperties": False}
+        schemas[kind] = {
+            "title": f"event `{kind}`",
+            "description": description,
+            "type": "object",
+            "properties": {"kind": {"const": kind}, **properties},
+            "required": ["kind", *required],
+            "additionalProperties": False,
+        }
     return schemas
 
 

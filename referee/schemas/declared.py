@@ -47,7 +47,10 @@ def declared(package: str) -> Declared:
     for kind, body in (raw.get("events") or {}).items():
         properties, required = _properties(body.get("properties") or {}, f"{where}: event `{kind}`")
         events[kind] = (str(body.get("description", "")), properties, required)
-    defs = {name: expand(body, f"{where}: $defs.{name}") for name, body in (raw.get("$defs") or {}).items()}
+    defs = {
+        name: expand(body, f"{where}: $defs.{name}")
+        for name, body in (raw.get("$defs") or {}).items()
+    }
     return Declared(defs, str(view.get("description", "")), view_properties, view_required, events)
 
 
@@ -86,7 +89,10 @@ def expand(node: Any, where: str) -> Any:
     result = {key: expand(value, where) for key, value in node.items() if key not in _KEYED}
     if keyed:
         key = keyed[0]
-        result = {"type": "object", "propertyNames": dict(SEAT_KEY),
-                  "additionalProperties": expand(node[key], where),
-                  "description": node.get("description", f"by {_KEYED[key]} number")}
+        result = {
+            "type": "object",
+            "propertyNames": dict(SEAT_KEY),
+            "additionalProperties": expand(node[key], where),
+            "description": node.get("description", f"by {_KEYED[key]} number"),
+        }
     return result

@@ -27,11 +27,19 @@ def move_schema(move: MoveSpec) -> dict[str, JSON]:
 
 def contribute_schema() -> dict[str, JSON]:
     """The table's own move (referee/engine/seeding.py), beside every game's."""
-    entropy = {"type": "string", "minLength": 1, "maxLength": MAX_ENTROPY_CHARS,
-               "pattern": PRINTABLE, "description": "printable characters of your own"}
+    entropy = {
+        "type": "string",
+        "minLength": 1,
+        "maxLength": MAX_ENTROPY_CHARS,
+        "pattern": PRINTABLE,
+        "description": "printable characters of your own",
+    }
     text = contribute_move("en")["sentence"]
-    return {"title": f"move `{CONTRIBUTE}`", "description": text,
-            **_object({"type": {"const": CONTRIBUTE}, "entropy": entropy}, ["type", "entropy"])}
+    return {
+        "title": f"move `{CONTRIBUTE}`",
+        "description": text,
+        **_object({"type": {"const": CONTRIBUTE}, "entropy": entropy}, ["type", "entropy"]),
+    }
 
 
 def field_schema(spec: FieldSpec) -> dict[str, JSON]:
@@ -77,5 +85,9 @@ def _record(fields: tuple[FieldSpec, ...], first: dict[str, JSON] | None = None)
 
 
 def _object(properties: dict[str, JSON], required: list[str]) -> dict[str, JSON]:
-    return {"type": "object", "properties": properties, "required": required,
-            "additionalProperties": False}
+    return {
+        "type": "object",
+        "properties": properties,
+        "required": required,
+        "additionalProperties": False,
+    }

@@ -20,8 +20,9 @@ class CreateTokenInterceptor(grpc.aio.ServerInterceptor):
     def __init__(self, create_token: str) -> None:
         self._expected = create_token.encode("utf-8")
 
-    async def intercept_service(self, continuation: Callable[[Any], Awaitable[Any]],
-                                details: grpc.HandlerCallDetails) -> Any:
+    async def intercept_service(
+        self, continuation: Callable[[Any], Awaitable[Any]], details: grpc.HandlerCallDetails
+    ) -> Any:
         handler = await continuation(details)
         if handler is None or details.method != CREATE_TABLE:
             return handler
@@ -31,6 +32,9 @@ class CreateTokenInterceptor(grpc.aio.ServerInterceptor):
 
         async def refuse(request: Any, context: grpc.aio.ServicerContext[Any, Any]) -> Any:
             await context.abort(grpc.StatusCode.PERMISSION_DENIED, REFUSAL)
+
         return grpc.unary_unary_rpc_method_handler(
-            refuse, request_deserializer=handler.request_deserializer,
-            response_serializer=handler.response_serializer)
+            refuse,
+            request_deserializer=handler.request_deserializer,
+            response_serializer=handler.response_serializer,
+        )

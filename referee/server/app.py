@@ -36,8 +36,12 @@ Result = TypeVar("Result")
 class Server:
     """A grpc.aio server on its own event-loop thread."""
 
-    def __init__(self, loop: asyncio.AbstractEventLoop, thread: threading.Thread,
-                 workers: futures.ThreadPoolExecutor) -> None:
+    def __init__(
+        self,
+        loop: asyncio.AbstractEventLoop,
+        thread: threading.Thread,
+        workers: futures.ThreadPoolExecutor,
+    ) -> None:
         self._loop, self._thread, self._workers = loop, thread, workers
         self._server: grpc.aio.Server | None = None
         self._health: Any = None
@@ -70,7 +74,6 @@ class Server:
         stopped.set()
         return stopped
 
-
     def _close_loop(self) -> None:
         self._loop.call_soon_threadsafe(self._loop.stop)
         self._thread.join(timeout=10)
@@ -86,17 +89,22 @@ class ServerConfig:
     max_workers: int = MAX_WORKERS
     limits: Limits = Limits()
     create_token: str | None = None  # set: CreateTable needs it (metadata `x-create-token`)
-    tls: TlsFiles | None = None      # not set: plaintext
+    tls: TlsFiles | None = None  # not set: plaintext
 
 
-def create_server(service: RefereeService, host: str = "127.0.0.1", port: int = 0,
-                  config: ServerConfig = ServerConfig()) -> tuple[Server, int]:
+def create_server(
+    service: RefereeService,
+    host: str = "127.0.0.1",
+    port: int = 0,
+    config: ServerConfig = ServerConfig(),
+) -> tuple[Server, int]:
     """A server, not yet started, and the port it bound (`port=0`: any free port)."""
     loop = asyncio.new_event_loop()
     thread = threading.Thread(target=loop.run_forever, name="referee-grpc", daemon=True)
     thread.start()
-    workers = futures.ThreadPoolExecutor(max_workers=config.max_workers,
-                                         thread_name_prefix="referee")
+    workers = futures.ThreadPoolExecutor(
+        max_workers=config.max_workers, thread_name_prefix="referee"
+    )
     server = Server(loop, thread, workers)
     address = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"  # an IPv6 literal
     try:
@@ -108,8 +116,13 @@ def create_server(service: RefereeService, host: str = "127.0.0.1", port: int = 
     return server, bound
 
 
-async def _build(server: Server, service: RefereeService, workers: futures.Executor,
-                 address: str, config: ServerConfig) -> int:
+async def _build(
+    server: Server,
+    service: RefereeService,
+    workers: futures.Executor,
+    address: str,
+    config: ServerConfig,
+) -> int:
     interceptors: list[grpc.aio.ServerInterceptor] = [LimitsInterceptor(config.limits)]
     if config.create_token is not None:
         interceptors.append(CreateTokenInterceptor(config.create_token))
@@ -119,16 +132,21 @@ async def _build(server: Server, service: RefereeService, workers: futures.Execu
         options=[
             ("grpc.max_receive_message_length", config.max_message_bytes),
             ("grpc.so_reuseport", 0),  # a second referee on a busy port fails, not shares
-        ])
+        ],
+    )
     add_referee_servicer(RefereeServicer(service, workers), aio_server)  # parses its own requests
     health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, aio_server)
     for name in ("", SERVICE_NAME):  # "": the server as a whole
         await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
-    reflection.enable_server_reflection((SERVICE_NAME, health.SERVICE_NAME,
-                                         reflection.SERVICE_NAME), aio_server)
-    bound = (aio_server.add_secure_port(address, config.tls.credentials()) if config.tls
-             else aio_server.add_insecure_port(address))
+    reflection.enable_server_reflection(
+        (SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME), aio_server
+    )
+    bound = (
+        aio_server.add_secure_port(address, config.tls.credentials())
+        if config.tls
+        else aio_server.add_insecure_port(address)
+    )
     if bound == 0:  # older grpc versions report a failed bind this way instead of raising
         raise RuntimeError(f"cannot listen on {address}")
     server._server, server._health = aio_server, health_servicer

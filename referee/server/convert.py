@@ -108,8 +108,12 @@ def optional(message: Any, name: str) -> Any:
 
 def game_summary(description: Mapping[str, JSON]) -> pb.GameSummary:
     seats = description.get("seats") or {}
-    return pb.GameSummary(name=description["name"], title=str(description["title_sentence"]),
-                          min_seats=int(seats.get("min", 0)), max_seats=int(seats.get("max", 0)))
+    return pb.GameSummary(
+        name=description["name"],
+        title=str(description["title_sentence"]),
+        min_seats=int(seats.get("min", 0)),
+        max_seats=int(seats.get("max", 0)),
+    )
 
 
 def event_to_proto(event: Mapping[str, JSON], text: str = "") -> pb.Event:
@@ -126,8 +130,14 @@ def events_to_proto(events: list[dict[str, JSON]], texts: list[str]) -> list[pb.
 def violation_to_proto(violation: Violation | Mapping[str, JSON]) -> pb.Violation:
     if not isinstance(violation, Violation):
         violation = Violation.from_data(violation)
-    message = pb.Violation(rule=violation.rule, message=violation.message, cites=violation.cites,
-                           cards=violation.cards, code=violation.code, hint=violation.hint)
+    message = pb.Violation(
+        rule=violation.rule,
+        message=violation.message,
+        cites=violation.cites,
+        cards=violation.cards,
+        code=violation.code,
+        hint=violation.hint,
+    )
     if violation.fix:
         message.fix.CopyFrom(data_to_struct(violation.fix))
     return message
@@ -135,20 +145,30 @@ def violation_to_proto(violation: Violation | Mapping[str, JSON]) -> pb.Violatio
 
 def verdict_to_proto(ruling: Ruling) -> pb.Verdict:
     verdict = ruling.verdict
-    return pb.Verdict(outcome=OUTCOMES[verdict.outcome],
-                      violations=[violation_to_proto(v) for v in verdict.violations],
-                      events=events_to_proto(ruling.events, ruling.texts),
-                      version=verdict.version, move_id=ruling.move_id, seat=ruling.seat)
+    return pb.Verdict(
+        outcome=OUTCOMES[verdict.outcome],
+        violations=[violation_to_proto(v) for v in verdict.violations],
+        events=events_to_proto(ruling.events, ruling.texts),
+        version=verdict.version,
+        move_id=ruling.move_id,
+        seat=ruling.seat,
+    )
 
 
 def view_to_proto(view: SeatView) -> pb.GetViewResponse:
-    return pb.GetViewResponse(view=data_to_struct(view.view), version=view.version,
-                              seat=view.seat, commitment=view.commitment, over=view.over)
+    return pb.GetViewResponse(
+        view=data_to_struct(view.view),
+        version=view.version,
+        seat=view.seat,
+        commitment=view.commitment,
+        over=view.over,
+    )
 
 
 def seen_move_to_proto(seen: SeenMove) -> pb.WatchResponse:
-    return pb.WatchResponse(version=seen.version, seat=seen.seat,
-                            events=events_to_proto(seen.events, seen.texts))
+    return pb.WatchResponse(
+        version=seen.version, seat=seen.seat, events=events_to_proto(seen.events, seen.texts)
+    )
 
 
 def move_to_proto(move: Move | Mapping[str, JSON]) -> pb.Move:
@@ -160,11 +180,14 @@ def move_to_proto(move: Move | Mapping[str, JSON]) -> pb.Move:
 def adjudication_to_proto(report: Mapping[str, JSON]) -> pb.AdjudicateResponse:
     """`referee.engine.replay.adjudicate`'s report: legal, step, seat, move, violations, moves,
     result."""
-    response = pb.AdjudicateResponse(legal=bool(report["legal"]), step=report.get("step"),
-                                     seat=report.get("seat"), moves=int(report.get("moves", 0)),
-                                     violations=[violation_to_proto(v)
-                                                 for v in report.get("violations") or ()],
-                                     result=data_to_struct(report.get("result") or {}))
+    response = pb.AdjudicateResponse(
+        legal=bool(report["legal"]),
+        step=report.get("step"),
+        seat=report.get("seat"),
+        moves=int(report.get("moves", 0)),
+        violations=[violation_to_proto(v) for v in report.get("violations") or ()],
+        result=data_to_struct(report.get("result") or {}),
+    )
     if report.get("move") is not None:
         response.move.CopyFrom(move_to_proto(report["move"]))
     return response

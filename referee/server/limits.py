@@ -56,12 +56,12 @@ NO_LIMIT = Rate(0, 0)
 class Limits:
     """Every quota, each a `serve` flag. The defaults leave room for a club behind one address."""
 
-    concurrent_rpcs: int = 4096          # grpc's maximum_concurrent_rpcs, streams included
+    concurrent_rpcs: int = 4096  # grpc's maximum_concurrent_rpcs, streams included
     streams_per_peer: int = 256
-    streams_per_table: int = 64          # enforced by the service, which knows the tables
+    streams_per_table: int = 64  # enforced by the service, which knows the tables
     peer_rate: Rate = Rate(1000, 2000)
     token_rate: Rate = Rate(50, 100)
-    create_rate: Rate = Rate(20, 200)    # tables created per peer
+    create_rate: Rate = Rate(20, 200)  # tables created per peer
 
     def without_rates(self) -> Limits:
         """The same, with no rate quota: for clients that are bots far faster than people."""
@@ -115,8 +115,9 @@ class LimitsInterceptor(grpc.aio.ServerInterceptor):
         self._creations = Buckets(limits.create_rate, clock)
         self._streams: dict[str, int] = {}
 
-    async def intercept_service(self, continuation: Callable[[Any], Awaitable[Any]],
-                                details: grpc.HandlerCallDetails) -> Any:
+    async def intercept_service(
+        self, continuation: Callable[[Any], Awaitable[Any]], details: grpc.HandlerCallDetails
+    ) -> Any:
         handler = await continuation(details)
         if handler is None or details.method.startswith(HEALTH_PREFIX):
             return handler
@@ -130,22 +131,26 @@ class LimitsInterceptor(grpc.aio.ServerInterceptor):
     def _checked(self, method: str, token: str | None) -> Callable[[str], None]:
         def check(peer: str) -> None:
             self._admit(method, token, peer)
+
         return check
 
     def _admit(self, method: str, token: str | None, peer: str) -> None:
         limits = self._limits
         wait = self._by_peer.wait_ms(peer)
         if wait:
-            raise Exhausted(f"too many requests from this address: at most {limits.peer_rate}",
-                            wait)
+            raise Exhausted(
+                f"too many requests from this address: at most {limits.peer_rate}", wait
+            )
         wait = self._by_token.wait_ms(token) if token else 0
         if wait:
-            raise Exhausted(f"too many requests with this seat token: at most "
-                            f"{limits.token_rate}", wait)
+            raise Exhausted(
+                f"too many requests with this seat token: at most {limits.token_rate}", wait
+            )
         wait = self._creations.wait_ms(peer) if method == CREATE_TABLE else 0
         if wait:
-            raise Exhausted(f"too many tables created from this address: at most "
-                            f"{limits.create_rate}", wait)
+            raise Exhausted(
+                f"too many tables created from this address: at most {limits.create_rate}", wait
+            )
 
     def _stream_slot(self, peer: str) -> _StreamSlot:
         return _StreamSlot(self._streams, peer, self._limits.streams_per_peer)
@@ -181,14 +186,18 @@ def _unary(handler: Any, check: Callable[[str], None]) -> Any:
         except Exhausted as refused:
             await _refuse(context, refused)
         return await handler.unary_unary(request, context)
+
     return grpc.unary_unary_rpc_method_handler(
-        behavior, request_deserializer=handler.request_deserializer,
-        response_serializer=handler.response_serializer)
+        behavior,
+        request_deserializer=handler.request_deserializer,
+        response_serializer=handler.response_serializer,
+    )
 
 
-def _stream(handler: Any, check: Callable[[str], None],
-            slot: Callable[[str], _StreamSlot]) -> Any:
-    async def behavior(request: Any, context: grpc.aio.ServicerContext[Any, Any]) -> AsyncIterator[Any]:
+def _stream(handler: Any, check: Callable[[str], None], slot: Callable[[str], _StreamSlot]) -> Any:
+    async def behavior(
+        request: Any, context: grpc.aio.ServicerContext[Any, Any]
+    ) -> AsyncIterator[Any]:
         peer = peer_address(context)
         try:
             check(peer)
@@ -200,6 +209,9 @@ def _stream(handler: Any, check: Callable[[str], None],
                 yield answer
         finally:
             held.release()
+
     return grpc.unary_stream_rpc_method_handler(
-        behavior, request_deserializer=handler.request_deserializer,
-        response_serializer=handler.response_serializer)
+        behavior,
+        request_deserializer=handler.request_deserializer,
+        response_serializer=handler.response_serializer,
+    )

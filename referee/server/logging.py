@@ -52,17 +52,32 @@ def processors() -> list[Any]:
 
 def log_verdict(table_id: str, move_type: str, ruling: Ruling, latency_s: float) -> None:
     verdict = ruling.verdict
-    log.info("verdict", table=table_id, seat=ruling.seat, move_type=move_type,
-             move_id=ruling.move_id, outcome=verdict.outcome.value, accepted=verdict.accepted,
-             rule_ids=sorted(verdict.rule_ids()), version=verdict.version,
-             replayed=ruling.replayed, latency_ms=round(latency_s * 1000, 3))
+    log.info(
+        "verdict",
+        table=table_id,
+        seat=ruling.seat,
+        move_type=move_type,
+        move_id=ruling.move_id,
+        outcome=verdict.outcome.value,
+        accepted=verdict.accepted,
+        rule_ids=sorted(verdict.rule_ids()),
+        version=verdict.version,
+        replayed=ruling.replayed,
+        latency_ms=round(latency_s * 1000, 3),
+    )
 
 
 def log_started(address: str, games: list[str], store: Store, metrics_port: int | None) -> None:
     """The start-up line: what runs, where, with which games and which store."""
     where = f"sqlite:{store.path}" if isinstance(store, SqliteStore) else "memory"
-    log.info("referee_started", version=__version__, address=address, games=games, store=where,
-             metrics_port=metrics_port)
+    log.info(
+        "referee_started",
+        version=__version__,
+        address=address,
+        games=games,
+        store=where,
+        metrics_port=metrics_port,
+    )
 
 
 def log_stopped(reason: str) -> None:

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-TOKEN_HEADER = "x-seat-token"      # acts for one seat: CreateTable gave it
-CREATE_HEADER = "x-create-token"   # the operator's: CreateTable needs it when the server asks
+TOKEN_HEADER = "x-seat-token"  # acts for one seat: CreateTable gave it
+CREATE_HEADER = "x-create-token"  # the operator's: CreateTable needs it when the server asks
 LANGUAGE_HEADER = "accept-language"  # `pt-BR, pt;q=0.9`: the language of verdicts and texts
 
 

@@ -47,8 +47,13 @@ class RefereeServicer(referee_pb2_grpc.RefereeServicer):
         self._service = service
         self._workers = workers
 
-    async def _run(self, context: grpc.aio.ServicerContext[Any, Any], rpc: str,
-                   call: Callable[..., Answer], *args: Any) -> Answer:
+    async def _run(
+        self,
+        context: grpc.aio.ServicerContext[Any, Any],
+        rpc: str,
+        call: Callable[..., Answer],
+        *args: Any,
+    ) -> Answer:
         """`call(*args)` on the worker pool; an error ends the call with its status."""
         loop = asyncio.get_running_loop()
         try:
@@ -56,41 +61,56 @@ class RefereeServicer(referee_pb2_grpc.RefereeServicer):
         except Exception as error:  # noqa: BLE001 - the boundary: every error gets a status
             await abort(context, rpc, error)
 
-    async def ListGames(self, request: pb.ListGamesRequest,
-                        context: grpc.aio.ServicerContext[Any, Any]) -> pb.ListGamesResponse:
+    async def ListGames(
+        self, request: pb.ListGamesRequest, context: grpc.aio.ServicerContext[Any, Any]
+    ) -> pb.ListGamesResponse:
         return await self._run(context, "ListGames", self._list_games, languages(context))
 
-    async def DescribeGame(self, request: pb.DescribeGameRequest,
-                           context: grpc.aio.ServicerContext[Any, Any]) -> pb.DescribeGameResponse:
-        return await self._run(context, "DescribeGame", self._describe_game, request,
-                               languages(context))
+    async def DescribeGame(
+        self, request: pb.DescribeGameRequest, context: grpc.aio.ServicerContext[Any, Any]
+    ) -> pb.DescribeGameResponse:
+        return await self._run(
+            context, "DescribeGame", self._describe_game, request, languages(context)
+        )
 
-    async def CreateTable(self, request: pb.CreateTableRequest,
-                          context: grpc.aio.ServicerContext[Any, Any]) -> pb.CreateTableResponse:
+    async def CreateTable(
+        self, request: pb.CreateTableRequest, context: grpc.aio.ServicerContext[Any, Any]
+    ) -> pb.CreateTableResponse:
         return await self._run(context, "CreateTable", self._create_table, request)
 
-    async def Propose(self, request: pb.ProposeRequest,
-                      context: grpc.aio.ServicerContext[Any, Any]) -> pb.ProposeResponse:
+    async def Propose(
+        self, request: pb.ProposeRequest, context: grpc.aio.ServicerContext[Any, Any]
+    ) -> pb.ProposeResponse:
         started = time.perf_counter()
         try:
-            return await self._run(context, "Propose", self._propose, request,
-                                   seat_token(context), languages(context))
+            return await self._run(
+                context, "Propose", self._propose, request, seat_token(context), languages(context)
+            )
         finally:  # the wait for a worker included, and refused calls too
             self._service.metrics.propose_seconds.observe(time.perf_counter() - started)
 
-    async def GetView(self, request: pb.GetViewRequest,
-                      context: grpc.aio.ServicerContext[Any, Any]) -> pb.GetViewResponse:
+    async def GetView(
+        self, request: pb.GetViewRequest, context: grpc.aio.ServicerContext[Any, Any]
+    ) -> pb.GetViewResponse:
         return await self._run(context, "GetView", self._view, request, seat_token(context))
 
-    async def Adjudicate(self, request: pb.AdjudicateRequest,
-                         context: grpc.aio.ServicerContext[Any, Any]) -> pb.AdjudicateResponse:
+    async def Adjudicate(
+        self, request: pb.AdjudicateRequest, context: grpc.aio.ServicerContext[Any, Any]
+    ) -> pb.AdjudicateResponse:
         return await self._run(context, "Adjudicate", self._adjudicate, request)
 
-    async def Watch(self, request: pb.WatchRequest,
-                    context: grpc.aio.ServicerContext[Any, Any]) -> AsyncIterator[pb.WatchResponse]:
-        subscription = await self._run(context, "Watch", functools.partial(
-            self._service.watch, from_version=request.from_version, languages=languages(context)),
-            request.table_id, seat_token(context))
+    async def Watch(
+        self, request: pb.WatchRequest, context: grpc.aio.ServicerContext[Any, Any]
+    ) -> AsyncIterator[pb.WatchResponse]:
+        subscription = await self._run(
+            context,
+            "Watch",
+            functools.partial(
+                self._service.watch, from_version=request.from_version, languages=languages(context)
+            ),
+            request.table_id,
+            seat_token(context),
+        )
         open_streams = self._service.metrics.watch_streams
         open_streams.inc()
         try:
@@ -104,30 +124,42 @@ class RefereeServicer(referee_pb2_grpc.RefereeServicer):
 
     # --- the blocking parts, run on the worker pool ---
     def _list_games(self, wanted: list[str]) -> pb.ListGamesResponse:
-        return pb.ListGamesResponse(games=[convert.game_summary(d)
-                                           for d in self._service.list_games(wanted)])
+        return pb.ListGamesResponse(
+            games=[convert.game_summary(d) for d in self._service.list_games(wanted)]
+        )
 
-    def _describe_game(self, request: pb.DescribeGameRequest,
-                       wanted: list[str]) -> pb.DescribeGameResponse:
+    def _describe_game(
+        self, request: pb.DescribeGameRequest, wanted: list[str]
+    ) -> pb.DescribeGameResponse:
         description = self._service.describe_game(request.game, wanted)
-        return pb.DescribeGameResponse(name=description["name"],
-                                       description=convert.data_to_struct(description))
+        return pb.DescribeGameResponse(
+            name=description["name"], description=convert.data_to_struct(description)
+        )
 
     def _create_table(self, request: pb.CreateTableRequest) -> pb.CreateTableResponse:
         created = self._service.create_table(request.game, **convert.create_table_args(request))
         return pb.CreateTableResponse(
-            table_id=created.table_id, commitment=created.commitment, version=created.version,
+            table_id=created.table_id,
+            commitment=created.commitment,
+            version=created.version,
             deal_commitment=created.deal_commitment,
-            seats=[pb.SeatToken(seat=s, token=t) for s, t in sorted(created.tokens.items())])
+            seats=[pb.SeatToken(seat=s, token=t) for s, t in sorted(created.tokens.items())],
+        )
 
-    def _propose(self, request: pb.ProposeRequest, token: str | None,
-                 wanted: list[str]) -> pb.ProposeResponse:
+    def _propose(
+        self, request: pb.ProposeRequest, token: str | None, wanted: list[str]
+    ) -> pb.ProposeResponse:
         started = time.perf_counter()
         move = convert.move_from_proto(request.move)
         ruling = self._service.propose(
-            request.table_id, token, move, move_id=request.move_id,
+            request.table_id,
+            token,
+            move,
+            move_id=request.move_id,
             expected_version=convert.optional(request, "expected_version"),
-            seat=convert.optional(request, "seat"), languages=wanted)
+            seat=convert.optional(request, "seat"),
+            languages=wanted,
+        )
         log_verdict(request.table_id, move.type, ruling, time.perf_counter() - started)
         return pb.ProposeResponse(verdict=convert.verdict_to_proto(ruling))
 

@@ -49,14 +49,21 @@ def status_of(error: BaseException) -> tuple[grpc.StatusCode, str]:
     return grpc.StatusCode.INTERNAL, INTERNAL_MESSAGE
 
 
-async def abort(context: grpc.aio.ServicerContext[Any, Any], rpc: str, error: Exception) -> NoReturn:
+async def abort(
+    context: grpc.aio.ServicerContext[Any, Any], rpc: str, error: Exception
+) -> NoReturn:
     """End the call with the status of `error`: a bug (INTERNAL) is logged with its traceback,
     a refused request with its status."""
     code, message = status_of(error)
     if code is grpc.StatusCode.INTERNAL:
         log.error("internal_error", rpc=rpc, exc_info=error)
     else:
-        log.info("request_refused", rpc=rpc, status=code.name,
-                 error_code=getattr(error, "code", ""), message=message)
+        log.info(
+            "request_refused",
+            rpc=rpc,
+            status=code.name,
+            error_code=getattr(error, "code", ""),
+            message=message,
+        )
     await context.abort(code, message)
     raise AssertionError("context.abort returned")  # it raises: the call is over

@@ -11,12 +11,14 @@ import grpc
 
 @dataclass(frozen=True)
 class TlsFiles:
-    cert: Path                     # PEM: the server's certificate chain
-    key: Path                      # PEM: its private key
+    cert: Path  # PEM: the server's certificate chain
+    key: Path  # PEM: its private key
     client_ca: Path | None = None  # PEM: when set, every client must show a certificate it signed
 
     def credentials(self) -> grpc.ServerCredentials:
         ca = self.client_ca.read_bytes() if self.client_ca else None
-        return grpc.ssl_server_credentials([(self.key.read_bytes(), self.cert.read_bytes())],
-                                           root_certificates=ca,
-                                           require_client_auth=ca is not None)
+        return grpc.ssl_server_credentials(
+            [(self.key.read_bytes(), self.cert.read_bytes())],
+            root_certificates=ca,
+            require_client_auth=ca is not None,
+        )

@@ -24,19 +24,22 @@ from referee.server.status import abort
 SERVICE = referee_pb2.DESCRIPTOR.services_by_name["Referee"]
 
 
-async def parse(context: grpc.aio.ServicerContext[Any, Any], rpc: str, kind: type[message.Message],
-                raw: bytes) -> Any:
+async def parse(
+    context: grpc.aio.ServicerContext[Any, Any], rpc: str, kind: type[message.Message], raw: bytes
+) -> Any:
     """`raw` as a `kind` message; bytes that are not one end the call with INVALID_ARGUMENT."""
     try:
         return kind.FromString(raw)
     except message.DecodeError:
-        await abort(context, rpc, InvalidArgument(
-            f"the request is not a valid `{kind.DESCRIPTOR.name}`"))
+        await abort(
+            context, rpc, InvalidArgument(f"the request is not a valid `{kind.DESCRIPTOR.name}`")
+        )
 
 
 def unary(rpc: str, kind: type[message.Message], behaviour: Callable[..., Any]) -> Any:
     async def handle(raw: bytes, context: grpc.aio.ServicerContext[Any, Any]) -> Any:
         return await behaviour(await parse(context, rpc, kind, raw), context)
+
     return handle
 
 
@@ -44,10 +47,13 @@ def streaming(rpc: str, kind: type[message.Message], behaviour: Callable[..., An
     async def handle(raw: bytes, context: grpc.aio.ServicerContext[Any, Any]) -> AsyncIterator[Any]:
         async for answer in behaviour(await parse(context, rpc, kind, raw), context):
             yield answer
+
     return handle
 
 
-def method_handler(method: descriptor.MethodDescriptor, servicer: Any) -> grpc.RpcMethodHandler[Any, Any]:
+def method_handler(
+    method: descriptor.MethodDescriptor, servicer: Any
+) -> grpc.RpcMethodHandler[Any, Any]:
     """The handler of one method of the service: bytes in, the servicer's answer out."""
     assert not method.client_streaming, "the referee has no client-streaming method"
     request = message_factory.GetMessageClass(method.input_type)
@@ -55,16 +61,21 @@ def method_handler(method: descriptor.MethodDescriptor, servicer: Any) -> grpc.R
     behaviour = getattr(servicer, method.name)
     if method.server_streaming:
         return grpc.unary_stream_rpc_method_handler(
-            streaming(method.name, request, behaviour), request_deserializer=None,
-            response_serializer=response.SerializeToString)
+            streaming(method.name, request, behaviour),
+            request_deserializer=None,
+            response_serializer=response.SerializeToString,
+        )
     return grpc.unary_unary_rpc_method_handler(
-        unary(method.name, request, behaviour), request_deserializer=None,
-        response_serializer=response.SerializeToString)
+        unary(method.name, request, behaviour),
+        request_deserializer=None,
+        response_serializer=response.SerializeToString,
+    )
 
 
 def add_referee_servicer(servicer: Any, server: grpc.aio.Server) -> None:
     """Register `servicer` on `server` (as the generated `add_RefereeServicer_to_server` does)."""
     handlers = {method.name: method_handler(method, servicer) for method in SERVICE.methods}
     server.add_generic_rpc_handlers(
-        (grpc.method_handlers_generic_handler(SERVICE.full_name, handlers),))
+        (grpc.method_handlers_generic_handler(SERVICE.full_name, handlers),)
+    )
     server.add_registered_method_handlers(SERVICE.full_name, handlers)

@@ -40,8 +40,9 @@ class Ruling:
         language = game.language(languages)
         verdict = verdict_worded(self.verdict, game.texts, language, game.spec.words)
         told = with_hints(verdict_for(table, self.seat, move, verdict), language)
-        return replace(self, verdict=told,
-                       texts=Narrator(game.spec.mechanics, language).tell_all(self.events))
+        return replace(
+            self, verdict=told, texts=Narrator(game.spec.mechanics, language).tell_all(self.events)
+        )
 
 
 @dataclass(frozen=True)

@@ -27,8 +27,9 @@ def not_valid(table_id: str) -> str:
     return f"the seat token is not valid for table `{table_id}`"
 
 
-def viewer(table_id: str, seat_of_digest: Mapping[str, int], token: str | None,
-           claimed: int | None) -> int | None:
+def viewer(
+    table_id: str, seat_of_digest: Mapping[str, int], token: str | None, claimed: int | None
+) -> int | None:
     """The seat the token stands for, or None (the public) without a token."""
     if not token:
         if claimed is not None:
@@ -42,8 +43,9 @@ def viewer(table_id: str, seat_of_digest: Mapping[str, int], token: str | None,
     return seat
 
 
-def actor(table_id: str, seat_of_digest: Mapping[str, int], token: str | None,
-          claimed: int | None) -> int:
+def actor(
+    table_id: str, seat_of_digest: Mapping[str, int], token: str | None, claimed: int | None
+) -> int:
     """The seat the token stands for: acting needs a token."""
     seat = viewer(table_id, seat_of_digest, token, claimed)
     if seat is None:

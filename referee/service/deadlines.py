@@ -33,8 +33,9 @@ class Deadlines:
                 return
             if armed is not None:  # an earlier deadline's call, not made: it has nothing to do
                 armed[1].cancel()
-            timer = self._clock.call_later(deadline.after_ms / 1000, self._passed, table_id,
-                                           deadline.number)
+            timer = self._clock.call_later(
+                deadline.after_ms / 1000, self._passed, table_id, deadline.number
+            )
             self._armed[table_id] = (deadline.number, timer)
 
     @property

@@ -51,12 +51,18 @@ MAX_STREAMS_PER_TABLE = 64  # Watch streams open on one table at once
 
 
 class RefereeService:
-    def __init__(self, store: Store, games: Mapping[str, Game], *,
-                 watch_capacity: int = WATCH_CAPACITY,
-                 max_live_tables: int = MAX_LIVE_TABLES,
-                 max_streams_per_table: int = MAX_STREAMS_PER_TABLE,
-                 allow_stacked: bool = False, metrics: Metrics | None = None,
-                 clock: Clock | None = None) -> None:
+    def __init__(
+        self,
+        store: Store,
+        games: Mapping[str, Game],
+        *,
+        watch_capacity: int = WATCH_CAPACITY,
+        max_live_tables: int = MAX_LIVE_TABLES,
+        max_streams_per_table: int = MAX_STREAMS_PER_TABLE,
+        allow_stacked: bool = False,
+        metrics: Metrics | None = None,
+        clock: Clock | None = None,
+    ) -> None:
         """`clock`: what deadlines are measured by (the real one, `Scheduler`, by default)."""
         self._store = store
         self._allow_stacked = allow_stacked  # a chosen seed or a stacked deal (test mode)
@@ -64,10 +70,12 @@ class RefereeService:
         self._watch_capacity = watch_capacity
         self._max_streams_per_table = max_streams_per_table
         self._watchers = Watchers()
-        self._tables = LiveTables(store, self._game, self._watchers, most=max_live_tables,
-                                  loaded=self._arm_deadline)
-        self._deadlines = Deadlines(clock if clock is not None else Scheduler(),
-                                    self._deadline_passed)
+        self._tables = LiveTables(
+            store, self._game, self._watchers, most=max_live_tables, loaded=self._arm_deadline
+        )
+        self._deadlines = Deadlines(
+            clock if clock is not None else Scheduler(), self._deadline_passed
+        )
         self._closed = False
         self.metrics = metrics if metrics is not None else Metrics()  # a registry of its own
         self.metrics.bind(lambda: self.live_tables, store)
@@ -96,23 +104,39 @@ class RefereeService:
 
     # -- tables --------------------------------------------------------------------------------
 
-    def create_table(self, game_name: str, *, options: Mapping[str, JSON] | None = None,
-                     seats: int, dealer: int = 0, seed: int | None = None,
-                     deal: Mapping[str, JSON] | None = None,
-                     scores: Mapping[int, int] | None = None,
-                     balances: Mapping[int, int] | None = None,
-                     entropy: str | None = None) -> CreatedTable:
+    def create_table(
+        self,
+        game_name: str,
+        *,
+        options: Mapping[str, JSON] | None = None,
+        seats: int,
+        dealer: int = 0,
+        seed: int | None = None,
+        deal: Mapping[str, JSON] | None = None,
+        scores: Mapping[int, int] | None = None,
+        balances: Mapping[int, int] | None = None,
+        entropy: str | None = None,
+    ) -> CreatedTable:
         """Open a table (its options, seats and deal checked by the engine) and deal out tokens.
         A chosen seed or a stacked deal only where the service allows them (test mode)."""
         game = self._game(game_name)
-        setup = TableSetup(game=game.name, options=dict(options or {}), seats=seats, dealer=dealer,
-                           seed=seed, deal=dict(deal) if deal is not None else None,
-                           scores=dict(scores) if scores else None,
-                           balances=dict(balances) if balances else None, entropy=entropy)
+        setup = TableSetup(
+            game=game.name,
+            options=dict(options or {}),
+            seats=seats,
+            dealer=dealer,
+            seed=seed,
+            deal=dict(deal) if deal is not None else None,
+            scores=dict(scores) if scores else None,
+            balances=dict(balances) if balances else None,
+            entropy=entropy,
+        )
         if seeding.chosen(setup) and not self._allow_stacked:
-            raise FailedPrecondition("a chosen `seed` or a stacked `deal` is a test and dispute "
-                                     "mode this referee does not allow: tables here are dealt "
-                                     "fair (`referee serve --allow-stacked` allows them)")
+            raise FailedPrecondition(
+                "a chosen `seed` or a stacked `deal` is a test and dispute "
+                "mode this referee does not allow: tables here are dealt "
+                "fair (`referee serve --allow-stacked` allows them)"
+            )
         table = Table.create(game, setup)
         tokens = auth.new_tokens(seats)
         digests = {seat: auth.digest(token) for seat, token in tokens.items()}
@@ -122,12 +146,21 @@ class RefereeService:
         self._store.create_table(table_id, table.setup.to_data(), digests)
         self._tables.add(LiveTable(table_id, table, {d: s for s, d in digests.items()}, []))
         log.info("table_created", table=table_id, game=game.name, seats=seats)
-        return CreatedTable(table_id, tokens, table.commitment, table.version,
-                            table.deal_commitment)
+        return CreatedTable(
+            table_id, tokens, table.commitment, table.version, table.deal_commitment
+        )
 
-    def propose(self, table_id: str, token: str | None, move: Move, *, move_id: str = "",
-                expected_version: int | None = None, seat: int | None = None,
-                languages: Sequence[str] = ()) -> Ruling:
+    def propose(
+        self,
+        table_id: str,
+        token: str | None,
+        move: Move,
+        *,
+        move_id: str = "",
+        expected_version: int | None = None,
+        seat: int | None = None,
+        languages: Sequence[str] = (),
+    ) -> Ruling:
         """Judge `move` for the token's seat; record it; then answer (see the module docstring),
         worded in the first of `languages` the game is written in (the record stays English)."""
         _check_move_id(move_id)
@@ -137,8 +170,9 @@ class RefereeService:
         for _ in range(CONFLICT_RETRIES):
             with self._tables.locked(table_id, token) as live:
                 actor = auth.actor(table_id, live.seat_of_token, token, seat)
-                ruling = (self._first_verdict(live, actor, move, move_id)
-                          or self._judge(live, actor, move, move_id, expected_version))
+                ruling = self._first_verdict(live, actor, move, move_id) or self._judge(
+                    live, actor, move, move_id, expected_version
+                )
                 if ruling is not None:
                     self.metrics.count_verdict(live.table.game.name, ruling.verdict)
                     return ruling.worded(live.table, move, languages)
@@ -149,11 +183,22 @@ class RefereeService:
         with self._tables.locked(table_id, token) as live:
             viewer = auth.viewer(table_id, live.seat_of_token, token, seat)
             table = live.table
-            return SeatView(table.view(viewer, legal=True), table.version, viewer, table.commitment,
-                            table.is_over)
+            return SeatView(
+                table.view(viewer, legal=True),
+                table.version,
+                viewer,
+                table.commitment,
+                table.is_over,
+            )
 
-    def watch(self, table_id: str, token: str | None, *, from_version: int = 0,
-              languages: Sequence[str] = ()) -> Subscription:
+    def watch(
+        self,
+        table_id: str,
+        token: str | None,
+        *,
+        from_version: int = 0,
+        languages: Sequence[str] = (),
+    ) -> Subscription:
         """Moves accepted after `from_version`, then live ones, each redacted for the caller
         (their texts in the first of `languages` the game is written in).
 
@@ -175,14 +220,16 @@ class RefereeService:
                 subscription.close()
             else:  # registered under the table lock: no move falls between backlog and live
                 self._watchers.of(table_id, live.table.version).add(
-                    subscription, self._max_streams_per_table)
+                    subscription, self._max_streams_per_table
+                )
             return subscription
 
     def adjudicate(self, record: JSON) -> dict[str, JSON]:
         """Replay a game record: the first illegal move and why, or the confirmed final result."""
         if not isinstance(record, Mapping):
-            raise InvalidArgument("a game record is a mapping with `game`, `seats`, `deal` or "
-                                  "`seed`, and `steps`")
+            raise InvalidArgument(
+                "a game record is a mapping with `game`, `seats`, `deal` or `seed`, and `steps`"
+            )
         return adjudicate(self._games, dict(record))
 
     def adjudicate_yaml(self, text: str) -> dict[str, JSON]:
@@ -247,8 +294,7 @@ class RefereeService:
 
     # -- proposals -----------------------------------------------------------------------------
 
-    def _first_verdict(self, live: LiveTable, seat: int, move: Move,
-                       move_id: str) -> Ruling | None:
+    def _first_verdict(self, live: LiveTable, seat: int, move: Move, move_id: str) -> Ruling | None:
         if not move_id:
             return None
         first = self._store.find_verdict(live.table_id, move_id)
@@ -258,8 +304,9 @@ class RefereeService:
             raise InvalidArgument(f"move id `{move_id}` was already used for another move")
         return _ruling(live, seat, move, move_id, Verdict.from_data(first.verdict), replayed=True)
 
-    def _judge(self, live: LiveTable, seat: int, move: Move, move_id: str,
-               expected_version: int | None) -> Ruling | None:
+    def _judge(
+        self, live: LiveTable, seat: int, move: Move, move_id: str, expected_version: int | None
+    ) -> Ruling | None:
         """Judge, record, answer; None when another process recorded a move first (retry)."""
         _check_expected_version(live, expected_version)
         before = live.table.version
@@ -274,8 +321,15 @@ class RefereeService:
             raise
         return _ruling(live, seat, move, move_id, verdict)
 
-    def _record(self, live: LiveTable, seat: int, move: Move, move_id: str, verdict: Verdict,
-                version_before: int) -> None:
+    def _record(
+        self,
+        live: LiveTable,
+        seat: int,
+        move: Move,
+        move_id: str,
+        verdict: Verdict,
+        version_before: int,
+    ) -> None:
         """Commit the move if it changed the table (else remember the verdict), tell the watchers.
 
         Whether a move is logged depends on the table's version, not on the outcome, so that
@@ -283,21 +337,37 @@ class RefereeService:
         """
         if live.table.version == version_before:  # rejected: nothing changed
             if move_id:
-                self._store.record_rejection(live.table_id, seat, move.to_data(), move_id,
-                                             verdict.to_data())
+                self._store.record_rejection(
+                    live.table_id, seat, move.to_data(), move_id, verdict.to_data()
+                )
             return
         if live.table.version != version_before + 1:
-            raise RefereeError(f"one move moved table `{live.table_id}` from version "
-                               f"{version_before} to {live.table.version}")
-        self._store.append_move(live.table_id, live.table.version, seat, move.to_data(),
-                                move_id or None, verdict.to_data())
+            raise RefereeError(
+                f"one move moved table `{live.table_id}` from version "
+                f"{version_before} to {live.table.version}"
+            )
+        self._store.append_move(
+            live.table_id,
+            live.table.version,
+            seat,
+            move.to_data(),
+            move_id or None,
+            verdict.to_data(),
+        )
         live.history.append(Accepted(live.table.version, seat, verdict.events))
         self._tables.tell_watchers(live)
         self._arm_deadline(live)
 
 
-def _ruling(live: LiveTable, seat: int, move: Move, move_id: str, verdict: Verdict, *,
-            replayed: bool = False) -> Ruling:
+def _ruling(
+    live: LiveTable,
+    seat: int,
+    move: Move,
+    move_id: str,
+    verdict: Verdict,
+    *,
+    replayed: bool = False,
+) -> Ruling:
     """The verdict as judged, unredacted: `Ruling.worded` makes it the proposer's."""
     return Ruling(verdict, seat, move_id, events_for(verdict.events, seat), replayed)
 
@@ -309,6 +379,6 @@ def _check_move_id(move_id: str) -> None:
 
 def _check_expected_version(live: LiveTable, expected: int | None) -> None:
     if expected is not None and expected != live.table.version:
-        raise VersionConflict(f"table `{live.table_id}` is at version {live.table.version}, "
-                              f"not {expected}")
-
+        raise VersionConflict(
+            f"table `{live.table_id}` is at version {live.table.version}, not {expected}"
+        )

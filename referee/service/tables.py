@@ -23,7 +23,7 @@ from referee.store.base import Store, TableRecord
 
 log = structlog.get_logger("referee.service")
 
-MAX_LIVE_TABLES = 10_000   # tables kept in memory (about 7 KB each); the others are in the store
+MAX_LIVE_TABLES = 10_000  # tables kept in memory (about 7 KB each); the others are in the store
 
 
 @dataclass
@@ -41,8 +41,15 @@ class LiveTable:
 class LiveTables:
     """The cache. `loaded` is told of each table replayed into memory (to arm its deadline)."""
 
-    def __init__(self, store: Store, game_named: Callable[[str], Game], watchers: Watchers, *,
-                 most: int = MAX_LIVE_TABLES, loaded: Callable[[LiveTable], None]) -> None:
+    def __init__(
+        self,
+        store: Store,
+        game_named: Callable[[str], Game],
+        watchers: Watchers,
+        *,
+        most: int = MAX_LIVE_TABLES,
+        loaded: Callable[[LiveTable], None],
+    ) -> None:
         self._store = store
         self._game = game_named
         self._watchers = watchers
@@ -134,9 +141,12 @@ class LiveTables:
         except RefereeError as error:  # the server's problem (a spec changed), not the client's
             raise RefereeError(f"table `{record.table_id}` does not replay: {error}") from error
         if table.version != record.version:
-            raise RefereeError(f"table `{record.table_id}` does not replay: {record.version} "
-                               f"moves stored, {table.version} accepted again")
-        history = [Accepted(m.seq or 0, m.seat, Verdict.from_data(m.verdict).events)
-                   for m in record.moves]
+            raise RefereeError(
+                f"table `{record.table_id}` does not replay: {record.version} "
+                f"moves stored, {table.version} accepted again"
+            )
+        history = [
+            Accepted(m.seq or 0, m.seat, Verdict.from_data(m.verdict).events) for m in record.moves
+        ]
         seats = {digest: seat for seat, digest in record.token_hashes.items()}
         return LiveTable(record.table_id, table, seats, history)

@@ -52,7 +52,9 @@ class SeenMove:
     version: int
     seat: int
     events: list[dict[str, JSON]]
-    texts: list[str] = field(default_factory=list)  # what each event says, in the watcher's language
+    texts: list[str] = field(
+        default_factory=list
+    )  # what each event says, in the watcher's language
 
 
 class Subscription:
@@ -137,8 +139,9 @@ class Subscription:
     def _raise_if_cut(self) -> None:
         """At the end of the queue: why the stream ended, if not because the table did."""
         if self._overflowed:
-            raise WatcherTooSlow("the watcher fell behind the table: watch again from the last "
-                                 "version received")
+            raise WatcherTooSlow(
+                "the watcher fell behind the table: watch again from the last version received"
+            )
         if self._shut_down:
             raise ShuttingDown(SHUTTING_DOWN)
 
@@ -168,8 +171,9 @@ class Broadcast:
     def add(self, subscription: Subscription, most: int) -> None:
         with self._lock:
             if most and len(self._subscriptions) >= most:
-                raise TooManyWatchers(f"this table has {most} open Watch streams, the most "
-                                      "the server allows")
+                raise TooManyWatchers(
+                    f"this table has {most} open Watch streams, the most the server allows"
+                )
             self._subscriptions.add(subscription)
         subscription.on_cancel(self.remove)
 
@@ -184,7 +188,7 @@ class Broadcast:
 
     def catch_up(self, history: list[Accepted], *, over: bool) -> None:
         """Send the moves of `history` not sent yet; after the last move of a table, end."""
-        fresh = history[self.version:]
+        fresh = history[self.version :]
         if not fresh:
             return
         self.version = fresh[-1].version

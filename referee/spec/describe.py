@@ -17,7 +17,7 @@ from referee.spec.expr.program import Program
 from referee.spec.rules import RuleBook
 from referee.spec.schema import GameSpec
 
-PRESENT = "the optional fields the move gives (`\"trumps\" in move.present`)"
+PRESENT = 'the optional fields the move gives (`"trumps" in move.present`)'
 
 
 @dataclass(frozen=True)
@@ -44,24 +44,37 @@ def describe(spec: GameSpec, programs: dict[str, Program], checkpoint: str) -> l
         known = ", ".join(f"`{c}`" for c in checkpoints(programs))
         raise InvalidArgument(f"`{spec.name}` has no checkpoint `{checkpoint}`: it has {known}")
     program = programs[checkpoint]
-    rows = [row for name, ty in program.scope.items()
-            for row in _context_name(spec, checkpoint, program.scope, name, ty)]
+    rows = [
+        row
+        for name, ty in program.scope.items()
+        for row in _context_name(spec, checkpoint, program.scope, name, ty)
+    ]
     for definition in program.definitions.values():
         params = ", ".join(f"{p}: {t}" for p, t in definition.params)
         name = f"{definition.name}({params})" if definition.params else definition.name
         where = f"{Path(definition.origin.file).name}:{definition.origin.line}"
-        rows.append(Described(name, str(definition.result),
-                              f"the spec's definition ({where}): {_one_line(definition.text)}"))
+        rows.append(
+            Described(
+                name,
+                str(definition.result),
+                f"the spec's definition ({where}): {_one_line(definition.text)}",
+            )
+        )
     return rows
 
 
-def _context_name(spec: GameSpec, checkpoint: str, scope: Scope, name: str,
-                  ty: Type) -> list[Described]:
+def _context_name(
+    spec: GameSpec, checkpoint: str, scope: Scope, name: str, ty: Type
+) -> list[Described]:
     if name == "options" and isinstance(ty, RecordType):
         return [Described(name, "record", "the table's options (`options:` of the spec)")] + [
-            Described(f"options.{o.name}", str(ty.field(o.name)),
-                      f"{o.text.get('en', '')} ({o.allowed()}; default `{o.default}`)")
-            for o in spec.options.values()]
+            Described(
+                f"options.{o.name}",
+                str(ty.field(o.name)),
+                f"{o.text.get('en', '')} ({o.allowed()}; default `{o.default}`)",
+            )
+            for o in spec.options.values()
+        ]
     if name == "move" and isinstance(ty, RecordType):
         move = spec.moves.get(checkpoint)
         said = f": {move.text['en']}" if move is not None and move.text.get("en") else ""
@@ -70,18 +83,21 @@ def _context_name(spec: GameSpec, checkpoint: str, scope: Scope, name: str,
             meaning = PRESENT if field == "present" else f"the move's field `{field}`"
             rows.append(Described(f"move.{field}", str(field_ty), meaning))
         return rows
-    meaning = scope.meaning(name) or f"given by the `{spec.mechanics}` mechanic (no meaning declared)"
+    meaning = (
+        scope.meaning(name) or f"given by the `{spec.mechanics}` mechanic (no meaning declared)"
+    )
     return [Described(name, str(ty), meaning)]
 
 
 def _one_line(text: str, width: int = 72) -> str:
     flat = " ".join(text.split())
-    return flat if len(flat) <= width else flat[:width - 3] + "..."
+    return flat if len(flat) <= width else flat[: width - 3] + "..."
 
 
 def table(rows: list[Described]) -> str:
     """The rows as aligned columns: name, type, meaning."""
     name_width = max(len(r.name) for r in rows)
     type_width = max(len(r.type) for r in rows)
-    return "\n".join(f"{r.name:<{name_width}}  {r.type:<{type_width}}  {r.meaning}".rstrip()
-                     for r in rows)
+    return "\n".join(
+        f"{r.name:<{name_width}}  {r.type:<{type_width}}  {r.meaning}".rstrip() for r in rows
+    )

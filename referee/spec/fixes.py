@@ -25,20 +25,41 @@ class FixKind:
     meaning: str
 
 
-FIX_KINDS: dict[str, FixKind] = {kind.name: kind for kind in (
-    FixKind("play_one_of", {"cards": ListType(CARD)},
-            "play one of these cards instead: each of them is legal"),
-    FixKind("choose_from", {"count": INT, "cards": ListType(CARD)},
-            "the move's cards are `count` of these (each legal on its own)"),
-    FixKind("amount_range", {"field": STR, "min": INT, "max": INT},
-            "the move's number `field` lies between `min` and `max`, both included"),
-    FixKind("missing_cards", {"cards": ListType(CARD)},
-            "the meld would be legal with one of these cards added where it fits"),
-    FixKind("lay_off", {"meld": INT, "cards": ListType(CARD)},
-            "each of these held cards may be laid off alone on meld `meld`"),
-    FixKind("move_instead", {"moves": ListType(STR)},
-            "the move types to make instead (each is still judged)"),
-)}
+FIX_KINDS: dict[str, FixKind] = {
+    kind.name: kind
+    for kind in (
+        FixKind(
+            "play_one_of",
+            {"cards": ListType(CARD)},
+            "play one of these cards instead: each of them is legal",
+        ),
+        FixKind(
+            "choose_from",
+            {"count": INT, "cards": ListType(CARD)},
+            "the move's cards are `count` of these (each legal on its own)",
+        ),
+        FixKind(
+            "amount_range",
+            {"field": STR, "min": INT, "max": INT},
+            "the move's number `field` lies between `min` and `max`, both included",
+        ),
+        FixKind(
+            "missing_cards",
+            {"cards": ListType(CARD)},
+            "the meld would be legal with one of these cards added where it fits",
+        ),
+        FixKind(
+            "lay_off",
+            {"meld": INT, "cards": ListType(CARD)},
+            "each of these held cards may be laid off alone on meld `meld`",
+        ),
+        FixKind(
+            "move_instead",
+            {"moves": ListType(STR)},
+            "the move types to make instead (each is still judged)",
+        ),
+    )
+}
 
 
 def fix_data(kind: str, values: Mapping[str, Any]) -> dict[str, JSON]:

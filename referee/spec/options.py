@@ -39,7 +39,9 @@ class Option:
             return int(value)
         if self.type == "enum" and isinstance(value, str) and value in self.values:
             return value
-        raise OptionError(f"option `{self.name}`: `{value}` is not allowed: expected {self.allowed()}")
+        raise OptionError(
+            f"option `{self.name}`: `{value}` is not allowed: expected {self.allowed()}"
+        )
 
     @property
     def bounds(self) -> tuple[int, int]:
@@ -54,9 +56,16 @@ class Option:
         return low <= value <= high
 
     def describe(self) -> dict[str, Any]:
-        return {"name": self.name, "type": self.type, "default": self.default,
-                "values": list(self.values), "minimum": self.minimum, "maximum": self.maximum,
-                "source": list(self.source), "text": dict(self.text)}
+        return {
+            "name": self.name,
+            "type": self.type,
+            "default": self.default,
+            "values": list(self.values),
+            "minimum": self.minimum,
+            "maximum": self.maximum,
+            "source": list(self.source),
+            "text": dict(self.text),
+        }
 
 
 def _is_integral(value: Any) -> bool:
@@ -71,5 +80,7 @@ def resolve_options(declared: Mapping[str, Option], given: Mapping[str, Any]) ->
     if unknown:
         known = ", ".join(f"`{n}`" for n in declared) or "none"
         raise OptionError(f"unknown option `{unknown[0]}`: this game's options are {known}")
-    return {name: option.validate(given[name]) if name in given else option.default
-            for name, option in declared.items()}
+    return {
+        name: option.validate(given[name]) if name in given else option.default
+        for name, option in declared.items()
+    }

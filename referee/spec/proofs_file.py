@@ -55,8 +55,10 @@ def load_proofs(chain: Sequence[Path]) -> Located:
 
 def misplaced(spec_file: str) -> str:
     """What a rules file that writes `properties:` is told: they have one place, beside it."""
-    return (f"`{SECTION}` are stated in `{proofs_path(Path(spec_file)).name}` beside the spec, "
-            "not in its rules: move them there")
+    return (
+        f"`{SECTION}` are stated in `{proofs_path(Path(spec_file)).name}` beside the spec, "
+        "not in its rules: move them there"
+    )
 
 
 def _read(path: Path) -> Located:
@@ -67,8 +69,11 @@ def _read(path: Path) -> Located:
         raise located.error((), f"a proofs file is a mapping: `{SECTION}: [...]`")
     for key in data:
         if key != SECTION:
-            raise located.error((str(key),), f"unknown key `{key}` of a proofs file: its only "
-                                f"key is `{SECTION}`", at_key=True)
+            raise located.error(
+                (str(key),),
+                f"unknown key `{key}` of a proofs file: its only key is `{SECTION}`",
+                at_key=True,
+            )
     if not isinstance(data.get(SECTION) or [], list):
         raise located.error((SECTION,), f"`{SECTION}` is a list of properties")
     data[SECTION] = data.get(SECTION) or []
@@ -82,7 +87,9 @@ def _over(entries: list[tuple[Located, PathKey]], child: Located) -> list[tuple[
         ids = [_id(source.data[SECTION][at[1]]) for source, at in result]
         if isinstance(item, dict) and item.get("remove"):
             if _id(item) not in ids:
-                raise child.error((SECTION, index), f"no inherited property `{_id(item)}` to remove")
+                raise child.error(
+                    (SECTION, index), f"no inherited property `{_id(item)}` to remove"
+                )
             result = [e for e, i in zip(result, ids) if i != _id(item)]
         elif _id(item) is not None and _id(item) in ids:
             result[ids.index(_id(item))] = (child, (SECTION, index))
@@ -95,5 +102,13 @@ def _id(item: Any) -> str | None:
     return str(item["id"]) if isinstance(item, dict) and "id" in item else None
 
 
-__all__ = ["SECTION", "SUFFIX", "is_proofs_file", "load_proofs", "misplaced", "proofs_path",
-           "spec_files", "spec_of"]
+__all__ = [
+    "SECTION",
+    "SUFFIX",
+    "is_proofs_file",
+    "load_proofs",
+    "misplaced",
+    "proofs_path",
+    "spec_files",
+    "spec_of",
+]

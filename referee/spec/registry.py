@@ -45,7 +45,9 @@ def mechanics() -> dict[str, type[Mechanic[Any]]]:
 class Game:
     """A compiled spec: its rules, options and mechanic, ready to run tables."""
 
-    def __init__(self, spec: GameSpec, mechanic: Mechanic[Any], proofs: Located | None = None) -> None:
+    def __init__(
+        self, spec: GameSpec, mechanic: Mechanic[Any], proofs: Located | None = None
+    ) -> None:
         self.spec = spec
         self.mechanic = mechanic
         # its `properties:` (`specs/GAME.proofs.yaml`, merged over its base's): what `referee
@@ -86,21 +88,41 @@ class Game:
 
         rule_ids = {r.id for r in spec.rules}
         return {
-            "name": spec.name, "title": dict(spec.title), "source": list(spec.source),
-            "language": language, "languages": list(spec.languages),
+            "name": spec.name,
+            "title": dict(spec.title),
+            "source": list(spec.source),
+            "language": language,
+            "languages": list(spec.languages),
             "title_sentence": in_language(spec.title, language) or spec.name,
-            "mechanics": spec.mechanics, "seats": {"min": spec.seats_min, "max": spec.seats_max},
+            "mechanics": spec.mechanics,
+            "seats": {"min": spec.seats_min, "max": spec.seats_max},
             "pack": {"kind": spec.pack_kind, "copies": spec.pack_copies, "size": len(spec.pack())},
-            "options": [{**o.describe(), "sentence": in_language(o.text, language)}
-                        for o in spec.options.values()],
-            "moves": [*(worded(m.text, type=m.type, fields=[f.name for f in m.fields],
-                               typed_fields=typed_fields(m.fields))
-                        for m in spec.moves.values()), contribute_move(language)],
-            "rules": [worded(r.text, id=r.id, source=list(r.source), on=list(r.on), note=r.note)
-                      for r in spec.rules],
+            "options": [
+                {**o.describe(), "sentence": in_language(o.text, language)}
+                for o in spec.options.values()
+            ],
+            "moves": [
+                *(
+                    worded(
+                        m.text,
+                        type=m.type,
+                        fields=[f.name for f in m.fields],
+                        typed_fields=typed_fields(m.fields),
+                    )
+                    for m in spec.moves.values()
+                ),
+                contribute_move(language),
+            ],
+            "rules": [
+                worded(r.text, id=r.id, source=list(r.source), on=list(r.on), note=r.note)
+                for r in spec.rules
+            ],
             # the verdicts the mechanic gives of its own, worded by the spec (`rummy.violations`)
-            "verdicts": [worded(text, id=rule_id) for rule_id, text in self.texts.items()
-                         if rule_id not in rule_ids],
+            "verdicts": [
+                worded(text, id=rule_id)
+                for rule_id, text in self.texts.items()
+                if rule_id not in rule_ids
+            ],
             **self.mechanic.describe(),
             "schemas": copy.deepcopy(self.schemas),
         }
@@ -133,14 +155,22 @@ def read_option_rules(spec: GameSpec) -> list[tuple[Any, str]]:
 
 def load_game(path: str | Path, specs_dir: str | Path | None = None) -> Game:
     """Load and compile one spec file; raises SpecErrors listing every problem found."""
-    located, chain = _load_with_parents(Path(path), Path(specs_dir) if specs_dir else Path(path).parent)
+    located, chain = _load_with_parents(
+        Path(path), Path(specs_dir) if specs_dir else Path(path).parent
+    )
     data = located.data if isinstance(located.data, dict) else {}
     kinds = mechanics()
     mechanic_class = kinds.get(str(data.get("mechanics")))
     if mechanic_class is None:
         known = ", ".join(f"`{k}`" for k in kinds)
-        raise SpecErrors([located.error(("mechanics",), f"unknown mechanics "
-                                        f"`{data.get('mechanics')}`: expected one of {known}")])
+        raise SpecErrors(
+            [
+                located.error(
+                    ("mechanics",),
+                    f"unknown mechanics `{data.get('mechanics')}`: expected one of {known}",
+                )
+            ]
+        )
     spec, errors = read_spec(located, set(mechanic_class.sections()))
     errors += unknown_keys(located, mechanic_class.section_shapes, data)
     if spec is None:
@@ -173,13 +203,16 @@ def load_games(specs_dir: str | Path = DEFAULT_SPECS) -> dict[str, Game]:
 def find_game(games: Mapping[str, Game], name: str) -> Game:
     if name not in games:
         known = ", ".join(f"`{g}`" for g in sorted(games))
-        raise NotFound(f"unknown game `{name}`: "
-                       + (f"this referee knows {known}" if games else "no game specs are loaded"))
+        raise NotFound(
+            f"unknown game `{name}`: "
+            + (f"this referee knows {known}" if games else "no game specs are loaded")
+        )
     return games[name]
 
 
-def _load_with_parents(path: Path, specs_dir: Path,
-                       seen: tuple[Path, ...] = ()) -> tuple[Located, tuple[Path, ...]]:
+def _load_with_parents(
+    path: Path, specs_dir: Path, seen: tuple[Path, ...] = ()
+) -> tuple[Located, tuple[Path, ...]]:
     """A spec with `extends: parent` is the parent's data overridden by its own (see `merge`);
     every merged value keeps the file, line and column it was written at. With it, the files
     read, the base first (where their proofs files are found)."""
@@ -200,13 +233,15 @@ def _load_with_parents(path: Path, specs_dir: Path,
 def merge(parent: Mapping[str, Any], child: Mapping[str, Any]) -> dict[str, Any]:
     """Child over parent (plain data): see `_merge`."""
     out = Located(data=None, file="<merged>")
-    merged: dict[str, Any] = _merge(Located(dict(parent), "<parent>"), (), Located(dict(child), "<child>"),
-                                    (), out, ())
+    merged: dict[str, Any] = _merge(
+        Located(dict(parent), "<parent>"), (), Located(dict(child), "<child>"), (), out, ()
+    )
     return merged
 
 
-def _merge(parent: Located, p_path: PathKey, child: Located, c_path: PathKey, out: Located,
-           path: PathKey) -> Any:
+def _merge(
+    parent: Located, p_path: PathKey, child: Located, c_path: PathKey, out: Located, path: PathKey
+) -> Any:
     """Child over parent: mappings merge key by key; `rules` and `definitions` merge by id/name
     (a child entry replaces the parent's, `remove: true` drops it, new ones are appended); other
     values are the child's. Positions follow each value into `out`."""
@@ -224,10 +259,13 @@ def _merge(parent: Located, p_path: PathKey, child: Located, c_path: PathKey, ou
                 out.graft(child, c_path + (key,), path + (key,))
                 result[key] = copy.deepcopy(c_value[key])
             elif path == () and key in NAMED_LISTS and isinstance(c_value[key], list):
-                result[key] = _merge_named(parent, p_path + (key,), child, c_path + (key,), out,
-                                           (key,), NAMED_LISTS[key])
+                result[key] = _merge_named(
+                    parent, p_path + (key,), child, c_path + (key,), out, (key,), NAMED_LISTS[key]
+                )
             else:
-                result[key] = _merge(parent, p_path + (key,), child, c_path + (key,), out, path + (key,))
+                result[key] = _merge(
+                    parent, p_path + (key,), child, c_path + (key,), out, path + (key,)
+                )
         return result
     out.graft(child, c_path, path)
     return copy.deepcopy(c_value)
@@ -236,14 +274,23 @@ def _merge(parent: Located, p_path: PathKey, child: Located, c_path: PathKey, ou
 NAMED_LISTS = {"rules": "id", "definitions": "name"}
 
 
-def _merge_named(parent: Located, p_path: PathKey, child: Located, c_path: PathKey, out: Located,
-                 path: PathKey, key: str) -> list[Any]:
+def _merge_named(
+    parent: Located,
+    p_path: PathKey,
+    child: Located,
+    c_path: PathKey,
+    out: Located,
+    path: PathKey,
+    key: str,
+) -> list[Any]:
     def name_of(item: Any) -> Any:
         raw = item.get(key) if isinstance(item, dict) else None
         return str(raw).split("(")[0].strip() if raw is not None else None
+
     # each entry: (where it comes from, its index there)
-    entries: list[tuple[Located, PathKey]] = [(parent, p_path + (i,))
-                                              for i in range(len(_at(parent.data, p_path) or []))]
+    entries: list[tuple[Located, PathKey]] = [
+        (parent, p_path + (i,)) for i in range(len(_at(parent.data, p_path) or []))
+    ]
     for i, item in enumerate(_at(child.data, c_path)):
         names = [name_of(_at(src.data, at)) for src, at in entries]
         if isinstance(item, dict) and item.get("remove"):

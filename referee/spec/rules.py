@@ -40,8 +40,9 @@ RULEBOOK_ID = re.compile(r"^[A-Z]{2,3}-\d+$")
 
 
 def origin(where: Where) -> Origin:
-    return Origin(file=where.file, line=where.line, column=where.column, path=where.path,
-                  indent=where.indent)
+    return Origin(
+        file=where.file, line=where.line, column=where.column, path=where.path, indent=where.indent
+    )
 
 
 def parse_type(text: str, where: Where) -> Type:
@@ -50,17 +51,24 @@ def parse_type(text: str, where: Where) -> Type:
     try:
         return parse_type_text(text)
     except TypeSyntaxError as err:
-        raise SpecError(str(err), file=where.file, line=where.line, column=where.column,
-                        path=where.path) from None
+        raise SpecError(
+            str(err), file=where.file, line=where.line, column=where.column, path=where.path
+        ) from None
 
 
-def build_program(definitions: Iterable[DefinitionSpec], checkpoint: str, scope: Scope,
-                  functions: Any = None) -> Program:
+def build_program(
+    definitions: Iterable[DefinitionSpec], checkpoint: str, scope: Scope, functions: Any = None
+) -> Program:
     """The program for one checkpoint: its scope and the definitions meant for it."""
     chosen = [d for d in definitions if not d.on or checkpoint in d.on]
-    return Program(scope=scope, functions=functions, definitions=[
-        Definition(d.name, params=d.params, body=parse(d.body, origin=origin(d.where)))
-        for d in chosen])
+    return Program(
+        scope=scope,
+        functions=functions,
+        definitions=[
+            Definition(d.name, params=d.params, body=parse(d.body, origin=origin(d.where)))
+            for d in chosen
+        ],
+    )
 
 
 @dataclass
@@ -84,12 +92,23 @@ class CompiledRule:
             return False
         return not self.require(env)
 
-    def violation(self, cards: Iterable[str] = (), env: Mapping[str, Any] | None = None) -> Violation:
+    def violation(
+        self, cards: Iterable[str] = (), env: Mapping[str, Any] | None = None
+    ) -> Violation:
         cites = tuple(s for s in self.spec.source if RULEBOOK_ID.match(s) and s != self.spec.id)
-        said = ({name: str(fn(env)) for name, fn in self.say.items()}
-                if self.say and env is not None else {})  # "buy for 4th card must be between 100 and 175"
-        return Violation(rule=self.spec.id, message=fill(self.spec.sentence(), said), cites=cites,
-                         cards=tuple(cards), said=said, fix=self.mend(env))
+        said = (
+            {name: str(fn(env)) for name, fn in self.say.items()}
+            if self.say and env is not None
+            else {}
+        )  # "buy for 4th card must be between 100 and 175"
+        return Violation(
+            rule=self.spec.id,
+            message=fill(self.spec.sentence(), said),
+            cites=cites,
+            cards=tuple(cards),
+            said=said,
+            fix=self.mend(env),
+        )
 
     def mend(self, env: Mapping[str, Any] | None) -> dict[str, Any]:
         """The rule's fix for this context (`fix:`), empty when it has none or offers no way out."""
@@ -131,9 +150,15 @@ class RuleBook:
         for group, members in self.spec.groups.items():
             for member in members:
                 if member not in known:
-                    errors.append(self.spec.located.error(("groups", group), (
-                        f"group `{group}`: unknown checkpoint `{member}`: expected one of "
-                        + ", ".join(f"`{c}`" for c in sorted(known)))))
+                    errors.append(
+                        self.spec.located.error(
+                            ("groups", group),
+                            (
+                                f"group `{group}`: unknown checkpoint `{member}`: expected one of "
+                                + ", ".join(f"`{c}`" for c in sorted(known))
+                            ),
+                        )
+                    )
         return errors
 
     def _add(self, rule: RuleSpec) -> list[SpecError]:
@@ -145,9 +170,16 @@ class RuleBook:
             if program is None:
                 known = ", ".join(f"`{c}`" for c in sorted({*self.programs, *self.broken}))
                 at = rule.on_where or rule.where
-                errors.append(SpecError(f"rule `{rule.id}`: unknown checkpoint `{checkpoint}`: "
-                                        f"expected one of {known}", file=at.file,
-                                        line=at.line, column=at.column, path=at.path))
+                errors.append(
+                    SpecError(
+                        f"rule `{rule.id}`: unknown checkpoint `{checkpoint}`: "
+                        f"expected one of {known}",
+                        file=at.file,
+                        line=at.line,
+                        column=at.column,
+                        path=at.path,
+                    )
+                )
                 continue
             try:
                 compiled = self._compile(rule, program)
@@ -168,31 +200,51 @@ class RuleBook:
                 missing = [x for x in others if x not in self.spec.words.get(word, {})]
                 if missing:
                     where = rule.say[name][1]
-                    errors.append(SpecError(
-                        f"rule `{rule.id}`: `{{{name}}}` may show the word `{word}`: give it in "
-                        f"`{missing[0]}` under `words:` (`{word}: {{{missing[0]}: ...}}`)",
-                        file=where.file, line=where.line, column=where.column, path=where.path))
+                    errors.append(
+                        SpecError(
+                            f"rule `{rule.id}`: `{{{name}}}` may show the word `{word}`: give it in "
+                            f"`{missing[0]}` under `words:` (`{word}: {{{missing[0]}: ...}}`)",
+                            file=where.file,
+                            line=where.line,
+                            column=where.column,
+                            path=where.path,
+                        )
+                    )
         return errors
 
     @staticmethod
     def _compile(rule: RuleSpec, program: Program) -> CompiledRule:
         typed_when = None
         if rule.when is not None:
-            typed_when = program.check(parse(rule.when, origin=origin(rule.when_where or rule.where)),
-                                       expected=BOOL)
+            typed_when = program.check(
+                parse(rule.when, origin=origin(rule.when_where or rule.where)), expected=BOOL
+            )
         typed_require = program.check(parse(rule.require, origin=origin(rule.where)), expected=BOOL)
-        typed_say = {name: program.check(parse(text, origin=origin(where)))
-                     for name, (text, where) in rule.say.items()}
+        typed_say = {
+            name: program.check(parse(text, origin=origin(where)))
+            for name, (text, where) in rule.say.items()
+        }
         say = {name: program.compile(typed) for name, typed in typed_say.items()}
-        return CompiledRule(rule, program.compile(typed_when) if typed_when is not None else None,
-                            program.compile(typed_require), typed_when, typed_require, say,
-                            typed_say, _compile_fix(rule.fix, program))
+        return CompiledRule(
+            rule,
+            program.compile(typed_when) if typed_when is not None else None,
+            program.compile(typed_require),
+            typed_when,
+            typed_require,
+            say,
+            typed_say,
+            _compile_fix(rule.fix, program),
+        )
 
-    def judge(self, checkpoint: str, env: Mapping[str, Any], at: str = "before",
-              cards: Iterable[str] = ()) -> list[Violation]:
+    def judge(
+        self, checkpoint: str, env: Mapping[str, Any], at: str = "before", cards: Iterable[str] = ()
+    ) -> list[Violation]:
         shown = tuple(cards)
-        return [rule.violation(shown, env) for rule in self.rules.get((checkpoint, at), ())
-                if rule.broken(env)]
+        return [
+            rule.violation(shown, env)
+            for rule in self.rules.get((checkpoint, at), ())
+            if rule.broken(env)
+        ]
 
     def accepts(self, checkpoint: str, env: Mapping[str, Any], at: str = "before") -> bool:
         """Does every rule of the checkpoint hold? (`judge` without wording the violations.)"""
@@ -215,9 +267,12 @@ def _compile_fix(fix: FixSpec | None, program: Program) -> dict[str, Any]:
     if fix is None:
         return {}
     types = FIX_KINDS[fix.kind].values
-    return {name: program.compile(program.check(parse(text, origin=origin(where)),
-                                                expected=types[name]))
-            for name, (text, where) in fix.values.items()}
+    return {
+        name: program.compile(
+            program.check(parse(text, origin=origin(where)), expected=types[name])
+        )
+        for name, (text, where) in fix.values.items()
+    }
 
 
 def _unpack(exc: SpecError | SpecErrors) -> list[SpecError]:
@@ -241,8 +296,8 @@ class SpecExpression:
     engine runs: both from the same text, so a proof speaks of the engine's own computation.
     """
 
-    path: str              # where the spec states it, e.g. `scoring.hand_points`
-    context: str           # the context it reads: a checkpoint (`scoring`) or its own (`reentry`)
+    path: str  # where the spec states it, e.g. `scoring.hand_points`
+    context: str  # the context it reads: a checkpoint (`scoring`) or its own (`reentry`)
     typed: TypedExpr
     compiled: Compiled
 

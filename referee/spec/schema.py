@@ -26,9 +26,25 @@ from referee.spec.yamlsource import Located, PathKey, format_path
 
 # `properties` are no key of a rules file: they belong in the proofs file beside it
 # (`referee.spec.proofs_file`), and a rules file that writes them is told so
-KNOWN_KEYS = {"format", "game", "title", "source", "mechanics", "seats", "pack", "options",
-              "definitions", "moves", "rules", "extends", "note",
-              "option_rules", "languages", "words", "groups"}
+KNOWN_KEYS = {
+    "format",
+    "game",
+    "title",
+    "source",
+    "mechanics",
+    "seats",
+    "pack",
+    "options",
+    "definitions",
+    "moves",
+    "rules",
+    "extends",
+    "note",
+    "option_rules",
+    "languages",
+    "words",
+    "groups",
+}
 RULE_KEYS = {"id", "source", "on", "at", "when", "require", "text", "note", "say", "fix"}
 
 
@@ -134,7 +150,11 @@ def _read_pack_without(reader: SpecReader, pack: Any) -> tuple[str, ...]:
     if not isinstance(pack, dict) or pack.get("without") is None:
         return ()
     codes = reader.strings(pack["without"], ("pack", "without"))
-    kind = PackKind(pack.get("kind", "french")) if pack.get("kind") in ("french", "tarot") else PackKind.FRENCH
+    kind = (
+        PackKind(pack.get("kind", "french"))
+        if pack.get("kind") in ("french", "tarot")
+        else PackKind.FRENCH
+    )
     for index, code in enumerate(codes):
         try:
             Card.parse(code, kind)
@@ -188,7 +208,6 @@ class SpecReader:
         self.error(path, "expected a name or a list of names")
         return ()
 
-
     def checkpoints(self, value: Any, path: PathKey) -> tuple[str, ...]:
         """An `on:`: names of moves or checkpoints, each group name standing for its members."""
         names: list[str] = []
@@ -223,17 +242,26 @@ def expression_at(located: Located, path: PathKey, value: Any) -> tuple[str, Whe
     if isinstance(value, bool):
         value = "true" if value else "false"
     scalar = located.scalar(path, value)
-    return scalar.text, Where(located.file_of(path), scalar.line, scalar.column, format_path(path),
-                              scalar.indent)
+    return scalar.text, Where(
+        located.file_of(path), scalar.line, scalar.column, format_path(path), scalar.indent
+    )
 
 
 def _kind_name(kind: type | tuple[type, ...]) -> str:
-    names = {dict: "a mapping", list: "a list", str: "text", int: "an integer", bool: "true or false"}
+    names = {
+        dict: "a mapping",
+        list: "a list",
+        str: "text",
+        int: "an integer",
+        bool: "true or false",
+    }
     kinds = kind if isinstance(kind, tuple) else (kind,)
     return " or ".join(names.get(k, k.__name__) for k in kinds)
 
 
-def read_spec(located: Located, mechanic_sections: set[str]) -> tuple[GameSpec | None, list[SpecError]]:
+def read_spec(
+    located: Located, mechanic_sections: set[str]
+) -> tuple[GameSpec | None, list[SpecError]]:
     """The spec's common parts; mechanic sections are passed through raw."""
     reader = SpecReader(located)
     data = located.data
@@ -243,8 +271,9 @@ def read_spec(located: Located, mechanic_sections: set[str]) -> tuple[GameSpec |
         if key == PROPERTIES:
             reader.error((key,), misplaced(located.file_of((key,))), at_key=True)
         elif key not in KNOWN_KEYS | mechanic_sections:
-            reader.error((key,), _unknown_section(str(key), KNOWN_KEYS | mechanic_sections),
-                         at_key=True)
+            reader.error(
+                (key,), _unknown_section(str(key), KNOWN_KEYS | mechanic_sections), at_key=True
+            )
     if data.get("format") != 1:
         reader.error(("format",), "a spec starts with `format: 1`")
     name = data.get("game")
@@ -252,15 +281,23 @@ def read_spec(located: Located, mechanic_sections: set[str]) -> tuple[GameSpec |
     seats = data.get("seats", {})
     seats_min, seats_max = _read_seats(reader, seats)
     pack = data.get("pack", {})
-    if reader.expect(pack, dict, ("pack",), "`pack`") and pack.get("kind") not in ("french", "tarot"):
-        reader.error(("pack", "kind"), f"unknown pack kind `{pack.get('kind')}`: expected `french` or `tarot`")
+    if reader.expect(pack, dict, ("pack",), "`pack`") and pack.get("kind") not in (
+        "french",
+        "tarot",
+    ):
+        reader.error(
+            ("pack", "kind"),
+            f"unknown pack kind `{pack.get('kind')}`: expected `french` or `tarot`",
+        )
     languages, language_errors = read_languages(located)
     reader.groups = read_groups(reader, data.get("groups"), data.get("moves"))
     spec = GameSpec(
-        name=str(name), title=reader.texts(data.get("title"), ("title",)),
+        name=str(name),
+        title=reader.texts(data.get("title"), ("title",)),
         source=reader.strings(data.get("source"), ("source",)),
         mechanics=str(data.get("mechanics", "")),
-        seats_min=seats_min, seats_max=seats_max,
+        seats_min=seats_min,
+        seats_max=seats_max,
         pack_kind=str(pack.get("kind", "french")) if isinstance(pack, dict) else "french",
         pack_copies=int(pack.get("copies", 1)) if isinstance(pack, dict) else 1,
         pack_without=_read_pack_without(reader, pack),
@@ -269,10 +306,14 @@ def read_spec(located: Located, mechanic_sections: set[str]) -> tuple[GameSpec |
         moves=_read_moves(reader, data.get("moves", {})),
         rules=_read_rules(reader, data.get("rules", [])),
         sections={k: data[k] for k in mechanic_sections if k in data},
-        located=located, languages=languages, words=_read_words(reader, data.get("words")),
-        groups=reader.groups)
+        located=located,
+        languages=languages,
+        words=_read_words(reader, data.get("words")),
+        groups=reader.groups,
+    )
     return spec, reader.errors + language_errors + translation_errors(
-        located, languages, frozenset(mechanic_sections))
+        located, languages, frozenset(mechanic_sections)
+    )
 
 
 def _unknown_section(key: str, known: set[str]) -> str:
@@ -284,8 +325,10 @@ def _read_words(reader: SpecReader, raw: Any) -> dict[str, dict[str, str]]:
     if raw is None:
         return {}
     if not isinstance(raw, dict):
-        reader.error(("words",), "`words` maps each word a sentence shows to its translations: "
-                     "`swords: {pt: espadas}`")
+        reader.error(
+            ("words",),
+            "`words` maps each word a sentence shows to its translations: `swords: {pt: espadas}`",
+        )
         return {}
     return {str(word): reader.texts(texts, ("words", word)) for word, texts in raw.items()}
 
@@ -311,19 +354,31 @@ def _read_options(reader: SpecReader, options: Any) -> dict[str, Option]:
             continue
         kind = body.get("type")
         if kind not in OPTION_TYPES:
-            reader.error(path + ("type",), f"unknown option type `{kind}`: expected one of "
-                         + ", ".join(f"`{t}`" for t in OPTION_TYPES))
+            reader.error(
+                path + ("type",),
+                f"unknown option type `{kind}`: expected one of "
+                + ", ".join(f"`{t}`" for t in OPTION_TYPES),
+            )
             continue
-        option = Option(name=name, type=kind, default=body.get("default"),
-                        values=tuple(body.get("values", ())), minimum=body.get("min"),
-                        maximum=body.get("max"), source=reader.strings(body.get("source"), path + ("source",)),
-                        text=reader.texts(body.get("text"), path + ("text",)))
+        option = Option(
+            name=name,
+            type=kind,
+            default=body.get("default"),
+            values=tuple(body.get("values", ())),
+            minimum=body.get("min"),
+            maximum=body.get("max"),
+            source=reader.strings(body.get("source"), path + ("source",)),
+            text=reader.texts(body.get("text"), path + ("text",)),
+        )
         for key in ("min", "max"):
             bound = body.get(key)
-            if bound is not None and (not isinstance(bound, int) or isinstance(bound, bool)
-                                      or abs(bound) > SAFE_INTEGER):
-                reader.error(path + (key,), f"`{key}` must be an integer within "
-                             f"plus or minus {SAFE_INTEGER} (2^53 - 1)")
+            if bound is not None and (
+                not isinstance(bound, int) or isinstance(bound, bool) or abs(bound) > SAFE_INTEGER
+            ):
+                reader.error(
+                    path + (key,),
+                    f"`{key}` must be an integer within plus or minus {SAFE_INTEGER} (2^53 - 1)",
+                )
         try:
             option.validate(option.default)
         except Exception as exc:  # noqa: BLE001 - an OptionError here is a spec error to report
@@ -349,8 +404,11 @@ def _read_definitions(reader: SpecReader, items: Any) -> tuple[DefinitionSpec, .
         if not reader.expect(body, (str, int, bool), path + ("body",), "a definition's `body`"):
             continue
         text, where = reader.expression(path + ("body",), body)
-        result.append(DefinitionSpec(name, tuple(params), text,
-                                     reader.checkpoints(item.get("on"), path + ("on",)), where))
+        result.append(
+            DefinitionSpec(
+                name, tuple(params), text, reader.checkpoints(item.get("on"), path + ("on",)), where
+            )
+        )
     return tuple(result)
 
 
@@ -366,7 +424,11 @@ def _read_moves(reader: SpecReader, moves: Any) -> dict[str, MoveSpec]:
         fields = body.get("fields", {}) or {}
         if not reader.expect(fields, dict, path + ("fields",), "`fields`"):
             continue
-        specs = tuple(f for f in (_read_field(reader, k, v, path + ("fields", k)) for k, v in fields.items()) if f)
+        specs = tuple(
+            f
+            for f in (_read_field(reader, k, v, path + ("fields", k)) for k, v in fields.items())
+            if f
+        )
         result[name] = MoveSpec(name, specs, reader.texts(body.get("text"), path + ("text",)))
     return result
 
@@ -386,15 +448,21 @@ def _read_field(reader: SpecReader, name: str, body: Any, path: PathKey) -> Fiel
         body = body["type"]
     if isinstance(body, str):
         if body not in SIMPLE_FIELD_TYPES:
-            reader.error(path, f"unknown field type `{body}`: expected one of "
-                         + ", ".join(f"`{t}`" for t in sorted(SIMPLE_FIELD_TYPES)) + ", `enum`, a record or a list")
+            reader.error(
+                path,
+                f"unknown field type `{body}`: expected one of "
+                + ", ".join(f"`{t}`" for t in sorted(SIMPLE_FIELD_TYPES))
+                + ", `enum`, a record or a list",
+            )
             return None
         return FieldSpec(name, body, optional)
     if isinstance(body, dict) and set(body) == {"list"}:
         inner = _read_field(reader, name, body["list"], path + ("list",))
         return FieldSpec(name, "list", optional, fields=inner.fields) if inner else None
     if isinstance(body, dict):
-        parts = tuple(f for f in (_read_field(reader, k, v, path + (k,)) for k, v in body.items()) if f)
+        parts = tuple(
+            f for f in (_read_field(reader, k, v, path + (k,)) for k, v in body.items()) if f
+        )
         return FieldSpec(name, "record", optional, fields=parts)
     reader.error(path, f"cannot read the type of field `{name}`")
     return None
@@ -418,13 +486,20 @@ def _read_fix(reader: SpecReader, raw: Any, path: PathKey) -> FixSpec | None:
         return None
     kind = FIX_KINDS.get(raw["kind"])
     if kind is None:
-        reader.error(path + ("kind",), f"unknown fix kind `{raw['kind']}`: expected one of "
-                     + ", ".join(f"`{k}`" for k in FIX_KINDS))
+        reader.error(
+            path + ("kind",),
+            f"unknown fix kind `{raw['kind']}`: expected one of "
+            + ", ".join(f"`{k}`" for k in FIX_KINDS),
+        )
         return None
     for name in raw:
         if name != "kind" and name not in kind.values:
-            reader.error(path + (name,), f"fix `{kind.name}` has no value `{name}`: its values are "
-                         + ", ".join(f"`{v}`" for v in kind.values), at_key=True)
+            reader.error(
+                path + (name,),
+                f"fix `{kind.name}` has no value `{name}`: its values are "
+                + ", ".join(f"`{v}`" for v in kind.values),
+                at_key=True,
+            )
     missing = [name for name in kind.values if name not in raw]
     if missing:
         reader.error(path, f"fix `{kind.name}` needs a value `{missing[0]}`")
@@ -443,8 +518,12 @@ def _read_rules(reader: SpecReader, rules: Any) -> tuple[RuleSpec, ...]:
             continue
         for key in body:
             if key not in RULE_KEYS:
-                reader.error(path + (key,), f"unknown rule key `{key}`: expected one of "
-                             + ", ".join(f"`{k}`" for k in sorted(RULE_KEYS)), at_key=True)
+                reader.error(
+                    path + (key,),
+                    f"unknown rule key `{key}`: expected one of "
+                    + ", ".join(f"`{k}`" for k in sorted(RULE_KEYS)),
+                    at_key=True,
+                )
         rule_id = body.get("id")
         if not reader.expect(rule_id, str, path + ("id",), "a rule's `id`"):
             continue
@@ -452,7 +531,9 @@ def _read_rules(reader: SpecReader, rules: Any) -> tuple[RuleSpec, ...]:
             reader.error(path + ("id",), f"rule `{rule_id}` is defined twice")
         seen.add(rule_id)
         require = body.get("require")
-        if not reader.expect(require, (str, bool), path + ("require",), f"rule `{rule_id}`'s `require`"):
+        if not reader.expect(
+            require, (str, bool), path + ("require",), f"rule `{rule_id}`'s `require`"
+        ):
             continue
         when = body.get("when")
         at = body.get("at", "before")
@@ -460,15 +541,28 @@ def _read_rules(reader: SpecReader, rules: Any) -> tuple[RuleSpec, ...]:
             reader.error(path + ("at",), f"`at` is `before` or `after`, got `{at}`")
         on = reader.checkpoints(body.get("on"), path + ("on",))
         if not on:
-            reader.error(path + ("on",), f"rule `{rule_id}` needs `on:` (the moves or checkpoints it judges)")
+            reader.error(
+                path + ("on",), f"rule `{rule_id}` needs `on:` (the moves or checkpoints it judges)"
+            )
         require_text, require_where = reader.expression(path + ("require",), require)
-        when_text, when_where = reader.expression(path + ("when",), when) if when is not None else (None, None)
-        result.append(RuleSpec(
-            id=rule_id, source=reader.strings(body.get("source"), path + ("source",)), on=on, at=at,
-            when=when_text, require=require_text,
-            text=reader.texts(body.get("text"), path + ("text",)), where=require_where,
-            when_where=when_where, on_where=reader.where(path + ("on",)),
-            note=str(body.get("note", "")), say=_read_say(reader, body.get("say"), path + ("say",)),
-            fix=_read_fix(reader, body.get("fix"), path + ("fix",))))
+        when_text, when_where = (
+            reader.expression(path + ("when",), when) if when is not None else (None, None)
+        )
+        result.append(
+            RuleSpec(
+                id=rule_id,
+                source=reader.strings(body.get("source"), path + ("source",)),
+                on=on,
+                at=at,
+                when=when_text,
+                require=require_text,
+                text=reader.texts(body.get("text"), path + ("text",)),
+                where=require_where,
+                when_where=when_where,
+                on_where=reader.where(path + ("on",)),
+                note=str(body.get("note", "")),
+                say=_read_say(reader, body.get("say"), path + ("say",)),
+                fix=_read_fix(reader, body.get("fix"), path + ("fix",)),
+            )
+        )
     return tuple(result)
-

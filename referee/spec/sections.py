@@ -27,8 +27,9 @@ Shape = None | str | Mapping[str, "Shape"]
 VERDICT: Mapping[str, Shape] = {"id": None, "source": None, "text": TEXT, "note": None}
 
 
-def unknown_keys(located: Located, shapes: Mapping[str, Shape],
-                 data: Mapping[str, Any]) -> list[SpecError]:
+def unknown_keys(
+    located: Located, shapes: Mapping[str, Shape], data: Mapping[str, Any]
+) -> list[SpecError]:
     """Every key of the spec's mechanic sections (`data`: the spec's top level) that their
     shapes do not have."""
     errors: list[SpecError] = []
@@ -42,15 +43,19 @@ def _walk(located: Located, shape: Shape, value: Any, path: PathKey) -> list[Spe
     if not isinstance(shape, Mapping) or not isinstance(value, Mapping):
         return []  # a leaf, or a value of the wrong kind: its reader says what it expects
     if ANY in shape:
-        return [e for key, item in value.items()
-                for e in _walk(located, shape[ANY], item, path + (str(key),))]
+        return [
+            e
+            for key, item in value.items()
+            for e in _walk(located, shape[ANY], item, path + (str(key),))
+        ]
     errors = []
     for key, item in value.items():
         if key in shape:
             errors += _walk(located, shape[key], item, path + (key,))
         else:
-            errors.append(located.error(path + (key,), unknown_key(str(key), shape, path),
-                                        at_key=True))
+            errors.append(
+                located.error(path + (key,), unknown_key(str(key), shape, path), at_key=True)
+            )
     return errors
 
 
@@ -66,4 +71,6 @@ def unknown_key(key: str, known: Mapping[str, Any] | list[str], path: PathKey) -
     meant = nearest(key, known)
     if meant is not None:
         return f"unknown key `{key}` in `{where}`: did you mean `{meant}`?"
-    return f"unknown key `{key}` in `{where}`: expected one of " + ", ".join(f"`{n}`" for n in sorted(known))
+    return f"unknown key `{key}` in `{where}`: expected one of " + ", ".join(
+        f"`{n}`" for n in sorted(known)
+    )

@@ -77,13 +77,20 @@ def verdict_bodies(data: Any, path: PathKey) -> Iterator[tuple[PathKey, Mapping[
             yield from verdict_bodies(item, path + (index,))
 
 
-def verdict_texts(data: Mapping[str, Any], mechanic_sections: frozenset[str]) -> dict[str, dict[str, str]]:
+def verdict_texts(
+    data: Mapping[str, Any], mechanic_sections: frozenset[str]
+) -> dict[str, dict[str, str]]:
     """Verdict id -> language -> sentence: the spec's rules and its mechanic's own verdicts, to
     word a violation again in another language (`referee.i18n.verdicts.worded`)."""
-    texts = {str(body.get("id")): as_texts(body.get("text"))
-             for body in data.get("rules") or [] if isinstance(body, Mapping)}
+    texts = {
+        str(body.get("id")): as_texts(body.get("text"))
+        for body in data.get("rules") or []
+        if isinstance(body, Mapping)
+    }
     in_order = {key: data[key] for key in data if key in mechanic_sections}
-    texts.update({str(body["id"]): as_texts(body["text"]) for _, body in verdict_bodies(in_order, ())})
+    texts.update(
+        {str(body["id"]): as_texts(body["text"]) for _, body in verdict_bodies(in_order, ())}
+    )
     return texts
 
 
@@ -92,47 +99,75 @@ def read_languages(located: Located) -> tuple[tuple[str, ...], list[SpecError]]:
     raw = located.data.get("languages") if isinstance(located.data, Mapping) else None
     if raw is None:
         return (ENGLISH,), []
-    if not isinstance(raw, list) or not all(isinstance(x, str) and LANGUAGE_CODE.match(x) for x in raw):
-        return (ENGLISH,), [located.error(("languages",), "`languages` lists language codes "
-                                          "(ISO 639, lowercase): `[en, pt]`")]
+    if not isinstance(raw, list) or not all(
+        isinstance(x, str) and LANGUAGE_CODE.match(x) for x in raw
+    ):
+        return (ENGLISH,), [
+            located.error(
+                ("languages",), "`languages` lists language codes (ISO 639, lowercase): `[en, pt]`"
+            )
+        ]
     if ENGLISH not in raw:
-        return (ENGLISH,), [located.error(("languages",), "`languages` must include `en`: every "
-                                          "sentence is written in English too")]
+        return (ENGLISH,), [
+            located.error(
+                ("languages",),
+                "`languages` must include `en`: every sentence is written in English too",
+            )
+        ]
     return (ENGLISH, *dict.fromkeys(x for x in raw if x != ENGLISH)), []
 
 
-def translation_errors(located: Located, languages: tuple[str, ...],
-                       mechanic_sections: frozenset[str]) -> list[SpecError]:
+def translation_errors(
+    located: Located, languages: tuple[str, ...], mechanic_sections: frozenset[str]
+) -> list[SpecError]:
     """Each sentence missing a language of `languages`, or showing values its English does not."""
     errors = []
     data = located.data if isinstance(located.data, Mapping) else {}
     for wording in wordings(data, mechanic_sections):
         english = wording.text.get(ENGLISH)
         if english is None:
-            errors.append(located.error(wording.path, "no English sentence (`en`): every "
-                                        "sentence is written in English too"))
+            errors.append(
+                located.error(
+                    wording.path,
+                    "no English sentence (`en`): every sentence is written in English too",
+                )
+            )
             continue
         shown = placeholders(english)
         if wording.values is not None and wording.values and not shown <= wording.values:
             missing = sorted(shown - wording.values)[0]
-            errors.append(located.error(wording.path, f"the sentence shows `{{{missing}}}`, "
-                                        "which `say` does not give"))
+            errors.append(
+                located.error(
+                    wording.path, f"the sentence shows `{{{missing}}}`, which `say` does not give"
+                )
+            )
         for language in languages:
             errors += _translation_errors(located, wording, language, shown)
     return errors
 
 
-def _translation_errors(located: Located, wording: Wording, language: str,
-                        english: set[str]) -> list[SpecError]:
+def _translation_errors(
+    located: Located, wording: Wording, language: str, english: set[str]
+) -> list[SpecError]:
     sentence = wording.text.get(language)
     if sentence is None:
         declared = ", ".join(f"`{x}`" for x in wording.text) or "none"
-        return [located.error(wording.path, f"no `{language}` sentence (the spec's `languages:` "
-                              f"include it; this one has {declared})")]
+        return [
+            located.error(
+                wording.path,
+                f"no `{language}` sentence (the spec's `languages:` "
+                f"include it; this one has {declared})",
+            )
+        ]
     if placeholders(sentence) != english:
-        return [located.error(wording.path + (language,), f"the `{language}` sentence shows "
-                              f"{_shown(placeholders(sentence))}, the English one {_shown(english)}: "
-                              "a translation shows the same values")]
+        return [
+            located.error(
+                wording.path + (language,),
+                f"the `{language}` sentence shows "
+                f"{_shown(placeholders(sentence))}, the English one {_shown(english)}: "
+                "a translation shows the same values",
+            )
+        ]
     return []
 
 

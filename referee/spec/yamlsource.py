@@ -73,16 +73,19 @@ class Located:
     def error(self, path: PathKey, message: str, at_key: bool = False) -> SpecError:
         """An error about the value at `path`, or about its key itself (`at_key`)."""
         line, column = self.keys[path] if at_key and path in self.keys else self.where(path)
-        return SpecError(message, file=self.file_of(path), line=line, column=column,
-                         path=format_path(path))
+        return SpecError(
+            message, file=self.file_of(path), line=line, column=column, path=format_path(path)
+        )
 
     def graft(self, source: Located, source_path: PathKey, path: PathKey) -> None:
         """Take the positions of `source`'s subtree at `source_path` as this one's at `path`."""
+
         def moved(table: dict[PathKey, Any], into: dict[PathKey, Any]) -> None:
             size = len(source_path)
             for key, value in table.items():
                 if key[:size] == source_path:
                     into[path + key[size:]] = value
+
         moved(source.positions, self.positions)
         moved(source.keys, self.keys)
         moved(source.scalars, self.scalars)
@@ -104,8 +107,9 @@ def parse_yaml(text: str, file: str = "<spec>") -> Located:
         line, column = (mark.line + 1, mark.column + 1) if mark else (1, 1)
         problem = getattr(exc, "problem", None) or str(exc)
         column, hint = _colon_hint(text.splitlines(), line, column, problem)
-        raise SpecError(f"not valid YAML: {problem}{hint}", file=file, line=line,
-                        column=column) from None
+        raise SpecError(
+            f"not valid YAML: {problem}{hint}", file=file, line=line, column=column
+        ) from None
     located = Located(data=None, file=file, lines=text.splitlines())
     located.data = _convert(node, (), located) if node is not None else {}
     return located
@@ -128,8 +132,10 @@ def _colon_hint(lines: list[str], line: int, column: int, problem: str) -> tuple
     if not starts:
         return column, ""
     key, start = starts[-1]
-    return start + 1, (f": the value of `{key}` holds `: ` (an expression's `x in xs: ...`?): "
-                       f"quote it, `{key}: '...'`, or write it as a block, `{key}: >-`")
+    return start + 1, (
+        f": the value of `{key}` holds `: ` (an expression's `x in xs: ...`?): "
+        f"quote it, `{key}: '...'`, or write it as a block, `{key}: >-`"
+    )
 
 
 def _convert(node: yaml.Node, path: PathKey, located: Located) -> Any:
@@ -139,8 +145,10 @@ def _convert(node: yaml.Node, path: PathKey, located: Located) -> Any:
         for key_node, value_node in node.value:
             # keys are names: `on:` stays "on", never YAML 1.1's boolean
             key = key_node.value if isinstance(key_node, yaml.ScalarNode) else _scalar(key_node)
-            located.keys[path + (str(key),)] = (key_node.start_mark.line + 1,
-                                                key_node.start_mark.column + 1)
+            located.keys[path + (str(key),)] = (
+                key_node.start_mark.line + 1,
+                key_node.start_mark.column + 1,
+            )
             result[key] = _convert(value_node, path + (str(key),), located)
         return result
     if isinstance(node, yaml.SequenceNode):
@@ -153,7 +161,7 @@ def _convert(node: yaml.Node, path: PathKey, located: Located) -> Any:
 def _scalar_text(node: yaml.ScalarNode, lines: list[str]) -> ScalarText:
     start, end = node.start_mark, node.end_mark
     if node.style in (">", "|"):
-        body = lines[start.line + 1:end.line + (1 if end.column else 0)]
+        body = lines[start.line + 1 : end.line + (1 if end.column else 0)]
         indent = min((len(line) - len(line.lstrip()) for line in body if line.strip()), default=0)
         text = "\n".join(line[indent:] for line in body).rstrip()
         return ScalarText(text, start.line + 2, indent + 1, indent)

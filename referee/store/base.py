@@ -64,8 +64,9 @@ class Store(ABC):
     """Durable tables. Every write is committed (on disk, for a durable store) when it returns."""
 
     @abstractmethod
-    def create_table(self, table_id: str, setup: Mapping[str, JSON],
-                     token_hashes: Mapping[int, str]) -> None:
+    def create_table(
+        self, table_id: str, setup: Mapping[str, JSON], token_hashes: Mapping[int, str]
+    ) -> None:
         """Record a new table; `StoreConflict` if the id is taken."""
 
     @abstractmethod
@@ -73,13 +74,26 @@ class Store(ABC):
         """The table's set-up, token hashes and accepted moves; `NotFound` if unknown."""
 
     @abstractmethod
-    def append_move(self, table_id: str, seq: int, seat: int, move: Mapping[str, JSON],
-                    move_id: str | None, verdict: Mapping[str, JSON]) -> None:
+    def append_move(
+        self,
+        table_id: str,
+        seq: int,
+        seat: int,
+        move: Mapping[str, JSON],
+        move_id: str | None,
+        verdict: Mapping[str, JSON],
+    ) -> None:
         """Commit accepted move number `seq`; `StoreConflict` if `seq` or `move_id` is taken."""
 
     @abstractmethod
-    def record_rejection(self, table_id: str, seat: int, move: Mapping[str, JSON],
-                         move_id: str, verdict: Mapping[str, JSON]) -> None:
+    def record_rejection(
+        self,
+        table_id: str,
+        seat: int,
+        move: Mapping[str, JSON],
+        move_id: str,
+        verdict: Mapping[str, JSON],
+    ) -> None:
         """Remember a rejected proposal by its move id; `StoreConflict` if the id is taken."""
 
     @abstractmethod

@@ -23,8 +23,9 @@ class _Row:
     seq: int | None
 
     def proposal(self) -> Proposal:
-        return Proposal(self.seat, codec.decode(self.move), codec.decode(self.verdict),
-                        self.move_id, self.seq)
+        return Proposal(
+            self.seat, codec.decode(self.move), codec.decode(self.verdict), self.move_id, self.seq
+        )
 
 
 @dataclass
@@ -40,8 +41,9 @@ class MemoryStore(Store):
         self._tables: dict[str, _Table] = {}
         self._lock = threading.Lock()
 
-    def create_table(self, table_id: str, setup: Mapping[str, JSON],
-                     token_hashes: Mapping[int, str]) -> None:
+    def create_table(
+        self, table_id: str, setup: Mapping[str, JSON], token_hashes: Mapping[int, str]
+    ) -> None:
         with self._lock:
             if table_id in self._tables:
                 raise StoreConflict(f"table `{table_id}` already exists")
@@ -50,11 +52,22 @@ class MemoryStore(Store):
     def load_table(self, table_id: str) -> TableRecord:
         with self._lock:
             table = self._get(table_id)
-            return TableRecord(table_id, codec.decode(table.setup), dict(table.token_hashes),
-                               tuple(row.proposal() for row in table.moves))
+            return TableRecord(
+                table_id,
+                codec.decode(table.setup),
+                dict(table.token_hashes),
+                tuple(row.proposal() for row in table.moves),
+            )
 
-    def append_move(self, table_id: str, seq: int, seat: int, move: Mapping[str, JSON],
-                    move_id: str | None, verdict: Mapping[str, JSON]) -> None:
+    def append_move(
+        self,
+        table_id: str,
+        seq: int,
+        seat: int,
+        move: Mapping[str, JSON],
+        move_id: str | None,
+        verdict: Mapping[str, JSON],
+    ) -> None:
         with self._lock:
             table = self._get(table_id)
             if seq != len(table.moves) + 1:
@@ -63,12 +76,19 @@ class MemoryStore(Store):
             self._remember(table, row)
             table.moves.append(row)
 
-    def record_rejection(self, table_id: str, seat: int, move: Mapping[str, JSON],
-                         move_id: str, verdict: Mapping[str, JSON]) -> None:
+    def record_rejection(
+        self,
+        table_id: str,
+        seat: int,
+        move: Mapping[str, JSON],
+        move_id: str,
+        verdict: Mapping[str, JSON],
+    ) -> None:
         with self._lock:
             table = self._get(table_id)
-            self._remember(table, _Row(seat, codec.encode(move), codec.encode(verdict),
-                                       move_id, None))
+            self._remember(
+                table, _Row(seat, codec.encode(move), codec.encode(verdict), move_id, None)
+            )
 
     def find_verdict(self, table_id: str, move_id: str) -> Proposal | None:
         with self._lock:

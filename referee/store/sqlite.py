@@ -86,22 +86,28 @@ class Connection(Protocol):
 
 def open_sqlite3(path: Path) -> Connection:
     # autocommit mode (isolation_level=None): transactions are explicit, see `_transaction`
-    return sqlite3.connect(path, timeout=BUSY_TIMEOUT_S, isolation_level=None,
-                           check_same_thread=False)
+    return sqlite3.connect(
+        path, timeout=BUSY_TIMEOUT_S, isolation_level=None, check_same_thread=False
+    )
 
 
 class SqliteStore(Store):
-    def __init__(self, path: str | Path, *, synchronous: str = "FULL",
-                 connect: Callable[[Path], Connection] = open_sqlite3) -> None:
+    def __init__(
+        self,
+        path: str | Path,
+        *,
+        synchronous: str = "FULL",
+        connect: Callable[[Path], Connection] = open_sqlite3,
+    ) -> None:
         if synchronous not in SYNCHRONOUS_LEVELS:
             raise RefereeError(f"unknown synchronous level `{synchronous}`")
         self.path = Path(path)
         self.synchronous = synchronous
-        self._lock = threading.Lock()           # guards the connection
-        self._commit_lock = threading.Lock()    # one group commit at a time
-        self._group = 0                         # the open group of appended moves
-        self._durable = -1                      # the last group committed
-        self._failed: set[int] = set()          # groups whose commit failed
+        self._lock = threading.Lock()  # guards the connection
+        self._commit_lock = threading.Lock()  # one group commit at a time
+        self._group = 0  # the open group of appended moves
+        self._durable = -1  # the last group committed
+        self._failed: set[int] = set()  # groups whose commit failed
         # told each commit's duration in seconds (the metrics, `referee.metrics`)
         self.on_commit: Callable[[float], None] = _ignore
         self._db = connect(self.path)
@@ -119,8 +125,10 @@ class SqliteStore(Store):
         with self._transaction() as db:
             current = db.execute("PRAGMA user_version").fetchone()[0]
             if current > len(MIGRATIONS):
-                raise RefereeError(f"`{self.path}` has schema version {current}, newer than this "
-                                   f"referee's {len(MIGRATIONS)}: upgrade the referee")
+                raise RefereeError(
+                    f"`{self.path}` has schema version {current}, newer than this "
+                    f"referee's {len(MIGRATIONS)}: upgrade the referee"
+                )
             for version, script in enumerate(MIGRATIONS[current:], start=current + 1):
                 for statement in _statements(script):
                     db.execute(statement)
@@ -139,33 +147,48 @@ class SqliteStore(Store):
                 raise
             self._commit()
 
-    def create_table(self, table_id: str, setup: Mapping[str, JSON],
-                     token_hashes: Mapping[int, str]) -> None:
+    def create_table(
+        self, table_id: str, setup: Mapping[str, JSON], token_hashes: Mapping[int, str]
+    ) -> None:
         with self._transaction() as db:
             try:
-                db.execute("INSERT INTO tables (id, game, setup, created_at) VALUES (?, ?, ?, ?)",
-                           (table_id, str(setup.get("game", "")), codec.encode(setup), _now()))
+                db.execute(
+                    "INSERT INTO tables (id, game, setup, created_at) VALUES (?, ?, ?, ?)",
+                    (table_id, str(setup.get("game", "")), codec.encode(setup), _now()),
+                )
             except sqlite3.IntegrityError as error:
                 raise StoreConflict(f"table `{table_id}` already exists") from error
-            db.executemany("INSERT INTO seat_tokens (table_id, seat, token_sha256) "
-                           "VALUES (?, ?, ?)",
-                           [(table_id, seat, digest) for seat, digest in token_hashes.items()])
+            db.executemany(
+                "INSERT INTO seat_tokens (table_id, seat, token_sha256) VALUES (?, ?, ?)",
+                [(table_id, seat, digest) for seat, digest in token_hashes.items()],
+            )
 
     def load_table(self, table_id: str) -> TableRecord:
         with self._lock:
             row = self._db.execute("SELECT setup FROM tables WHERE id = ?", (table_id,)).fetchone()
             if row is None:
                 raise unknown_table(table_id)
-            tokens = self._db.execute("SELECT seat, token_sha256 FROM seat_tokens "
-                                      "WHERE table_id = ?", (table_id,)).fetchall()
-            moves = self._db.execute("SELECT seat, move, verdict, move_id, seq FROM proposals "
-                                     "WHERE table_id = ? AND seq IS NOT NULL ORDER BY seq",
-                                     (table_id,)).fetchall()
-        return TableRecord(table_id, codec.decode(row[0]), dict(tokens),
-                           tuple(_proposal(m) for m in moves))
+            tokens = self._db.execute(
+                "SELECT seat, token_sha256 FROM seat_tokens WHERE table_id = ?", (table_id,)
+            ).fetchall()
+            moves = self._db.execute(
+                "SELECT seat, move, verdict, move_id, seq FROM proposals "
+                "WHERE table_id = ? AND seq IS NOT NULL ORDER BY seq",
+                (table_id,),
+            ).fetchall()
+        return TableRecord(
+            table_id, codec.decode(row[0]), dict(tokens), tuple(_proposal(m) for m in moves)
+        )
 
-    def append_move(self, table_id: str, seq: int, seat: int, move: Mapping[str, JSON],
-                    move_id: str | None, verdict: Mapping[str, JSON]) -> None:
+    def append_move(
+        self,
+        table_id: str,
+        seq: int,
+        seat: int,
+        move: Mapping[str, JSON],
+        move_id: str | None,
+        verdict: Mapping[str, JSON],
+    ) -> None:
         error: RefereeError | None = None
         with self._lock:
             if not self._db.in_transaction:
@@ -212,17 +235,25 @@ class SqliteStore(Store):
         self._db.execute("COMMIT")
         self.on_commit(time.perf_counter() - started)
 
-    def record_rejection(self, table_id: str, seat: int, move: Mapping[str, JSON],
-                         move_id: str, verdict: Mapping[str, JSON]) -> None:
+    def record_rejection(
+        self,
+        table_id: str,
+        seat: int,
+        move: Mapping[str, JSON],
+        move_id: str,
+        verdict: Mapping[str, JSON],
+    ) -> None:
         with self._transaction() as db:
             _version(db, table_id)  # NotFound for an unknown table
             _insert(db, table_id, None, seat, move, move_id, verdict)
 
     def find_verdict(self, table_id: str, move_id: str) -> Proposal | None:
         with self._lock:
-            row = self._db.execute("SELECT seat, move, verdict, move_id, seq FROM proposals "
-                                   "WHERE table_id = ? AND move_id = ?",
-                                   (table_id, move_id)).fetchone()
+            row = self._db.execute(
+                "SELECT seat, move, verdict, move_id, seq FROM proposals "
+                "WHERE table_id = ? AND move_id = ?",
+                (table_id, move_id),
+            ).fetchone()
         return _proposal(row) if row else None
 
     def version(self, table_id: str) -> int:
@@ -245,23 +276,35 @@ def _ignore(seconds: float) -> None:
 
 
 def _version(db: Connection, table_id: str) -> int:
-    row = db.execute("SELECT (SELECT MAX(seq) FROM proposals WHERE table_id = t.id) "
-                     "FROM tables t WHERE t.id = ?", (table_id,)).fetchone()
+    row = db.execute(
+        "SELECT (SELECT MAX(seq) FROM proposals WHERE table_id = t.id) "
+        "FROM tables t WHERE t.id = ?",
+        (table_id,),
+    ).fetchone()
     if row is None:
         raise unknown_table(table_id)
     return int(row[0] or 0)
 
 
-def _insert(db: Connection, table_id: str, seq: int | None, seat: int,
-            move: Mapping[str, JSON], move_id: str | None, verdict: Mapping[str, JSON]) -> None:
+def _insert(
+    db: Connection,
+    table_id: str,
+    seq: int | None,
+    seat: int,
+    move: Mapping[str, JSON],
+    move_id: str | None,
+    verdict: Mapping[str, JSON],
+) -> None:
     try:
-        db.execute("INSERT INTO proposals (table_id, seq, move_id, seat, move, verdict, created_at)"
-                   " VALUES (?, ?, ?, ?, ?, ?, ?)",
-                   (table_id, seq, move_id, seat, codec.encode(move), codec.encode(verdict),
-                    _now()))
+        db.execute(
+            "INSERT INTO proposals (table_id, seq, move_id, seat, move, verdict, created_at)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (table_id, seq, move_id, seat, codec.encode(move), codec.encode(verdict), _now()),
+        )
     except sqlite3.IntegrityError as error:  # the table exists (checked): a unique key is taken
-        raise StoreConflict(f"move {seq} or move id `{move_id}` of table `{table_id}` is taken") \
-            from error
+        raise StoreConflict(
+            f"move {seq} or move id `{move_id}` of table `{table_id}` is taken"
+        ) from error
 
 
 def _proposal(row: tuple[int, str, str, str | None, int | None]) -> Proposal:

@@ -27,7 +27,8 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
 
 
 def test_describe_lists_every_name_of_the_context_with_its_type(
-        capsys: pytest.CaptureFixture[str]) -> None:
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     status, out, _ = run(capsys, "describe", "tarocchi_piedicavallo", "--context", "play")
     assert status == 0
     rows = {name: cells[0] for name, cells in columns(out).items()}
@@ -66,12 +67,20 @@ def test_without_context_describe_lists_the_checkpoints(capsys: pytest.CaptureFi
     status, out, _ = run(capsys, "describe", "tarocchi_piedicavallo")
     assert status == 0
     assert [line.strip() for line in out.splitlines()[1:]] == [
-        "count", "discard", "play", "setup", "trick_end"]
+        "count",
+        "discard",
+        "play",
+        "setup",
+        "trick_end",
+    ]
 
 
 def test_an_unknown_checkpoint_is_one_line_naming_the_known_ones(
-        capsys: pytest.CaptureFixture[str]) -> None:
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     status, _, err = run(capsys, "describe", "tarocchi_piedicavallo", "--context", "lead")
     assert status == 2
-    assert err == ("referee describe: `tarocchi_piedicavallo` has no checkpoint `lead`: it has "
-                   "`count`, `discard`, `play`, `setup`, `trick_end`\n")
+    assert err == (
+        "referee describe: `tarocchi_piedicavallo` has no checkpoint `lead`: it has "
+        "`count`, `discard`, `play`, `setup`, `trick_end`\n"
+    )

@@ -70,7 +70,9 @@ def test_a_seat_view_shows_its_own_hand_only(client: RefereeClient) -> None:
 def test_rejected_move_is_explained_and_changes_nothing(client: RefereeClient) -> None:
     table = client.create_table("pontinho", seats=3, seed=5)
     before = client.view(table.id, table.tokens[1])
-    verdict = client.propose(table.id, table.tokens[1], {"type": "discard", "card": before["hand"][0]})
+    verdict = client.propose(
+        table.id, table.tokens[1], {"type": "discard", "card": before["hand"][0]}
+    )
     assert not verdict["accepted"]
     assert {"PN-16"} <= {c for v in verdict["violations"] for c in v["cites"]}
     fixes = [v["fix"] for v in verdict["violations"]]  # how to mend it, `{}` where none is told

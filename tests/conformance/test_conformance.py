@@ -25,8 +25,10 @@ KNOWN_ENGINE_BUGS: dict[str, str] = {
 
 # `{close_window: true}` moves the virtual clock of an in-process table; over gRPC the server's
 # own clock closes windows, so those scenarios run in-process only.
-REMOTE_CLOCK = ("a remote server's clock cannot be moved from outside: the deadline is covered "
-                "by tests/server/test_claim_deadline.py")
+REMOTE_CLOCK = (
+    "a remote server's clock cannot be moved from outside: the deadline is covered "
+    "by tests/server/test_claim_deadline.py"
+)
 
 
 def moves_the_clock(path: Path) -> bool:

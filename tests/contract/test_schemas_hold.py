@@ -61,8 +61,10 @@ def inlined(node: Any, defs: dict[str, Any]) -> Any:
 
 @cache
 def _problems(game: str, text: str, path: tuple[str, ...]) -> tuple[str, ...]:
-    return tuple(f"{'/'.join(map(str, e.absolute_path))}: {e.message}"
-                 for e in validator(game, *path).iter_errors(json.loads(text)))
+    return tuple(
+        f"{'/'.join(map(str, e.absolute_path))}: {e.message}"
+        for e in validator(game, *path).iter_errors(json.loads(text))
+    )
 
 
 def problems(game: str, value: JSON, *path: str) -> tuple[str, ...]:
@@ -78,16 +80,24 @@ def check_verdict(table: Table, seat: int, move: Move, verdict: Verdict) -> None
     game = table.game.name
     viewers = [*range(table.setup.seats), None, ADJUDICATOR]
     if seat != SYSTEM:  # the table's own move (a claim window closed) is no client's
-        assert not problems(game, move.to_data(), "moves", move.type), (move, problems(game, move.to_data(), "moves", move.type))
+        assert not problems(game, move.to_data(), "moves", move.type), (
+            move,
+            problems(game, move.to_data(), "moves", move.type),
+        )
         CHECKED["moves"] += 1
     for event in verdict.events:
         assert event.kind in GAMES[game].schemas["events"], f"event `{event.kind}` has no schema"
         secret = GAMES[game].schemas["events"][event.kind]["properties"]
         unmarked = [k for k in event.secret if not secret.get(k, {}).get(SECRET)]
-        assert not unmarked, f"event `{event.kind}`: secret fields not marked `{SECRET}`: {unmarked}"
+        assert not unmarked, (
+            f"event `{event.kind}`: secret fields not marked `{SECRET}`: {unmarked}"
+        )
         for viewer in viewers:
             seen = event.seen_by(viewer)
-            assert not problems(game, seen, "events", event.kind), (seen, problems(game, seen, "events", event.kind))
+            assert not problems(game, seen, "events", event.kind), (
+                seen,
+                problems(game, seen, "events", event.kind),
+            )
             CHECKED["events"] += 1
     # a view takes milliseconds to validate: every viewer's every few moves, else one in turn
     every = table.version % EVERY_VIEW == 0 or any(e.kind in ENDS for e in verdict.events)
@@ -100,13 +110,25 @@ def check_verdict(table: Table, seat: int, move: Move, verdict: Verdict) -> None
 @pytest.mark.parametrize("name", sorted(GAMES))
 def test_what_the_referee_sends_and_accepts_fits_the_schemas(name: str) -> None:
     game = GAMES[name]
-    first = Table.create(game, TableSetup(game=name, seats=game.spec.seats_max, seed=1,
-                                          balances=_balances(game, game.spec.seats_max)))
+    first = Table.create(
+        game,
+        TableSetup(
+            game=name,
+            seats=game.spec.seats_max,
+            seed=1,
+            balances=_balances(game, game.spec.seats_max),
+        ),
+    )
     for viewer in [*range(first.setup.seats), None, ADJUDICATOR]:  # before any move
         assert not problems(name, first.view(viewer), "view")
 
-    @settings(max_examples=2, deadline=None, database=None, phases=[Phase.generate],  # a failure: its message says all
-              suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+    @settings(
+        max_examples=2,
+        deadline=None,
+        database=None,
+        phases=[Phase.generate],  # a failure: its message says all
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+    )
     @given(setup=setups(game), seed=st.integers(0, 2**32))
     def games(setup: TableSetup, seed: int) -> None:
         play(game, setup, seed, watch=check_verdict)
@@ -121,23 +143,31 @@ def _balances(game: Game, seats: int) -> dict[int, int] | None:
 
 # --- the controls: the schemas refuse what does not fit -----------------------------------------
 
+
 def test_a_malformed_move_fails_its_schema() -> None:
     assert not problems("pontinho", {"type": "discard", "card": "7H"}, "moves", "discard")
-    for bad in ({"type": "discard"}, {"type": "discard", "card": "7X"},
-                {"type": "discard", "card": "7H", "cards": ["7H"]}, {"type": "meld", "card": "7H"},
-                {"type": "discard", "card": ["7H"]}):
+    for bad in (
+        {"type": "discard"},
+        {"type": "discard", "card": "7X"},
+        {"type": "discard", "card": "7H", "cards": ["7H"]},
+        {"type": "meld", "card": "7H"},
+        {"type": "discard", "card": ["7H"]},
+    ):
         assert problems("pontinho", bad, "moves", "discard"), bad
     assert problems("pontoon", {"type": "bet", "amount": 2**53}, "moves", "bet")
     assert problems("pontoon", {"type": "bet", "amount": 2.5}, "moves", "bet")
-    assert not problems("shoot_pontoon", {"type": "bet", "amount": 5, "shoot": None}, "moves", "bet")
+    assert not problems(
+        "shoot_pontoon", {"type": "bet", "amount": 5, "shoot": None}, "moves", "bet"
+    )
     assert problems("tarocchi_piedicavallo", {"type": "play", "card": "ZZ"}, "moves", "play")
     assert not problems("tarocchi_piedicavallo", {"type": "play", "card": "T21"}, "moves", "play")
     assert problems("pontinho", {"type": "contribute", "entropy": "x" * 65}, "moves", "contribute")
 
 
 def test_a_view_with_a_key_missing_or_unknown_fails() -> None:
-    table = Table.create(GAMES["tarocchi_piedicavallo"],
-                         TableSetup(game="tarocchi_piedicavallo", seats=4, seed=3))
+    table = Table.create(
+        GAMES["tarocchi_piedicavallo"], TableSetup(game="tarocchi_piedicavallo", seats=4, seed=3)
+    )
     view = table.view(1)
     assert not problems("tarocchi_piedicavallo", view, "view")
     assert not problems("tarocchi_piedicavallo", {**view, "legal": {"play": []}}, "view")

@@ -21,7 +21,12 @@ def assert_fresh(command: str, committed_folder: Path, pattern: str, tmp_path: P
     assert sorted(committed) == sorted(made), f"run `referee {command}` and commit {folder}/"
     for name, text in made.items():
         if committed[name] != text:
-            diff = difflib.unified_diff(committed[name].splitlines(), text.splitlines(),
-                                        f"{folder}/{name}", f"referee {command}", lineterm="")
+            diff = difflib.unified_diff(
+                committed[name].splitlines(),
+                text.splitlines(),
+                f"{folder}/{name}",
+                f"referee {command}",
+                lineterm="",
+            )
             shown = "\n".join(list(diff)[:MAX_DIFF_LINES])
             pytest.fail(f"{folder}/{name} is stale: run `referee {command}` and commit it\n{shown}")

@@ -36,8 +36,11 @@ def test_every_relative_link_resolves(document: Path) -> None:
 
 
 def test_no_document_points_outside_the_repository() -> None:
-    outside = [(str(d.relative_to(ROOT)), m) for d in DOCUMENTS
-               for m in re.findall(r"\.\./shared/\S*", d.read_text(encoding="utf-8"))]
+    outside = [
+        (str(d.relative_to(ROOT)), m)
+        for d in DOCUMENTS
+        for m in re.findall(r"\.\./shared/\S*", d.read_text(encoding="utf-8"))
+    ]
     assert not outside
 
 

@@ -27,8 +27,9 @@ def test_the_committed_rulebook_is_what_the_specs_give(tmp_path: Path) -> None:
     assert_fresh("docs", RULES, "*.md", tmp_path)
 
 
-def test_every_rule_id_option_and_move_is_in_its_game_file(games: dict[str, Game],
-                                                           files: dict[str, str]) -> None:
+def test_every_rule_id_option_and_move_is_in_its_game_file(
+    games: dict[str, Game], files: dict[str, str]
+) -> None:
     assert sorted(files) == sorted([f"{name}.md" for name in games] + ["README.md"])
     for name, game in games.items():
         text = files[f"{name}.md"]
@@ -57,8 +58,9 @@ def test_a_rule_id_links_to_the_anchor_of_its_heading() -> None:
     assert anchor("pack-62-cards-114-points") == "pack-62-cards-114-points"
 
 
-def test_docs_with_bad_specs_is_one_line_and_status_2(tmp_path: Path,
-                                                       capsys: pytest.CaptureFixture[str]) -> None:
+def test_docs_with_bad_specs_is_one_line_and_status_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     (tmp_path / "broken.yaml").write_text("format: 1\ngame: broken\nmechanics: nothing\n")
     assert main(["docs", "--specs", str(tmp_path), "--out", str(tmp_path / "out")]) == 2
     err = capsys.readouterr().err

@@ -46,9 +46,29 @@ def test_the_docs_point_to_the_schemas() -> None:
     assert "docs/schemas/" in (ROOT / "README.md").read_text(encoding="utf-8")
 
 
-KEYWORDS = {"$schema", "$defs", "$ref", "title", "description", "type", "const", "enum", "anyOf",
-            "properties", "required", "additionalProperties", "propertyNames", "items", "pattern",
-            "minimum", "maximum", "minLength", "maxLength", "x-codes", "x-secret"}
+KEYWORDS = {
+    "$schema",
+    "$defs",
+    "$ref",
+    "title",
+    "description",
+    "type",
+    "const",
+    "enum",
+    "anyOf",
+    "properties",
+    "required",
+    "additionalProperties",
+    "propertyNames",
+    "items",
+    "pattern",
+    "minimum",
+    "maximum",
+    "minLength",
+    "maxLength",
+    "x-codes",
+    "x-secret",
+}
 
 
 def unknown_keywords(node: object, names: bool = False) -> list[str]:
@@ -60,9 +80,14 @@ def unknown_keywords(node: object, names: bool = False) -> list[str]:
         return []
     if names:  # the keys of `properties` and `$defs` are names
         return [k for value in node.values() for k in unknown_keywords(value)]
-    return [*(k for k in node if k not in KEYWORDS),
-            *(k for key, value in node.items()
-              for k in unknown_keywords(value, names=key in ("properties", "$defs")))]
+    return [
+        *(k for k in node if k not in KEYWORDS),
+        *(
+            k
+            for key, value in node.items()
+            for k in unknown_keywords(value, names=key in ("properties", "$defs"))
+        ),
+    ]
 
 
 def test_the_schemas_use_only_the_keywords_clients_know() -> None:

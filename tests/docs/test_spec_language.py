@@ -29,14 +29,22 @@ def test_the_vocabulary_tables_are_the_codes() -> None:
     start, end = TEXT.index(BEGIN), TEXT.index(END) + len(END)
     assert TEXT[start:end] == vocabulary_tables(), (
         "docs/spec-language.md's vocabulary is stale: paste in the output of "
-        "`python -m referee.spec.expr.reference`")
+        "`python -m referee.spec.expr.reference`"
+    )
 
 
 NAMES = {
-    "section": KNOWN_KEYS, "rule key": RULE_KEYS, "property key": PROPERTY_KEYS,
-    "evaluation key": EVALUATION_KEYS, "fix kind": set(FIX_KINDS), "option type": set(OPTION_TYPES),
-    "keyword": KEYWORDS, "function": set(BUILTINS), "comprehension": set(COMPREHENSIONS),
-    "card word": set(WORDS), "type": {"int", "bool", "str", "card", "list[T]"},
+    "section": KNOWN_KEYS,
+    "rule key": RULE_KEYS,
+    "property key": PROPERTY_KEYS,
+    "evaluation key": EVALUATION_KEYS,
+    "fix kind": set(FIX_KINDS),
+    "option type": set(OPTION_TYPES),
+    "keyword": KEYWORDS,
+    "function": set(BUILTINS),
+    "comprehension": set(COMPREHENSIONS),
+    "card word": set(WORDS),
+    "type": {"int", "bool", "str", "card", "list[T]"},
 }
 
 
@@ -50,8 +58,11 @@ def code_of(text: str) -> str:
 @pytest.mark.parametrize("kind", sorted(NAMES))
 def test_every_name_of_the_language_is_documented(kind: str) -> None:
     code = code_of(TEXT)
-    missing = sorted(name for name in NAMES[kind]
-                     if not re.search(rf"(?<![\w\[]){re.escape(name)}(?![\w\]])", code))
+    missing = sorted(
+        name
+        for name in NAMES[kind]
+        if not re.search(rf"(?<![\w\[]){re.escape(name)}(?![\w\]])", code)
+    )
     assert not missing, f"docs/spec-language.md does not document the {kind}(s) {missing}"
 
 

@@ -36,6 +36,7 @@ def _random_case(text: str, flips: list[bool]) -> str:
 
 # --- round trips --------------------------------------------------------------------------
 
+
 @SETTINGS
 @given(french_cards)
 def test_french_card_round_trips_through_its_code(card: Card) -> None:
@@ -113,8 +114,29 @@ def test_missing_from_treats_hands_as_multisets() -> None:
 
 # --- malformed codes ----------------------------------------------------------------------
 
-MALFORMED_FRENCH = ["", " ", "7", "H", "1H", "11H", "0H", "7X", "ZZ", "7HH", "QHS", "10", "100H",
-                    "T1", "MT", "NS", "7B", "H7", "10 H", "7-H", "joker"]
+MALFORMED_FRENCH = [
+    "",
+    " ",
+    "7",
+    "H",
+    "1H",
+    "11H",
+    "0H",
+    "7X",
+    "ZZ",
+    "7HH",
+    "QHS",
+    "10",
+    "100H",
+    "T1",
+    "MT",
+    "NS",
+    "7B",
+    "H7",
+    "10 H",
+    "7-H",
+    "joker",
+]
 MALFORMED_TAROT = ["AH", "KH", "T0", "T22", "T01", "T-1", "M", "MTT", "1S", "ZS", "XS", "KT", "T"]
 
 
@@ -136,7 +158,7 @@ def test_malformed_tarot_code_raises_card_error_naming_it(code: str) -> None:
 @pytest.mark.parametrize("value", [None, 7, 7.5, ["7H"], b"7H"])
 def test_a_card_code_that_is_not_text_is_a_card_error(value: object) -> None:
     with pytest.raises(CardError) as caught:
-        Card.parse(value)  # type: ignore[arg-type]
+        Card.parse(value)  # type: ignore[arg-type]  # what a client may send, typed or not
     assert repr(value) in caught.value.message
 
 

@@ -40,22 +40,32 @@ def test_the_first_two_positions_are_independent() -> None:
         top = chance.shuffled(CARDS, link, "pairs", n)[:2]
         pairs[(top[0], top[1])] = pairs.get((top[0], top[1]), 0) + 1
     expected = shuffles / 90
-    statistic = sum((pairs.get((a, b), 0) - expected) ** 2 / expected
-                    for a in CARDS for b in CARDS if a != b)
+    statistic = sum(
+        (pairs.get((a, b), 0) - expected) ** 2 / expected for a in CARDS for b in CARDS if a != b
+    )
     assert len(pairs) == 90 and 53.39 < statistic < 135.98, statistic
 
 
 def test_the_shuffle_path_imports_no_random() -> None:
     tree = ast.parse(inspect.getsource(chance))
-    imported = {alias.name.split(".")[0] for node in ast.walk(tree)
-                if isinstance(node, (ast.Import, ast.ImportFrom))
-                for alias in node.names} | {node.module.split(".")[0] for node in ast.walk(tree)
-                                             if isinstance(node, ast.ImportFrom) and node.module}
+    imported = {
+        alias.name.split(".")[0]
+        for node in ast.walk(tree)
+        if isinstance(node, (ast.Import, ast.ImportFrom))
+        for alias in node.names
+    } | {
+        node.module.split(".")[0]
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ImportFrom) and node.module
+    }
     assert "random" not in imported, imported
-    modules = {value.__name__ for value in vars(chance).values()
-               if isinstance(value, types.ModuleType)}
+    modules = {
+        value.__name__ for value in vars(chance).values() if isinstance(value, types.ModuleType)
+    }
     assert modules == {"hashlib", "hmac", "secrets"}, modules
-    assert not any(getattr(value, "__module__", None) == "random" for value in vars(chance).values())
+    assert not any(
+        getattr(value, "__module__", None) == "random" for value in vars(chance).values()
+    )
 
 
 def test_only_which_cards_matter_not_their_order() -> None:

@@ -31,8 +31,9 @@ def hidden_from_seats(table: Table, key: str) -> None:
 
 def test_a_pontoon_pack_is_revealed_when_a_pontoon_has_it_shuffled(games: dict[str, Game]) -> None:
     game = games["pontoon"]
-    table = Table.create(game, TableSetup(game="pontoon", seats=4, seed=5,
-                                          balances={s: 1000 for s in range(4)}))
+    table = Table.create(
+        game, TableSetup(game="pontoon", seats=4, seed=5, balances={s: 1000 for s in range(4)})
+    )
     first_order = table.view(ADJUDICATOR)["deck"]  # as shuffled, top first
     hidden_from_seats(table, "deck")
     rng, published = random.Random(5), [table.commitment]
@@ -54,7 +55,11 @@ def test_a_pontoon_pack_is_revealed_when_a_pontoon_has_it_shuffled(games: dict[s
     assert second["commitment"] == digest(second["salt"], second["deck"])
     assert first["commitment"] != second["commitment"] and second["shuffle"] == 2
     # the pack is committed to once per shuffle: the hands in between all publish the same one
-    assert set(published) == {first["commitment"], second["commitment"], table.view(0)["commitment"]}
+    assert set(published) == {
+        first["commitment"],
+        second["commitment"],
+        table.view(0)["commitment"],
+    }
     # the deck revealed is the pack the first hands were dealt from (52 cards, top first)
     assert first["deck"] == first_order and len(first["deck"]) == 52
 
@@ -67,12 +72,22 @@ def without_keys(event: Event) -> Event:
 def test_a_pontoon_table_replays_from_its_revealed_pack(games: dict[str, Game]) -> None:
     """A dispute's check: the revealed deck, stacked, gives the same hands as the seed did."""
     game = games["pontoon"]
-    setup = TableSetup(game="pontoon", seats=3, seed=9, balances={s: 1000 for s in range(3)},
-                       salt="same salt")
+    setup = TableSetup(
+        game="pontoon", seats=3, seed=9, balances={s: 1000 for s in range(3)}, salt="same salt"
+    )
     table = Table.create(game, setup)
     deck = table.view(ADJUDICATOR)["deck"]
-    stacked = Table.create(game, TableSetup(game="pontoon", seats=3, deal={"deck": deck}, seed=9,
-                                            balances={s: 1000 for s in range(3)}, salt="same salt"))
+    stacked = Table.create(
+        game,
+        TableSetup(
+            game="pontoon",
+            seats=3,
+            deal={"deck": deck},
+            seed=9,
+            balances={s: 1000 for s in range(3)},
+            salt="same salt",
+        ),
+    )
     rng = random.Random(9)
     for _ in range(30):
         seat = pontoon_bot.next_to_act(table.view(ADJUDICATOR))
@@ -89,8 +104,9 @@ def test_a_pontoon_table_replays_from_its_revealed_pack(games: dict[str, Game]) 
 
 def test_a_tarocchi_deal_is_revealed_when_it_is_over(games: dict[str, Game]) -> None:
     game = games["tarocchi_piedicavallo"]
-    table = Table.create(game, TableSetup(game=game.name, seats=4, seed=2,
-                                          options={"deals_per_game": 2}))
+    table = Table.create(
+        game, TableSetup(game=game.name, seats=4, seed=2, options={"deals_per_game": 2})
+    )
     dealt = table.view(ADJUDICATOR)
     hidden_from_seats(table, "deck")
     assert not table.view(None)["last_hand"]

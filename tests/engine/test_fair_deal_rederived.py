@@ -14,7 +14,7 @@ import hashlib
 import hmac
 import random
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -32,6 +32,7 @@ WORD = 1 << 32
 
 # --- the document's algorithm ------------------------------------------------------------------
 
+
 def doc_hmac(key: bytes, message: str) -> bytes:
     return hmac.new(key, message.encode("utf-8"), hashlib.sha256).digest()
 
@@ -40,12 +41,12 @@ def doc_root(secret: str | None, seed: int | None) -> bytes:
     return bytes.fromhex(secret) if secret is not None else f"seed:{seed}".encode("ascii")
 
 
-def doc_words(key: bytes):  # type: ignore[no-untyped-def]
+def doc_words(key: bytes) -> Iterator[int]:
     counter = 0
     while True:
         block = hashlib.sha256(key + counter.to_bytes(8, "big")).digest()
         for i in range(8):
-            yield int.from_bytes(block[4 * i:4 * i + 4], "big")
+            yield int.from_bytes(block[4 * i : 4 * i + 4], "big")
         counter += 1
 
 
@@ -69,8 +70,9 @@ def doc_commitment(salt: str, deck: list[str]) -> str:
 
 def test_the_documents_test_vector() -> None:
     root = doc_root(None, 42)
-    assert hashlib.sha256(root).hexdigest() == ("f6ef7999c7631f7871c1638ea0ff0504"
-                                                "b36ebf6455f4a4568a023737a24d1f4a")
+    assert hashlib.sha256(root).hexdigest() == (
+        "f6ef7999c7631f7871c1638ea0ff0504b36ebf6455f4a4568a023737a24d1f4a"
+    )
     link = doc_hmac(root, "chain")
     assert link.hex() == "bd4ae274db75528354255243a68dc12fafe92c60e493e5f3d4eb934ee762874d"
     key = doc_hmac(link, "shuffle:deal:1")
@@ -78,10 +80,12 @@ def test_the_documents_test_vector() -> None:
     clubs = ["AC", "2C", "3C", "4C", "5C", "6C", "7C", "8C", "9C", "TC"]
     assert doc_shuffle(clubs, key) == ["9C", "7C", "3C", "5C", "4C", "6C", "TC", "2C", "AC", "8C"]
     assert doc_hmac(link, "contribute:2:hello").hex() == (
-        "7fc2fdcc2741d49bd62128cfea52fef70c0047b25b9fac19ddd77671f9aef927")
+        "7fc2fdcc2741d49bd62128cfea52fef70c0047b25b9fac19ddd77671f9aef927"
+    )
 
 
 # --- playing tables and gathering what they reveal ---------------------------------------------
+
 
 @dataclass
 class Played:
@@ -98,8 +102,9 @@ def reveals(full: Mapping[str, Any]) -> list[Mapping[str, Any]]:
     return [r for r in found if r.get("keys")]
 
 
-def play(game: Game, table: Table, rng: random.Random, *, hands: int,
-         contribute: float = 0.0) -> Played:
+def play(
+    game: Game, table: Table, rng: random.Random, *, hands: int, contribute: float = 0.0
+) -> Played:
     """Bots play `table` until `hands` hands were dealt or the game is over; a seat contributes
     entropy before a move with the chance `contribute`."""
     adapter = adapter_for(game)
@@ -112,9 +117,14 @@ def play(game: Game, table: Table, rng: random.Random, *, hands: int,
         seat = adapter.next_seat(full)
         move = Move("contribute", {"entropy": f"{rng.getrandbits(64):x}"})
         if rng.random() >= contribute:
-            move = next((Move.from_data(m) for m in candidates(table.view(seat), rng)
-                         if table.propose(seat, Move.from_data(m)).outcome is not Outcome.REJECTED),
-                        move)
+            move = next(
+                (
+                    Move.from_data(m)
+                    for m in candidates(table.view(seat), rng)
+                    if table.propose(seat, Move.from_data(m)).outcome is not Outcome.REJECTED
+                ),
+                move,
+            )
             assert move.type != "contribute", "a bot found no legal move"
         else:
             assert table.propose(seat, move).outcome is Outcome.ACCEPTED
@@ -130,8 +140,9 @@ def note(played: Played, full: Mapping[str, Any], moves: int) -> None:
         played.commitments[number] = full["commitment"]
     for reveal in reveals(full):
         for purpose, key in reveal["keys"].items():
-            played.revealed.setdefault(purpose, (list(reveal["deck"]), reveal["salt"],
-                                                 reveal["commitment"], key))
+            played.revealed.setdefault(
+                purpose, (list(reveal["deck"]), reveal["salt"], reveal["commitment"], key)
+            )
 
 
 def chain_links(played: Played) -> list[str]:
@@ -177,8 +188,9 @@ def check_chain(played: Played) -> None:
             link = links[played.dealt_at[int(number)] - (1 if int(number) > 1 else 0)]
             assert doc_hmac(bytes.fromhex(link), "shuffle:" + purpose).hex() == key, purpose
         else:  # a rebuilt stock: made during some move of the log
-            assert any(doc_hmac(bytes.fromhex(k), "shuffle:" + purpose).hex() == key
-                       for k in links), purpose
+            assert any(
+                doc_hmac(bytes.fromhex(k), "shuffle:" + purpose).hex() == key for k in links
+            ), purpose
 
 
 GAMES = shipped_games()
@@ -210,8 +222,13 @@ def test_a_thousand_revealed_deals_are_rederived_from_their_keys() -> None:
         game = GAMES[name]
         pack = codes(game.spec.pack())
         for index in range(tables):
-            played = play(game, Table.create(game, setups(name, index)), rng, hands=hands,
-                          contribute=0.02 if index % 2 else 0.0)
+            played = play(
+                game,
+                Table.create(game, setups(name, index)),
+                rng,
+                hands=hands,
+                contribute=0.02 if index % 2 else 0.0,
+            )
             checked += check_deals(played, pack)
             if played.table.is_over or played.table.setup.seed is not None:
                 check_chain(played)
@@ -223,8 +240,9 @@ def test_a_thousand_revealed_deals_are_rederived_from_their_keys() -> None:
 
 def test_the_secret_is_shown_only_once_the_game_is_over() -> None:
     game = GAMES["tarocchi_piedicavallo"]
-    played = play(game, Table.create(game, TableSetup(game=game.name, seats=4)),
-                  random.Random(1), hands=99)
+    played = play(
+        game, Table.create(game, TableSetup(game=game.name, seats=4)), random.Random(1), hands=99
+    )
     assert played.table.is_over
     assert played.table.view(1)["deal"] == "fair"
     assert "deal_secret" in played.table.view(1)

@@ -21,8 +21,9 @@ from tests.liveness.oracle import accepted
 
 GAMES = shipped_games()
 TAROCCHI = GAMES["tarocchi_piedicavallo"]
-SETTINGS = settings(max_examples=12, deadline=None, database=None,
-                    suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(
+    max_examples=12, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow]
+)
 
 
 def fixes(violations: tuple[Violation, ...], rule: str) -> dict[str, Any]:
@@ -42,6 +43,7 @@ def holds(table: Table, seat: int, move: Move) -> bool:
 
 
 # --- trick taking: follow suit, trump ------------------------------------------------------------
+
 
 def tarocchi_tricks(seed: int) -> Iterator[Table]:
     """A Tarocchi deal played at random (legal plays only), at each play."""
@@ -101,14 +103,22 @@ def test_a_discard_fix_offers_cards_the_dealer_may_discard(seed: int) -> None:
     assert fix["kind"] == "choose_from" and fix["count"] == 2 and kept not in fix["cards"]
     if not any(c.startswith("T") and c[1:].isdigit() for c in fix["cards"]):  # no trump in it:
         # two plain cards or more to choose from, any two of them may be discarded
-        assert all(holds(table, dealer, Move("discard", {"cards": list(pair)}))
-                   for pair in itertools.combinations(fix["cards"], 2))
+        assert all(
+            holds(table, dealer, Move("discard", {"cards": list(pair)}))
+            for pair in itertools.combinations(fix["cards"], 2)
+        )
 
 
 # --- banking: the ranges of bets, buys, kitties, shoot bets ------------------------------------
 
-def assert_a_range(table: Table, seat: int, move_type: str, fix: dict[str, Any],
-                   others: dict[str, Any] | None = None) -> None:
+
+def assert_a_range(
+    table: Table,
+    seat: int,
+    move_type: str,
+    fix: dict[str, Any],
+    others: dict[str, Any] | None = None,
+) -> None:
     """Both ends of the fix's range accepted in its field, one beyond either rejected."""
     assert fix["kind"] == "amount_range"
     field, low, high = fix["field"], fix["min"], fix["max"]
@@ -121,11 +131,20 @@ def assert_a_range(table: Table, seat: int, move_type: str, fix: dict[str, Any],
 @given(seed=st.integers(0, 2**32), low=st.integers(1, 50), spread=st.integers(0, 200))
 def test_a_bet_or_buy_fix_gives_its_range(seed: int, low: int, spread: int) -> None:
     game = GAMES["pontoon"]
-    table = Table.create(game, TableSetup(game="pontoon", seats=3, seed=seed,
-                                          options={"min_bet": low, "max_bet": low + spread},
-                                          balances={s: 10_000 for s in range(3)}))
+    table = Table.create(
+        game,
+        TableSetup(
+            game="pontoon",
+            seats=3,
+            seed=seed,
+            options={"min_bet": low, "max_bet": low + spread},
+            balances={s: 10_000 for s in range(3)},
+        ),
+    )
     first = table.state.to_act
-    assert_a_range(table, first, "bet", fixes(judged(table, first, Move("bet", {"amount": 0})), "PO-3"))
+    assert_a_range(
+        table, first, "bet", fixes(judged(table, first, Move("bet", {"amount": 0})), "PO-3")
+    )
     for seat in table.state.players():
         assert table.propose(seat, Move("bet", {"amount": low})).accepted
     seat = table.state.to_act
@@ -140,11 +159,19 @@ def test_a_bet_or_buy_fix_gives_its_range(seed: int, low: int, spread: int) -> N
 @given(seed=st.integers(0, 2**32), kitty=st.integers(1, 100))
 def test_a_kitty_or_shoot_fix_gives_its_range(seed: int, kitty: int) -> None:
     game = GAMES["shoot_pontoon"]
-    table = Table.create(game, TableSetup(game="shoot_pontoon", seats=3, seed=seed,
-                                          balances={s: 10_000 for s in range(3)}))
+    table = Table.create(
+        game,
+        TableSetup(
+            game="shoot_pontoon", seats=3, seed=seed, balances={s: 10_000 for s in range(3)}
+        ),
+    )
     banker = table.state.banker
-    assert_a_range(table, banker, "kitty",
-                   fixes(judged(table, banker, Move("kitty", {"amount": 0})), "SH-1-amount"))
+    assert_a_range(
+        table,
+        banker,
+        "kitty",
+        fixes(judged(table, banker, Move("kitty", {"amount": 0})), "SH-1-amount"),
+    )
     assert table.propose(banker, Move("kitty", {"amount": kitty})).accepted
     seat = table.state.to_act
     fix = fixes(judged(table, seat, Move("bet", {"amount": 1, "shoot": 0})), "SH-2")
@@ -154,10 +181,15 @@ def test_a_kitty_or_shoot_fix_gives_its_range(seed: int, kitty: int) -> None:
 
 # --- rummy: a meld's missing card, the cards that lay off -------------------------------------
 
-RUN_DEAL = {"hands": {"1": ["4C", "5C", "6C", "7C", "KH", "KS", "2D", "3D", "JH"],
-                      "2": ["4S", "4H", "6D", "TS", "TC", "QD", "QC", "AH", "8H"],
-                      "0": ["2S", "3S", "5H", "6H", "JD", "JS", "KC", "AD", "7S"]},
-            "turned": "9D", "stock": ["8C", "TH", "5S"]}  # seat 1 (the mão) draws 8C
+RUN_DEAL = {
+    "hands": {
+        "1": ["4C", "5C", "6C", "7C", "KH", "KS", "2D", "3D", "JH"],
+        "2": ["4S", "4H", "6D", "TS", "TC", "QD", "QC", "AH", "8H"],
+        "0": ["2S", "3S", "5H", "6H", "JD", "JS", "KC", "AD", "7S"],
+    },
+    "turned": "9D",
+    "stock": ["8C", "TH", "5S"],
+}  # seat 1 (the mão) draws 8C
 
 
 def rummy_table() -> Table:
@@ -175,10 +207,14 @@ def test_the_card_a_gapped_sequence_lacks_mends_it() -> None:
     table = rummy_table()
     for gapped, lacking in ((["4C", "5C", "7C"], ["6C"]), (["KH", "KS"], ["KC", "KD"])):
         violations = judged(table, 1, Move("meld", {"cards": gapped}))
-        assert violations and all(v.fix == {"kind": "missing_cards", "cards": lacking}
-                                  for v in violations), violations
-    mended = [cards for cards in with_card(["4C", "5C", "7C"], "6C")
-              if holds(table, 1, Move("meld", {"cards": cards}))]
+        assert violations and all(
+            v.fix == {"kind": "missing_cards", "cards": lacking} for v in violations
+        ), violations
+    mended = [
+        cards
+        for cards in with_card(["4C", "5C", "7C"], "6C")
+        if holds(table, 1, Move("meld", {"cards": cards}))
+    ]
     assert mended == [["4C", "5C", "6C", "7C"]]
 
 

@@ -51,8 +51,11 @@ def listed_moves(game: Game, move_type: str, entry: dict[str, Any]) -> Iterator[
     if "uses" in entry:
         yield from (Move(move_type, use) for use in entry["uses"])
     elif "onto" in entry:
-        yield from (Move(move_type, {"meld": onto["meld"], "cards": [card]})
-                    for onto in entry["onto"] for card in onto["cards"])
+        yield from (
+            Move(move_type, {"meld": onto["meld"], "cards": [card]})
+            for onto in entry["onto"]
+            for card in onto["cards"]
+        )
     elif "melds" in entry:
         yield from (Move(move_type, {"cards": cards}) for cards in entry["melds"])
     elif "count" in entry:
@@ -71,8 +74,9 @@ def numbered_moves(game: Game, move_type: str, entry: dict[str, Any]) -> Iterato
     with the required at their least."""
     fields = game.spec.moves[move_type].fields
     required = [f.name for f in fields if not f.optional]
-    ranges = ({required[0]: entry} if len(required) == 1 else
-              {name: entry[name] for name in required})
+    ranges = (
+        {required[0]: entry} if len(required) == 1 else {name: entry[name] for name in required}
+    )
     least = {name: r["min"] for name, r in ranges.items()}
     yield Move(move_type, dict(least))
     yield Move(move_type, {name: r["max"] for name, r in ranges.items()})
@@ -107,12 +111,15 @@ def left_out(game: Game, table: Table, seat: int, legal: dict[str, Any]) -> Iter
     if "layoff" in game.spec.moves:  # a held card on a meld it is not listed for
         onto = {o["meld"]: set(o["cards"]) for o in legal.get("layoff", {}).get("onto", ())}
         for meld in table.state.melds:
-            yield from (Move("layoff", {"meld": meld.id, "cards": [c]}) for c in hand
-                        if c not in onto.get(meld.id, set()))
+            yield from (
+                Move("layoff", {"meld": meld.id, "cards": [c]})
+                for c in hand
+                if c not in onto.get(meld.id, set())
+            )
     discard = legal.get("discard", {})
     if "count" in discard and "cards" in discard:  # a set with a card outside the list
         for card in (c for c in hand if c not in discard["cards"]):
-            others = discard["cards"][:discard["count"] - 1]
+            others = discard["cards"][: discard["count"] - 1]
             yield Move("discard", {card_field(game, "discard", "cards"): [card, *others]})
 
 
@@ -137,8 +144,14 @@ def check_legal(game: Game, table: Table) -> None:
 def next_move(game: Game, table: Table, rng: random.Random) -> tuple[int, Move] | None:
     """A listed move of the seat to act, a bot's move, or an oracle's move of any seat."""
     roll = rng.random()
-    seat = table.state.to_act if table.state.to_act is not None else rng.randrange(table.setup.seats)
-    listed = [m for t, e in table.view(seat, legal=True)["legal"].items() for m in listed_moves(game, t, e)]
+    seat = (
+        table.state.to_act if table.state.to_act is not None else rng.randrange(table.setup.seats)
+    )
+    listed = [
+        m
+        for t, e in table.view(seat, legal=True)["legal"].items()
+        for m in listed_moves(game, t, e)
+    ]
     if roll < 0.4 and listed:
         return seat, rng.choice(listed)
     if roll < 0.8:
@@ -149,8 +162,11 @@ def next_move(game: Game, table: Table, rng: random.Random) -> tuple[int, Move] 
             if count > 200:
                 break
     seat = rng.randrange(table.setup.seats)
-    found = [m for m in itertools.islice(candidates(game, table.state, seat), 300)
-             if accepted(game, table.state, seat, m)]
+    found = [
+        m
+        for m in itertools.islice(candidates(game, table.state, seat), 300)
+        if accepted(game, table.state, seat, m)
+    ]
     return (seat, rng.choice(found)) if found else None
 
 
@@ -164,7 +180,9 @@ def play(game: Game, setup: TableSetup, seed: int) -> None:
         check_legal(game, table)
         if step == 0:  # `contribute` is accepted as listed (on a copy: it changes the seed chain)
             entropy = "x" * table.view(0, legal=True)["legal"]["contribute"]["max_chars"]
-            assert copy.deepcopy(table).propose(0, Move("contribute", {"entropy": entropy})).accepted
+            assert (
+                copy.deepcopy(table).propose(0, Move("contribute", {"entropy": entropy})).accepted
+            )
         if table.is_over:
             return
         if table.deadline is not None and rng.random() < 0.2:
@@ -180,8 +198,12 @@ def play(game: Game, setup: TableSetup, seed: int) -> None:
 def test_every_move_listed_is_legal_and_every_card_left_out_is_not(name: str) -> None:
     game = GAMES[name]
 
-    @settings(max_examples=3, deadline=None, database=None,
-              suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+    @settings(
+        max_examples=3,
+        deadline=None,
+        database=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+    )
     @given(setup=setups(game), seed=st.integers(0, 2**32))
     def games(setup: TableSetup, seed: int) -> None:
         play(game, setup, seed)

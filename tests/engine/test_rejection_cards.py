@@ -45,8 +45,10 @@ def check_rejection(table: Table, seat: int, move: Move) -> bool:
     seen = set(strings(table.view(seat))) | set(strings(move.to_data()))
     for violation in verdict.violations:
         leaked = [c for c in violation.cards if c not in seen]
-        assert not leaked, (f"seat {seat}'s rejection of {move.to_data()} names {leaked}, "
-                            f"which it cannot see: {violation}")
+        assert not leaked, (
+            f"seat {seat}'s rejection of {move.to_data()} names {leaked}, "
+            f"which it cannot see: {violation}"
+        )
     return False
 
 

@@ -17,13 +17,17 @@ from referee.spec.registry import DEFAULT_SPECS, load_games
 CONFORMANCE = Path(__file__).resolve().parents[1] / "conformance"
 
 
-@pytest.mark.parametrize(("spec", "rule", "scenario"), [
-    ("tarocchi_piedicavallo", "GEN-8-play", "tarocchi_piedicavallo/gen7-out-of-turn.yaml"),
-    ("pontinho", "PN-29", "pontinho/pn28-reentry-none.yaml"),
-    ("pontoon", "PO-9-accept", "pontoon/po9-sell-the-bank.yaml"),
-])
+@pytest.mark.parametrize(
+    ("spec", "rule", "scenario"),
+    [
+        ("tarocchi_piedicavallo", "GEN-8-play", "tarocchi_piedicavallo/gen7-out-of-turn.yaml"),
+        ("pontinho", "PN-29", "pontinho/pn28-reentry-none.yaml"),
+        ("pontoon", "PO-9-accept", "pontoon/po9-sell-the-bank.yaml"),
+    ],
+)
 def test_a_move_its_rule_no_longer_guards_is_refused_not_a_crash(
-        tmp_path: Path, spec: str, rule: str, scenario: str) -> None:
+    tmp_path: Path, spec: str, rule: str, scenario: str
+) -> None:
     for spec_file in DEFAULT_SPECS.glob("*.yaml"):
         shutil.copy(spec_file, tmp_path / spec_file.name)
     disable_rule(tmp_path / f"{spec}.yaml", rule)

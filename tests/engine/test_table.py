@@ -39,11 +39,19 @@ def bot_moves(table: Table, rng: random.Random, accepted: int) -> None:
 
 # --- options ------------------------------------------------------------------------------
 
+
 def test_defaults_fill_every_option(pontinho: Game) -> None:
     assert pontinho.resolve_options({}) == {
-        "joker_rule": "same_rank_other_colour", "deal_packets": "singles",
-        "joker_recovery": "steal_to_go_out", "go_out_discard": "optional", "ace_one_at_98": True,
-        "reentry": "once", "stakes": 0, "claims": "first_valid", "claim_window_ms": 3000}
+        "joker_rule": "same_rank_other_colour",
+        "deal_packets": "singles",
+        "joker_recovery": "steal_to_go_out",
+        "go_out_discard": "optional",
+        "ace_one_at_98": True,
+        "reentry": "once",
+        "stakes": 0,
+        "claims": "first_valid",
+        "claim_window_ms": 3000,
+    }
 
 
 def test_unknown_option_is_named_with_the_known_ones(pontinho: Game) -> None:
@@ -55,17 +63,21 @@ def test_unknown_option_is_named_with_the_known_ones(pontinho: Game) -> None:
     assert caught.value.code == "invalid_option"
 
 
-@pytest.mark.parametrize("name, value, allowed", [
-    ("joker_rule", "wild", "`same_rank_other_colour`, `next_rank_same_suit`"),
-    ("deal_packets", "pairs", "`singles`, `threes`"),
-    ("deal_packets", 3, "`singles`, `threes`"),
-    ("joker_recovery", "swap", "`steal_to_go_out`, `substitute`"),
-    ("go_out_discard", "never", "`optional`, `forbidden`, `required`"),
-    ("ace_one_at_98", "yes", "`true`, `false`"),
-    ("ace_one_at_98", 1, "`true`, `false`"),
-])
+@pytest.mark.parametrize(
+    "name, value, allowed",
+    [
+        ("joker_rule", "wild", "`same_rank_other_colour`, `next_rank_same_suit`"),
+        ("deal_packets", "pairs", "`singles`, `threes`"),
+        ("deal_packets", 3, "`singles`, `threes`"),
+        ("joker_recovery", "swap", "`steal_to_go_out`, `substitute`"),
+        ("go_out_discard", "never", "`optional`, `forbidden`, `required`"),
+        ("ace_one_at_98", "yes", "`true`, `false`"),
+        ("ace_one_at_98", 1, "`true`, `false`"),
+    ],
+)
 def test_bad_option_value_names_the_option_and_the_allowed_values(
-        pontinho: Game, name: str, value: Any, allowed: str) -> None:
+    pontinho: Game, name: str, value: Any, allowed: str
+) -> None:
     with pytest.raises(OptionError) as caught:
         new_table(pontinho, options={name: value})
     message = caught.value.message
@@ -82,6 +94,7 @@ def test_given_options_reach_the_state(pontinho: Game) -> None:
 
 
 # --- seats and dealer (PN-1) --------------------------------------------------------------
+
 
 @pytest.mark.parametrize("seats", [0, 1, 2, 6, 10])
 def test_pontinho_is_played_by_three_to_five(pontinho: Game, seats: int) -> None:
@@ -129,13 +142,17 @@ def test_a_stacked_deal_is_dealt_as_given(pontinho: Game, stacked: StackDeal) ->
     assert view["stock_size"] == 104 - 4 * 9 - 1
 
 
-@pytest.mark.parametrize("copies, turned, stock", [
-    (3, "9D", []),          # three 7H in one hand
-    (2, "7H", []),          # two in hand, and the turned card
-    (1, "9D", ["7H", "7H"]),  # one in hand, two in the stock
-])
+@pytest.mark.parametrize(
+    "copies, turned, stock",
+    [
+        (3, "9D", []),  # three 7H in one hand
+        (2, "7H", []),  # two in hand, and the turned card
+        (1, "9D", ["7H", "7H"]),  # one in hand, two in the stock
+    ],
+)
 def test_a_stacked_deal_cannot_use_a_card_more_often_than_the_pack_holds(
-        pontinho: Game, stacked: StackDeal, copies: int, turned: str, stock: list[str]) -> None:
+    pontinho: Game, stacked: StackDeal, copies: int, turned: str, stock: list[str]
+) -> None:
     hand = ["7H"] * copies + HAND[copies:]
     with pytest.raises(SetupError) as caught:
         new_table(pontinho, deal=stacked(4, {1: hand}, turned, stock))
@@ -158,22 +175,27 @@ def test_a_stacked_deal_needs_every_seat(pontinho: Game, stacked: StackDeal) -> 
         new_table(pontinho, deal=deal)
 
 
-@pytest.mark.parametrize("change, problem", [
-    ({"hands": {"7": HAND}}, "`7` is not a seat"),
-    ({"hands": [HAND]}, "`hands` must map each seat"),
-    ({"turned": None}, "missing `turned`"),
-    ({"turned": "9X"}, "malformed card code `9X`"),
-    ({"stock": ["4C", "one"]}, "malformed card code `one`"),
-    ({"extra": 1}, "unknown key `extra`"),
-])
+@pytest.mark.parametrize(
+    "change, problem",
+    [
+        ({"hands": {"7": HAND}}, "`7` is not a seat"),
+        ({"hands": [HAND]}, "`hands` must map each seat"),
+        ({"turned": None}, "missing `turned`"),
+        ({"turned": "9X"}, "malformed card code `9X`"),
+        ({"stock": ["4C", "one"]}, "malformed card code `one`"),
+        ({"extra": 1}, "unknown key `extra`"),
+    ],
+)
 def test_a_malformed_stacked_deal_is_a_setup_error(
-        pontinho: Game, stacked: StackDeal, change: dict[str, Any], problem: str) -> None:
+    pontinho: Game, stacked: StackDeal, change: dict[str, Any], problem: str
+) -> None:
     with pytest.raises(SetupError) as caught:
         new_table(pontinho, deal=_stacked(stacked, **change))
     assert problem in caught.value.message
 
 
 # --- seeded deals (PN-3, GEN-5) -----------------------------------------------------------
+
 
 def _deal_view(table: Table) -> dict[str, Any]:
     view = table.view(ADJUDICATOR)
@@ -200,9 +222,10 @@ def test_a_table_without_a_seed_gets_a_secret(pontinho: Game) -> None:
 
 @pytest.mark.parametrize("seats", [3, 4, 5])
 def test_singles_and_threes_deal_the_same_deck_differently(pontinho: Game, seats: int) -> None:
-    singles, threes = (new_table(pontinho, seats=seats, dealer=seats - 1,
-                                 options={"deal_packets": packets})
-                       for packets in ("singles", "threes"))
+    singles, threes = (
+        new_table(pontinho, seats=seats, dealer=seats - 1, options={"deal_packets": packets})
+        for packets in ("singles", "threes")
+    )
     deck = codes(singles.state.deck)
     assert deck == codes(threes.state.deck)
     one, three = singles.view(ADJUDICATOR), threes.view(ADJUDICATOR)
@@ -211,12 +234,13 @@ def test_singles_and_threes_deal_the_same_deck_differently(pontinho: Game, seats
         assert all(len(hand) == 9 for hand in view["hands"].values())
         assert view["stock_size"] == len(view["stock"]) == 104 - 9 * seats - 1
         assert view["turned"] == view["discard_top"] == deck[9 * seats]
-        assert view["stock"] == deck[9 * seats + 1:]  # top first
+        assert view["stock"] == deck[9 * seats + 1 :]  # top first
     # the dealer is the last seat, so seat 0 is dealt first
     for seat in range(seats):
-        assert one["hands"][str(seat)] == deck[seat:9 * seats:seats]
+        assert one["hands"][str(seat)] == deck[seat : 9 * seats : seats]
         assert three["hands"][str(seat)] == [
-            deck[3 * (seats * packet + seat) + k] for packet in range(3) for k in range(3)]
+            deck[3 * (seats * packet + seat) + k] for packet in range(3) for k in range(3)
+        ]
 
 
 def test_the_first_draw_takes_the_top_of_the_stock(pontinho: Game) -> None:
@@ -230,6 +254,7 @@ def test_the_first_draw_takes_the_top_of_the_stock(pontinho: Game) -> None:
 
 
 # --- replay (GEN-5) -----------------------------------------------------------------------
+
 
 def test_replaying_the_history_reproduces_the_table(pontinho: Game) -> None:
     table = new_table(pontinho, seed=11, seats=3)
@@ -256,6 +281,7 @@ def test_setup_round_trips_through_data(pontinho: Game, stacked: StackDeal) -> N
 
 # --- the deck commitment ------------------------------------------------------------------
 
+
 def test_the_commitment_is_checkable_once_the_hand_is_over(pontinho: Game) -> None:
     table = new_table(pontinho, seed=3, seats=3)
     dealt = table.view(ADJUDICATOR)
@@ -274,20 +300,29 @@ def test_the_commitment_is_checkable_once_the_hand_is_over(pontinho: Game) -> No
     deck = finished["deck"]
     assert sorted(deck) == sorted(codes(pontinho.spec.pack()))
     for seat in range(3):
-        assert dealt["hands"][str(seat)] == deck[(seat - 1) % 3:27:3]
+        assert dealt["hands"][str(seat)] == deck[(seat - 1) % 3 : 27 : 3]
     assert deck[27] == dealt["turned"] and deck[28:] == dealt["stock"]
     # the next hand has a commitment of its own, and its salt stays secret
     assert table.view(0)["commitment"] != table.commitment
 
 
-def test_a_spectator_sees_the_hand_revealed_only_at_its_end(pontinho: Game, stacked: StackDeal) -> None:
+def test_a_spectator_sees_the_hand_revealed_only_at_its_end(
+    pontinho: Game, stacked: StackDeal
+) -> None:
     hand = ["2S", "3S", "4S", "5H", "5D", "5C", "9C", "TC", "JC"]
     table = new_table(pontinho, deal=stacked(4, {1: hand}, "KD", ["QH"]))
     assert not table.view(None)["last_hand"] and "hands" not in table.view(None)
     assert table.propose(1, Move.from_data({"type": "draw"})).accepted
-    verdict = table.propose(1, Move.from_data({
-        "type": "go_out", "melds": [["2S", "3S", "4S"], ["5H", "5D", "5C"], ["9C", "TC", "JC"]],
-        "discard": "QH"}))
+    verdict = table.propose(
+        1,
+        Move.from_data(
+            {
+                "type": "go_out",
+                "melds": [["2S", "3S", "4S"], ["5H", "5D", "5C"], ["9C", "TC", "JC"]],
+                "discard": "QH",
+            }
+        ),
+    )
     assert verdict.accepted
     view = table.view(None)
     finished = view["last_hand"]
@@ -298,23 +333,29 @@ def test_a_spectator_sees_the_hand_revealed_only_at_its_end(pontinho: Game, stac
 
 # --- jokers (PN-5) ------------------------------------------------------------------------
 
-@pytest.mark.parametrize("turned, rule, jokers", [
-    ("7H", "same_rank_other_colour", ["7C", "7S"]),
-    ("7H", "next_rank_same_suit", ["8H"]),
-    ("KH", "next_rank_same_suit", ["AH"]),
-    ("KH", "same_rank_other_colour", ["KC", "KS"]),
-    ("7S", "same_rank_other_colour", ["7D", "7H"]),
-    ("AD", "next_rank_same_suit", ["2D"]),
-    ("QC", "next_rank_same_suit", ["KC"]),
-])
-def test_the_turned_card_sets_the_jokers(pontinho: Game, stacked: StackDeal, turned: str,
-                                         rule: str, jokers: list[str]) -> None:
+
+@pytest.mark.parametrize(
+    "turned, rule, jokers",
+    [
+        ("7H", "same_rank_other_colour", ["7C", "7S"]),
+        ("7H", "next_rank_same_suit", ["8H"]),
+        ("KH", "next_rank_same_suit", ["AH"]),
+        ("KH", "same_rank_other_colour", ["KC", "KS"]),
+        ("7S", "same_rank_other_colour", ["7D", "7H"]),
+        ("AD", "next_rank_same_suit", ["2D"]),
+        ("QC", "next_rank_same_suit", ["KC"]),
+    ],
+)
+def test_the_turned_card_sets_the_jokers(
+    pontinho: Game, stacked: StackDeal, turned: str, rule: str, jokers: list[str]
+) -> None:
     table = new_table(pontinho, deal=stacked(4, {}, turned), options={"joker_rule": rule})
     assert table.view(2)["jokers"] == jokers
     assert sorted(table.state.jokers) == [Card.parse(c) for c in jokers]
 
 
 # --- unreadable moves are rejections, never errors (GEN-8) --------------------------------
+
 
 @pytest.mark.parametrize("value", [math.nan, math.inf, -math.inf])
 def test_a_non_finite_number_for_an_int_field_is_rejected(pontinho: Game, value: float) -> None:
@@ -328,20 +369,27 @@ def test_a_non_finite_number_for_an_int_field_is_rejected(pontinho: Game, value:
     assert table.view(ADJUDICATOR) == before
 
 
-@pytest.mark.parametrize("move, code", [
-    ({"type": "fold"}, "malformed_move"),
-    ({}, "malformed_move"),
-    ({"type": "discard", "card": "ZZ"}, "malformed_move"),
-    ({"type": "discard", "card": 5}, "malformed_move"),
-    ({"type": "discard"}, "malformed_move"),
-    ({"type": "discard", "card": "9S", "extra": 1}, "malformed_move"),
-    ({"type": "layoff", "meld": "1", "cards": ["9S"]}, "malformed_move"),
-    ({"type": "layoff", "meld": True, "cards": ["9S"]}, "malformed_move"),
-    ({"type": "go_out", "steals": [{"meld": 1}]}, "malformed_move"),
-    ({"type": "take_discard", "layoff": {"meld": 1, "cards": [], "at": "mid"}}, "malformed_move"),
-])
-def test_an_unreadable_move_is_rejected_under_gen8(pontinho: Game, move: dict[str, Any],
-                                                   code: str) -> None:
+@pytest.mark.parametrize(
+    "move, code",
+    [
+        ({"type": "fold"}, "malformed_move"),
+        ({}, "malformed_move"),
+        ({"type": "discard", "card": "ZZ"}, "malformed_move"),
+        ({"type": "discard", "card": 5}, "malformed_move"),
+        ({"type": "discard"}, "malformed_move"),
+        ({"type": "discard", "card": "9S", "extra": 1}, "malformed_move"),
+        ({"type": "layoff", "meld": "1", "cards": ["9S"]}, "malformed_move"),
+        ({"type": "layoff", "meld": True, "cards": ["9S"]}, "malformed_move"),
+        ({"type": "go_out", "steals": [{"meld": 1}]}, "malformed_move"),
+        (
+            {"type": "take_discard", "layoff": {"meld": 1, "cards": [], "at": "mid"}},
+            "malformed_move",
+        ),
+    ],
+)
+def test_an_unreadable_move_is_rejected_under_gen8(
+    pontinho: Game, move: dict[str, Any], code: str
+) -> None:
     table = new_table(pontinho)
     before = table.view(ADJUDICATOR)
     verdict = table.propose(1, Move.from_data(move))

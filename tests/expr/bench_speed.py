@@ -12,13 +12,22 @@ from functools import partial
 from referee.cards import Card
 from referee.spec.expr import BOOL, CARD, STR, Definition, ListType, Program, Scope
 
-SCOPE = Scope({"cards": ListType(CARD), "turned": CARD, "options": {"joker_rule": STR},
-               "move": {"going_out": BOOL}})
+SCOPE = Scope(
+    {
+        "cards": ListType(CARD),
+        "turned": CARD,
+        "options": {"joker_rule": STR},
+        "move": {"going_out": BOOL},
+    }
+)
 DEFINITIONS = [
-    Definition.parse("is_joker(c: card)", """
+    Definition.parse(
+        "is_joker(c: card)",
+        """
         if options.joker_rule == "same_rank_other_colour"
         then rank(c) == rank(turned) and is_red(c) != is_red(turned)
-        else suit(c) == suit(turned) and rank(c) == (rank(turned) % 13) + 1"""),
+        else suit(c) == suit(turned) and rank(c) == (rank(turned) % 13) + 1""",
+    ),
     Definition.parse("anchor", "first_index(c in cards: not is_joker(c))"),
     Definition.parse("base", "rank(cards[anchor]) - anchor"),
     Definition.parse("seq_suit", "suit(cards[anchor])"),
@@ -32,9 +41,12 @@ RULES = {
         and size(distinct(map(c in cards: suit(c)))) == 3""",
     "option test": 'options.joker_rule == "same_rank_other_colour" and not move.going_out',
 }
-ENV = {"cards": [Card.parse(c) for c in ("5H", "6H", "2D", "8H", "9H", "TH", "JH")],
-       "turned": Card.parse("2S"), "options": {"joker_rule": "same_rank_other_colour"},
-       "move": {"going_out": False}}
+ENV = {
+    "cards": [Card.parse(c) for c in ("5H", "6H", "2D", "8H", "9H", "TH", "JH")],
+    "turned": Card.parse("2S"),
+    "options": {"joker_rule": "same_rank_other_colour"},
+    "move": {"going_out": False},
+}
 
 
 def _per_call(run: Callable[[], object], number: int) -> float:
@@ -49,8 +61,10 @@ def main() -> None:
         assert fn(ENV) == program.evaluate(typed, ENV)
         slow = _per_call(partial(program.evaluate, typed, ENV), 500)
         fast = _per_call(partial(fn, ENV), 5000)
-        print(f"{name:>14}: interpreter {slow * 1e6:8.1f} us   compiled {fast * 1e6:6.2f} us   "
-              f"{slow / fast:5.1f}x")
+        print(
+            f"{name:>14}: interpreter {slow * 1e6:8.1f} us   compiled {fast * 1e6:6.2f} us   "
+            f"{slow / fast:5.1f}x"
+        )
 
 
 if __name__ == "__main__":

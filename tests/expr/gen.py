@@ -39,21 +39,37 @@ L_L_INT = ListType(L_INT)
 TYPES = [INT, BOOL, STR, CARD, L_INT, L_CARD, L_STR, L_BOOL, L_L_INT]
 MOVE = {"going_out": BOOL, "cards": L_CARD, "kind": STR}
 
-SCOPE = Scope({"n": INT, "m": INT, "flag": BOOL, "kind": STR, "c": CARD, "d": CARD,
-               "cards": L_CARD, "xs": L_INT, "move": MOVE})
+SCOPE = Scope(
+    {
+        "n": INT,
+        "m": INT,
+        "flag": BOOL,
+        "kind": STR,
+        "c": CARD,
+        "d": CARD,
+        "cards": L_CARD,
+        "xs": L_INT,
+        "move": MOVE,
+    }
+)
 STRINGS = ["S", "H", "trio", "same_rank", ""]
 KINDS = ["same_rank", "next_rank", "trio"]
 # card, rank and suit literals: French cards and tarot ones (trumps, the Matto, a knight)
 CARD_LITERALS = [Card.parse(code, PackKind.TAROT) for code in ("T1", "T21", "MT", "NC", "KB")] + [
-    Card.parse(code) for code in ("AS", "KH", "7D", "TC")]
+    Card.parse(code) for code in ("AS", "KH", "7D", "TC")
+]
 RANK_WORDS = ["ace", "jack", "queen", "king", "knight"]
 SUIT_WORDS = ["spades", "hearts", "diamonds", "clubs", "swords", "batons", "trumps"]
 
 DEFINITIONS = [
     Definition("twice", [("i", INT)], "i * 2"),
-    Definition("is_joker", [("c", CARD)], """
+    Definition(
+        "is_joker",
+        [("c", CARD)],
+        """
         if kind == "same_rank" then rank(c) == rank(d) and is_red(c) != is_red(d)
-        else suit(c) == suit(d) and rank(c) == (rank(d) % 13) + 1"""),
+        else suit(c) == suit(d) and rank(c) == (rank(d) % 13) + 1""",
+    ),
     Definition("anchor", body="first_index(x in cards: not is_joker(x))"),
     Definition("naturals", body="filter(x in cards: not is_joker(x))"),
     Definition("between", [("lo", INT), ("hi", INT)], "filter(v in xs: lo <= v and v < hi)"),
@@ -113,6 +129,7 @@ def sub(draw: Draw, ty: Type, depth: int, binders: Binders) -> Node:
 
 # ---- generic constructors (any type) -------------------------------------------------------
 
+
 def _if(draw: Draw, ty: Type, depth: int, b: Binders) -> Node:
     return IfExpr(P, sub(draw, BOOL, depth, b), sub(draw, ty, depth, b), sub(draw, ty, depth, b))
 
@@ -129,6 +146,7 @@ _GENERIC = [_if, _index]
 
 
 # ---- per type ------------------------------------------------------------------------------
+
 
 def _arith(draw: Draw, ty: Type, depth: int, b: Binders) -> Node:
     op = draw(st.sampled_from(["+", "-", "*", "//", "%"]))
@@ -161,9 +179,10 @@ def _comprehension(kind: str, body_type: Type | None = None) -> Callable[..., No
             elem = draw(st.sampled_from([INT, CARD, STR, BOOL]))
         var = draw(st.sampled_from(BINDERS))
         source = sub(draw, ListType(elem), depth, b)
-        body_ty = body_type or (ty.elem if kind == "map" else BOOL)  # type: ignore[attr-defined]
+        body_ty = body_type or (ty.elem if kind == "map" and isinstance(ty, ListType) else BOOL)
         body = sub(draw, body_ty, depth, {**b, var: elem})
         return Comprehension(P, kind, var, source, body)
+
     return make
 
 
@@ -207,7 +226,8 @@ def _list_call(draw: Draw, ty: Type, depth: int, b: Binders) -> Node:
     if choice == "concat":
         return Binary(P, "+", xs, sub(draw, ty, depth, b))
     if choice == "literal":
-        elem = ty.elem  # type: ignore[attr-defined]
+        assert isinstance(ty, ListType)
+        elem = ty.elem
         return ListLit(P, tuple(sub(draw, elem, depth, b) for _ in range(draw(st.integers(1, 3)))))
     return Call(P, choice, (xs,))
 
@@ -220,13 +240,23 @@ def _int_list(draw: Draw, ty: Type, depth: int, b: Binders) -> Node:
 
 _LIST = [_list_call, _comprehension("filter"), _comprehension("map")]
 _COMPOSITES: dict[Type, list[Callable[..., Node]]] = {
-    INT: [_arith, _negate, _int_call, _comprehension("count"), _comprehension("sum", INT),
-          _comprehension("first_index"), _comprehension("best_index", INT)],
+    INT: [
+        _arith,
+        _negate,
+        _int_call,
+        _comprehension("count"),
+        _comprehension("sum", INT),
+        _comprehension("first_index"),
+        _comprehension("best_index", INT),
+    ],
     BOOL: [_compare, _logic, _bool_call, _comprehension("all"), _comprehension("any")],
     STR: [_suit],
     CARD: [],
     L_INT: [*_LIST, _int_list],
-    L_CARD: _LIST, L_STR: _LIST, L_BOOL: _LIST, L_L_INT: _LIST,
+    L_CARD: _LIST,
+    L_STR: _LIST,
+    L_BOOL: _LIST,
+    L_L_INT: _LIST,
 }
 
 
@@ -241,15 +271,24 @@ def envs(draw: Draw) -> dict[str, Any]:
     """Concrete values for every name of `SCOPE` (lists sometimes as tuples)."""
     small = st.integers(-5, 15)
     return {
-        "n": draw(small), "m": draw(small), "flag": draw(st.booleans()),
-        "kind": draw(st.sampled_from(KINDS)), "c": draw(cards_st), "d": draw(cards_st),
-        "cards": draw(card_lists), "xs": draw(st.lists(st.integers(-3, 13), max_size=5)),
-        "move": {"going_out": draw(st.booleans()), "cards": draw(card_lists),
-                 "kind": draw(st.sampled_from(STRINGS))},
+        "n": draw(small),
+        "m": draw(small),
+        "flag": draw(st.booleans()),
+        "kind": draw(st.sampled_from(KINDS)),
+        "c": draw(cards_st),
+        "d": draw(cards_st),
+        "cards": draw(card_lists),
+        "xs": draw(st.lists(st.integers(-3, 13), max_size=5)),
+        "move": {
+            "going_out": draw(st.booleans()),
+            "cards": draw(card_lists),
+            "kind": draw(st.sampled_from(STRINGS)),
+        },
     }
 
 
 # ---- focused trees: arithmetic corners and guards that must stop an error ------------------
+
 
 @st.composite
 def arithmetic(draw: Draw, depth: int = 3, names: tuple[str, ...] = ("n", "m")) -> Node:

@@ -14,9 +14,15 @@ from referee.spec.expr.printer import unparse
 from .agree import compiled, encoded, encoded_concrete, interpreted
 from .gen import PROGRAM, TYPES, arithmetic, envs, expr_of, guarded
 
-SETTINGS = settings(max_examples=400, deadline=None,
-                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
-                                           HealthCheck.large_base_example])
+SETTINGS = settings(
+    max_examples=400,
+    deadline=None,
+    suppress_health_check=[
+        HealthCheck.too_slow,
+        HealthCheck.data_too_large,
+        HealthCheck.large_base_example,
+    ],
+)
 
 typed_trees = st.sampled_from(TYPES).flatmap(lambda ty: st.tuples(st.just(ty), expr_of(ty)))
 
@@ -37,8 +43,9 @@ def test_printed_tree_parses_back_and_checks_to_its_type(tree: tuple[Any, Node])
 
 @settings(SETTINGS, max_examples=1000)
 @given(typed_trees, envs())
-def test_interpreter_compiler_and_symbolic_z3_agree(tree: tuple[Any, Node],
-                                                    env: dict[str, Any]) -> None:
+def test_interpreter_compiler_and_symbolic_z3_agree(
+    tree: tuple[Any, Node], env: dict[str, Any]
+) -> None:
     typed = _typed(tree[1])
     expected = interpreted(typed, env)
     assert compiled(typed, env) == expected, typed.text
@@ -47,8 +54,9 @@ def test_interpreter_compiler_and_symbolic_z3_agree(tree: tuple[Any, Node],
 
 @settings(SETTINGS, max_examples=200)
 @given(typed_trees, envs())
-def test_interpreter_and_concrete_z3_encoding_agree(tree: tuple[Any, Node],
-                                                    env: dict[str, Any]) -> None:
+def test_interpreter_and_concrete_z3_encoding_agree(
+    tree: tuple[Any, Node], env: dict[str, Any]
+) -> None:
     typed = _typed(tree[1])
     assert encoded_concrete(typed, env) == interpreted(typed, env), typed.text
 

@@ -50,7 +50,8 @@ def test_checks_compose() -> None:
     assert any_of(many, not_(small))(env) is False
     assert repr(all_of(small, not_(many))) == (
         "all_of(<compiled small at specs/pontinho.yaml:42: n < 5>, "
-        "not_(<compiled many at specs/pontinho.yaml:42: size(cards) > 2>))")
+        "not_(<compiled many at specs/pontinho.yaml:42: size(cards) > 2>))"
+    )
 
 
 def test_all_of_stops_at_the_first_failing_check() -> None:
@@ -64,11 +65,19 @@ def folded(text: str) -> object:
     return _Compiler(state, Origin()).part(PROGRAM.check(text).node, {})
 
 
-@pytest.mark.parametrize("text, value", [
-    ("1 + 2 * 3 == 7", True), ("two * 3", 6), ('if 1 < 2 then "a" else "b"', "a"),
-    ("size([1, 2, 3])", 3), ("3 in [1, 2, 3]", True), ("false and n > 1", False),
-    ("true or n // 0 > 1", True), ("not (two == 2)", False),
-])
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        ("1 + 2 * 3 == 7", True),
+        ("two * 3", 6),
+        ('if 1 < 2 then "a" else "b"', "a"),
+        ("size([1, 2, 3])", 3),
+        ("3 in [1, 2, 3]", True),
+        ("false and n > 1", False),
+        ("true or n // 0 > 1", True),
+        ("not (two == 2)", False),
+    ],
+)
 def test_constant_parts_are_folded(text: str, value: object) -> None:
     assert folded(text) == Const(value)
 
@@ -85,6 +94,7 @@ def test_definitions_without_parameters_are_computed_once_per_call() -> None:
     def record(value: int) -> int:
         calls.append(value)
         return value
+
     spy = Function("spy", (INT,), INT, record)
     program = Program(SCOPE, [Definition("twice_n", body="spy(n) * 2")], functions=[spy])
     fn = program.compile(program.check("twice_n + twice_n + twice_n"))
@@ -95,10 +105,15 @@ def test_definitions_without_parameters_are_computed_once_per_call() -> None:
 def test_a_compiled_check_is_reentrant() -> None:
     fn = compiled("all(c in cards: count(d in cards: d == c) == 1)")
     unique, twice = [Card.parse("AS"), Card.parse("2S")], [Card.parse("AS")] * 2
-    assert (fn({"cards": unique}), fn({"cards": twice}), fn({"cards": unique})) == (True, False, True)
+    assert (fn({"cards": unique}), fn({"cards": twice}), fn({"cards": unique})) == (
+        True,
+        False,
+        True,
+    )
 
 
 # ---- extra vocabulary -------------------------------------------------------------------------
+
 
 def _points_py(card: Card) -> int:
     return 15 if card.value == 1 else min(card.value, 10)
@@ -112,8 +127,9 @@ POINTS = Function("points", (CARD,), INT, _points_py, _points_z3, "scoring value
 
 
 def test_extra_functions_work_in_every_form() -> None:
-    program = Program(SCOPE, [Definition("score", body="sum(c in cards: points(c))")],
-                      functions=[POINTS])
+    program = Program(
+        SCOPE, [Definition("score", body="sum(c in cards: points(c))")], functions=[POINTS]
+    )
     typed = program.check("score")
     env = {"cards": [Card.parse(c) for c in ("AS", "KH", "7D")], "n": 0, "options": {"rule": 1}}
     assert evaluate(typed, env) == program.compile(typed)(env) == 32

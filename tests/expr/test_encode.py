@@ -15,24 +15,42 @@ from referee.spec.expr.symbolic import STRINGS, SymCard, SymList, SymStr
 
 from .agree import encoded, interpreted
 
-SCOPE = Scope({"cards": ListType(CARD), "turned": CARD, "xs": ListType(INT), "n": INT, "m": INT,
-               "options": {"joker_rule": STR}, "move": {"going_out": BOOL}})
+SCOPE = Scope(
+    {
+        "cards": ListType(CARD),
+        "turned": CARD,
+        "xs": ListType(INT),
+        "n": INT,
+        "m": INT,
+        "options": {"joker_rule": STR},
+        "move": {"going_out": BOOL},
+    }
+)
 RULES = [
-    ("is_joker(c: card)", """
+    (
+        "is_joker(c: card)",
+        """
         if options.joker_rule == "same_rank_other_colour"
         then rank(c) == rank(turned) and is_red(c) != is_red(turned)
-        else suit(c) == suit(turned) and rank(c) == (rank(turned) % 13) + 1"""),
+        else suit(c) == suit(turned) and rank(c) == (rank(turned) % 13) + 1""",
+    ),
     ("naturals", "filter(c in cards: not is_joker(c))"),
     ("anchor", "first_index(c in cards: not is_joker(c))"),
     ("base", "rank(cards[anchor]) - anchor"),
     ("seq_suit", "suit(cards[anchor])"),
     ("fits(i: int)", "suit(cards[i]) == seq_suit and rank(cards[i]) == base + i"),
     ("ends_natural", "not is_joker(cards[0]) and not is_joker(cards[size(cards) - 1])"),
-    ("sequence", """size(cards) >= 3 and anchor >= 0 and base >= 1 and base + size(cards) <= 14
+    (
+        "sequence",
+        """size(cards) >= 3 and anchor >= 0 and base >= 1 and base + size(cards) <= 14
                     and all(i in indices(cards): is_joker(cards[i]) or fits(i))
-                    and (move.going_out or ends_natural)"""),
-    ("trio", """size(cards) == 3 and all(c in cards: rank(c) == rank(cards[0]))
-                and size(distinct(map(c in cards: suit(c)))) == 3"""),
+                    and (move.going_out or ends_natural)""",
+    ),
+    (
+        "trio",
+        """size(cards) == 3 and all(c in cards: rank(c) == rank(cards[0]))
+                and size(distinct(map(c in cards: suit(c)))) == 3""",
+    ),
 ]
 PROGRAM = Program(SCOPE, [Definition.parse(sig, body) for sig, body in RULES])
 JOKER_RULES = ["same_rank_other_colour", "next_rank_same_suit"]
@@ -65,17 +83,30 @@ def test_fresh_cards_range_over_the_french_pack_and_decode_to_cards() -> None:
 def test_concrete_values_lift_and_fold() -> None:
     lifted = lift({"cards": [Card.parse("7D")], "kind": "trio"})
     assert isinstance(lifted["cards"], SymList) and lifted["cards"].items[0].rank == 7
-    env = {"cards": [Card.parse(c) for c in ("7D", "7S", "7H")], "turned": Card.parse("2C"),
-           "xs": [], "n": 0, "m": 0, "options": {"joker_rule": "next_rank_same_suit"},
-           "move": {"going_out": False}}
+    env = {
+        "cards": [Card.parse(c) for c in ("7D", "7S", "7H")],
+        "turned": Card.parse("2C"),
+        "xs": [],
+        "n": 0,
+        "m": 0,
+        "options": {"joker_rule": "next_rank_same_suit"},
+        "move": {"going_out": False},
+    }
     assert encode(PROGRAM.check("trio"), env) is True  # no z3 term at all: everything folded
 
 
 @pytest.mark.parametrize("a", [-7, -6, 0, 6, 7])
 @pytest.mark.parametrize("b", [-3, -2, 0, 2, 3])
 def test_symbolic_division_follows_python(a: int, b: int) -> None:
-    env = {"n": a, "m": b, "cards": [], "turned": Card.parse("AS"), "xs": [],
-           "options": {"joker_rule": "x"}, "move": {"going_out": False}}
+    env = {
+        "n": a,
+        "m": b,
+        "cards": [],
+        "turned": Card.parse("AS"),
+        "xs": [],
+        "options": {"joker_rule": "x"},
+        "move": {"going_out": False},
+    }
     for text in ("n // m", "n % m", "n // 2", "n % -2", "-7 // m"):
         typed = PROGRAM.check(text)
         assert encoded(typed, env) == interpreted(typed, env), text
@@ -115,6 +146,7 @@ def test_holds_excludes_inputs_on_which_evaluation_fails() -> None:
 
 # ---- proofs over the pontinho-like rules, meld sizes 3..10, symbolic turned card ------------
 
+
 def claim(text: str, n: int) -> tuple[Any, list[Any]]:
     symenv, domain = symbolic(n)
     encoding = encode_full(PROGRAM.check(text, expected=BOOL), symenv)
@@ -126,9 +158,12 @@ def test_sequence_rule_never_fails_and_its_naturals_are_distinct_and_of_one_suit
     started = time.perf_counter()
     symenv, domain = symbolic(n)
     assert proved(z3.Not(encode_full(PROGRAM.check("sequence"), symenv).error), domain)
-    prop, domain = claim("""not sequence or (
+    prop, domain = claim(
+        """not sequence or (
             all(c in naturals: suit(c) == suit(naturals[0]))
-            and size(distinct(naturals)) == size(naturals))""", n)
+            and size(distinct(naturals)) == size(naturals))""",
+        n,
+    )
     assert proved(prop, domain)
     prop, domain = claim("not sequence or move.going_out or ends_natural", n)
     assert proved(prop, domain)
@@ -137,13 +172,16 @@ def test_sequence_rule_never_fails_and_its_naturals_are_distinct_and_of_one_suit
 
 @pytest.mark.parametrize("n", range(3, 11))
 def test_every_accepted_trio_has_three_distinct_suits(n: int) -> None:
-    prop, domain = claim("""not trio or (suit(cards[0]) != suit(cards[1])
-        and suit(cards[0]) != suit(cards[2]) and suit(cards[1]) != suit(cards[2]))""", n)
+    prop, domain = claim(
+        """not trio or (suit(cards[0]) != suit(cards[1])
+        and suit(cards[0]) != suit(cards[2]) and suit(cards[1]) != suit(cards[2]))""",
+        n,
+    )
     assert proved(prop, domain)
 
 
 def test_a_false_property_yields_a_counterexample_that_replays() -> None:
-    """"No accepted sequence holds a joker" is false: decode the model and replay it."""
+    """ "No accepted sequence holds a joker" is false: decode the model and replay it."""
     symenv, domain = symbolic(4)
     prop, _ = claim("not sequence or size(naturals) == size(cards)", 4)
     solver = z3.Solver()

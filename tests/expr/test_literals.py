@@ -22,20 +22,23 @@ def tarot(code: str) -> Card:
     return Card.parse(code, PackKind.TAROT)
 
 
-@pytest.mark.parametrize("text, ty, value", [
-    ("KS", CARD, Card.parse("KS")),
-    ("T21", CARD, tarot("T21")),
-    ("MT", CARD, tarot("MT")),
-    ("NC", CARD, tarot("NC")),
-    ("7H", CARD, Card.parse("7H")),
-    ("knight", INT, 14),
-    ("king", INT, 13),
-    ("cups", STR, "C"),
-    ("trumps", STR, "T"),
-    ("rank(MT) + rank(T21)", INT, 21),
-    ("index_of([5, 6, jack, knight, queen, king], knight)", INT, 3),
-    ("index_of([KS, QS], AS)", INT, -1),
-])
+@pytest.mark.parametrize(
+    "text, ty, value",
+    [
+        ("KS", CARD, Card.parse("KS")),
+        ("T21", CARD, tarot("T21")),
+        ("MT", CARD, tarot("MT")),
+        ("NC", CARD, tarot("NC")),
+        ("7H", CARD, Card.parse("7H")),
+        ("knight", INT, 14),
+        ("king", INT, 13),
+        ("cups", STR, "C"),
+        ("trumps", STR, "T"),
+        ("rank(MT) + rank(T21)", INT, 21),
+        ("index_of([5, 6, jack, knight, queen, king], knight)", INT, 3),
+        ("index_of([KS, QS], AS)", INT, -1),
+    ],
+)
 def test_a_literal_has_its_type_and_value(text: str, ty: Any, value: Any) -> None:
     typed = check(text)
     assert typed.type == ty
@@ -48,10 +51,13 @@ def test_a_card_code_prints_back_as_itself() -> None:
     assert parse(unparse(node)).node == node
 
 
-@pytest.mark.parametrize("text, message", [
-    ("NH == c", "`NH` is no card of a French or tarot pack"),
-    ("Kx == c", "names are lowercase: `Kx`"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("NH == c", "`NH` is no card of a French or tarot pack"),
+        ("Kx == c", "names are lowercase: `Kx`"),
+    ],
+)
 def test_a_malformed_card_code_is_a_located_error(text: str, message: str) -> None:
     with pytest.raises(SpecErrors) as raised:
         parse(text)

@@ -24,15 +24,22 @@ INT32 = (-(2**31), 2**31 - 1)
 INT64 = (-(2**63), 2**63 - 1)
 BIG = 2**53
 
-CARDS = sorted({r + s for r in FRENCH_RANKS for s in FRENCH_SUITS}
-               | {r + s for r in TAROT_RANKS for s in TAROT_SUITS}
-               | {f"T{n}" for n in range(1, 22)} | {MATTO})
+CARDS = sorted(
+    {r + s for r in FRENCH_RANKS for s in FRENCH_SUITS}
+    | {r + s for r in TAROT_RANKS for s in TAROT_SUITS}
+    | {f"T{n}" for n in range(1, 22)}
+    | {MATTO}
+)
 JUNK_CARDS = ["", "10H", "qh", "ZZ", "T0", "T22", "AH ", "??", "A", "🂡", "\x00H", "AHAH"]
 
 # text any protobuf string can carry (no lone surrogates), control characters included
 text = st.text(st.characters(exclude_categories=["Cs"]), max_size=24)
-names = st.one_of(st.sampled_from(["type", "1", "0", "-1", "", "seat", "card", "cards", "__class__",
-                                   "hands", "x" * 200]), text)
+names = st.one_of(
+    st.sampled_from(
+        ["type", "1", "0", "-1", "", "seat", "card", "cards", "__class__", "hands", "x" * 200]
+    ),
+    text,
+)
 
 card = st.one_of(st.sampled_from(CARDS), st.sampled_from(JUNK_CARDS), text)
 cards = st.lists(card, max_size=12)
@@ -42,9 +49,27 @@ def numbers() -> st.SearchStrategy[float]:
     """What a Struct number can be: small amounts, edges of the 53-bit range, beyond, NaN, ±Inf."""
     return st.one_of(
         st.integers(-3, 120),
-        st.sampled_from([BIG - 1, BIG, BIG + 2, -BIG, 10**9, 10**9 + 1, 2**63, 2**64,
-                         1.7e308, -1.7e308, 5e-324, 0.5, -0.0, 2.5,
-                         math.nan, math.inf, -math.inf]),
+        st.sampled_from(
+            [
+                BIG - 1,
+                BIG,
+                BIG + 2,
+                -BIG,
+                10**9,
+                10**9 + 1,
+                2**63,
+                2**64,
+                1.7e308,
+                -1.7e308,
+                5e-324,
+                0.5,
+                -0.0,
+                2.5,
+                math.nan,
+                math.inf,
+                -math.inf,
+            ]
+        ),
         st.floats(allow_nan=True, allow_infinity=True),
     )
 
@@ -52,8 +77,10 @@ def numbers() -> st.SearchStrategy[float]:
 scalars = st.one_of(st.none(), st.booleans(), numbers(), text, card)
 
 
-def mostly(usual: st.SearchStrategy[Any], rare: st.SearchStrategy[Any],
-           ) -> st.SearchStrategy[Any]:
+def mostly(
+    usual: st.SearchStrategy[Any],
+    rare: st.SearchStrategy[Any],
+) -> st.SearchStrategy[Any]:
     """`usual` nine times in ten, `rare` otherwise: requests well formed enough to reach the
     rules, hostile enough to find what they miss. (Hypothesis favours zero and the bounds, so
     zero is usual and the rare pick lies inside.)"""
@@ -62,9 +89,13 @@ def mostly(usual: st.SearchStrategy[Any], rare: st.SearchStrategy[Any],
 
 def json_values(max_leaves: int) -> st.SearchStrategy[Any]:
     """Nested lists and string-keyed objects of scalars."""
-    return st.recursive(scalars, lambda inner: st.one_of(
-        st.lists(inner, max_size=4), st.dictionaries(names, inner, max_size=4)),
-        max_leaves=max_leaves)
+    return st.recursive(
+        scalars,
+        lambda inner: st.one_of(
+            st.lists(inner, max_size=4), st.dictionaries(names, inner, max_size=4)
+        ),
+        max_leaves=max_leaves,
+    )
 
 
 json_data, small_json = json_values(12), json_values(4)
@@ -84,14 +115,28 @@ def field_values() -> st.SearchStrategy[Any]:
     good_card, good_cards = st.sampled_from(CARDS), st.lists(st.sampled_from(CARDS), max_size=6)
     meld_ref = st.integers(-1, 6)
     usual = st.one_of(
-        good_card, good_cards, st.integers(0, 120), meld_ref, st.booleans(),
-        st.fixed_dictionaries({}, optional={"cards": good_cards, "meld": meld_ref,
-                                            "at": st.integers(0, 3), "card": good_card,
-                                            "new_meld": good_cards}),
-        st.lists(st.fixed_dictionaries({"cards": good_cards}, optional={"meld": meld_ref}),
-                 max_size=3))
-    rare = st.one_of(card, cards, numbers(), text, json_data,
-                     st.builds(deep, st.sampled_from([8, 20, 32])))
+        good_card,
+        good_cards,
+        st.integers(0, 120),
+        meld_ref,
+        st.booleans(),
+        st.fixed_dictionaries(
+            {},
+            optional={
+                "cards": good_cards,
+                "meld": meld_ref,
+                "at": st.integers(0, 3),
+                "card": good_card,
+                "new_meld": good_cards,
+            },
+        ),
+        st.lists(
+            st.fixed_dictionaries({"cards": good_cards}, optional={"meld": meld_ref}), max_size=3
+        ),
+    )
+    rare = st.one_of(
+        card, cards, numbers(), text, json_data, st.builds(deep, st.sampled_from([8, 20, 32]))
+    )
     return mostly(usual, rare)
 
 
@@ -101,18 +146,22 @@ field_value = field_values()
 def move_fields(field_names: Sequence[str]) -> st.SearchStrategy[dict[str, Any]]:
     """The spec's fields of a move, each maybe present, plus junk fields."""
     known = {name: field_value for name in field_names}
-    return st.tuples(st.fixed_dictionaries({}, optional=known),
-                     mostly(st.just({}), st.dictionaries(names, small_json, max_size=2))).map(
-        lambda both: {**both[1], **both[0]})
+    return st.tuples(
+        st.fixed_dictionaries({}, optional=known),
+        mostly(st.just({}), st.dictionaries(names, small_json, max_size=2)),
+    ).map(lambda both: {**both[1], **both[0]})
 
 
 def moves(move_specs: Sequence[Mapping[str, Any]]) -> st.SearchStrategy[pb.Move]:
     """A move of one of the game's types with its fields, or of an unknown type."""
-    typed = [st.tuples(st.just(str(m["type"])), move_fields(list(m.get("fields") or ())))
-             for m in move_specs]
+    typed = [
+        st.tuples(st.just(str(m["type"])), move_fields(list(m.get("fields") or ())))
+        for m in move_specs
+    ]
     junk = st.tuples(st.one_of(st.just(""), text), move_fields(["card", "cards", "amount"]))
-    return mostly(st.one_of(*typed), junk).map(lambda pair: pb.Move(type=pair[0],
-                                                            fields=data_to_struct(pair[1])))
+    return mostly(st.one_of(*typed), junk).map(
+        lambda pair: pb.Move(type=pair[0], fields=data_to_struct(pair[1]))
+    )
 
 
 def option_value(option: Mapping[str, Any]) -> st.SearchStrategy[Any]:
@@ -126,29 +175,38 @@ def option_value(option: Mapping[str, Any]) -> st.SearchStrategy[Any]:
 
 def options(option_specs: Sequence[Mapping[str, Any]]) -> st.SearchStrategy[dict[str, Any]]:
     known = {str(o["name"]): option_value(o) for o in option_specs}
-    return st.tuples(st.fixed_dictionaries({}, optional=known),
-                     mostly(st.just({}), st.dictionaries(names, scalars, max_size=2))).map(
-        lambda both: {**both[1], **both[0]})
+    return st.tuples(
+        st.fixed_dictionaries({}, optional=known),
+        mostly(st.just({}), st.dictionaries(names, scalars, max_size=2)),
+    ).map(lambda both: {**both[1], **both[0]})
 
 
 def seat_numbers(most: int = 9) -> st.SearchStrategy[int]:
-    return mostly(st.integers(0, most), st.one_of(st.integers(-2, most + 2),
-                                                  st.sampled_from(INT32)))
+    return mostly(
+        st.integers(0, most), st.one_of(st.integers(-2, most + 2), st.sampled_from(INT32))
+    )
 
 
 def deals(seats: int = 5) -> st.SearchStrategy[dict[str, Any]]:
     """A stacked deal, as SCENARIOS.md has it or not quite."""
     hands = st.dictionaries(st.one_of(st.integers(-1, seats).map(str), names), cards, max_size=6)
-    return st.fixed_dictionaries({}, optional={
-        "hands": st.one_of(hands, small_json), "turned": st.one_of(card, cards),
-        "stock": st.one_of(cards, small_json), "kitty": numbers(),
-    }).flatmap(lambda deal: st.dictionaries(names, scalars, max_size=1).map(
-        lambda junk: {**junk, **deal}))
+    return st.fixed_dictionaries(
+        {},
+        optional={
+            "hands": st.one_of(hands, small_json),
+            "turned": st.one_of(card, cards),
+            "stock": st.one_of(cards, small_json),
+            "kitty": numbers(),
+        },
+    ).flatmap(
+        lambda deal: st.dictionaries(names, scalars, max_size=1).map(lambda junk: {**junk, **deal})
+    )
 
 
-def per_game(descriptions: Mapping[str, Mapping[str, Any]],
-             build: Callable[[str, Mapping[str, Any]], st.SearchStrategy[Any]],
-             ) -> st.SearchStrategy[Any]:
+def per_game(
+    descriptions: Mapping[str, Mapping[str, Any]],
+    build: Callable[[str, Mapping[str, Any]], st.SearchStrategy[Any]],
+) -> st.SearchStrategy[Any]:
     """`build(game, description)` for each known game, and for a made-up game name (built once
     each: strategies built inside `flatmap` cost more than the requests they make)."""
     known = [build(game, described) for game, described in sorted(descriptions.items())]
@@ -157,26 +215,46 @@ def per_game(descriptions: Mapping[str, Mapping[str, Any]],
 
 
 def int_map(values: tuple[int, int]) -> st.SearchStrategy[dict[int, int]]:
-    return mostly(st.just({}), st.dictionaries(
-        seat_numbers(), st.one_of(st.integers(-5, 500), st.integers(*values),
-                                  st.sampled_from([BIG - 1, BIG, -BIG])), max_size=4))
+    return mostly(
+        st.just({}),
+        st.dictionaries(
+            seat_numbers(),
+            st.one_of(
+                st.integers(-5, 500), st.integers(*values), st.sampled_from([BIG - 1, BIG, -BIG])
+            ),
+            max_size=4,
+        ),
+    )
 
 
-def create_table_requests(descriptions: Mapping[str, Mapping[str, Any]],
-                          ) -> st.SearchStrategy[pb.CreateTableRequest]:
-    def request(game: str, described: Mapping[str, Any],
-                ) -> st.SearchStrategy[pb.CreateTableRequest]:
+def create_table_requests(
+    descriptions: Mapping[str, Mapping[str, Any]],
+) -> st.SearchStrategy[pb.CreateTableRequest]:
+    def request(
+        game: str,
+        described: Mapping[str, Any],
+    ) -> st.SearchStrategy[pb.CreateTableRequest]:
         seats = described.get("seats") or {"min": 1, "max": 9}
         return st.builds(
             lambda opts, seats, dealer, seed, deal, scores, balances: pb.CreateTableRequest(
-                game=game, options=data_to_struct(opts), seats=seats, dealer=dealer, seed=seed,
-                deal=None if deal is None else data_to_struct(deal), scores=scores,
-                balances=balances),
+                game=game,
+                options=data_to_struct(opts),
+                seats=seats,
+                dealer=dealer,
+                seed=seed,
+                deal=None if deal is None else data_to_struct(deal),
+                scores=scores,
+                balances=balances,
+            ),
             options(described.get("options") or ()),
             mostly(st.integers(seats["min"], seats["max"]), seat_numbers()),
             mostly(st.integers(0, seats["min"] - 1), seat_numbers()),
-            st.one_of(st.none(), st.integers(*INT64)), mostly(st.none(), deals()),
-            int_map(INT64), int_map(INT64))
+            st.one_of(st.none(), st.integers(*INT64)),
+            mostly(st.none(), deals()),
+            int_map(INT64),
+            int_map(INT64),
+        )
+
     return per_game(descriptions, request)
 
 
@@ -186,25 +264,42 @@ def create_table_requests(descriptions: Mapping[str, Mapping[str, Any]],
 def records(descriptions: Mapping[str, Mapping[str, Any]]) -> st.SearchStrategy[dict[str, Any]]:
     """A game record (SCENARIOS.md): a known game, a seat count, a seed (a deal rarely), steps;
     mostly well formed, with junk in every part otherwise."""
+
     def record(game: str, described: Mapping[str, Any]) -> st.SearchStrategy[dict[str, Any]]:
         seats = described.get("seats") or {"min": 1, "max": 9}
         step = st.fixed_dictionaries(
-            {"seat": mostly(st.integers(0, seats["max"] - 1), seat_numbers()),
-             "move": moves_as_data(described.get("moves") or ())})
+            {
+                "seat": mostly(st.integers(0, seats["max"] - 1), seat_numbers()),
+                "move": moves_as_data(described.get("moves") or ()),
+            }
+        )
         usual = st.fixed_dictionaries(
-            {"format": st.just(1), "game": st.just(game),
-             "seats": st.integers(seats["min"], seats["max"]),
-             "seed": st.integers(0, 2**32), "steps": st.lists(step, max_size=8)},
-            optional={"dealer": st.integers(0, seats["min"] - 1),
-                      "options": options(described.get("options") or ())})
+            {
+                "format": st.just(1),
+                "game": st.just(game),
+                "seats": st.integers(seats["min"], seats["max"]),
+                "seed": st.integers(0, 2**32),
+                "steps": st.lists(step, max_size=8),
+            },
+            optional={
+                "dealer": st.integers(0, seats["min"] - 1),
+                "options": options(described.get("options") or ()),
+            },
+        )
         rare = st.fixed_dictionaries(
             {"game": st.just(game), "steps": st.lists(st.one_of(step, small_json), max_size=6)},
-            optional={"format": st.sampled_from([1, 2, 0, "1", None, 1.5]),
-                      "seats": seat_numbers(8), "dealer": seat_numbers(8),
-                      "seed": st.one_of(st.integers(*INT64), numbers()), "deal": deals(),
-                      "options": options(described.get("options") or ()),
-                      "junk": small_json})
+            optional={
+                "format": st.sampled_from([1, 2, 0, "1", None, 1.5]),
+                "seats": seat_numbers(8),
+                "dealer": seat_numbers(8),
+                "seed": st.one_of(st.integers(*INT64), numbers()),
+                "deal": deals(),
+                "options": options(described.get("options") or ()),
+                "junk": small_json,
+            },
+        )
         return mostly(usual, rare)
+
     return per_game(descriptions, record)
 
 
@@ -214,27 +309,47 @@ def _of_type(kind: str) -> Callable[[dict[str, Any]], dict[str, Any]]:
 
 
 def moves_as_data(move_specs: Sequence[Mapping[str, Any]]) -> st.SearchStrategy[Any]:
-    typed = [move_fields(list(m.get("fields") or ())).map(_of_type(str(m["type"])))
-             for m in move_specs]
+    typed = [
+        move_fields(list(m.get("fields") or ())).map(_of_type(str(m["type"]))) for m in move_specs
+    ]
     return mostly(st.one_of(*typed), small_json) if typed else small_json
 
 
 YAML_BOMB = "a: &a [x, x, x, x, x, x, x, x, x]\n" + "".join(
     f"{chr(98 + i)}: &{chr(98 + i)} [*{chr(97 + i)}, *{chr(97 + i)}, *{chr(97 + i)}]\n"
-    for i in range(9))
+    for i in range(9)
+)
 YAML_SPECIAL = [
-    "", "steps: [", "just a string", "- 1\n- 2", YAML_BOMB, "game: !!python/object:os.system x",
-    "n: " + "9" * 5000, "game: \x07\x1b[31m", "[" * 200 + "]" * 200, "{1: a, b: c}",
-    "steps: " + "[" * 40 + "]" * 40, "? [a, b]\n: c", "%YAML 9.9\n---\na: 1", "a: .nan\nb: -.inf",
-    "game: pontinho\nseats: 3\nsteps: []\n" + "x: y\n" * 10, "\ufeffgame: pontinho",
+    "",
+    "steps: [",
+    "just a string",
+    "- 1\n- 2",
+    YAML_BOMB,
+    "game: !!python/object:os.system x",
+    "n: " + "9" * 5000,
+    "game: \x07\x1b[31m",
+    "[" * 200 + "]" * 200,
+    "{1: a, b: c}",
+    "steps: " + "[" * 40 + "]" * 40,
+    "? [a, b]\n: c",
+    "%YAML 9.9\n---\na: 1",
+    "a: .nan\nb: -.inf",
+    "game: pontinho\nseats: 3\nsteps: []\n" + "x: y\n" * 10,
+    "\ufeffgame: pontinho",
 ]
 
 
 def yaml_texts(descriptions: Mapping[str, Mapping[str, Any]]) -> st.SearchStrategy[str]:
     """YAML records: dumped from `records`, special cases (bombs, tags, depth), and plain text."""
     dumped = records(descriptions).map(_dump)
-    return mostly(dumped, st.one_of(st.sampled_from(YAML_SPECIAL), text,
-                                    st.tuples(dumped, text).map(lambda pair: pair[0] + pair[1])))
+    return mostly(
+        dumped,
+        st.one_of(
+            st.sampled_from(YAML_SPECIAL),
+            text,
+            st.tuples(dumped, text).map(lambda pair: pair[0] + pair[1]),
+        ),
+    )
 
 
 def _dump(record: Mapping[str, Any]) -> str:
@@ -244,10 +359,12 @@ def _dump(record: Mapping[str, Any]) -> str:
         return repr(record)
 
 
-def adjudicate_requests(descriptions: Mapping[str, Mapping[str, Any]],
-                        ) -> st.SearchStrategy[pb.AdjudicateRequest]:
+def adjudicate_requests(
+    descriptions: Mapping[str, Mapping[str, Any]],
+) -> st.SearchStrategy[pb.AdjudicateRequest]:
     as_data = records(descriptions).map(
-        lambda record: pb.AdjudicateRequest(record_data=data_to_struct(record)))
+        lambda record: pb.AdjudicateRequest(record_data=data_to_struct(record))
+    )
     as_yaml = yaml_texts(descriptions).map(lambda txt: pb.AdjudicateRequest(record_yaml=txt))
     return st.one_of(as_data, as_yaml, st.just(pb.AdjudicateRequest()))
 
@@ -257,20 +374,26 @@ def adjudicate_requests(descriptions: Mapping[str, Mapping[str, Any]],
 
 def mutated(valid: bytes) -> st.SearchStrategy[bytes]:
     """`valid` with a few bytes changed, cut short or extended."""
+
     def apply(edits: list[tuple[int, int]], cut: int, tail: bytes) -> bytes:
         data = bytearray(valid)
         for position, value in edits:
             if data:
                 data[position % len(data)] = value
-        return bytes(data[:max(cut, 0) or len(data)]) + tail
-    return st.builds(apply, st.lists(st.tuples(st.integers(0, 10**6), st.integers(0, 255)),
-                                     max_size=4),
-                     st.integers(-1, max(len(valid), 1)), st.binary(max_size=8))
+        return bytes(data[: max(cut, 0) or len(data)]) + tail
+
+    return st.builds(
+        apply,
+        st.lists(st.tuples(st.integers(0, 10**6), st.integers(0, 255)), max_size=4),
+        st.integers(-1, max(len(valid), 1)),
+        st.binary(max_size=8),
+    )
 
 
 def raw_requests(valid_samples: Sequence[bytes]) -> st.SearchStrategy[bytes]:
     """Random bytes, unknown groups nested around the parser's depth limit (100), and
     well-formed requests with bytes flipped."""
     nested = st.integers(90, 300).map(lambda depth: b"\x7b" * depth + b"\x7c" * depth)
-    return st.one_of(st.binary(max_size=256), nested,
-                     st.sampled_from(list(valid_samples)).flatmap(mutated))
+    return st.one_of(
+        st.binary(max_size=256), nested, st.sampled_from(list(valid_samples)).flatmap(mutated)
+    )

@@ -76,10 +76,28 @@ def serve(log: Path) -> ServedReferee:
     faster than any seat; quotas have their own tests)."""
     with log.open("w") as sink:
         process = subprocess.Popen(
-            [sys.executable, "-m", "referee", "serve", "--port", "0", "--memory",
-             "--log-level", "warning", "--allow-stacked", "--peer-rate", "0",
-             "--token-rate", "0", "--create-rate", "0"],
-            stdout=subprocess.PIPE, stderr=sink, text=True)
+            [
+                sys.executable,
+                "-m",
+                "referee",
+                "serve",
+                "--port",
+                "0",
+                "--memory",
+                "--log-level",
+                "warning",
+                "--allow-stacked",
+                "--peer-rate",
+                "0",
+                "--token-rate",
+                "0",
+                "--create-rate",
+                "0",
+            ],
+            stdout=subprocess.PIPE,
+            stderr=sink,
+            text=True,
+        )
     assert process.stdout is not None
     line = process.stdout.readline()  # `referee listening on HOST:PORT`
     if not line.startswith("referee listening on "):
@@ -97,8 +115,7 @@ def outcome(call: Callable[[], Any]) -> grpc.StatusCode:
     return grpc.StatusCode.OK
 
 
-def raw_call(channel: grpc.Channel, method: str, data: bytes,
-             timeout: float) -> Callable[[], Any]:
+def raw_call(channel: grpc.Channel, method: str, data: bytes, timeout: float) -> Callable[[], Any]:
     """`data` sent as is, the answer's bytes not parsed."""
     path = f"/{SERVICE.full_name}/{method}"
     # no serializers: the bytes go out as they are, the answer's come back unparsed

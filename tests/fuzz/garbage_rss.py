@@ -55,8 +55,9 @@ def main() -> int:
     args = parser.parse_args()
     log = Path(tempfile.mkdtemp()) / "server.log"
     if args.bare_sync:
-        process = subprocess.Popen([sys.executable, "-c", BARE_SYNC], stdout=subprocess.PIPE,
-                                   text=True)
+        process = subprocess.Popen(
+            [sys.executable, "-c", BARE_SYNC], stdout=subprocess.PIPE, text=True
+        )
         assert process.stdout is not None
         address, pid = process.stdout.readline().split()[-1], process.pid
         channel, stop = grpc.insecure_channel(address), process.terminate
@@ -73,9 +74,11 @@ def main() -> int:
         after = rss_kb(pid)
     finally:
         stop()
-    print(f"{args.requests} garbage requests in {time.perf_counter() - started:.1f} s: "
-          f"RSS {before} kB -> {after} kB ({after - before:+d} kB, "
-          f"{(after - before) * 1024 / args.requests:.0f} bytes a request); {dict(seen)}")
+    print(
+        f"{args.requests} garbage requests in {time.perf_counter() - started:.1f} s: "
+        f"RSS {before} kB -> {after} kB ({after - before:+d} kB, "
+        f"{(after - before) * 1024 / args.requests:.0f} bytes a request); {dict(seen)}"
+    )
     return 0
 
 

@@ -51,9 +51,15 @@ SEEN: Counter[tuple[str, str]] = Counter()  # (request type, status): what the f
 
 
 def fuzz(examples: int) -> settings:
-    return settings(max_examples=scaled(examples), deadline=None,
-                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
-                                           HealthCheck.function_scoped_fixture])
+    return settings(
+        max_examples=scaled(examples),
+        deadline=None,
+        suppress_health_check=[
+            HealthCheck.too_slow,
+            HealthCheck.data_too_large,
+            HealthCheck.function_scoped_fixture,
+        ],
+    )
 
 
 @dataclass
@@ -83,10 +89,17 @@ def fuzzed(tmp_path_factory: pytest.TempPathFactory, games: dict[str, Game]) -> 
     try:
         stub = RefereeStub(referee.channel)
         served = [g.name for g in stub.ListGames(pb.ListGamesRequest(), timeout=CALL_S).games]
-        descriptions = {game: named_fields(stub.DescribeGame(
-            pb.DescribeGameRequest(game=game), timeout=CALL_S).description) for game in served}
-        tables = [open_table(stub, games[game], described)
-                  for game, described in descriptions.items() for _ in range(2)]
+        descriptions = {
+            game: named_fields(
+                stub.DescribeGame(pb.DescribeGameRequest(game=game), timeout=CALL_S).description
+            )
+            for game in served
+        }
+        tables = [
+            open_table(stub, games[game], described)
+            for game, described in descriptions.items()
+            for _ in range(2)
+        ]
         yield Fuzzed(referee, stub, descriptions, tables, referee.rss_kb)
     finally:
         referee.stop()
@@ -95,27 +108,32 @@ def fuzzed(tmp_path_factory: pytest.TempPathFactory, games: dict[str, Game]) -> 
 def open_table(stub: RefereeStub, game: Game, described: dict[str, Any]) -> Open:
     seats, adapter = described["seats"]["min"], adapter_for(game)
     balances = {seat: adapter.chips for seat in range(seats)} if adapter.chips else {}
-    created = stub.CreateTable(pb.CreateTableRequest(game=game.name, seats=seats,
-                                                     balances=balances), timeout=CALL_S)
+    created = stub.CreateTable(
+        pb.CreateTableRequest(game=game.name, seats=seats, balances=balances), timeout=CALL_S
+    )
     options = {o["name"]: o["default"] for o in described["options"]}
     return Open(created.table_id, game.name, [s.token for s in created.seats], adapter, options)
 
 
 def advance(stub: RefereeStub, table: Open, rng: random.Random) -> None:
     """One turn of the table's bot, so that the fuzzed moves meet the game in many states."""
-    public = _data(stub.GetView(pb.GetViewRequest(table_id=table.table_id),
-                                timeout=CALL_S).view)
+    public = _data(stub.GetView(pb.GetViewRequest(table_id=table.table_id), timeout=CALL_S).view)
     try:
         seat = table.adapter.next_seat(public)
     except (KeyError, TypeError, ValueError, IndexError):  # the game is over: nobody acts
         return
     token = metadata(table.tokens[seat])
-    view = _data(stub.GetView(pb.GetViewRequest(table_id=table.table_id), timeout=CALL_S,
-                              metadata=token).view)  # as the client library reads it
+    view = _data(
+        stub.GetView(
+            pb.GetViewRequest(table_id=table.table_id), timeout=CALL_S, metadata=token
+        ).view
+    )  # as the client library reads it
     for move in itertools.islice(table.adapter.candidates(table.options)(view, rng), 30):
         fields = {k: v for k, v in move.items() if k != "type"}
-        proposal = pb.ProposeRequest(table_id=table.table_id, move=pb.Move(
-            type=str(move["type"]), fields=data_to_struct(fields)))
+        proposal = pb.ProposeRequest(
+            table_id=table.table_id,
+            move=pb.Move(type=str(move["type"]), fields=data_to_struct(fields)),
+        )
         answer = stub.Propose(proposal, timeout=CALL_S, metadata=token)
         if answer.verdict.outcome != pb.OUTCOME_REJECTED:
             SEEN["bot move", pb.Outcome.Name(answer.verdict.outcome)] += 1
@@ -143,7 +161,8 @@ def tokens(fuzzed: Fuzzed, table: Open) -> st.SearchStrategy[str | None]:
     others = [t for other in fuzzed.tables for t in other.tokens]
     # `fuzz_strategies` is a folder's module pytest puts on sys.path: Any to mypy
     chosen: st.SearchStrategy[str | None] = mostly(
-        st.sampled_from(table.tokens), st.one_of(st.none(), st.sampled_from(others), ascii_tokens))
+        st.sampled_from(table.tokens), st.one_of(st.none(), st.sampled_from(others), ascii_tokens)
+    )
     return chosen
 
 
@@ -154,16 +173,20 @@ def metadata(token: str | None) -> tuple[tuple[str, str], ...]:
 def table_ids(fuzzed: Fuzzed, table: Open) -> st.SearchStrategy[str]:
     """Mostly `table`'s, else another table's or a made-up one."""
     known = [t.table_id for t in fuzzed.tables]
-    chosen: st.SearchStrategy[str] = mostly(st.just(table.table_id), st.one_of(
-        st.sampled_from(known), st.sampled_from(["", " ", "../x", "t" * 300]), text))
+    chosen: st.SearchStrategy[str] = mostly(
+        st.just(table.table_id),
+        st.one_of(st.sampled_from(known), st.sampled_from(["", " ", "../x", "t" * 300]), text),
+    )
     return chosen
 
 
-optional_int64 = mostly(st.none(), st.one_of(st.integers(-3, 40), st.sampled_from(INT64),
-                                             st.integers(*INT64)))
+optional_int64 = mostly(
+    st.none(), st.one_of(st.integers(-3, 40), st.sampled_from(INT64), st.integers(*INT64))
+)
 optional_seat = mostly(st.none(), st.one_of(st.integers(-2, 9), st.sampled_from(INT32)))
-move_ids = mostly(st.just(""), st.one_of(st.sampled_from(["m-1", "m-2", "x" * 128, "x" * 129]),
-                                         text))
+move_ids = mostly(
+    st.just(""), st.one_of(st.sampled_from(["m-1", "m-2", "x" * 128, "x" * 129]), text)
+)
 
 
 def test_list_and_describe_games(fuzzed: Fuzzed) -> None:
@@ -171,19 +194,20 @@ def test_list_and_describe_games(fuzzed: Fuzzed) -> None:
     @given(game=st.one_of(st.sampled_from(sorted(fuzzed.descriptions)), names))
     def check(game: str) -> None:
         request = pb.DescribeGameRequest(game=game)
-        assert_no_bug(outcome(lambda: fuzzed.stub.DescribeGame(request, timeout=CALL_S)),
-                      request)
+        assert_no_bug(outcome(lambda: fuzzed.stub.DescribeGame(request, timeout=CALL_S)), request)
+
     check()
     assert outcome(lambda: fuzzed.stub.ListGames(pb.ListGamesRequest(), timeout=CALL_S)) is (
-        grpc.StatusCode.OK)
+        grpc.StatusCode.OK
+    )
 
 
 def test_create_table(fuzzed: Fuzzed) -> None:
     @fuzz(80)
     @given(request=create_table_requests(fuzzed.descriptions))
     def check(request: pb.CreateTableRequest) -> None:
-        assert_no_bug(outcome(lambda: fuzzed.stub.CreateTable(request, timeout=CALL_S)),
-                      request)
+        assert_no_bug(outcome(lambda: fuzzed.stub.CreateTable(request, timeout=CALL_S)), request)
+
     check()
 
 
@@ -191,14 +215,18 @@ def test_propose(fuzzed: Fuzzed) -> None:
     by_game = {game: moves(described["moves"]) for game, described in fuzzed.descriptions.items()}
 
     def case(table: Open) -> st.SearchStrategy[tuple[pb.ProposeRequest, str | None]]:
-        request = st.builds(pb.ProposeRequest, table_id=table_ids(fuzzed, table),
-                            move=by_game[table.game], move_id=move_ids,
-                            expected_version=optional_int64, seat=optional_seat)
+        request = st.builds(
+            pb.ProposeRequest,
+            table_id=table_ids(fuzzed, table),
+            move=by_game[table.game],
+            move_id=move_ids,
+            expected_version=optional_int64,
+            seat=optional_seat,
+        )
         return st.tuples(request, tokens(fuzzed, table))
 
     @fuzz(200)
-    @given(asked=st.one_of(*[case(table) for table in fuzzed.tables]),
-           seed=st.integers(0, 2**32))
+    @given(asked=st.one_of(*[case(table) for table in fuzzed.tables]), seed=st.integers(0, 2**32))
     def check(asked: tuple[pb.ProposeRequest, str | None], seed: int) -> None:
         request, token = asked
         rng = random.Random(seed)  # not st.randoms(): the bot draws as the table's state asks
@@ -209,39 +237,51 @@ def test_propose(fuzzed: Fuzzed) -> None:
         def call() -> None:
             answer = fuzzed.stub.Propose(request, timeout=CALL_S, metadata=metadata(token))
             SEEN["Verdict", pb.Outcome.Name(answer.verdict.outcome)] += 1
+
         assert_no_bug(outcome(call), request)
+
     check()
 
 
 def test_get_view(fuzzed: Fuzzed) -> None:
     def case(table: Open) -> st.SearchStrategy[tuple[pb.GetViewRequest, str | None]]:
-        request = st.builds(pb.GetViewRequest, table_id=table_ids(fuzzed, table),
-                            seat=optional_seat)
+        request = st.builds(
+            pb.GetViewRequest, table_id=table_ids(fuzzed, table), seat=optional_seat
+        )
         return st.tuples(request, tokens(fuzzed, table))
 
     @fuzz(40)
     @given(asked=st.one_of(*[case(table) for table in fuzzed.tables]))
     def check(asked: tuple[pb.GetViewRequest, str | None]) -> None:
         request, token = asked
-        call = lambda: fuzzed.stub.GetView(request, timeout=CALL_S,  # noqa: E731
-                                           metadata=metadata(token))
+
+        def call() -> Any:
+            return fuzzed.stub.GetView(request, timeout=CALL_S, metadata=metadata(token))
+
         assert_no_bug(outcome(call), request)
+
     check()
 
 
 def test_watch(fuzzed: Fuzzed) -> None:
     def case(table: Open) -> st.SearchStrategy[tuple[pb.WatchRequest, str | None]]:
-        request = st.builds(pb.WatchRequest, table_id=table_ids(fuzzed, table),
-                            from_version=st.one_of(st.integers(-3, 40), st.sampled_from(INT64)))
+        request = st.builds(
+            pb.WatchRequest,
+            table_id=table_ids(fuzzed, table),
+            from_version=st.one_of(st.integers(-3, 40), st.sampled_from(INT64)),
+        )
         return st.tuples(request, tokens(fuzzed, table))
 
     @fuzz(20)
     @given(asked=st.one_of(*[case(table) for table in fuzzed.tables]))
     def check(asked: tuple[pb.WatchRequest, str | None]) -> None:
         request, token = asked
-        call = lambda: list(fuzzed.stub.Watch(request, timeout=WATCH_S,  # noqa: E731
-                                              metadata=metadata(token)))
+
+        def call() -> Any:
+            return list(fuzzed.stub.Watch(request, timeout=WATCH_S, metadata=metadata(token)))
+
         assert_no_bug(outcome(call), request)
+
     check()
 
 
@@ -249,8 +289,8 @@ def test_adjudicate(fuzzed: Fuzzed) -> None:
     @fuzz(80)
     @given(request=adjudicate_requests(fuzzed.descriptions))
     def check(request: pb.AdjudicateRequest) -> None:
-        assert_no_bug(outcome(lambda: fuzzed.stub.Adjudicate(request, timeout=CALL_S)),
-                      request)
+        assert_no_bug(outcome(lambda: fuzzed.stub.Adjudicate(request, timeout=CALL_S)), request)
+
     check()
 
 
@@ -262,8 +302,11 @@ def samples(fuzzed: Fuzzed) -> dict[str, list[bytes]]:
         "ListGames": [pb.ListGamesRequest()],
         "DescribeGame": [pb.DescribeGameRequest(game=table.game)],
         "CreateTable": [pb.CreateTableRequest(game=table.game, seats=3, seed=7)],
-        "Propose": [pb.ProposeRequest(table_id=table.table_id, move=move, move_id="m",
-                                      expected_version=1, seat=1)],
+        "Propose": [
+            pb.ProposeRequest(
+                table_id=table.table_id, move=move, move_id="m", expected_version=1, seat=1
+            )
+        ],
         "GetView": [pb.GetViewRequest(table_id=table.table_id, seat=1)],
         "Watch": [pb.WatchRequest(table_id=table.table_id, from_version=1)],
         "Adjudicate": [pb.AdjudicateRequest(record_yaml="game: pontinho\nseats: 3\nsteps: []")],
@@ -280,6 +323,7 @@ def test_raw_bytes(fuzzed: Fuzzed, method: str) -> None:
     def check(data: bytes) -> None:
         code = outcome(raw_call(fuzzed.referee.channel, method, data, timeout))
         assert code not in BUGS, f"{code.name} for {method} bytes {data!r}"
+
     check()
 
 
@@ -298,8 +342,10 @@ def test_the_server_memory_stays_bounded(fuzzed: Fuzzed) -> None:
     """Last in the module: the fuzz above ran on this server."""
     after = fuzzed.referee.rss_kb
     growth = after - fuzzed.rss_before_kb
-    print(f"referee RSS {fuzzed.rss_before_kb} kB before the fuzz, {after} kB after "
-          f"(+{growth} kB; bound +{RSS_BOUND_KB} kB; FUZZ_SCALE={FUZZ_SCALE:g})")
+    print(
+        f"referee RSS {fuzzed.rss_before_kb} kB before the fuzz, {after} kB after "
+        f"(+{growth} kB; bound +{RSS_BOUND_KB} kB; FUZZ_SCALE={FUZZ_SCALE:g})"
+    )
     for (kind, code), count in sorted(SEEN.items()):
         print(f"  {kind:22} {code:20} {count}")
     assert growth < RSS_BOUND_KB

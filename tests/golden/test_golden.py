@@ -13,6 +13,7 @@ from referee.transcript import NoTranscript, adapter_for
 
 def test_a_mechanic_without_an_adapter_is_refused_clearly() -> None:
     game = SimpleNamespace(name="scopa", spec=SimpleNamespace(mechanics="fishing"))
-    with pytest.raises(NoTranscript, match="no transcript for `scopa` yet: its mechanics "
-                                           "`fishing` has no adapter"):
+    with pytest.raises(
+        NoTranscript, match="no transcript for `scopa` yet: its mechanics `fishing` has no adapter"
+    ):
         adapter_for(game)

@@ -20,8 +20,10 @@ MAX_DIFF_LINES = 200
 
 
 def regenerate_command(path: Path, game: str, seed: int, seats: int) -> str:
-    return (f"referee transcript {game} --seed {seed} --seats {seats} "
-            f"--out {path.resolve().relative_to(ROOT)}")
+    return (
+        f"referee transcript {game} --seed {seed} --seats {seats} "
+        f"--out {path.resolve().relative_to(ROOT)}"
+    )
 
 
 def assert_transcript_unchanged(path: Path, game: Game, seed: int, seats: int) -> None:
@@ -33,10 +35,23 @@ def assert_transcript_unchanged(path: Path, game: Game, seed: int, seats: int) -
     if actual == expected:
         return
     shown_as = str(path.resolve().relative_to(ROOT))
-    diff = list(difflib.unified_diff(expected.splitlines(), actual.splitlines(),
-                                     fromfile=shown_as, tofile="regenerated", lineterm="", n=2))
+    diff = list(
+        difflib.unified_diff(
+            expected.splitlines(),
+            actual.splitlines(),
+            fromfile=shown_as,
+            tofile="regenerated",
+            lineterm="",
+            n=2,
+        )
+    )
     shown = "\n".join(diff[:MAX_DIFF_LINES])
-    more = f"\n... {len(diff) - MAX_DIFF_LINES} more diff lines" if len(diff) > MAX_DIFF_LINES else ""
-    pytest.fail(f"the transcript {path.name} changed: the rules, the views, the events or the bot "
-                f"changed.\n{shown}{more}\nIf the change is intended, regenerate it:\n"
-                f"  {command}\nand review the diff.", pytrace=False)
+    more = (
+        f"\n... {len(diff) - MAX_DIFF_LINES} more diff lines" if len(diff) > MAX_DIFF_LINES else ""
+    )
+    pytest.fail(
+        f"the transcript {path.name} changed: the rules, the views, the events or the bot "
+        f"changed.\n{shown}{more}\nIf the change is intended, regenerate it:\n"
+        f"  {command}\nand review the diff.",
+        pytrace=False,
+    )

@@ -31,8 +31,8 @@ def draw_or_discard(view: Mapping[str, Any], rng: random.Random) -> dict[str, An
 @dataclass(frozen=True)
 class Audit:
     acknowledged: int
-    lost: int            # acknowledged, but not in the store at the version its verdict gave
-    doubled: int         # a move id stored more than once
+    lost: int  # acknowledged, but not in the store at the version its verdict gave
+    doubled: int  # a move id stored more than once
     unacknowledged: int  # in the store, never acknowledged (the move in flight at a power cut)
 
 
@@ -51,8 +51,9 @@ class Ledger:
         """An accepted verdict reached its client: it must be the table's next version."""
         with self._changed:
             moves = self._moves[table_id]
-            assert version == len(moves) + 1, \
+            assert version == len(moves) + 1, (
                 f"table {table_id}: move {move_id} accepted as version {version} after {len(moves)}"
+            )
             moves.append(move_id)
             self._changed.notify_all()
 
@@ -67,14 +68,18 @@ class Ledger:
     def wait_for_total(self, total: int, timeout_s: float) -> bool:
         with self._changed:
             return self._changed.wait_for(
-                lambda: sum(len(m) for m in self._moves.values()) >= total, timeout_s)
+                lambda: sum(len(m) for m in self._moves.values()) >= total, timeout_s
+            )
 
     def audit(self, store: Store) -> Audit:
         lost = doubled = unacknowledged = 0
         for table_id, acknowledged in self._moves.items():
             stored = _stored_ids(store, table_id)
-            lost += sum(1 for seq, move_id in enumerate(acknowledged)
-                        if seq >= len(stored) or stored[seq] != move_id)
+            lost += sum(
+                1
+                for seq, move_id in enumerate(acknowledged)
+                if seq >= len(stored) or stored[seq] != move_id
+            )
             doubled += len(stored) - len(set(stored))
             unacknowledged += len(set(stored) - set(acknowledged))
         return Audit(self.total(), lost, doubled, unacknowledged)

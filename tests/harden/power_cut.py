@@ -70,7 +70,7 @@ def _sectors(offset: int, data: bytes) -> Iterator[tuple[int, bytes]]:
     position = offset
     while position < offset + len(data):
         end = min(offset + len(data), (position // SECTOR + 1) * SECTOR)
-        yield position, data[position - offset:end - offset]
+        yield position, data[position - offset : end - offset]
         position = end
 
 
@@ -81,7 +81,7 @@ def _apply(image: bytearray, offset: int, data: bytes | None) -> None:
     if offset > len(image):
         image.extend(bytes(offset - len(image)))
     if data is not None:
-        image[offset:offset + len(data)] = data
+        image[offset : offset + len(data)] = data
 
 
 class PowerCut(apsw.VFS):
@@ -95,11 +95,11 @@ class PowerCut(apsw.VFS):
         self.powered = True
         self.commits = 0
         self.ops = 0
-        self.armed_at = 0                  # the commits made before `arm`
+        self.armed_at = 0  # the commits made before `arm`
         self.commits_at_cut = 0
         self.cut_commit: int | None = None
         self.cut_op: int | None = None
-        self.cut_at: int | None = None     # the operation before which the power goes
+        self.cut_at: int | None = None  # the operation before which the power goes
         self.image: dict[str, bytes] = {}  # file name -> what the disk held after the cut
         self.connection: ApswConnection | None = None
         self._lock = threading.Lock()
@@ -134,8 +134,9 @@ class PowerCut(apsw.VFS):
         with self.power:
             self.powered = False
         self.commits_at_cut = self.commits
-        self.image = {name: platter.survivor(self._survives)
-                      for name, platter in self.platters.items()}
+        self.image = {
+            name: platter.survivor(self._survives) for name, platter in self.platters.items()
+        }
         for name in list(self.image):
             shm = Path(name + "-shm")
             if shm.exists():
@@ -166,8 +167,9 @@ class PowerCut(apsw.VFS):
 class PowerCutFile(apsw.VFSFile):
     """A file of the default VFS whose writes and syncs its `PowerCut` also keeps."""
 
-    def __init__(self, vfs: PowerCut, name: str | apsw.URIFilename | None,
-                 flags: list[int]) -> None:
+    def __init__(
+        self, vfs: PowerCut, name: str | apsw.URIFilename | None, flags: list[int]
+    ) -> None:
         self.vfs = vfs
         self.name = name.filename() if isinstance(name, apsw.URIFilename) else name
         super().__init__("", name, flags)

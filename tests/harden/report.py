@@ -22,5 +22,7 @@ def scaled(size: int) -> int:
 def report(attack: str, figures: Mapping[str, object]) -> None:
     """One line of figures for `attack`, printed when `HARDEN_REPORT` is set."""
     if REPORTING:
-        print(f"\nharden: {attack}: " + ", ".join(f"{name} {value}"
-                                                  for name, value in figures.items()))
+        print(
+            f"\nharden: {attack}: "
+            + ", ".join(f"{name} {value}" for name, value in figures.items())
+        )

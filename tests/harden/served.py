@@ -34,8 +34,17 @@ class Served:
 @contextlib.contextmanager
 def referee(*flags: str) -> Iterator[Served]:
     """`referee serve --port 0 FLAGS` (add `--memory` or `--db`), stopped with SIGTERM after."""
-    command = [sys.executable, "-m", "referee", "serve", "--port", "0", "--log-level",
-               "warning", *flags]
+    command = [
+        sys.executable,
+        "-m",
+        "referee",
+        "serve",
+        "--port",
+        "0",
+        "--log-level",
+        "warning",
+        *flags,
+    ]
     process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, text=True)
     try:
         assert process.stdout is not None

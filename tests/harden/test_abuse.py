@@ -34,7 +34,7 @@ from tests.harden.report import SCALE, STRICT, report
 from tests.harden.served import ROOT, Served, referee
 
 SECONDS = 2.5 * SCALE
-TOKEN_RATE = 20           # the quota of a seat token, calls a second (bursts of as many)
+TOKEN_RATE = 20  # the quota of a seat token, calls a second (bursts of as many)
 ABUSE_RATE = 10 * TOKEN_RATE
 CLIENTS, CLIENT_RATE = 10, 10  # well-behaved: calls a second each, a third per token at most
 STREAMS = 500
@@ -44,9 +44,17 @@ HERE = Path(__file__).resolve().parent
 @pytest.fixture(scope="module")
 def served() -> Iterator[Served]:
     """A referee with a seat-token quota and room for the streams."""
-    with referee("--memory", "--token-rate", f"{TOKEN_RATE}/{TOKEN_RATE}", "--peer-rate", "0",
-                 "--max-streams-per-peer", str(STREAMS + 50),
-                 "--max-streams-per-table", str(STREAMS)) as running:
+    with referee(
+        "--memory",
+        "--token-rate",
+        f"{TOKEN_RATE}/{TOKEN_RATE}",
+        "--peer-rate",
+        "0",
+        "--max-streams-per-peer",
+        str(STREAMS + 50),
+        "--max-streams-per-table",
+        str(STREAMS),
+    ) as running:
         yield running
 
 
@@ -113,8 +121,19 @@ def test_abuse_leaves_health_and_honest_clients_alone(served: Served) -> None:
     stub = RefereeStub(channel)
     streams = [stub.Watch(pb.WatchRequest(table_id=watched.id)) for _ in range(STREAMS)]
     abuser = subprocess.Popen(
-        [sys.executable, str(HERE / "abuser.py"), address, target.id, target.tokens[1],
-         str(ABUSE_RATE), str(SECONDS + 1)], cwd=ROOT, stdout=subprocess.PIPE, text=True)
+        [
+            sys.executable,
+            str(HERE / "abuser.py"),
+            address,
+            target.id,
+            target.tokens[1],
+            str(ABUSE_RATE),
+            str(SECONDS + 1),
+        ],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     stop = threading.Event()
     probe: dict[str, tuple[list[float], set[int]]] = {}
     prober = threading.Thread(target=lambda: probe.update(health=health_checks(address, stop)))
@@ -132,13 +151,19 @@ def test_abuse_leaves_health_and_honest_clients_alone(served: Served) -> None:
         channel.close()
     health, statuses = probe["health"]
     figures = {
-        "streams": STREAMS, "server threads": threads,
-        "abuser calls": sum(codes.values()), "abuser refused": codes.get("RESOURCE_EXHAUSTED", 0),
+        "streams": STREAMS,
+        "server threads": threads,
+        "abuser calls": sum(codes.values()),
+        "abuser refused": codes.get("RESOURCE_EXHAUSTED", 0),
         "abuser answered": codes.get("OK", 0),
-        "well-behaved calls": len(abused), "well-behaved errors": len(errors),
-        "baseline p99 ms": round(p99(baseline), 2), "abused p99 ms": round(p99(abused), 2),
+        "well-behaved calls": len(abused),
+        "well-behaved errors": len(errors),
+        "baseline p99 ms": round(p99(baseline), 2),
+        "abused p99 ms": round(p99(abused), 2),
         "ratio": round(p99(abused) / p99(baseline), 2),
-        "health checks": len(health), "health p99 ms": round(p99(health), 2)}
+        "health checks": len(health),
+        "health p99 ms": round(p99(health), 2),
+    }
     report("abuse", figures)
     assert not errors  # no well-behaved call was refused or failed
     assert statuses == {health_pb2.HealthCheckResponse.SERVING}

@@ -36,10 +36,10 @@ from tests.harden.report import report, scaled
 from tests.server.server_support import START_TIMEOUT_S, ServerProcess
 
 SEED = 20261201
-MOVES = scaled(150)      # acknowledged moves, over all tables
-TABLES = 4               # each played by a client thread of its own
-KILL_GAP = (10, 40)      # acknowledged moves between two kills
-KILL_JITTER_S = 0.02     # and then up to this long, so that the kill lands mid-call
+MOVES = scaled(150)  # acknowledged moves, over all tables
+TABLES = 4  # each played by a client thread of its own
+KILL_GAP = (10, 40)  # acknowledged moves between two kills
+KILL_JITTER_S = 0.02  # and then up to this long, so that the kill lands mid-call
 FREEZE_S = (0.005, 0.03)  # how long a frozen server takes proposals it will never read
 T = TypeVar("T")
 
@@ -47,8 +47,8 @@ T = TypeVar("T")
 @dataclass
 class Figures:
     kills: int = 0
-    frozen: int = 0          # kills of a frozen server
-    retries: int = 0        # proposals sent again after a failed call
+    frozen: int = 0  # kills of a frozen server
+    retries: int = 0  # proposals sent again after a failed call
     already_stored: int = 0  # ... whose move the killed server had committed without answering
     lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -84,8 +84,7 @@ class Referee:
     def wait_past(self, generation: int) -> None:
         """Wait until the server of `generation` was replaced: only a kill makes calls fail."""
         with self._changed:
-            replaced = self._changed.wait_for(lambda: self.generation > generation,
-                                              START_TIMEOUT_S)
+            replaced = self._changed.wait_for(lambda: self.generation > generation, START_TIMEOUT_S)
         assert replaced, f"a call failed but server {generation} was never killed"
 
 
@@ -112,8 +111,14 @@ def call(referee: Referee, action: Callable[[RefereeClient], T]) -> T:
             continue
 
 
-def play(referee: Referee, table: TableHandle, moves: int, ledger: Ledger, rng: random.Random,
-         figures: Figures) -> None:
+def play(
+    referee: Referee,
+    table: TableHandle,
+    moves: int,
+    ledger: Ledger,
+    rng: random.Random,
+    figures: Figures,
+) -> None:
     while ledger.version(table.id) < moves:
         version = ledger.version(table.id)
         chosen = call(referee, functools.partial(next_move, table=table, version=version, rng=rng))
@@ -133,16 +138,20 @@ def play(referee: Referee, table: TableHandle, moves: int, ledger: Ledger, rng: 
         ledger.acknowledge(table.id, verdict["version"], move_id)
 
 
-def proposal(table: TableHandle, seat: int, move: dict[str, Any],
-             move_id: str) -> Callable[[RefereeClient], dict[str, Any]]:
+def proposal(
+    table: TableHandle, seat: int, move: dict[str, Any], move_id: str
+) -> Callable[[RefereeClient], dict[str, Any]]:
     """The proposal of `move` by `seat`, to make on whichever server is current."""
+
     def propose(client: RefereeClient) -> dict[str, Any]:
         return client.propose(table.id, table.tokens[seat], move, move_id=move_id)
+
     return propose
 
 
-def next_move(client: RefereeClient, table: TableHandle, version: int,
-              rng: random.Random) -> tuple[int, dict[str, Any]] | None:
+def next_move(
+    client: RefereeClient, table: TableHandle, version: int, rng: random.Random
+) -> tuple[int, dict[str, Any]] | None:
     """The acting seat and its move; None if the table is not at the acknowledged `version`."""
     public = client.view(table.id)
     if public["version"] != version:
@@ -151,8 +160,9 @@ def next_move(client: RefereeClient, table: TableHandle, version: int,
     return seat, draw_or_discard(client.view(table.id, table.tokens[seat]), rng)
 
 
-def kill_repeatedly(referee: Referee, ledger: Ledger, rng: random.Random, figures: Figures,
-                    done: threading.Event) -> None:
+def kill_repeatedly(
+    referee: Referee, ledger: Ledger, rng: random.Random, figures: Figures, done: threading.Event
+) -> None:
     target = rng.randint(*KILL_GAP)
     while not done.is_set() and target < MOVES:
         if ledger.wait_for_total(target, timeout_s=1.0):
@@ -167,18 +177,34 @@ def kill_repeatedly(referee: Referee, ledger: Ledger, rng: random.Random, figure
 
 def test_kill9_loses_no_acknowledged_move(tmp_path: Path) -> None:
     rng = random.Random(SEED)
-    referee, ledger, figures, done = Referee(tmp_path / "referee.db"), Ledger(), Figures(), \
-        threading.Event()
+    referee, ledger, figures, done = (
+        Referee(tmp_path / "referee.db"),
+        Ledger(),
+        Figures(),
+        threading.Event(),
+    )
     with RefereeClient(referee.server.address) as client:
-        tables = [client.create_table("pontinho", seats=3, seed=rng.randrange(2**32))
-                  for _ in range(TABLES)]
+        tables = [
+            client.create_table("pontinho", seats=3, seed=rng.randrange(2**32))
+            for _ in range(TABLES)
+        ]
     for table in tables:
         ledger.open(table.id)
     started = time.monotonic()
     with ThreadPoolExecutor(TABLES + 1) as pool:
         killer = pool.submit(kill_repeatedly, referee, ledger, rng, figures, done)
-        players = [pool.submit(play, referee, table, -(-MOVES // TABLES), ledger,
-                               random.Random(rng.random()), figures) for table in tables]
+        players = [
+            pool.submit(
+                play,
+                referee,
+                table,
+                -(-MOVES // TABLES),
+                ledger,
+                random.Random(rng.random()),
+                figures,
+            )
+            for table in tables
+        ]
         try:
             for player in players:
                 player.result()
@@ -189,11 +215,19 @@ def test_kill9_loses_no_acknowledged_move(tmp_path: Path) -> None:
     store = SqliteStore(referee.db)
     audit = ledger.audit(store)
     store.close()
-    report("kill -9", {"moves acknowledged": audit.acknowledged, "kills": figures.kills,
-                       "of a frozen server": figures.frozen, "retries": figures.retries,
-                       "of moves already stored": figures.already_stored,
-                       "lost": audit.lost, "doubled": audit.doubled,
-                       "stored unacknowledged": audit.unacknowledged,
-                       "seconds": round(time.monotonic() - started, 1)})
+    report(
+        "kill -9",
+        {
+            "moves acknowledged": audit.acknowledged,
+            "kills": figures.kills,
+            "of a frozen server": figures.frozen,
+            "retries": figures.retries,
+            "of moves already stored": figures.already_stored,
+            "lost": audit.lost,
+            "doubled": audit.doubled,
+            "stored unacknowledged": audit.unacknowledged,
+            "seconds": round(time.monotonic() - started, 1),
+        },
+    )
     assert (audit.lost, audit.doubled, audit.unacknowledged) == (0, 0, 0)
     assert audit.acknowledged >= MOVES and figures.kills >= MOVES // max(KILL_GAP)

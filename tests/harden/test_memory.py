@@ -32,8 +32,16 @@ def open_a_window(client: RefereeClient) -> None:
 
 def growth(tmp_path: Path, live_tables: int) -> dict[str, float]:
     """Figures of one run: TABLES tables, each with an open window, `live_tables` in memory."""
-    flags = ("--db", str(tmp_path / f"referee-{live_tables}.db"), "--max-live-tables",
-             str(live_tables), "--create-rate", "0", "--peer-rate", "0")
+    flags = (
+        "--db",
+        str(tmp_path / f"referee-{live_tables}.db"),
+        "--max-live-tables",
+        str(live_tables),
+        "--create-rate",
+        "0",
+        "--peer-rate",
+        "0",
+    )
     with referee(*flags) as served, RefereeClient(served.address) as client:
         for _ in range(LIVE_TABLES):
             open_a_window(client)
@@ -41,15 +49,27 @@ def growth(tmp_path: Path, live_tables: int) -> dict[str, float]:
         for _ in range(TABLES - LIVE_TABLES):
             open_a_window(client)
         end_rss, threads = served.rss_kb, served.threads
-    return {"rss cache full kb": full_rss, "rss end kb": end_rss, "server threads": threads,
-            "kb per table beyond": round((end_rss - full_rss) / (TABLES - LIVE_TABLES), 2)}
+    return {
+        "rss cache full kb": full_rss,
+        "rss end kb": end_rss,
+        "server threads": threads,
+        "kb per table beyond": round((end_rss - full_rss) / (TABLES - LIVE_TABLES), 2),
+    }
 
 
 def test_tables_beyond_the_cache_cost_little_memory(tmp_path: Path) -> None:
     """The control: the same run with a cache that holds every table (no eviction)."""
     bounded, unbounded = growth(tmp_path, LIVE_TABLES), growth(tmp_path, TABLES)
-    report("memory", {"tables": TABLES, "open windows": TABLES, "live tables": LIVE_TABLES,
-                      "bounded": bounded, "control, every table live": unbounded})
+    report(
+        "memory",
+        {
+            "tables": TABLES,
+            "open windows": TABLES,
+            "live tables": LIVE_TABLES,
+            "bounded": bounded,
+            "control, every table live": unbounded,
+        },
+    )
     assert bounded["server threads"] < 50 and unbounded["server threads"] < 50
     if STRICT:  # what is left per table: its window's deadline in the heap, the store's pages
         assert bounded["kb per table beyond"] < unbounded["kb per table beyond"] / 2

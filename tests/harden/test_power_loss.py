@@ -31,9 +31,9 @@ from tests.harden.power_cut import Platter, PowerCut
 from tests.harden.report import report, scaled
 
 SEED = 20261201
-RUNS = scaled(8)             # per level; the same seeds for both levels
-LAST_CUT = scaled(100)       # the cut falls at commit 1 .. LAST_CUT after the tables are made
-OPS_IN_A_COMMIT = 8          # the cut falls before file operation 0 .. 7 of its commit
+RUNS = scaled(8)  # per level; the same seeds for both levels
+LAST_CUT = scaled(100)  # the cut falls at commit 1 .. LAST_CUT after the tables are made
+OPS_IN_A_COMMIT = 8  # the cut falls before file operation 0 .. 7 of its commit
 TABLES = 3
 MOVES_AT_MOST = LAST_CUT + 10  # per table: enough commits for the latest cut, even all grouped
 
@@ -47,12 +47,14 @@ class Run:
 
 def cut_power_once(folder: Path, games: dict[str, Game], synchronous: str, seed: int) -> Run:
     rng = random.Random(seed)
-    vfs = PowerCut(f"power-cut-{folder.name}", random.Random(rng.random()),
-                   keep=0.5 if seed % 2 else 0.0)
+    vfs = PowerCut(
+        f"power-cut-{folder.name}", random.Random(rng.random()), keep=0.5 if seed % 2 else 0.0
+    )
     store = SqliteStore(folder / "referee.db", synchronous=synchronous, connect=vfs.connect)
     service, ledger = RefereeService(store, games, allow_stacked=True), Ledger()
-    tables = [service.create_table("pontinho", seats=3, seed=rng.randrange(2**32))
-              for _ in range(TABLES)]
+    tables = [
+        service.create_table("pontinho", seats=3, seed=rng.randrange(2**32)) for _ in range(TABLES)
+    ]
     for table in tables:
         ledger.open(table.table_id)
     assert vfs.connection is not None
@@ -60,8 +62,10 @@ def cut_power_once(folder: Path, games: dict[str, Game], synchronous: str, seed:
     commit, op = rng.randint(1, LAST_CUT), rng.randrange(OPS_IN_A_COMMIT)
     vfs.arm(commit, op)
     with ThreadPoolExecutor(TABLES) as pool:
-        for player in [pool.submit(play, service, table, ledger, vfs, random.Random(rng.random()))
-                       for table in tables]:
+        for player in [
+            pool.submit(play, service, table, ledger, vfs, random.Random(rng.random()))
+            for table in tables
+        ]:
             player.result()
     service.close()
     store.close()
@@ -73,16 +77,18 @@ def cut_power_once(folder: Path, games: dict[str, Game], synchronous: str, seed:
     return Run(vfs.commits_at_cut - vfs.armed_at, f"{commit}/{op}", audit)
 
 
-def play(service: RefereeService, table: CreatedTable, ledger: Ledger, vfs: PowerCut,
-         rng: random.Random) -> None:
+def play(
+    service: RefereeService, table: CreatedTable, ledger: Ledger, vfs: PowerCut, rng: random.Random
+) -> None:
     """Draw and discard until the power goes; acknowledge each verdict received before."""
     for number in range(MOVES_AT_MOST):
         seat = int(service.view(table.table_id, None).view["to_act"])
         token = table.tokens[seat]
         move = draw_or_discard(service.view(table.table_id, token).view, rng)
         move_id = f"{table.table_id}-{number}"
-        verdict = service.propose(table.table_id, token, Move.from_data(move),
-                                  move_id=move_id).verdict
+        verdict = service.propose(
+            table.table_id, token, Move.from_data(move), move_id=move_id
+        ).verdict
         assert verdict.accepted, verdict
         with vfs.power:
             if not vfs.powered:
@@ -99,28 +105,35 @@ def cut_power(tmp_path: Path, games: dict[str, Game], synchronous: str) -> list[
         folder.mkdir()
         runs.append(cut_power_once(folder, games, synchronous, SEED + number))
     lost = [r.audit.lost for r in runs]
-    report(f"power loss (synchronous={synchronous})", {
-        "runs": RUNS, "commits to the cut": f"{min(r.commits for r in runs)}"
-                                                f"..{max(r.commits for r in runs)}",
-        "cut at commit/op": " ".join(r.cut for r in runs[:8]) + (" ..." if RUNS > 8 else ""),
-        "acknowledged": sum(r.audit.acknowledged for r in runs), "lost": sum(lost),
-        "runs that lost": sum(1 for n in lost if n),
-        "stored unacknowledged": sum(r.audit.unacknowledged for r in runs),
-        "doubled": sum(r.audit.doubled for r in runs),
-        "seconds": round(time.monotonic() - started, 1)})
+    report(
+        f"power loss (synchronous={synchronous})",
+        {
+            "runs": RUNS,
+            "commits to the cut": f"{min(r.commits for r in runs)}..{max(r.commits for r in runs)}",
+            "cut at commit/op": " ".join(r.cut for r in runs[:8]) + (" ..." if RUNS > 8 else ""),
+            "acknowledged": sum(r.audit.acknowledged for r in runs),
+            "lost": sum(lost),
+            "runs that lost": sum(1 for n in lost if n),
+            "stored unacknowledged": sum(r.audit.unacknowledged for r in runs),
+            "doubled": sum(r.audit.doubled for r in runs),
+            "seconds": round(time.monotonic() - started, 1),
+        },
+    )
     assert all(r.audit.doubled == 0 for r in runs)
     return runs
 
 
 def test_with_synchronous_full_a_power_cut_loses_no_acknowledged_move(
-        tmp_path: Path, games: dict[str, Game]) -> None:
+    tmp_path: Path, games: dict[str, Game]
+) -> None:
     runs = cut_power(tmp_path, games, "FULL")
     assert [r.audit.lost for r in runs] == [0] * RUNS
     assert sum(r.audit.acknowledged for r in runs) > 0
 
 
 def test_with_synchronous_normal_the_same_cut_loses_moves(
-        tmp_path: Path, games: dict[str, Game]) -> None:
+    tmp_path: Path, games: dict[str, Game]
+) -> None:
     """The harness has teeth: NORMAL syncs the log only at a checkpoint."""
     runs = cut_power(tmp_path, games, "NORMAL")
     assert sum(r.audit.lost for r in runs) > 0

@@ -20,7 +20,9 @@ def test_the_catalogue_is_complete_in_english_portuguese_and_tagalog() -> None:
 
 
 def test_a_missing_language_or_a_changed_value_is_reported() -> None:
-    broken = Catalogue({"a": {"en": "hold {card}", "pt": "tenha {carta}"}, "b": {"en": "x", "tl": "y"}})
+    broken = Catalogue(
+        {"a": {"en": "hold {card}", "pt": "tenha {carta}"}, "b": {"en": "x", "tl": "y"}}
+    )
     assert broken.problems() == [
         "`a` in `pt` shows other values than in English",
         "`a` has no `tl` sentence",
@@ -29,16 +31,20 @@ def test_a_missing_language_or_a_changed_value_is_reported() -> None:
 
 
 def test_every_key_the_code_names_is_in_the_catalogue() -> None:
-    named = {key for path in (ROOT / "referee").rglob("*.py")
-             for key in KEY_IN_CODE.findall(path.read_text(encoding="utf-8"))}
+    named = {
+        key
+        for path in (ROOT / "referee").rglob("*.py")
+        for key in KEY_IN_CODE.findall(path.read_text(encoding="utf-8"))
+    }
     assert len(named) > 25  # the search finds them: a control against a broken pattern
     assert sorted(named - set(CATALOGUE.entries)) == []
 
 
 def test_a_sentence_is_worded_in_each_language_with_its_nested_parts() -> None:
     at = Sentence("move.at_field", {"at": Sentence("move.at", {"type": "play"}), "field": "card"})
-    missing = Sentence("move.missing_field", {"at": Sentence("move.at", {"type": "play"}),
-                                              "field": "card"})
+    missing = Sentence(
+        "move.missing_field", {"at": Sentence("move.at", {"type": "play"}), "field": "card"}
+    )
     assert CATALOGUE.render(missing) == "move `play`: missing field `card`"
     assert CATALOGUE.render(missing, "pt") == "jogada `play`: falta o campo `card`"
     assert CATALOGUE.render(at, "tl") == "tira `play`: field na `card`"
@@ -48,4 +54,6 @@ def test_a_sentence_is_worded_in_each_language_with_its_nested_parts() -> None:
 
 def test_fill_replaces_only_the_values_it_has() -> None:
     assert fill("hold {card} of {suit}", {"card": "7H"}) == "hold 7H of {suit}"
-    assert fill("`{id: ...}` is {x}", {"x": "{card}"}) == "`{id: ...}` is {card}"  # values are not re-read
+    assert (
+        fill("`{id: ...}` is {x}", {"x": "{card}"}) == "`{id: ...}` is {card}"
+    )  # values are not re-read

@@ -50,7 +50,9 @@ def played_events(game: Game, seed: int, steps: int = 300) -> Iterator[Event]:
 
 
 @pytest.mark.parametrize("name", ["pontinho", "pontoon", "shoot_pontoon", "tarocchi_piedicavallo"])
-def test_each_event_is_told_to_each_seat_in_each_language(games: dict[str, Game], name: str) -> None:
+def test_each_event_is_told_to_each_seat_in_each_language(
+    games: dict[str, Game], name: str
+) -> None:
     game = games[name]
     kind = PackKind(game.spec.pack_kind)
     receivers = [None, *range(SEATS.get(name, 3))]
@@ -86,10 +88,16 @@ def test_a_secret_field_is_told_only_to_its_audience() -> None:
 
 
 def test_every_event_kind_the_code_gives_has_a_sentence() -> None:
-    kinds = {kind for path in (ROOT / "referee").rglob("*.py")
-             for kind in EVENT_IN_CODE.findall(path.read_text(encoding="utf-8"))}
+    kinds = {
+        kind
+        for path in (ROOT / "referee").rglob("*.py")
+        for kind in EVENT_IN_CODE.findall(path.read_text(encoding="utf-8"))
+    }
     assert len(kinds) > 30  # a control against a pattern that finds nothing
     keys = set(CATALOGUE.entries)
-    untold = [k for k in sorted(kinds)
-              if f"event.{k}" not in keys and not any(key.endswith(f".{k}") for key in keys)]
+    untold = [
+        k
+        for k in sorted(kinds)
+        if f"event.{k}" not in keys and not any(key.endswith(f".{k}") for key in keys)
+    ]
     assert untold == []

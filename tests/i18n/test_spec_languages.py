@@ -11,13 +11,19 @@ from referee.errors import SpecErrors
 from referee.spec.registry import DEFAULT_SPECS, Game, load_game
 from referee.spec.texts import wordings
 
-SEED_LANGUAGE = {"pontinho": "pt", "taradinho": "pt", "tarocchi_piedicavallo": "pt",
-                 "pontoon": "tl", "shoot_pontoon": "tl"}
+SEED_LANGUAGE = {
+    "pontinho": "pt",
+    "taradinho": "pt",
+    "tarocchi_piedicavallo": "pt",
+    "pontoon": "tl",
+    "shoot_pontoon": "tl",
+}
 
 
 def test_each_game_is_written_in_english_and_its_seeds_language(games: dict[str, Game]) -> None:
     assert {name: game.spec.languages for name, game in games.items()} == {
-        name: ("en", language) for name, language in SEED_LANGUAGE.items()}
+        name: ("en", language) for name, language in SEED_LANGUAGE.items()
+    }
 
 
 @pytest.mark.parametrize("name", sorted(SEED_LANGUAGE))
@@ -55,8 +61,12 @@ def test_a_missing_translation_is_refused_where_it_is_missing(tmp_path: Path) ->
 
 
 def test_a_translation_showing_other_values_is_refused(tmp_path: Path) -> None:
-    path = copy_of(tmp_path, "pontoon", "ang paunang taya ay dapat nasa pagitan ng {low} at {high}",
-                   "ang paunang taya ay dapat nasa pagitan ng {low} at {hihg}")
+    path = copy_of(
+        tmp_path,
+        "pontoon",
+        "ang paunang taya ay dapat nasa pagitan ng {low} at {high}",
+        "ang paunang taya ay dapat nasa pagitan ng {low} at {hihg}",
+    )
     [error] = refused(path)
     assert "the `tl` sentence shows `{hihg}`, `{low}`, the English one `{high}`, `{low}`" in error
 
@@ -67,13 +77,20 @@ def test_a_word_a_sentence_may_show_must_be_translated(tmp_path: Path) -> None:
     assert "`{led}` may show the word `cups`: give it in `pt` under `words:`" in error
 
 
-@pytest.mark.parametrize(("languages", "message"), [
-    ("[pt]", "`languages` must include `en`"),
-    ("[en, PT]", "`languages` lists language codes"),
-    ("pt", "`languages` lists language codes"),
-])
-def test_a_malformed_languages_list_is_refused(tmp_path: Path, languages: str, message: str) -> None:
-    path = copy_of(tmp_path, "tarocchi_piedicavallo", "languages: [en, pt]", f"languages: {languages}")
+@pytest.mark.parametrize(
+    ("languages", "message"),
+    [
+        ("[pt]", "`languages` must include `en`"),
+        ("[en, PT]", "`languages` lists language codes"),
+        ("pt", "`languages` lists language codes"),
+    ],
+)
+def test_a_malformed_languages_list_is_refused(
+    tmp_path: Path, languages: str, message: str
+) -> None:
+    path = copy_of(
+        tmp_path, "tarocchi_piedicavallo", "languages: [en, pt]", f"languages: {languages}"
+    )
     assert any(message in error for error in refused(path))
 
 

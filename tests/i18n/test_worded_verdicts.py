@@ -18,8 +18,9 @@ def test_a_translated_sentence_names_no_hidden_card(games: dict[str, Game]) -> N
     seat = 1
     hidden = table.view(ADJUDICATOR)["hands"]["2"][0]  # another seat's card
     # a verdict whose sentence would show that card: the value `say` gave, as judged
-    violation = Violation("TA-7-follow", f"you must follow the suit led ({hidden}) when you can",
-                          said={"led": hidden})
+    violation = Violation(
+        "TA-7-follow", f"you must follow the suit led ({hidden}) when you can", said={"led": hidden}
+    )
     ruling = Ruling(Verdict(Outcome.REJECTED, (violation,), (), table.version), seat, "", [])
     move = Move("play", {"card": table.view(seat)["hand"][0]})
 

@@ -23,8 +23,18 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 GAMES = ["pontinho", "pontoon", "shoot_pontoon", "taradinho", "tarocchi_piedicavallo"]
-NOT_SOURCE = (".git", ".venv", "build", "dist", "var", "*.egg-info", "__pycache__", ".*_cache",
-              ".hypothesis", "node_modules")
+NOT_SOURCE = (
+    ".git",
+    ".venv",
+    "build",
+    "dist",
+    "var",
+    "*.egg-info",
+    "__pycache__",
+    ".*_cache",
+    ".hypothesis",
+    "node_modules",
+)
 SCENARIO = ROOT / "tests" / "conformance" / "pontinho" / "pn02-dealer-and-mao.yaml"
 
 # run by the installed venv's python: a move played over the stubs the wheel installed
@@ -58,18 +68,53 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The bin folder of a fresh venv with the wheel built from the tracked files installed."""
     tmp = tmp_path_factory.mktemp("install")
     source = _clean_copy(tmp / "source")
-    run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation",
-         "--wheel-dir", str(tmp / "wheels"), str(source)], cwd=tmp)
-    wheel, = (tmp / "wheels").glob("referee-*.whl")
+    run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--quiet",
+            "--no-deps",
+            "--no-build-isolation",
+            "--wheel-dir",
+            str(tmp / "wheels"),
+            str(source),
+        ],
+        cwd=tmp,
+    )
+    (wheel,) = (tmp / "wheels").glob("referee-*.whl")
     venv = tmp / "venv"
     run([sys.executable, "-m", "venv", "--without-pip", str(venv)], cwd=tmp)
     bin_dir = venv / "bin"
-    purelib = Path(run([str(bin_dir / "python"), "-c",
-                        "import sysconfig; print(sysconfig.get_path('purelib'))"], cwd=tmp).strip())
+    purelib = Path(
+        run(
+            [
+                str(bin_dir / "python"),
+                "-c",
+                "import sysconfig; print(sysconfig.get_path('purelib'))",
+            ],
+            cwd=tmp,
+        ).strip()
+    )
     purelib.joinpath("referee_test_deps.pth").write_text(
-        "\n".join(dict.fromkeys([*site.getsitepackages(), sysconfig.get_path("purelib")])) + "\n")
-    run([sys.executable, "-m", "pip", "--python", str(bin_dir / "python"), "install", "--quiet",
-         "--no-deps", "--no-index", str(wheel)], cwd=tmp)
+        "\n".join(dict.fromkeys([*site.getsitepackages(), sysconfig.get_path("purelib")])) + "\n"
+    )
+    run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "--python",
+            str(bin_dir / "python"),
+            "install",
+            "--quiet",
+            "--no-deps",
+            "--no-index",
+            str(wheel),
+        ],
+        cwd=tmp,
+    )
     return bin_dir
 
 
@@ -91,16 +136,22 @@ def _clean_copy(target: Path) -> Path:
 def _tracked_files() -> list[str] | None:
     """What a clone would hold, and the new files git does not ignore; None outside git."""
     try:
-        listed = subprocess.run(["git", "ls-files", "--cached", "--others", "--exclude-standard",
-                                 "-z"], cwd=ROOT, capture_output=True, text=True, timeout=60)
+        listed = subprocess.run(
+            ["git", "ls-files", "--cached", "--others", "--exclude-standard", "-z"],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
     except FileNotFoundError:  # no git on this machine
         return None
     return [n for n in listed.stdout.split("\0") if n] if listed.returncode == 0 else None
 
 
 def run(command: list[str], cwd: Path) -> str:
-    done = subprocess.run(command, cwd=cwd, env=_clean_env(), capture_output=True, text=True,
-                          timeout=120)
+    done = subprocess.run(
+        command, cwd=cwd, env=_clean_env(), capture_output=True, text=True, timeout=120
+    )
     assert done.returncode == 0, f"{command}: {done.stderr}"
     return done.stdout
 
@@ -117,12 +168,18 @@ def empty(tmp_path: Path) -> Path:
     return folder
 
 
-def test_the_installed_referee_serves_the_five_games_and_plays_a_move(installed: Path,
-                                                                      empty: Path) -> None:
+def test_the_installed_referee_serves_the_five_games_and_plays_a_move(
+    installed: Path, empty: Path
+) -> None:
     assert run([str(installed / "referee"), "--version"], cwd=empty).strip() == "referee 0.1.0"
-    with subprocess.Popen([str(installed / "referee"), "serve", "--port", "0", "--memory"],
-                          cwd=empty, env=_clean_env(), stdout=subprocess.PIPE,
-                          stderr=subprocess.DEVNULL, text=True) as server:
+    with subprocess.Popen(
+        [str(installed / "referee"), "serve", "--port", "0", "--memory"],
+        cwd=empty,
+        env=_clean_env(),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    ) as server:
         try:
             assert server.stdout is not None
             line = server.stdout.readline()
@@ -141,8 +198,9 @@ def test_the_installed_referee_serves_the_five_games_and_plays_a_move(installed:
     assert list(empty.iterdir()) == []  # --memory: nothing written where it was started
 
 
-def test_the_installed_referee_plays_proves_and_runs_conformance(installed: Path,
-                                                                 empty: Path) -> None:
+def test_the_installed_referee_plays_proves_and_runs_conformance(
+    installed: Path, empty: Path
+) -> None:
     referee = str(installed / "referee")
     played = run([referee, "play", "pontoon", "--hands", "1", "--quiet"], cwd=empty)
     assert "chips conserved" in played
@@ -156,8 +214,15 @@ def test_the_installed_referee_plays_proves_and_runs_conformance(installed: Path
 
 
 def test_the_installed_referee_refuses_to_serve_no_games(installed: Path, empty: Path) -> None:
-    done = subprocess.run([str(installed / "referee"), "serve", "--memory", "--specs", str(empty)],
-                          cwd=empty, env=_clean_env(), capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [str(installed / "referee"), "serve", "--memory", "--specs", str(empty)],
+        cwd=empty,
+        env=_clean_env(),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode == 2
-    assert done.stderr == ("referee serve: no games to serve: no game specs (`*.yaml`) in "
-                           f"`{empty}`\n")
+    assert done.stderr == (
+        f"referee serve: no games to serve: no game specs (`*.yaml`) in `{empty}`\n"
+    )

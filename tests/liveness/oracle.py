@@ -71,6 +71,7 @@ def candidates(game: Game, state: Any, seat: int) -> Iterator[Move]:
 
 # --- rummy ----------------------------------------------------------------------------------
 
+
 def rummy_candidates(mechanic: RummyMechanic, state: RummyState, seat: int) -> Iterator[Move]:
     yield from (Move(t) for t in ("reenter", "decline", "pass", "draw"))
     for card in sorted(set(state.hands[seat])):
@@ -87,6 +88,7 @@ def rummy_candidates(mechanic: RummyMechanic, state: RummyState, seat: int) -> I
 
 # --- banking --------------------------------------------------------------------------------
 
+
 def banking_candidates(state: BankState, seat: int) -> Iterator[Move]:
     amounts = _amounts(state, seat)
     yield from (Move(t) for t in ("stick", "twist", "next_hand", "accept_bank", "split", "burn"))
@@ -100,7 +102,9 @@ def banking_candidates(state: BankState, seat: int) -> Iterator[Move]:
 def _amounts(state: BankState, seat: int) -> list[int]:
     """The table's integer options (its betting limits), 1, and the active hand's stake, twice
     it and the last price paid (PO-5's limits for a buy)."""
-    found = {1} | {v for v in state.options.values() if isinstance(v, int) and not isinstance(v, bool)}
+    found = {1} | {
+        v for v in state.options.values() if isinstance(v, int) and not isinstance(v, bool)
+    }
     if state.hands and state.hands[seat]:
         hand = state.hand(seat)
         found |= {hand.stake, 2 * hand.stake, *hand.paid}
@@ -108,6 +112,7 @@ def _amounts(state: BankState, seat: int) -> list[int]:
 
 
 # --- trick taking ---------------------------------------------------------------------------
+
 
 def tricks_candidates(state: TrickState, seat: int) -> Iterator[Move]:
     hand = sorted(set(state.hands[seat]))

@@ -38,14 +38,36 @@ pytestmark = pytest.mark.slow  # every test here is a long run
 
 GAMES = shipped_games()
 SCALE = int(os.environ.get("LIVENESS_SCALE", "1"))
-STEPS = 400                       # proposals per game
-BOT_TRIES = 300                   # a bot's candidates proposed for one move
+STEPS = 400  # proposals per game
+BOT_TRIES = 300  # a bot's candidates proposed for one move
 COVERED: Counter[str] = Counter()
-WATCHED = {"hand_void": "hands ended void (PN-21)", "stock_rebuilt": "stocks rebuilt (PN-21)",
-           "pack_empty": "hands standing on an empty pack (PO-5)", "claim_won": "claims won",
-           "split": "splits", "hand_over": "hands or deals played to the end"}
-JUNK: list[Any] = ["ZZ", "1H", "", "10", "T1", "MT", "7HH", 7, -1, 10**12, 2.5, float("nan"),
-                   [], {}, None, True, ["AS", "AS", "AS"]]
+WATCHED = {
+    "hand_void": "hands ended void (PN-21)",
+    "stock_rebuilt": "stocks rebuilt (PN-21)",
+    "pack_empty": "hands standing on an empty pack (PO-5)",
+    "claim_won": "claims won",
+    "split": "splits",
+    "hand_over": "hands or deals played to the end",
+}
+JUNK: list[Any] = [
+    "ZZ",
+    "1H",
+    "",
+    "10",
+    "T1",
+    "MT",
+    "7HH",
+    7,
+    -1,
+    10**12,
+    2.5,
+    float("nan"),
+    [],
+    {},
+    None,
+    True,
+    ["AS", "AS", "AS"],
+]
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -59,12 +81,26 @@ def report() -> Iterator[None]:
 def setups(draw: st.DrawFn, game: Game) -> TableSetup:
     """A table of `game`: as many seats as it allows, or the fewest, or between; any options."""
     spec = game.spec
-    seats = draw(st.sampled_from([spec.seats_max, spec.seats_max, spec.seats_min,
-                                  draw(st.integers(spec.seats_min, spec.seats_max))]))
+    seats = draw(
+        st.sampled_from(
+            [
+                spec.seats_max,
+                spec.seats_max,
+                spec.seats_min,
+                draw(st.integers(spec.seats_min, spec.seats_max)),
+            ]
+        )
+    )
     options = {name: draw(option_values(option)) for name, option in spec.options.items()}
     balances = {s: 1000 for s in range(seats)} if game.spec.mechanics == "banking" else None
-    return TableSetup(game=game.name, seats=seats, dealer=draw(st.integers(0, seats - 1)),
-                      seed=draw(st.integers(0, 2**32)), options=options, balances=balances)
+    return TableSetup(
+        game=game.name,
+        seats=seats,
+        dealer=draw(st.integers(0, seats - 1)),
+        seed=draw(st.integers(0, 2**32)),
+        options=options,
+        balances=balances,
+    )
 
 
 def option_values(option: Option) -> st.SearchStrategy[Any]:
@@ -84,8 +120,9 @@ def bot_moves(game: Game, table: Table, rng: random.Random) -> Iterator[tuple[in
     if mechanic == "banking":
         seat = pontoon_bot.next_to_act(view)
         options = table.state.options
-        for move in pontoon_bot.turn_candidates(table.view(seat), rng,
-                                                min_bet=options["min_bet"], max_bet=options["max_bet"]):
+        for move in pontoon_bot.turn_candidates(
+            table.view(seat), rng, min_bet=options["min_bet"], max_bet=options["max_bet"]
+        ):
             yield seat, move
         return
     seats = view.get("deciding") or ([] if view.get("to_act") is None else [view["to_act"]])
@@ -140,7 +177,9 @@ def draining_move(game: Game, table: Table) -> tuple[int, Move] | None:
 Watcher = Callable[[Table, int, Move, Verdict], None]
 
 
-def propose(table: Table, seat: int, move: Move | Mapping[str, Any], watch: Watcher | None = None) -> bool:
+def propose(
+    table: Table, seat: int, move: Move | Mapping[str, Any], watch: Watcher | None = None
+) -> bool:
     """Propose; a rejection must change nothing. True when accepted."""
     move = move if isinstance(move, Move) else Move.from_data(dict(move))
     before, version = table.view(ADJUDICATOR), table.version
@@ -190,8 +229,10 @@ def play(game: Game, setup: TableSetup, seed: int, watch: Watcher | None = None)
             if chosen is not None:
                 propose(table, *chosen, watch=watch)
         else:
-            played = any(propose(table, seat, move, watch=watch) for seat, move in
-                         _limited(bot_moves(game, table, rng)))
+            played = any(
+                propose(table, seat, move, watch=watch)
+                for seat, move in _limited(bot_moves(game, table, rng))
+            )
             if not played:
                 propose(table, *found, watch=watch)
 
@@ -205,17 +246,23 @@ def _limited(moves: Iterator[tuple[int, dict[str, Any]]]) -> Iterator[tuple[int,
 
 def stuck(table: Table) -> str:
     view = table.view(ADJUDICATOR)
-    return (f"no seat of `{table.game.name}` has a legal move at version {table.version}: "
-            f"{ {k: view.get(k) for k in ('phase', 'to_act', 'hands', 'stock_size', 'discard_top', 'melds', 'claim_window', 'trick')} }"
-            f"\nsetup {table.setup}\nlog {[(s, m.to_data()) for s, m in table.history]}")
+    return (
+        f"no seat of `{table.game.name}` has a legal move at version {table.version}: "
+        f"{ {k: view.get(k) for k in ('phase', 'to_act', 'hands', 'stock_size', 'discard_top', 'melds', 'claim_window', 'trick')} }"
+        f"\nsetup {table.setup}\nlog {[(s, m.to_data()) for s, m in table.history]}"
+    )
 
 
 @pytest.mark.parametrize("name", sorted(GAMES))
 def test_no_table_waits_forever(name: str) -> None:
     game = GAMES[name]
 
-    @settings(max_examples=4 * SCALE, deadline=None, database=None,
-              suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+    @settings(
+        max_examples=4 * SCALE,
+        deadline=None,
+        database=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+    )
     @given(setup=setups(game), seed=st.integers(0, 2**32))
     def games(setup: TableSetup, seed: int) -> None:
         play(game, setup, seed)

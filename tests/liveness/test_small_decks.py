@@ -38,10 +38,10 @@ pytestmark = pytest.mark.slow  # every test here is a long run
 
 SPECS = Path(__file__).parent / "specs"
 SCALE = int(os.environ.get("LIVENESS_SCALE", "1"))
-DEALS = 3 * SCALE                # seeded deals per game (`make soak`: 30)
-STATES = 600                     # distinct states visited per deal
-BRANCH = 4                       # children of a state followed, chosen at random
-LAST_HAND = 3                    # a banking table is followed into its third hand
+DEALS = 3 * SCALE  # seeded deals per game (`make soak`: 30)
+STATES = 600  # distinct states visited per deal
+BRANCH = 4  # children of a state followed, chosen at random
+LAST_HAND = 3  # a banking table is followed into its third hand
 DRAINING = ("take_discard", "split", "buy", "twist")
 COVERED: Counter[str] = Counter()
 
@@ -125,15 +125,18 @@ def _stuck(game: Game, setup: TableSetup, state: Any) -> str:
     return f"no seat of `{game.name}` has a legal move: {view}\nsetup {setup}"
 
 
-@pytest.mark.parametrize("name", ["tiny_pontinho", "tiny_taradinho", "tiny_pontoon",
-                                  "tiny_shoot_pontoon", "tiny_tarocchi"])
+@pytest.mark.parametrize(
+    "name",
+    ["tiny_pontinho", "tiny_taradinho", "tiny_pontoon", "tiny_shoot_pontoon", "tiny_tarocchi"],
+)
 def test_no_small_deck_leaves_a_table_waiting(name: str) -> None:
     game = tiny(name)
     rng = random.Random(name)
     for deal in range(DEALS):
         seats = game.spec.seats_max if deal % 3 else game.spec.seats_min
         balances = {s: 1000 for s in range(seats)} if game.spec.mechanics == "banking" else None
-        setup = TableSetup(game=name, seats=seats, dealer=deal % seats, seed=deal,
-                           balances=balances)
+        setup = TableSetup(
+            game=name, seats=seats, dealer=deal % seats, seed=deal, balances=balances
+        )
         explore(game, setup, rng, draining=deal % 2 == 1)
         COVERED[f"{name}: deals"] += 1

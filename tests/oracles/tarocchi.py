@@ -7,10 +7,10 @@ from collections import Counter
 
 from referee.cards import Card, PackKind
 
-SWORDS_BATONS = "KQNJT98765"   # TA-3, highest first
+SWORDS_BATONS = "KQNJT98765"  # TA-3, highest first
 CUPS_COINS = "KQNJA23456"
-TEAMS = ((0, 2), (1, 3))       # TA-1
-DEAL_POINTS = 114              # TA-4: the pack's points, which the two teams share
+TEAMS = ((0, 2), (1, 3))  # TA-1
+DEAL_POINTS = 114  # TA-4: the pack's points, which the two teams share
 
 
 def card(code: str) -> Card:
@@ -91,8 +91,9 @@ def trick_winner(trick: list[Card], top_trump: str) -> int:
     return max(candidates, key=lambda i: strength(trick[i], top_trump))
 
 
-def count(tricks: list[tuple[list[tuple[int, Card]], int]], discard: list[Card],
-          dealer: int) -> list[int]:
+def count(
+    tricks: list[tuple[list[tuple[int, Card]], int]], discard: list[Card], dealer: int
+) -> list[int]:
     """TA-4, TA-10, TA-11: each team's points for a finished deal, from its tricks (each its
     plays, seat and card, and the seat that won it), the dealer's discard and the dealer."""
     won = Counter(team_of(winner) for _, winner in tricks)

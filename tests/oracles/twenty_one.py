@@ -10,4 +10,8 @@ def paid(player: list[str], banker: list[str], stake: int) -> int:
     """What the banker pays a hand (negative: what the hand pays); a bust hand holds no card."""
     if not player:
         return -stake
-    return stake if best_total(banker) > BUST_OVER or best_total(player) > best_total(banker) else -stake
+    return (
+        stake
+        if best_total(banker) > BUST_OVER or best_total(player) > best_total(banker)
+        else -stake
+    )

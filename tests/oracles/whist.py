@@ -20,5 +20,7 @@ def trick_winner(cards: list[Card], trumps: str) -> int:
     """The place of the highest trump (`trumps` a suit, or `none`), else of the highest card of
     the suit led."""
     ruffs = [i for i, c in enumerate(cards) if c.suit == trumps]
-    return max(ruffs or [i for i, c in enumerate(cards) if c.suit == cards[0].suit],
-               key=lambda i: high(cards[i]))
+    return max(
+        ruffs or [i for i, c in enumerate(cards) if c.suit == cards[0].suit],
+        key=lambda i: high(cards[i]),
+    )

@@ -24,8 +24,11 @@ def edited_spec(spec: str, tmp_path: Path, name: str, edits: Edits) -> Path:
     """A copy of `specs/<spec>.yaml`, and of its proofs file if it has one, with each edit
     applied once to whichever of the two holds its text (each text must occur once in them)."""
     original = DEFAULT_SPECS / f"{spec}.yaml"
-    texts = {path: path.read_text(encoding="utf-8")
-             for path in (original, proofs_path(original)) if path.is_file()}
+    texts = {
+        path: path.read_text(encoding="utf-8")
+        for path in (original, proofs_path(original))
+        if path.is_file()
+    }
     for old, new in edits:
         assert sum(text.count(old) for text in texts.values()) == 1, old
         (holder,) = (path for path, text in texts.items() if old in text)
@@ -36,8 +39,9 @@ def edited_spec(spec: str, tmp_path: Path, name: str, edits: Edits) -> Path:
     return path
 
 
-def assert_located_property_error(spec: str, tmp_path: Path, old: str, new: str,
-                                  message: str) -> None:
+def assert_located_property_error(
+    spec: str, tmp_path: Path, old: str, new: str, message: str
+) -> None:
     """Editing `old` into `new` in `spec`'s properties makes a spec error that says `message`
     and where: the copy's file that states the properties (its proofs file, if it has one)."""
     with pytest.raises((SpecError, SpecErrors)) as caught:
@@ -51,7 +55,11 @@ def assert_located_property_error(spec: str, tmp_path: Path, old: str, new: str,
 
 
 def jokers(game: Game, options: dict[str, Any], turned: Card) -> set[Card]:
-    return {c for c in set(french_pack(2)) if mechanic_of(game, RummyMechanic).config.is_joker(options, turned, c)}
+    return {
+        c
+        for c in set(french_pack(2))
+        if mechanic_of(game, RummyMechanic).config.is_joker(options, turned, c)
+    }
 
 
 def natural_sequence(length: int, avoid: Counter[Card], wild: set[Card]) -> list[Card]:

@@ -23,8 +23,12 @@ from .stacking import edited_spec, jokers, natural_sequence
 JOKER_RULES = ["same_rank_other_colour", "next_rank_same_suit"]
 PROPERTY_IDS = ["trio-three-suits", "sequence-no-joker-at-ends", "sequence-one-suit-consecutive"]
 # the properties over the spec's expressions (tests/proofs/test_prove_expressions.py)
-EXPRESSION_PROPERTY_IDS = ["hand-points-never-negative", "ace-at-98-only-lone-natural-ace",
-                           "reentry-under-blow-at", "reentry-at-worst-placed"]
+EXPRESSION_PROPERTY_IDS = [
+    "hand-points-never-negative",
+    "ace-at-98-only-lone-natural-ace",
+    "reentry-under-blow-at",
+    "reentry-at-worst-placed",
+]
 MAO = 1  # dealer 0: seat 1 acts first
 StackDeal = Callable[..., dict[str, Any]]  # the `stacked` fixture (tests/conftest.py)
 
@@ -32,19 +36,35 @@ StackDeal = Callable[..., dict[str, Any]]  # the `stacked` fixture (tests/confte
 BREAKS: dict[str, tuple[list[tuple[str, str]], str]] = {
     # PN-7 forgets the high end of the sequence
     "PN-7-low-end-only": (
-        [("require: not seq_wild(0) and not seq_wild(size(cards) - 1)",
-          "require: not seq_wild(0)")],
-        "sequence-no-joker-at-ends"),
+        [
+            (
+                "require: not seq_wild(0) and not seq_wild(size(cards) - 1)",
+                "require: not seq_wild(0)",
+            )
+        ],
+        "sequence-no-joker-at-ends",
+    ),
     # PN-12 lets the fourth suit (the foreigner) join a trio
     "PN-12-four-suits": (
-        [("require: trio_suits <= 3 and trio_suits +", "require: trio_suits <= 4 and trio_suits +")],
-        "trio-three-suits"),
+        [
+            (
+                "require: trio_suits <= 3 and trio_suits +",
+                "require: trio_suits <= 4 and trio_suits +",
+            )
+        ],
+        "trio-three-suits",
+    ),
     # PN-13 without its suit condition: neither the shape nor the places check the suit
     "PN-13-any-suit": (
-        [("shape: 'anchor >= 0 and all(c in cards: is_joker(c) or suit(c) == seq_suit)'",
-          "shape: 'anchor >= 0'"),
-         ("suit(cards[i]) == seq_suit\n      and (rank(cards[i])", "(rank(cards[i])")],
-        "sequence-one-suit-consecutive"),
+        [
+            (
+                "shape: 'anchor >= 0 and all(c in cards: is_joker(c) or suit(c) == seq_suit)'",
+                "shape: 'anchor >= 0'",
+            ),
+            ("suit(cards[i]) == seq_suit\n      and (rank(cards[i])", "(rank(cards[i])"),
+        ],
+        "sequence-one-suit-consecutive",
+    ),
 }
 
 
@@ -65,6 +85,7 @@ def proofs(pontinho: Game) -> dict[str, list[Outcome]]:
 
 # --- the real spec ------------------------------------------------------------------------
 
+
 def test_the_spec_states_the_meld_properties_first(pontinho: Game) -> None:
     props = read_properties(pontinho)
     assert [p.id for p in props] == PROPERTY_IDS + EXPRESSION_PROPERTY_IDS
@@ -76,8 +97,9 @@ def test_the_spec_states_the_meld_properties_first(pontinho: Game) -> None:
 
 
 @pytest.mark.parametrize("property_id", PROPERTY_IDS)
-def test_property_is_proved_for_both_joker_rules(proofs: dict[str, list[Outcome]],
-                                                 property_id: str) -> None:
+def test_property_is_proved_for_both_joker_rules(
+    proofs: dict[str, list[Outcome]], property_id: str
+) -> None:
     outcomes = proofs[property_id]
     assert [o.options["joker_rule"] for o in outcomes] == JOKER_RULES
     for outcome in outcomes:
@@ -89,14 +111,22 @@ def test_property_is_proved_for_both_joker_rules(proofs: dict[str, list[Outcome]
 
 # --- the prover has teeth -----------------------------------------------------------------
 
-def _play_counterexample(stack_deal: StackDeal, game: Game, options: dict[str, Any],
-                         cards: list[Card], turned: Card, going_out: bool) -> tuple[Table, Verdict]:
+
+def _play_counterexample(
+    stack_deal: StackDeal,
+    game: Game,
+    options: dict[str, Any],
+    cards: list[Card],
+    turned: Card,
+    going_out: bool,
+) -> tuple[Table, Verdict]:
     """Seat 1 holds `cards`, draws, and lays them: as a meld, or in a move that goes out."""
     placed = Counter(cards) + Counter([turned])
     over = [str(c) for c, n in placed.items() if n > 2]
     assert not over, f"the counterexample cannot be dealt from two packs: {over}"
-    assert len(cards) <= 9 and not (going_out and len(cards) == 8), \
+    assert len(cards) <= 9 and not (going_out and len(cards) == 8), (
         f"no 9-card hand can lay the counterexample {codes(cards)} this way"
+    )
     rest = 9 - len(cards)
     stock: list[Card] = []
     if going_out:
@@ -122,7 +152,8 @@ def _play_counterexample(stack_deal: StackDeal, game: Game, options: dict[str, A
 
 @pytest.mark.parametrize("name", list(BREAKS))
 def test_a_broken_rule_yields_a_counterexample_the_engine_accepts(
-        tmp_path: Path, pontinho: Game, stacked: StackDeal, name: str) -> None:
+    tmp_path: Path, pontinho: Game, stacked: StackDeal, name: str
+) -> None:
     game, prop = broken_game(tmp_path, name)
     outcomes = prove(game, prop)
     assert [o.options["joker_rule"] for o in outcomes] == JOKER_RULES
@@ -149,6 +180,7 @@ def test_a_broken_rule_yields_a_counterexample_the_engine_accepts(
 
 
 # --- unknown is never proved --------------------------------------------------------------
+
 
 def test_an_exhausted_budget_is_unknown_not_proved(pontinho: Game) -> None:
     for prop in read_properties(pontinho):  # the meld properties and the others alike
@@ -177,7 +209,8 @@ def test_prove_command_succeeds_on_one_property(capsys: pytest.CaptureFixture[st
 
 @pytest.mark.parametrize("going_out", [False, True])
 def test_a_known_breach_of_the_broken_pn13_is_played_both_ways(
-        tmp_path: Path, pontinho: Game, stacked: StackDeal, going_out: bool) -> None:
+    tmp_path: Path, pontinho: Game, stacked: StackDeal, going_out: bool
+) -> None:
     # JD is a joker (turned JC) that fits its place by rank only; KH is of another suit
     game, _ = broken_game(tmp_path, "PN-13-any-suit")
     options = pontinho.resolve_options({})

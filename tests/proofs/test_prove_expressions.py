@@ -38,17 +38,25 @@ HIGHEST = "still_in[best_index(s in still_in: s)]'"
 # Each break changes one expression of the spec; the properties named beside it must then fail.
 BREAKS: dict[str, tuple[Edits, list[str]]] = {
     # PN-25 scores the lone ace at 98 -15 instead of 1
-    "ace-at-98-minus-15": ([(HAND_POINTS_ACE, HAND_POINTS_ACE.replace("then 1", "then -15"))],
-                           SCORING),
+    "ace-at-98-minus-15": (
+        [(HAND_POINTS_ACE, HAND_POINTS_ACE.replace("then 1", "then -15"))],
+        SCORING,
+    ),
     # PN-24: every ace counts -15
-    "ace-minus-15": ([("else if rank(c) == ace then 15", "else if rank(c) == ace then -15")],
-                     ["hand-points-never-negative"]),
+    "ace-minus-15": (
+        [("else if rank(c) == ace then 15", "else if rank(c) == ace then -15")],
+        ["hand-points-never-negative"],
+    ),
     # PN-25 forgets "natural": a lone ace that is a joker adds 1 at 98 too
-    "any-lone-ace": ([(NATURAL_ACE, "       and rank(hand[0]) == ace")],
-                     ["ace-at-98-only-lone-natural-ace"]),
+    "any-lone-ace": (
+        [(NATURAL_ACE, "       and rank(hand[0]) == ace")],
+        ["ace-at-98-only-lone-natural-ace"],
+    ),
     # PN-28 at the best placed player still in (the lowest score), not the worst
-    "reentry-at-min": ([(HIGHEST, HIGHEST.replace("still_in: s", "still_in: -s"))],
-                       ["reentry-at-worst-placed"]),
+    "reentry-at-min": (
+        [(HIGHEST, HIGHEST.replace("still_in: s", "still_in: -s"))],
+        ["reentry-at-worst-placed"],
+    ),
     # PN-28 one above the worst placed player
     "reentry-plus-one": ([(HIGHEST, HIGHEST.replace("]'", "] + 1'"))], REENTRY),
 }
@@ -73,14 +81,18 @@ def proofs(pontinho: Game) -> dict[str, list[Outcome]]:
 
 # --- the real spec ------------------------------------------------------------------------
 
+
 def test_the_properties_read_their_bounds_from_the_spec(pontinho: Game) -> None:
     points, ace, under, worst = (named(pontinho, pid) for pid in SCORING + REENTRY)
     assert (points.on, points.over, points.min_size, points.max_size) == ("scoring", "hand", 0, 12)
     assert points.premise == "none" and points.ranges == {"score": (0, 99)}  # blow_at - 1
     assert [(e.name, e.expression) for e in points.evaluations] == [
-        ("points", "scoring.hand_points")]
+        ("points", "scoring.hand_points")
+    ]
     assert [(e.name, dict(e.options)) for e in ace.evaluations] == [
-        ("with_rule", {"ace_one_at_98": True}), ("without", {"ace_one_at_98": False})]
+        ("with_rule", {"ace_one_at_98": True}),
+        ("without", {"ace_one_at_98": False}),
+    ]
     for prop in (under, worst):
         assert (prop.on, prop.over, prop.min_size, prop.max_size) == ("reentry", "still_in", 2, 5)
         assert prop.constants == {"blow_at": 100, "seats": 5}
@@ -88,8 +100,9 @@ def test_the_properties_read_their_bounds_from_the_spec(pontinho: Game) -> None:
 
 
 @pytest.mark.parametrize("property_id", SCORING + REENTRY)
-def test_property_is_proved_for_every_option_set(proofs: dict[str, list[Outcome]],
-                                                 property_id: str) -> None:
+def test_property_is_proved_for_every_option_set(
+    proofs: dict[str, list[Outcome]], property_id: str
+) -> None:
     outcomes = proofs[property_id]
     assert len(outcomes) == {"hand-points-never-negative": 4}.get(property_id, 2)
     for outcome in outcomes:
@@ -101,10 +114,12 @@ def test_property_is_proved_for_every_option_set(proofs: dict[str, list[Outcome]
 def test_a_proved_line_says_what_was_covered(proofs: dict[str, list[Outcome]]) -> None:
     assert proofs["hand-points-never-negative"][0].line() == (
         "        proved  hand-points-never-negative [joker_rule=same_rank_other_colour, "
-        "ace_one_at_98=true]: for every `hand` of 0..12 cards, `score` in 0..99")
+        "ace_one_at_98=true]: for every `hand` of 0..12 cards, `score` in 0..99"
+    )
     assert proofs["reentry-under-blow-at"][1].line() == (
         "        proved  reentry-under-blow-at [reentry=paid]: for every `still_in` of 2..5 ints, "
-        "each in 0..99")
+        "each in 0..99"
+    )
 
 
 def test_prove_command_proves_one_of_them(capsys: pytest.CaptureFixture[str]) -> None:
@@ -123,6 +138,7 @@ def test_the_engine_reenters_at_the_spec_expression(pontinho: Game) -> None:
 
 
 # --- broken copies: counterexamples the engine reproduces ----------------------------------
+
 
 @pytest.mark.parametrize("name", list(BREAKS))
 def test_a_broken_expression_yields_replayed_counterexamples(tmp_path: Path, name: str) -> None:
@@ -150,8 +166,9 @@ def test_scores_below_zero_only_where_the_broken_rule_applies(tmp_path: Path) ->
             assert example["results"] == {"points": -15} and example["raises"] == []
 
 
-def _lone_card_hand(stacked: StackDeal, game: Game, options: dict[str, Any], card: Card,
-                    turned: Card, score: int) -> int:
+def _lone_card_hand(
+    stacked: StackDeal, game: Game, options: dict[str, Any], card: Card, turned: Card, score: int
+) -> int:
     """Seat 2, at `score`, is left holding only `card` when seat 1 goes out: what it adds.
 
     Seat 1 (the mão) holds three natural sequences but one card, discards what it draws, and
@@ -166,19 +183,27 @@ def _lone_card_hand(stacked: StackDeal, game: Game, options: dict[str, Any], car
 
     going_out, laid = [run(4), run(3), run(3)], [run(4), run(4)]
     draws = natural_cards(3, used, wild) + [going_out[2][2]]
-    hands = {1: codes(going_out[0] + going_out[1] + going_out[2][:2]),
-             2: codes(laid[0] + laid[1] + [card])}
+    hands = {
+        1: codes(going_out[0] + going_out[1] + going_out[2][:2]),
+        2: codes(laid[0] + laid[1] + [card]),
+    }
     deal = stacked(3, hands, str(turned), codes(draws))
-    setup = TableSetup(game=game.name, seats=3, seed=1, options=options, deal=deal,
-                       scores={0: 0, 1: 0, 2: score})
+    setup = TableSetup(
+        game=game.name, seats=3, seed=1, options=options, deal=deal, scores={0: 0, 1: 0, 2: score}
+    )
     table = Table.create(game, setup)
     moves: list[tuple[int, dict[str, Any]]] = [
-        (1, {"type": "draw"}), (1, {"type": "discard", "card": str(draws[0])}),
-        (2, {"type": "draw"}), (2, {"type": "meld", "cards": codes(laid[0])}),
+        (1, {"type": "draw"}),
+        (1, {"type": "discard", "card": str(draws[0])}),
+        (2, {"type": "draw"}),
+        (2, {"type": "meld", "cards": codes(laid[0])}),
         (2, {"type": "meld", "cards": codes(laid[1])}),
         (2, {"type": "discard", "card": str(draws[1])}),
-        (0, {"type": "draw"}), (0, {"type": "discard", "card": str(draws[2])}),
-        (1, {"type": "draw"}), (1, {"type": "go_out", "melds": [codes(m) for m in going_out]})]
+        (0, {"type": "draw"}),
+        (0, {"type": "discard", "card": str(draws[2])}),
+        (1, {"type": "draw"}),
+        (1, {"type": "go_out", "melds": [codes(m) for m in going_out]}),
+    ]
     for seat, move in moves:
         verdict = table.propose(seat, Move.from_data(move))
         assert verdict.accepted, (seat, move, verdict.violations)
@@ -188,8 +213,9 @@ def _lone_card_hand(stacked: StackDeal, game: Game, options: dict[str, Any], car
 
 
 @pytest.mark.parametrize("name", ["ace-at-98-minus-15", "ace-minus-15"])
-def test_a_negative_score_is_played_at_a_real_table(tmp_path: Path, pontinho: Game,
-                                                    stacked: StackDeal, name: str) -> None:
+def test_a_negative_score_is_played_at_a_real_table(
+    tmp_path: Path, pontinho: Game, stacked: StackDeal, name: str
+) -> None:
     game = broken(tmp_path, name)
     outcomes = prove(game, named(game, "hand-points-never-negative"))
     failed = [o for o in outcomes if o.status == "counterexample"]
@@ -203,8 +229,9 @@ def test_a_negative_score_is_played_at_a_real_table(tmp_path: Path, pontinho: Ga
         assert _lone_card_hand(stacked, pontinho, options, card, turned, score) >= 0
 
 
-def test_a_lone_joker_ace_at_98_is_played_at_a_real_table(tmp_path: Path, pontinho: Game,
-                                                          stacked: StackDeal) -> None:
+def test_a_lone_joker_ace_at_98_is_played_at_a_real_table(
+    tmp_path: Path, pontinho: Game, stacked: StackDeal
+) -> None:
     game = broken(tmp_path, "any-lone-ace")
     for outcome in prove(game, named(game, "ace-at-98-only-lone-natural-ace")):
         example = outcome.counterexample
@@ -222,17 +249,30 @@ def test_a_lone_joker_ace_at_98_is_played_at_a_real_table(tmp_path: Path, pontin
 def _reentered_at(stacked: StackDeal, game: Game, still_in: list[int]) -> int:
     """Seats 1 and 2 end the hand at `still_in` (seat 1 goes out, seat 2 adds 40); seat 0, at 5,
     adds 100 and blows, then re-enters: the score it comes back at."""
-    hands = {1: ["2C", "3C", "4C", "6H", "7H", "8H", "JS", "QS", "KS"],
-             2: ["2D", "3D", "4D", "5D", "6D", "7D", "8D", "2H", "3H"],
-             0: ["AH", "AD", "KH", "KC", "QD", "QC", "JH", "JC", "TS"]}
-    setup = TableSetup(game=game.name, seats=3, seed=2929, deal=stacked(3, hands, "9D", ["5C"]),
-                       scores={0: 5, 1: still_in[0], 2: still_in[1] - 40})
+    hands = {
+        1: ["2C", "3C", "4C", "6H", "7H", "8H", "JS", "QS", "KS"],
+        2: ["2D", "3D", "4D", "5D", "6D", "7D", "8D", "2H", "3H"],
+        0: ["AH", "AD", "KH", "KC", "QD", "QC", "JH", "JC", "TS"],
+    }
+    setup = TableSetup(
+        game=game.name,
+        seats=3,
+        seed=2929,
+        deal=stacked(3, hands, "9D", ["5C"]),
+        scores={0: 5, 1: still_in[0], 2: still_in[1] - 40},
+    )
     table = Table.create(game, setup)
     moves: list[tuple[int, dict[str, Any]]] = [
         (1, {"type": "draw"}),
-        (1, {"type": "go_out", "melds": [["2C", "3C", "4C", "5C"], ["6H", "7H", "8H"],
-                                         ["JS", "QS", "KS"]]}),
-        (0, {"type": "reenter"})]
+        (
+            1,
+            {
+                "type": "go_out",
+                "melds": [["2C", "3C", "4C", "5C"], ["6H", "7H", "8H"], ["JS", "QS", "KS"]],
+            },
+        ),
+        (0, {"type": "reenter"}),
+    ]
     for seat, move in moves:
         verdict = table.propose(seat, Move.from_data(move))
         assert verdict.accepted, (seat, move, verdict.violations)
@@ -241,11 +281,13 @@ def _reentered_at(stacked: StackDeal, game: Game, still_in: list[int]) -> int:
     return int(view["scores"]["0"])
 
 
-@pytest.mark.parametrize("name, property_id", [("reentry-at-min", "reentry-at-worst-placed"),
-                                               ("reentry-plus-one", "reentry-under-blow-at")])
-def test_a_broken_reentry_is_played_at_a_real_table(tmp_path: Path, pontinho: Game,
-                                                    stacked: StackDeal, name: str,
-                                                    property_id: str) -> None:
+@pytest.mark.parametrize(
+    "name, property_id",
+    [("reentry-at-min", "reentry-at-worst-placed"), ("reentry-plus-one", "reentry-under-blow-at")],
+)
+def test_a_broken_reentry_is_played_at_a_real_table(
+    tmp_path: Path, pontinho: Game, stacked: StackDeal, name: str, property_id: str
+) -> None:
     game = broken(tmp_path, name)
     # seat 2 adds 40 in the stacked hand: ask for a counterexample that table can reach
     prop = dataclasses.replace(named(game, property_id), ranges={"still_in": (40, 99)})
@@ -259,6 +301,7 @@ def test_a_broken_reentry_is_played_at_a_real_table(tmp_path: Path, pontinho: Ga
 
 # --- the third outcome, and replays with teeth ---------------------------------------------
 
+
 def test_an_expression_that_raises_is_a_replayed_counterexample(tmp_path: Path) -> None:
     # the third player's score: no such player when two are still in
     edits = [(HIGHEST, "still_in[2]'")]
@@ -270,8 +313,9 @@ def test_an_expression_that_raises_is_a_replayed_counterexample(tmp_path: Path) 
         assert "`comes_back_at` raises (replayed:" in outcome.line()
 
 
-def test_a_replay_that_disagrees_is_reported_as_an_encoder_bug(tmp_path: Path,
-                                                               pontinho: Game) -> None:
+def test_a_replay_that_disagrees_is_reported_as_an_encoder_bug(
+    tmp_path: Path, pontinho: Game
+) -> None:
     game = broken(tmp_path, "reentry-at-min")
     expressions = mechanic_of(game, RummyMechanic).config.expressions
     path = "rummy.match.reentry_score"
@@ -279,11 +323,13 @@ def test_a_replay_that_disagrees_is_reported_as_an_encoder_bug(tmp_path: Path,
     real = mechanic_of(pontinho, RummyMechanic).config.expressions[path]
     # the config's table is read-only by type: the test swaps one expression in on purpose
     expressions[path] = SpecExpression(  # type: ignore[index]
-        path, "reentry", expressions[path].typed, real.compiled)
+        path, "reentry", expressions[path].typed, real.compiled
+    )
     for outcome in prove(game, named(game, "reentry-at-worst-placed")):
         assert outcome.status == "counterexample" and outcome.replayed is False
-        assert ("NOT replayed: the engine's compiled `rummy.match.reentry_score` gives "
-                "`comes_back_at` ") in outcome.line()
+        assert (
+            "NOT replayed: the engine's compiled `rummy.match.reentry_score` gives `comes_back_at` "
+        ) in outcome.line()
         assert outcome.line().endswith("(encoder bug))")
 
 
@@ -298,30 +344,36 @@ def test_an_exhausted_budget_is_unknown(pontinho: Game) -> None:
 # --- a property that does not make sense is a located spec error ----------------------------
 
 WRONG: dict[str, tuple[str, str, str]] = {
-    "unknown expression": ("evaluate: {points: scoring.hand_points}",
-                           "evaluate: {points: scoring.hand_pts}",
-                           "unknown expression `scoring.hand_pts`"),
-    "other context": ("evaluate: {comes_back_at: rummy.match.reentry_score}\n"
-                      "    claim: comes_back_at < blow_at",
-                      "evaluate: {comes_back_at: scoring.hand_points}\n"
-                      "    claim: comes_back_at < blow_at",
-                      "`scoring.hand_points` reads the `scoring` context, not `reentry`"),
-    "no list": ("over: {hand: [0, 12]}\n    constants: {blow_at: rummy.match.blow_at}\n"
-                "    ranges: {score: [0, blow_at - 1]}\n    options:\n",
-                "over: {score: [0, 12]}\n    constants: {blow_at: rummy.match.blow_at}\n"
-                "    ranges: {score: [0, blow_at - 1]}\n    options:\n",
-                "`score` is no list of cards or ints at `scoring`"),
-    "no constant": ("constants: {blow_at: rummy.match.blow_at, seats: seats.max}\n"
-                    "    over: {still_in: [2, seats]}\n    ranges: {still_in: [0, blow_at - 1]}\n"
-                    "    options: {reentry: [once, paid]}\n"
-                    "    evaluate: {comes_back_at: rummy.match.reentry_score}\n"
-                    "    claim: comes_back_at < blow_at",
-                    "constants: {blow_at: rummy.match.blow_up, seats: seats.max}\n"
-                    "    over: {still_in: [2, seats]}\n    ranges: {still_in: [0, blow_at - 1]}\n"
-                    "    options: {reentry: [once, paid]}\n"
-                    "    evaluate: {comes_back_at: rummy.match.reentry_score}\n"
-                    "    claim: comes_back_at < blow_at",
-                    "`rummy.match.blow_up` is no integer of this spec"),
+    "unknown expression": (
+        "evaluate: {points: scoring.hand_points}",
+        "evaluate: {points: scoring.hand_pts}",
+        "unknown expression `scoring.hand_pts`",
+    ),
+    "other context": (
+        "evaluate: {comes_back_at: rummy.match.reentry_score}\n    claim: comes_back_at < blow_at",
+        "evaluate: {comes_back_at: scoring.hand_points}\n    claim: comes_back_at < blow_at",
+        "`scoring.hand_points` reads the `scoring` context, not `reentry`",
+    ),
+    "no list": (
+        "over: {hand: [0, 12]}\n    constants: {blow_at: rummy.match.blow_at}\n"
+        "    ranges: {score: [0, blow_at - 1]}\n    options:\n",
+        "over: {score: [0, 12]}\n    constants: {blow_at: rummy.match.blow_at}\n"
+        "    ranges: {score: [0, blow_at - 1]}\n    options:\n",
+        "`score` is no list of cards or ints at `scoring`",
+    ),
+    "no constant": (
+        "constants: {blow_at: rummy.match.blow_at, seats: seats.max}\n"
+        "    over: {still_in: [2, seats]}\n    ranges: {still_in: [0, blow_at - 1]}\n"
+        "    options: {reentry: [once, paid]}\n"
+        "    evaluate: {comes_back_at: rummy.match.reentry_score}\n"
+        "    claim: comes_back_at < blow_at",
+        "constants: {blow_at: rummy.match.blow_up, seats: seats.max}\n"
+        "    over: {still_in: [2, seats]}\n    ranges: {still_in: [0, blow_at - 1]}\n"
+        "    options: {reentry: [once, paid]}\n"
+        "    evaluate: {comes_back_at: rummy.match.reentry_score}\n"
+        "    claim: comes_back_at < blow_at",
+        "`rummy.match.blow_up` is no integer of this spec",
+    ),
 }
 
 

@@ -48,8 +48,10 @@ def _full_view(table: Table, seat: int | None, legal: bool = False) -> dict[str,
 
 
 # the service's modules that pass events and verdicts through the redaction point
-EVENTS_WHOLE: Break = [(watching, "events_for", _events_whole),
-                       (referee_service, "events_for", _events_whole)]
+EVENTS_WHOLE: Break = [
+    (watching, "events_for", _events_whole),
+    (referee_service, "events_for", _events_whole),
+]
 VIEWS_WHOLE: Break = [(Table, "view", _full_view)]
 MECHANIC_LEAK: Break = [(BankingMechanic, "_cards_shown", banker_hand_whole)]
 FIX_LEAK: Break = [(CompiledRule, "mend", fix_names_the_bankers_hand)]

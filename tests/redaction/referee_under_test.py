@@ -57,7 +57,7 @@ class Received:
     who: Recipient
     rpc: str
     version: int  # the table's version the message speaks of
-    data: Any     # the message as data (`MessageToDict`), or an error's status and details
+    data: Any  # the message as data (`MessageToDict`), or an error's status and details
     named: frozenset[str] = frozenset()
     message: Any = None  # the message itself (None: an error status)
 
@@ -69,17 +69,24 @@ class Leak:
 
     def __str__(self) -> str:
         who = "the spectator" if self.received.who is None else f"seat {self.received.who}"
-        return (f"{who} got {list(self.cards)} in {self.received.rpc} at version "
-                f"{self.received.version}: {self.received.data}")
+        return (
+            f"{who} got {list(self.cards)} in {self.received.rpc} at version "
+            f"{self.received.version}: {self.received.data}"
+        )
 
 
 class Watcher:
     """One recipient's Watch stream, read on a thread from version 0."""
 
-    def __init__(self, stub: referee_pb2_grpc.RefereeStub, table_id: str,
-                 metadata: tuple[tuple[str, str], ...]) -> None:
-        self.call = stub.Watch(pb.WatchRequest(table_id=table_id, from_version=0),
-                               metadata=metadata)
+    def __init__(
+        self,
+        stub: referee_pb2_grpc.RefereeStub,
+        table_id: str,
+        metadata: tuple[tuple[str, str], ...],
+    ) -> None:
+        self.call = stub.Watch(
+            pb.WatchRequest(table_id=table_id, from_version=0), metadata=metadata
+        )
         self.got: list[pb.WatchResponse] = []
         self.failure: grpc.RpcError | None = None
         self.thread = threading.Thread(target=self._read, daemon=True)
@@ -96,8 +103,11 @@ class Watcher:
     def stop(self, version: int) -> list[pb.WatchResponse]:
         """Every move up to `version`, once they have come (or the wait is over)."""
         deadline = time.monotonic() + WATCH_WAIT_S
-        while (self.thread.is_alive() and time.monotonic() < deadline
-               and (not self.got or self.got[-1].version < version)):
+        while (
+            self.thread.is_alive()
+            and time.monotonic() < deadline
+            and (not self.got or self.got[-1].version < version)
+        ):
             time.sleep(0.01)
         self.call.cancel()
         self.thread.join(WATCH_WAIT_S)
@@ -110,10 +120,17 @@ class WatchedTable:
 
     def __init__(self, stub: referee_pb2_grpc.RefereeStub, game: Game, setup: TableSetup) -> None:
         self.stub = stub
-        created = stub.CreateTable(pb.CreateTableRequest(
-            game=game.name, options=data_to_struct(setup.options), seats=setup.seats,
-            dealer=setup.dealer, seed=setup.seed, balances=setup.balances or {},
-            deal=None if setup.deal is None else data_to_struct(setup.deal)))
+        created = stub.CreateTable(
+            pb.CreateTableRequest(
+                game=game.name,
+                options=data_to_struct(setup.options),
+                seats=setup.seats,
+                dealer=setup.dealer,
+                seed=setup.seed,
+                balances=setup.balances or {},
+                deal=None if setup.deal is None else data_to_struct(setup.deal),
+            )
+        )
         self.table_id = created.table_id
         self.tokens = {s.seat: s.token for s in created.seats}
         self.shadow = Table.create(game, setup)
@@ -123,28 +140,39 @@ class WatchedTable:
         for knowledge in self.knowledge.values():
             knowledge.advance(self.shadow.state)
         self.received: list[Received] = []
-        self.watchers = {who: Watcher(stub, self.table_id, self.metadata(who))
-                         for who in self.recipients}
+        self.watchers = {
+            who: Watcher(stub, self.table_id, self.metadata(who)) for who in self.recipients
+        }
 
     def metadata(self, who: Recipient, token: str | None = None) -> tuple[tuple[str, str], ...]:
         token = token or (None if who is None else self.tokens[who])
         return () if token is None else ((TOKEN_HEADER, token),)
 
-    def propose(self, seat: int, move: Move, *, move_id: str = "", claimed: int | None = None,
-                token: str | None = None, retry: bool = False) -> bool:
+    def propose(
+        self,
+        seat: int,
+        move: Move,
+        *,
+        move_id: str = "",
+        claimed: int | None = None,
+        token: str | None = None,
+        retry: bool = False,
+    ) -> bool:
         """Propose as `seat` (with its token, or `token`); True when the table moved on.
         A rejection must be the shadow's too (but for a `retry` of a `move_id`: its first
         verdict comes back)."""
-        request = pb.ProposeRequest(table_id=self.table_id, move=move_to_proto(move),
-                                    move_id=move_id, seat=claimed)
+        request = pb.ProposeRequest(
+            table_id=self.table_id, move=move_to_proto(move), move_id=move_id, seat=claimed
+        )
         named = frozenset(self.finder.in_value(move.to_data()))
         try:
             verdict = self.stub.Propose(request, metadata=self.metadata(seat, token)).verdict
         except grpc.RpcError as error:
             self._error(seat, "Propose", error, named)
             return False
-        self.received.append(Received(seat, "Propose", verdict.version, MessageToDict(verdict),
-                                      named, verdict))
+        self.received.append(
+            Received(seat, "Propose", verdict.version, MessageToDict(verdict), named, verdict)
+        )
         if verdict.version > self.shadow.version:
             self._follow(seat, move, verdict.version)
             return True
@@ -161,19 +189,29 @@ class WatchedTable:
         for knowledge in self.knowledge.values():
             knowledge.advance(self.shadow.state, before)
 
-    def _error(self, who: Recipient, rpc: str, error: grpc.RpcError,
-               named: frozenset[str] = frozenset()) -> None:
+    def _error(
+        self, who: Recipient, rpc: str, error: grpc.RpcError, named: frozenset[str] = frozenset()
+    ) -> None:
         status = error.code()
         assert status not in (grpc.StatusCode.INTERNAL, grpc.StatusCode.UNKNOWN), error
-        self.received.append(Received(who, rpc, self.shadow.version,
-                                      {"status": status.name, "details": error.details()}, named))
+        self.received.append(
+            Received(
+                who,
+                rpc,
+                self.shadow.version,
+                {"status": status.name, "details": error.details()},
+                named,
+            )
+        )
 
     def view(self, who: Recipient) -> dict[str, Any]:
         """`who`'s view, as the server sends it (kept among what `who` got)."""
-        response = self.stub.GetView(pb.GetViewRequest(table_id=self.table_id),
-                                     metadata=self.metadata(who))
-        self.received.append(Received(who, "GetView", response.version, MessageToDict(response),
-                                      message=response))
+        response = self.stub.GetView(
+            pb.GetViewRequest(table_id=self.table_id), metadata=self.metadata(who)
+        )
+        self.received.append(
+            Received(who, "GetView", response.version, MessageToDict(response), message=response)
+        )
         return named_fields(response.view)
 
     def views(self) -> None:
@@ -185,8 +223,9 @@ class WatchedTable:
         for who, watcher in self.watchers.items():
             got = watcher.stop(self.shadow.version)
             assert [r.version for r in got] == list(range(1, self.shadow.version + 1)), who
-            self.received += [Received(who, "Watch", r.version, MessageToDict(r), message=r)
-                              for r in got]
+            self.received += [
+                Received(who, "Watch", r.version, MessageToDict(r), message=r) for r in got
+            ]
 
     def leaks(self) -> list[Leak]:
         found = []

@@ -44,9 +44,9 @@ from tests.redaction.visibility import CardFinder
 
 GAMES = shipped_games()
 SCALE = int(os.environ.get("REDACTION_SCALE", "1"))
-TABLES = 2       # tables a game at scale 1
-STEPS = 25       # steps a table: one accepted move each, illegal proposals around it
-BOT_TRIES = 20   # the bot's candidates tried for one move before the oracle's witness
+TABLES = 2  # tables a game at scale 1
+STEPS = 25  # steps a table: one accepted move each, illegal proposals around it
+BOT_TRIES = 20  # the bot's candidates tried for one move before the oracle's witness
 CONTROL_STEPS = 8
 ROUND_TRIP = {"rummy": {"claim_window_ms": 600_000}}  # no deadline passes during a test
 CARD_FINDERS = {name: CardFinder(game) for name, game in GAMES.items()}
@@ -56,11 +56,17 @@ CHECKED: Counter[str] = Counter()  # messages checked, by game (the figures of `
 def setup_for(game: Game, seed: int, seats: int) -> TableSetup:
     banking = game.spec.mechanics == "banking"
     options = dict(ROUND_TRIP.get(game.spec.mechanics, {}))
-    return TableSetup(game=game.name, seats=seats, seed=seed, options=options,
-                      balances={s: 1000 for s in range(seats)} if banking else None)
+    return TableSetup(
+        game=game.name,
+        seats=seats,
+        seed=seed,
+        options=options,
+        balances={s: 1000 for s in range(seats)} if banking else None,
+    )
 
 
 # --- the moves ----------------------------------------------------------------------------------
+
 
 def bot_moves(game: Game, table: WatchedTable, rng: random.Random) -> Iterator[tuple[int, Move]]:
     """The game's client bot for the seat whose move it is, from that seat's view."""
@@ -69,13 +75,16 @@ def bot_moves(game: Game, table: WatchedTable, rng: random.Random) -> Iterator[t
     if mechanic == "banking":
         seat = pontoon_bot.next_to_act(full)
         options = table.shadow.state.options
-        found = pontoon_bot.turn_candidates(table.shadow.view(seat), rng, min_bet=options["min_bet"],
-                                            max_bet=options["max_bet"])
+        found = pontoon_bot.turn_candidates(
+            table.shadow.view(seat), rng, min_bet=options["min_bet"], max_bet=options["max_bet"]
+        )
         yield from ((seat, Move.from_data(m)) for m in found)
         return
     bot = rummy_bot if mechanic == "rummy" else tricks_bot
     for seat in full.get("deciding") or ([] if full.get("to_act") is None else [full["to_act"]]):
-        yield from ((seat, Move.from_data(m)) for m in bot.turn_candidates(table.shadow.view(seat), rng))
+        yield from (
+            (seat, Move.from_data(m)) for m in bot.turn_candidates(table.shadow.view(seat), rng)
+        )
 
 
 def play_one(game: Game, table: WatchedTable, rng: random.Random) -> None:
@@ -116,10 +125,20 @@ def junk(game: Game, rng: random.Random) -> Move:
     """A random move type with random fields, some naming any card of the pack."""
     codes = sorted(CARD_FINDERS[game.name].codes)
     kind = rng.choice([*game.spec.moves, "", "explode"])
-    values = [rng.choice(codes), [rng.choice(codes), rng.choice(codes)], 0, 5, "x", [],
-              {"meld": 0, "cards": [rng.choice(codes)]}]
-    fields = {f.name: rng.choice(values)
-              for f in getattr(game.spec.moves.get(kind), "fields", ()) if rng.random() < 0.8}
+    values = [
+        rng.choice(codes),
+        [rng.choice(codes), rng.choice(codes)],
+        0,
+        5,
+        "x",
+        [],
+        {"meld": 0, "cards": [rng.choice(codes)]},
+    ]
+    fields = {
+        f.name: rng.choice(values)
+        for f in getattr(game.spec.moves.get(kind), "fields", ())
+        if rng.random() < 0.8
+    }
     return Move(kind, fields)
 
 
@@ -142,44 +161,58 @@ def play(stub: Any, game: Game, seed: int, seats: int, steps: int = STEPS) -> li
 
 def report(leaks: list[Leak]) -> str:
     return f"{len(leaks)} messages name hidden cards, the first:\n" + "\n".join(
-        str(leak) for leak in leaks[:3])
+        str(leak) for leak in leaks[:3]
+    )
 
 
 # --- the property -------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("name", sorted(GAMES))
 def test_no_message_names_a_card_its_recipient_may_not_see(stub: Any, name: str) -> None:
     game = GAMES[name]
 
     @settings(max_examples=TABLES * SCALE, deadline=None, database=None, derandomize=True)
-    @given(seed=st.integers(0, 2**32 - 1),
-           seats=st.integers(game.spec.seats_min, game.spec.seats_max))
+    @given(
+        seed=st.integers(0, 2**32 - 1), seats=st.integers(game.spec.seats_min, game.spec.seats_max)
+    )
     def tables(seed: int, seats: int) -> None:
         leaks = play(stub, game, seed, seats)
         assert not leaks, report(leaks)
 
     tables()
-    harden_report(f"redaction ({name})", {"tables": TABLES * SCALE,
-                                          "messages checked": CHECKED[name], "leaks found": 0})
+    harden_report(
+        f"redaction ({name})",
+        {"tables": TABLES * SCALE, "messages checked": CHECKED[name], "leaks found": 0},
+    )
 
 
 # --- the controls: with a redaction off, the test finds the leak ----------------------------------
 
+
 @pytest.mark.parametrize("control", sorted(CONTROLS))
-def test_the_check_finds_a_leak_when_a_redaction_is_off(stub: Any, control: str,
-                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_check_finds_a_leak_when_a_redaction_is_off(
+    stub: Any, control: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     name, broken, rpc = CONTROLS[control]
     for target, attribute, replacement in broken:
         monkeypatch.setattr(target, attribute, replacement)
     game = GAMES[name]
-    leaks = next((found for seed in range(5)
-                  if (found := play(stub, game, seed, game.spec.seats_max, CONTROL_STEPS))), [])
+    leaks = next(
+        (
+            found
+            for seed in range(5)
+            if (found := play(stub, game, seed, game.spec.seats_max, CONTROL_STEPS))
+        ),
+        [],
+    )
     assert any(leak.received.rpc == rpc for leak in leaks), f"{control}: no leak in {rpc} found"
 
 
 @pytest.mark.parametrize("leak", [MECHANIC_LEAK, FIX_LEAK], ids=["cards", "fix"])
-def test_the_redaction_point_alone_stops_a_mechanic_leak(stub: Any, leak: Break,
-                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_redaction_point_alone_stops_a_mechanic_leak(
+    stub: Any, leak: Break, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A mechanic that names a hidden card in a rejection (the banker's, issue 10), in its
     cards or in its fix, is cut to what the seat sees by the redaction point: nothing reaches
     the seat."""
@@ -188,4 +221,3 @@ def test_the_redaction_point_alone_stops_a_mechanic_leak(stub: Any, leak: Break,
     game = GAMES["pontoon"]
     leaks = [leak for seed in range(2) for leak in play(stub, game, seed, game.spec.seats_max)]
     assert not leaks, report(leaks)
-

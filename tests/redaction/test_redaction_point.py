@@ -16,20 +16,25 @@ from tests.games import shipped_games
 GAMES = shipped_games()
 
 
-@pytest.mark.parametrize(("text", "kind", "found"), [
-    ("you do not hold `10H`, `KS`", PackKind.FRENCH, ["TH", "KS"]),
-    ("see TD-4 and PN-19; 5H5S is no card, nor kS", PackKind.FRENCH, []),
-    ("`T21`, `MT`, `T1` and `NB` (TA-7)", PackKind.TAROT, ["T21", "MT", "T1", "NB"]),
-    ("T22 or TT or T0", PackKind.TAROT, []),
-])
+@pytest.mark.parametrize(
+    ("text", "kind", "found"),
+    [
+        ("you do not hold `10H`, `KS`", PackKind.FRENCH, ["TH", "KS"]),
+        ("see TD-4 and PN-19; 5H5S is no card, nor kS", PackKind.FRENCH, []),
+        ("`T21`, `MT`, `T1` and `NB` (TA-7)", PackKind.TAROT, ["T21", "MT", "T1", "NB"]),
+        ("T22 or TT or T0", PackKind.TAROT, []),
+    ],
+)
 def test_card_codes_are_read_in_text(text: str, kind: PackKind, found: list[str]) -> None:
     assert codes_in(text, kind) == found
 
 
 def pontoon_table() -> Table:
     """Three seats, the banker (seat 0) with its first card face down and hidden from itself."""
-    table = Table.create(GAMES["pontoon"], TableSetup(game="pontoon", seats=3, seed=5,
-                                                      balances={0: 100, 1: 100, 2: 100}))
+    table = Table.create(
+        GAMES["pontoon"],
+        TableSetup(game="pontoon", seats=3, seed=5, balances={0: 100, 1: 100, 2: 100}),
+    )
     assert table.state.phase == "bet"
     return table
 
@@ -118,8 +123,9 @@ def test_a_fix_loses_the_cards_hidden_from_the_proposer() -> None:
     table = pontoon_table()
     banker_first = str(table.state.hands[0][0].cards[0])
     own = str(table.state.hands[1][0].cards[0])
-    (violation,) = verdict_for(table, 1, Move("bet", {"amount": 5}),
-                               mended(banker_first, own)).violations
+    (violation,) = verdict_for(
+        table, 1, Move("bet", {"amount": 5}), mended(banker_first, own)
+    ).violations
     assert violation.fix == {"kind": "play_one_of", "cards": [own], "note": f"{HIDDEN} {own}"}
 
 
@@ -134,6 +140,12 @@ def test_a_fix_naming_only_cards_seen_is_unchanged() -> None:
     """The control: what the seat sees passes whole (its own card, and no card at all)."""
     table = pontoon_table()
     own = str(table.state.hands[2][0].cards[0])
-    for verdict in (mended(own), Verdict.reject(Violation(
-            "PO-3", "bet", fix={"kind": "amount_range", "field": "amount", "min": 1, "max": 9}))):
+    for verdict in (
+        mended(own),
+        Verdict.reject(
+            Violation(
+                "PO-3", "bet", fix={"kind": "amount_range", "field": "amount", "min": 1, "max": 9}
+            )
+        ),
+    ):
         assert verdict_for(table, 2, Move("stick"), verdict) is verdict

@@ -46,6 +46,7 @@ ROUND_TRIP = {"rummy": {"claim_window_ms": 600_000}}  # no deadline passes durin
 
 # --- the twin deals -----------------------------------------------------------------------------
 
+
 def stacked_from(game: Game, state: Any) -> dict[str, Any]:
     """A stacked deal (SCENARIOS.md) that deals what a seeded table dealt."""
     mechanic = game.spec.mechanics
@@ -57,7 +58,9 @@ def stacked_from(game: Game, state: Any) -> dict[str, Any]:
     return {"hands": hands}
 
 
-def traded(game: Game, deal: dict[str, Any], state: Any, seat: int) -> tuple[dict[str, Any], set[str]]:
+def traded(
+    game: Game, deal: dict[str, Any], state: Any, seat: int
+) -> tuple[dict[str, Any], set[str]]:
     """The twin deal: cards hidden from `seat` trade places; and which cards they are."""
     others = [s for s in range(state.seats) if s != seat]
     if game.spec.mechanics == "banking":
@@ -75,16 +78,20 @@ def traded(game: Game, deal: dict[str, Any], state: Any, seat: int) -> tuple[dic
     # with two packs a code has two cards: neither may be in sight, nor soon drawn
     seen = visible(state, seat) | set(deal.get("stock", [])[:SOON])
     a, b = str(others[0]), str(others[-1])
-    i, j = next((i, j) for i, j in itertools.product(range(len(hands[a])), repeat=2)
-                if hands[a][i] != hands[b][j] and not {hands[a][i], hands[b][j]} & seen)
+    i, j = next(
+        (i, j)
+        for i, j in itertools.product(range(len(hands[a])), repeat=2)
+        if hands[a][i] != hands[b][j] and not {hands[a][i], hands[b][j]} & seen
+    )
     hands[a][i], hands[b][j] = hands[b][j], hands[a][i]
     swapped = {hands[a][i], hands[b][j]}
     twin = {**deal, "hands": hands}
     if game.spec.mechanics == "rummy":  # and one with the bottom of the stock
         stock = list(deal["stock"])
         low = next(n for n in range(len(stock) - 1, SOON, -1) if stock[n] not in seen | swapped)
-        k = next(k for k in range(len(hands[a]))
-                 if hands[a][k] not in (stock[low], *swapped, *seen))
+        k = next(
+            k for k in range(len(hands[a])) if hands[a][k] not in (stock[low], *swapped, *seen)
+        )
         hands[a][k], stock[low] = stock[low], hands[a][k]
         swapped |= {hands[a][k], stock[low]}
         twin["stock"] = stock
@@ -94,17 +101,25 @@ def traded(game: Game, deal: dict[str, Any], state: Any, seat: int) -> tuple[dic
 def setups(game: Game, seed: int, seat: int) -> tuple[TableSetup, TableSetup, set[str]]:
     seats = max(3, game.spec.seats_min)
     banking = game.spec.mechanics == "banking"
-    base = TableSetup(game=game.name, seats=seats, seed=seed,
-                      options=dict(ROUND_TRIP.get(game.spec.mechanics, {})),
-                      balances={s: 1000 for s in range(seats)} if banking else None)
+    base = TableSetup(
+        game=game.name,
+        seats=seats,
+        seed=seed,
+        options=dict(ROUND_TRIP.get(game.spec.mechanics, {})),
+        balances={s: 1000 for s in range(seats)} if banking else None,
+    )
     state = Table.create(game, base).state
     deal = stacked_from(game, state)
     twin, swapped = traded(game, deal, state, seat)
-    return (TableSetup(**{**base.__dict__, "deal": deal}),
-            TableSetup(**{**base.__dict__, "deal": twin}), swapped)
+    return (
+        TableSetup(**{**base.__dict__, "deal": deal}),
+        TableSetup(**{**base.__dict__, "deal": twin}),
+        swapped,
+    )
 
 
 # --- playing both alike -------------------------------------------------------------------------
+
 
 def next_seat(game: Game, table: Table) -> int | None:
     full = table.view(ADJUDICATOR)
@@ -120,15 +135,23 @@ def bot_moves(game: Game, table: Table, seat: int, rng: random.Random) -> Iterat
     view = table.view(seat)
     if game.spec.mechanics == "banking":
         options = table.state.options
-        found = pontoon_bot.turn_candidates(view, rng, min_bet=options["min_bet"],
-                                            max_bet=options["max_bet"])
+        found = pontoon_bot.turn_candidates(
+            view, rng, min_bet=options["min_bet"], max_bet=options["max_bet"]
+        )
     else:
-        found = (rummy_bot if game.spec.mechanics == "rummy" else tricks_bot).turn_candidates(view, rng)
+        found = (rummy_bot if game.spec.mechanics == "rummy" else tricks_bot).turn_candidates(
+            view, rng
+        )
     return (Move.from_data(m) for m in itertools.islice(found, 20))
 
 
-def others_move(game: Game, twins: tuple[WatchedTable, WatchedTable], seat: int,
-                swapped: set[str], finder: CardFinder) -> Move | None:
+def others_move(
+    game: Game,
+    twins: tuple[WatchedTable, WatchedTable],
+    seat: int,
+    swapped: set[str],
+    finder: CardFinder,
+) -> Move | None:
     """A move of `seat` (the oracle's) that names no traded card and that both tables accept."""
     states = [t.shadow.state for t in twins]
     for move in itertools.islice(candidates(game, states[0], seat), 200):
@@ -186,15 +209,23 @@ def play_twins(stub: Any, game: Game, seed: int, seat: int) -> tuple[list[Receiv
     return tuple([r for r in t.received if r.who == seat and r.version < limit] for t in twins)
 
 
-def step(game: Game, twins: tuple[WatchedTable, WatchedTable], seat: int, swapped: set[str],
-         finder: CardFinder, rng: random.Random) -> bool:
+def step(
+    game: Game,
+    twins: tuple[WatchedTable, WatchedTable],
+    seat: int,
+    swapped: set[str],
+    finder: CardFinder,
+    rng: random.Random,
+) -> bool:
     """One accepted move at both tables; False when there is none to play alike."""
     mover = next_seat(game, twins[0].shadow)
     if mover is None:
         return False
     found = others_move(game, twins, mover, swapped, finder)  # the oracle's, when no bot's
-    moves = itertools.chain(bot_moves(game, twins[0].shadow, seat, rng) if mover == seat else (),
-                            [] if found is None else [found])
+    moves = itertools.chain(
+        bot_moves(game, twins[0].shadow, seat, rng) if mover == seat else (),
+        [] if found is None else [found],
+    )
     for move in moves:
         results = [table.propose(mover, move) for table in twins]
         assert results[0] == results[1], (mover, move, "judged apart")
@@ -204,6 +235,7 @@ def step(game: Game, twins: tuple[WatchedTable, WatchedTable], seat: int, swappe
 
 
 # --- the bytes ----------------------------------------------------------------------------------
+
 
 def without_commitments(message: Message) -> bytes:
     """The message's bytes (deterministic), its deck commitments blanked."""
@@ -238,8 +270,11 @@ def first_difference(got_a: list[Received], got_b: list[Received]) -> str | None
     if [(r.rpc, r.version) for r in got_a] != [(r.rpc, r.version) for r in got_b]:
         return "not the same messages"
     for a, b in zip(got_a, got_b):
-        same = (a.data == b.data if a.message is None  # an error status
-                else without_commitments(a.message) == without_commitments(b.message))
+        same = (
+            a.data == b.data
+            if a.message is None  # an error status
+            else without_commitments(a.message) == without_commitments(b.message)
+        )
         if not same:
             return f"{a.rpc} at version {a.version}:\n{a.data}\n{b.data}"
     return None
@@ -247,8 +282,9 @@ def first_difference(got_a: list[Received], got_b: list[Received]) -> str | None
 
 @pytest.mark.parametrize("seat", [0, 1], ids=["dealer", "after the dealer"])
 @pytest.mark.parametrize("name", sorted(GAMES))
-def test_cards_hidden_from_a_seat_change_no_byte_it_receives(stub: Any, name: str,
-                                                             seat: int) -> None:
+def test_cards_hidden_from_a_seat_change_no_byte_it_receives(
+    stub: Any, name: str, seat: int
+) -> None:
     game = GAMES[name]
     views = 0
     for seed in range(TABLES[game.spec.mechanics] * SCALE):
@@ -262,13 +298,16 @@ def test_cards_hidden_from_a_seat_change_no_byte_it_receives(stub: Any, name: st
 # Events shown whole make no twin differ: the secrets they show (what others draw) are alike at
 # both tables. The leak test catches them.
 @pytest.mark.parametrize("control", ["views shown whole", "rejections unredacted"])
-def test_the_twins_differ_when_a_redaction_is_off(stub: Any, control: str,
-                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_twins_differ_when_a_redaction_is_off(
+    stub: Any, control: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     name, broken, rpc = CONTROLS[control]
     for target, attribute, replacement in broken:
         monkeypatch.setattr(target, attribute, replacement)
     game = GAMES[name]
-    differences = (first_difference(*play_twins(stub, game, seed, 0))
-                   for seed in range(TABLES[game.spec.mechanics] * SCALE))
+    differences = (
+        first_difference(*play_twins(stub, game, seed, 0))
+        for seed in range(TABLES[game.spec.mechanics] * SCALE)
+    )
     found = next((d for d in differences if d is not None), "")
     assert found.startswith(rpc), f"{control}: seat 0 got the same at both tables"

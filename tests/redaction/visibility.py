@@ -63,6 +63,7 @@ def strings(value: Any) -> Iterator[str]:
 
 # --- what the rules show ------------------------------------------------------------------------
 
+
 def visible(state: Any, who: Recipient, before: Any = None) -> set[str]:
     """The cards `who` sees at this state of the hand being played (`before`: the state before
     the move that led here, for the cards a move shows on their way back to the pack)."""
@@ -124,8 +125,8 @@ def _put_under(before: list[Any], after: list[Any]) -> list[Any]:
     """The cards a move put under the pack: it takes cards from the top (the end of the list)
     and slides cards under it (at the start), so what is left of `before` ends `after`."""
     for kept in range(len(before), -1, -1):
-        if after[len(after) - kept:] == before[:kept]:
-            return after[:len(after) - kept]
+        if after[len(after) - kept :] == before[:kept]:
+            return after[: len(after) - kept]
     return list(after)
 
 
@@ -142,6 +143,7 @@ def _tricks(state: TrickState, who: Recipient) -> set[str]:
 
 # --- what a recipient knows, version by version ---------------------------------------------------
 
+
 @dataclass
 class Knowledge:
     """For one recipient: the cards it may know at each version of the table.
@@ -153,7 +155,7 @@ class Knowledge:
 
     who: Recipient
     finder: CardFinder
-    live: list[set[str]] = field(default_factory=list)     # version -> cards of the hand in play
+    live: list[set[str]] = field(default_factory=list)  # version -> cards of the hand in play
     allowed: list[set[str]] = field(default_factory=list)  # version -> what a message may name
     revealed: list[set[str]] = field(default_factory=list)  # version -> the finished hands' record
     hands: list[int] = field(default_factory=list)
@@ -173,8 +175,9 @@ class Knowledge:
         self.revealed.append(record | (self.revealed[-1] if self.revealed else set()))
         self.hands.append(hand_of(state))
 
-    def leaks(self, message: Iterable[tuple[bool, str]], version: int,
-              named: Iterable[str] = ()) -> set[str]:
+    def leaks(
+        self, message: Iterable[tuple[bool, str]], version: int, named: Iterable[str] = ()
+    ) -> set[str]:
         """The cards a message (its texts, each flagged as part of a finished hand's record or
         not) names that this recipient may not know at `version`."""
         allowed = self.allowed[version] | set(named)

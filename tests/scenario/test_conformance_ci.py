@@ -28,10 +28,15 @@ from referee.store.memory import MemoryStore
 
 CONFORMANCE = Path(__file__).parents[1] / "conformance"
 DEADLINE = CONFORMANCE / "taradinho" / "td4-deadline-without-claims.yaml"
-DEAL = {"hands": {1: ["5C", "6C", "7C", "8C", "KH", "KS", "2D", "3D", "JH"],
-                  2: ["4S", "4H", "6D", "TS", "TC", "QD", "QC", "AH", "8H"],
-                  0: ["2S", "3S", "5H", "6H", "JD", "JS", "KC", "AD", "7S"]},
-        "turned": "9D", "stock": ["4C", "TH", "5S"]}
+DEAL = {
+    "hands": {
+        1: ["5C", "6C", "7C", "8C", "KH", "KS", "2D", "3D", "JH"],
+        2: ["4S", "4H", "6D", "TS", "TC", "QD", "QC", "AH", "8H"],
+        0: ["2S", "3S", "5H", "6H", "JD", "JS", "KC", "AD", "7S"],
+    },
+    "turned": "9D",
+    "stock": ["4C", "TH", "5S"],
+}
 HEAD: dict[str, Any] = {"format": 1, "game": "pontinho", "seats": 3, "dealer": 0, "deal": DEAL}
 GOOD = [{"seat": 1, "move": {"type": "draw"}, "expect": "accept"}]
 WRONG = [{"seat": 2, "move": {"type": "draw"}, "expect": "accept"}]  # not seat 2's turn
@@ -55,13 +60,18 @@ def cases(tmp_path: Path) -> Path:
 
 
 def test_junit_has_one_testcase_per_scenario_with_failures_and_errors(
-        cases: Path, tmp_path: Path) -> None:
+    cases: Path, tmp_path: Path
+) -> None:
     junit = tmp_path / "out" / "conformance.xml"
     assert main(["conformance", "--junit", str(junit), str(cases)]) == 1
     suite = ET.parse(junit).getroot().find("testsuite")
     assert suite is not None
-    assert (suite.get("tests"), suite.get("failures"), suite.get("errors"),
-            suite.get("skipped")) == ("3", "1", "1", "0")
+    assert (
+        suite.get("tests"),
+        suite.get("failures"),
+        suite.get("errors"),
+        suite.get("skipped"),
+    ) == ("3", "1", "1", "0")
     by_name = {case.get("name"): case for case in suite.iter("testcase")}
     assert set(by_name) == {"good.yaml", "wrong.yaml", "unknown-rule.yaml"}
     assert list(by_name["good.yaml"]) == []
@@ -72,8 +82,9 @@ def test_junit_has_one_testcase_per_scenario_with_failures_and_errors(
     assert error is not None and "unknown rule id `PN-99`" in error.get("message", "")
 
 
-def test_json_reports_counts_and_every_scenario(cases: Path,
-                                                capsys: pytest.CaptureFixture[str]) -> None:
+def test_json_reports_counts_and_every_scenario(
+    cases: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert main(["conformance", "--json", str(cases)]) == 1
     report = json.loads(capsys.readouterr().out)
     assert report["target"] == "in-process"
@@ -97,7 +108,8 @@ def test_an_unknown_rule_id_is_an_error_in_the_scenario(games: dict[str, Game]) 
     assert failure.error and failure.where is not None and failure.where.step == 1
     assert str(failure).endswith(
         ": step 1 (seat 2 `draw`): error in the scenario: unknown rule id `PN-99`: game "
-        "`pontinho` has no such rule (neither in its spec nor cited from RULES.md by it)")
+        "`pontinho` has no such rule (neither in its spec nor cited from RULES.md by it)"
+    )
 
 
 def test_known_ids_are_the_specs_ids_those_they_cite_and_gen8(games: dict[str, Game]) -> None:
@@ -111,8 +123,12 @@ def test_every_shipped_scenario_names_only_known_rule_ids(games: dict[str, Game]
     from referee.scenario.runner import run_file, scenario_files
 
     index, target = RuleIndex(games), InProcessTarget(games)
-    errors = [str(f) for path in scenario_files([CONFORMANCE])
-              for f in run_file(path, target, index).failures if f.error]
+    errors = [
+        str(f)
+        for path in scenario_files([CONFORMANCE])
+        for f in run_file(path, target, index).failures
+        if f.error
+    ]
     assert errors == []
 
 
@@ -144,26 +160,30 @@ def remote(games: dict[str, Game]) -> Iterator[str]:
 
 
 def test_a_scenario_a_remote_target_cannot_run_is_skipped(
-        remote: str, cases: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    remote: str, cases: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     shutil.copy(DEADLINE, cases / DEADLINE.name)
     (cases / "wrong.yaml").unlink()
     (cases / "unknown-rule.yaml").unlink()
     junit = tmp_path / "remote.xml"
-    assert main(["conformance", "--target", remote, "--json", "--junit", str(junit),
-                 str(cases)]) == 0
+    assert (
+        main(["conformance", "--target", remote, "--json", "--junit", str(junit), str(cases)]) == 0
+    )
     report = json.loads(capsys.readouterr().out)
     assert report["counts"] == {"total": 2, "passed": 1, "failed": 0, "error": 0, "skipped": 1}
     skipped = next(s for s in report["scenarios"] if s["status"] == "skipped")
     assert skipped["source"].endswith(DEADLINE.name) and skipped["failures"] == []
     assert "step 5" in skipped["skipped"] and "clock" in skipped["skipped"]
-    case = next(c for c in ET.parse(junit).getroot().iter("testcase")
-                if c.get("name") == DEADLINE.name)
+    case = next(
+        c for c in ET.parse(junit).getroot().iter("testcase") if c.get("name") == DEADLINE.name
+    )
     element = case.find("skipped")
     assert element is not None and "clock" in element.get("message", "")
 
 
 def test_the_text_report_lists_skips_and_counts_them(
-        remote: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    remote: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert main(["conformance", "--target", remote, str(DEADLINE)]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0].startswith(f"skip {DEADLINE}: step 5: `close_window`")

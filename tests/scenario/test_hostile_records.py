@@ -16,9 +16,13 @@ from referee.scenario.format import MAX_DEPTH, ScenarioError, load_text
 
 ALIAS_BOMB = "\n".join(
     ["a: &a [x, x, x, x, x, x, x, x, x]"]
-    + [f"{chr(98 + i)}: &{chr(98 + i)} [*{chr(97 + i)}, *{chr(97 + i)}, *{chr(97 + i)}, "
-       f"*{chr(97 + i)}, *{chr(97 + i)}, *{chr(97 + i)}, *{chr(97 + i)}, *{chr(97 + i)}, "
-       f"*{chr(97 + i)}]" for i in range(9)])
+    + [
+        f"{chr(98 + i)}: &{chr(98 + i)} [*{chr(97 + i)}, *{chr(97 + i)}, *{chr(97 + i)}, "
+        f"*{chr(97 + i)}, *{chr(97 + i)}, *{chr(97 + i)}, *{chr(97 + i)}, *{chr(97 + i)}, "
+        f"*{chr(97 + i)}]"
+        for i in range(9)
+    ]
+)
 
 
 def refused(text: str) -> str:
@@ -43,21 +47,29 @@ def test_any_alias_is_refused() -> None:
 def test_deep_nesting_is_refused() -> None:
     very_deep = refused("a: " + "[" * 5000 + "]" * 5000)  # libyaml has a bound of its own
     assert f"deeper than {MAX_DEPTH}" in very_deep or "nesting depth" in very_deep
-    assert f"deeper than {MAX_DEPTH}" in refused("a:\n" + "".join(" " * i + "- \n" for i in range(100)))
+    assert f"deeper than {MAX_DEPTH}" in refused(
+        "a:\n" + "".join(" " * i + "- \n" for i in range(100))
+    )
 
 
 def test_too_many_steps_are_refused(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(format, "MAX_STEPS", 50)  # the real bound, 200,000, reads for seconds
-    text = "format: 1\ngame: pontinho\nseats: 3\nseed: 1\nsteps:\n" + "- {seat: 1, move: {type: draw}}\n" * 51
+    text = (
+        "format: 1\ngame: pontinho\nseats: 3\nseed: 1\nsteps:\n"
+        + "- {seat: 1, move: {type: draw}}\n" * 51
+    )
     assert "at most 50 steps" in refused(text)
 
 
-@pytest.mark.parametrize("text", [
-    "format: 1\ngame: pontinho\nseats: " + "9" * 5000 + "\nsteps: []\n",
-    "format: 1\ngame: \x07pontinho\nseats: 3\nsteps: []\n",
-    "format: 1\ngame: pontinho\nseats: 3\nsteps: []\n" + "x" * 100_000 + ": 1\n",
-    "\x00\x01\x02",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "format: 1\ngame: pontinho\nseats: " + "9" * 5000 + "\nsteps: []\n",
+        "format: 1\ngame: \x07pontinho\nseats: 3\nsteps: []\n",
+        "format: 1\ngame: pontinho\nseats: 3\nsteps: []\n" + "x" * 100_000 + ": 1\n",
+        "\x00\x01\x02",
+    ],
+)
 def test_hostile_values_are_clear_errors_that_quote_little(text: str) -> None:
     message = refused(text)
     assert "\x07" not in message and "\x00" not in message

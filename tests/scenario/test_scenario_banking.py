@@ -42,18 +42,22 @@ steps:
   - check: {hand_over: false, hand_size: {0: 1, 1: 1}}
 """
 
-WRONG = SCENARIO.split("steps:\n")[0] + """\
+WRONG = (
+    SCENARIO.split("steps:\n")[0]
+    + """\
 steps:
   - {seat: 1, move: {type: bet, amount: 10}, expect: accept}
   - check: {hand_size: {0: 3, 1: 2}, hand: {0: [5S, 9D]}}
 """
+)
 
 
 @pytest.fixture(params=["in-process", "over-grpc"])
 def target(request: pytest.FixtureRequest, games: dict[str, Game]) -> Target:
     if request.param == "in-process":
         return InProcessTarget(games)
-    return request.getfixturevalue("over_grpc")  # type: ignore[no-any-return]
+    remote: Target = request.getfixturevalue("over_grpc")
+    return remote
 
 
 def failures(text: str, target: Target) -> list[str]:

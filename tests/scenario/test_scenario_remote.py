@@ -12,8 +12,14 @@ from referee.scenario.remote import GrpcTarget, TargetError, create_request, mer
 
 
 def test_a_stacked_deal_travels_with_text_seat_keys() -> None:
-    setup = Setup(game="pontinho", seats=3, dealer=2, options={"joker_rule": "next_rank_same_suit"},
-                  deal={"hands": {1: ["2C"]}, "turned": "9D"}, scores={0: 98})
+    setup = Setup(
+        game="pontinho",
+        seats=3,
+        dealer=2,
+        options={"joker_rule": "next_rank_same_suit"},
+        deal={"hands": {1: ["2C"]}, "turned": "9D"},
+        scores={0: 98},
+    )
     request = create_request(setup)
     assert (request.game, request.seats, request.dealer) == ("pontinho", 3, 2)
     # seed 0 given explicitly: a table without a seed would be dealt fair (docs/fair-deal.md)
@@ -28,15 +34,26 @@ def test_a_seeded_table_sends_its_seed() -> None:
 
 
 def test_a_stacked_deal_travels_with_its_seed() -> None:
-    request = create_request(Setup(game="pontinho", seats=3, seed=7,
-                                   deal={"hands": {1: ["2C"]}, "turned": "9D"}))
+    request = create_request(
+        Setup(game="pontinho", seats=3, seed=7, deal={"hands": {1: ["2C"]}, "turned": "9D"})
+    )
     assert request.HasField("deal") and request.seed == 7
 
 
 def test_a_verdict_comes_back_whole() -> None:
-    message = pb.Verdict(outcome=pb.OUTCOME_REJECTED, version=3, violations=[
-        pb.Violation(rule="PN-13-shape", message="no meld", cites=["PN-12", "PN-13"],
-                     cards=["4H"], code="rule_broken")])
+    message = pb.Verdict(
+        outcome=pb.OUTCOME_REJECTED,
+        version=3,
+        violations=[
+            pb.Violation(
+                rule="PN-13-shape",
+                message="no meld",
+                cites=["PN-12", "PN-13"],
+                cards=["4H"],
+                code="rule_broken",
+            )
+        ],
+    )
     verdict = verdict_of(message)
     assert verdict.outcome is Outcome.REJECTED and verdict.version == 3
     assert verdict.rule_ids() == {"PN-13-shape", "PN-12", "PN-13"}

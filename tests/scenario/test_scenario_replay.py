@@ -13,18 +13,36 @@ from referee.engine.replay import adjudicate, adjudicate_yaml
 from referee.scenario.format import ScenarioError
 from referee.spec.registry import Game
 
-DEAL = {"hands": {1: ["5C", "6C", "7C", "8C", "KH", "KS", "2D", "3D", "JH"],
-                  2: ["4S", "4H", "6D", "TS", "TC", "QD", "QC", "AH", "8H"],
-                  0: ["2S", "3S", "5H", "6H", "JD", "JS", "KC", "AD", "7S"]},
-        "turned": "9D", "stock": ["4C", "TH", "5S"]}
+DEAL = {
+    "hands": {
+        1: ["5C", "6C", "7C", "8C", "KH", "KS", "2D", "3D", "JH"],
+        2: ["4S", "4H", "6D", "TS", "TC", "QD", "QC", "AH", "8H"],
+        0: ["2S", "3S", "5H", "6H", "JD", "JS", "KC", "AD", "7S"],
+    },
+    "turned": "9D",
+    "stock": ["4C", "TH", "5S"],
+}
 LEGAL: dict[str, Any] = {
-    "format": 1, "game": "pontinho", "seats": 3, "dealer": 0, "deal": DEAL,
-    "steps": [{"seat": 1, "move": {"type": "draw"}},
-              {"seat": 1, "move": {"type": "meld", "cards": ["4C", "5C", "6C"]}},
-              {"seat": 1, "move": {"type": "discard", "card": "JH"}},
-              {"check": {"to_act": 0}}]}                  # wrong, but ignored in a record
-ILLEGAL = {**LEGAL, "steps": [*LEGAL["steps"], {"seat": 2, "move": {"type": "draw"}},
-                              {"seat": 2, "move": {"type": "meld", "cards": ["QD", "QC"]}}]}
+    "format": 1,
+    "game": "pontinho",
+    "seats": 3,
+    "dealer": 0,
+    "deal": DEAL,
+    "steps": [
+        {"seat": 1, "move": {"type": "draw"}},
+        {"seat": 1, "move": {"type": "meld", "cards": ["4C", "5C", "6C"]}},
+        {"seat": 1, "move": {"type": "discard", "card": "JH"}},
+        {"check": {"to_act": 0}},
+    ],
+}  # wrong, but ignored in a record
+ILLEGAL = {
+    **LEGAL,
+    "steps": [
+        *LEGAL["steps"],
+        {"seat": 2, "move": {"type": "draw"}},
+        {"seat": 2, "move": {"type": "meld", "cards": ["QD", "QC"]}},
+    ],
+}
 
 
 def test_a_legal_record_is_confirmed_with_its_final_state(games: dict[str, Game]) -> None:
@@ -44,9 +62,13 @@ def test_an_illegal_record_names_the_first_illegal_move(games: dict[str, Game]) 
 
 
 def test_numbers_as_a_struct_carries_them_are_read_as_integers(games: dict[str, Game]) -> None:
-    record = {**ILLEGAL, "format": 1.0, "seats": 3.0, "dealer": 0.0,
-              "steps": [{**s, "seat": float(s["seat"])} if "seat" in s else s
-                        for s in ILLEGAL["steps"]]}
+    record = {
+        **ILLEGAL,
+        "format": 1.0,
+        "seats": 3.0,
+        "dealer": 0.0,
+        "steps": [{**s, "seat": float(s["seat"])} if "seat" in s else s for s in ILLEGAL["steps"]],
+    }
     assert adjudicate(games, record) == adjudicate(games, ILLEGAL)
 
 
@@ -62,17 +84,21 @@ def test_a_record_that_cannot_be_set_up(games: dict[str, Game]) -> None:
         adjudicate(games, bad)
 
 
-@pytest.mark.parametrize("record, message", [
-    ({**LEGAL, "format": 3}, "unsupported format `3`"),
-    ({**LEGAL, "game": None}, "missing `game`"),
-    ({**LEGAL, "steps": [{"seat": 1}]}, "step 1: a step has exactly one of"),
-])
+@pytest.mark.parametrize(
+    "record, message",
+    [
+        ({**LEGAL, "format": 3}, "unsupported format `3`"),
+        ({**LEGAL, "game": None}, "missing `game`"),
+        ({**LEGAL, "steps": [{"seat": 1}]}, "step 1: a step has exactly one of"),
+    ],
+)
 def test_an_unreadable_record(games: dict[str, Game], record: Any, message: str) -> None:
     with pytest.raises(ScenarioError, match=message):
         adjudicate(games, record)
 
 
 # --- the commands -----------------------------------------------------------------------------
+
 
 def write(tmp_path: Path, record: dict[str, Any], name: str = "game.yaml") -> str:
     import yaml
@@ -94,8 +120,11 @@ def test_replay_an_illegal_record(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert main(["replay", path]) == 1
     out = capsys.readouterr().out
     first = out.splitlines()[0]
-    assert re.fullmatch(rf"{re.escape(path)}:\d+: step 6 \(seat 2 `meld`\): illegal move after 4 "
-                        r"accepted", first), first
+    assert re.fullmatch(
+        rf"{re.escape(path)}:\d+: step 6 \(seat 2 `meld`\): illegal move after 4 "
+        r"accepted",
+        first,
+    ), first
 
 
 def test_replay_as_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -111,8 +140,9 @@ def test_replay_an_unreadable_record(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert f"{path}: unsupported format `2`" in capsys.readouterr().err
 
 
-def test_conformance_reports_failures_and_exits_1(tmp_path: Path,
-                                                 capsys: pytest.CaptureFixture[str]) -> None:
+def test_conformance_reports_failures_and_exits_1(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     good = {**LEGAL, "steps": [{"seat": 1, "move": {"type": "draw"}, "expect": "accept"}]}
     bad = {**LEGAL, "steps": [{"seat": 2, "move": {"type": "draw"}, "expect": "accept"}]}
     write(tmp_path, good, "good.yaml")
@@ -120,8 +150,11 @@ def test_conformance_reports_failures_and_exits_1(tmp_path: Path,
     assert main(["conformance", str(tmp_path)]) == 1
     out = capsys.readouterr().out.splitlines()
     assert out[0] == f"FAIL {bad_path}"
-    assert out[1].startswith(f"  {bad_path}:") and "step 1 (seat 2 `draw`): expected accept, " \
-        "got rejected: GEN-7: it is not your turn" in out[1]
+    assert (
+        out[1].startswith(f"  {bad_path}:")
+        and "step 1 (seat 2 `draw`): expected accept, got rejected: GEN-7: it is not your turn"
+        in out[1]
+    )
     assert out[-1] == "1 passed, 1 failed"
 
 

@@ -22,9 +22,11 @@ class FakeTarget:
     """Answers from a script: a verdict per move type, one fixed view."""
 
     def __init__(self, view: dict[str, JSON] | None = None, fail_setup: bool = False) -> None:
-        self.verdicts = {"draw": Verdict(Outcome.ACCEPTED),
-                         "meld": Verdict.reject(PN12),
-                         "go_out": Verdict(Outcome.PENDING)}
+        self.verdicts = {
+            "draw": Verdict(Outcome.ACCEPTED),
+            "meld": Verdict.reject(PN12),
+            "go_out": Verdict(Outcome.PENDING),
+        }
         self.shown = view or {"to_act": 1, "hand_sizes": {"1": 10}}
         self.fail_setup = fail_setup
         self.proposed: list[tuple[int, Move]] = []
@@ -59,25 +61,31 @@ def messages(report: Report) -> list[str]:
 
 def test_a_scenario_that_gets_every_answer_passes() -> None:
     target = FakeTarget()
-    report = run_text("""\
+    report = run_text(
+        """\
   - {seat: 1, move: {type: draw}, expect: accept}
   - {seat: 1, move: {type: meld, cards: [3H, 3S, 3D, 3C]}, expect: reject, rule: PN-12}
   - {seat: 2, move: {type: go_out, take: discard}, expect: pending}
   - {seat: 1, move: {type: meld, cards: [3H]}}
   - check: {to_act: 1, hand_size: {1: 10}}
-""", target)
+""",
+        target,
+    )
     assert report.passed and report.steps == 5
     assert target.proposed[1] == (1, Move("meld", {"cards": ["3H", "3S", "3D", "3C"]}))
 
 
 def test_every_failing_step_is_reported_with_what_it_got() -> None:
-    report = run_text("""\
+    report = run_text(
+        """\
   - {seat: 1, move: {type: draw}, expect: reject}
   - {seat: 1, move: {type: meld, cards: [3H]}, expect: accept}
   - {seat: 1, move: {type: meld, cards: [3H]}, expect: reject, rule: PN-13}
   - check: {to_act: 2, hand_size: {1: 9}}
   - {close_window: true}
-""", FakeTarget())
+""",
+        FakeTarget(),
+    )
     assert messages(report) == [
         "cases/t.yaml:5: step 1 (seat 1 `draw`): expected reject, got accepted",
         "cases/t.yaml:6: step 2 (seat 1 `meld`): expected accept, got rejected: PN-12: a trio "
@@ -93,8 +101,10 @@ def test_every_failing_step_is_reported_with_what_it_got() -> None:
 
 def test_a_setup_the_referee_refuses_is_a_scenario_error() -> None:
     report = run_text("  - {seat: 1, move: {type: draw}}\n", FakeTarget(fail_setup=True))
-    assert messages(report) == ["cases/t.yaml: error in the scenario: the table cannot be set "
-                                "up: unknown option `speed`: this game's options are `joker_rule`"]
+    assert messages(report) == [
+        "cases/t.yaml: error in the scenario: the table cannot be set "
+        "up: unknown option `speed`: this game's options are `joker_rule`"
+    ]
 
 
 def test_a_file_that_does_not_load_is_one_failure(tmp_path: Path) -> None:
@@ -115,21 +125,26 @@ def test_folders_are_searched_for_yaml_files(tmp_path: Path) -> None:
 
 # --- with the engine: PN-1 and deals that do not fit the pack --------------------------------
 
+
 @pytest.fixture(scope="module")
 def engine(games: dict[str, Game]) -> InProcessTarget:
     return InProcessTarget(games)
 
 
-HANDS = {0: "[2S, 3S, 5H, 6H, JD, JS, KC, AD, 7S]",
-         1: "[5C, 6C, 7C, 8C, KH, KS, 2D, 3D, JH]",
-         2: "[4S, 4H, 6D, TS, TC, QD, QC, AH, 8H]"}
+HANDS = {
+    0: "[2S, 3S, 5H, 6H, JD, JS, KC, AD, 7S]",
+    1: "[5C, 6C, 7C, 8C, KH, KS, 2D, 3D, JH]",
+    2: "[4S, 4H, 6D, TS, TC, QD, QC, AH, 8H]",
+}
 
 
 def deal_file(tmp_path: Path, hands: dict[int, str], seats: int = 3, extra: str = "") -> Path:
     listed = "\n".join(f"    {seat}: {cards}" for seat, cards in hands.items())
     path = tmp_path / "deal.yaml"
-    path.write_text(f"format: 1\ngame: pontinho\nseats: {seats}\n{extra}deal:\n  hands:\n"
-                    f"{listed}\n  turned: 9D\nsteps:\n  - {{seat: 1, move: {{type: draw}}}}\n")
+    path.write_text(
+        f"format: 1\ngame: pontinho\nseats: {seats}\n{extra}deal:\n  hands:\n"
+        f"{listed}\n  turned: 9D\nsteps:\n  - {{seat: 1, move: {{type: draw}}}}\n"
+    )
     return path
 
 
@@ -143,8 +158,9 @@ def test_a_good_deal_runs(tmp_path: Path, engine: InProcessTarget) -> None:
     assert run_file(deal_file(tmp_path, HANDS), engine).passed
 
 
-def test_a_card_dealt_more_often_than_the_pack_holds(tmp_path: Path,
-                                                     engine: InProcessTarget) -> None:
+def test_a_card_dealt_more_often_than_the_pack_holds(
+    tmp_path: Path, engine: InProcessTarget
+) -> None:
     hands = {**HANDS, 0: "[2S, 3S, 5H, 6H, JD, JS, KC, 7C, 7C]"}
     path = deal_file(tmp_path, hands)
     assert "7C" in setup_error(run_file(path, engine), path)
@@ -153,7 +169,8 @@ def test_a_card_dealt_more_often_than_the_pack_holds(tmp_path: Path,
 def test_a_hand_of_the_wrong_size(tmp_path: Path, engine: InProcessTarget) -> None:
     path = deal_file(tmp_path, {**HANDS, 2: "[4S, 4H, 6D]"})
     assert setup_error(run_file(path, engine), path).endswith(
-        "stacked deal: seat 2 gets 3 cards, not 9")
+        "stacked deal: seat 2 gets 3 cards, not 9"
+    )
 
 
 def test_a_malformed_card_in_the_deal(tmp_path: Path, engine: InProcessTarget) -> None:
@@ -168,9 +185,14 @@ def test_pn1_three_to_five_seats(tmp_path: Path, engine: InProcessTarget, seats:
     assert "3 to 5" in setup_error(run_file(path, engine), path)
 
 
-@pytest.mark.parametrize("options, name", [("{speed: fast}", "speed"),
-                                           ("{joker_rule: any_card}", "joker_rule"),
-                                           ("{ace_one_at_98: 1}", "ace_one_at_98")])
+@pytest.mark.parametrize(
+    "options, name",
+    [
+        ("{speed: fast}", "speed"),
+        ("{joker_rule: any_card}", "joker_rule"),
+        ("{ace_one_at_98: 1}", "ace_one_at_98"),
+    ],
+)
 def test_bad_options(tmp_path: Path, engine: InProcessTarget, options: str, name: str) -> None:
     path = deal_file(tmp_path, HANDS, extra=f"options: {options}\n")
     assert f"`{name}`" in setup_error(run_file(path, engine), path)
@@ -184,7 +206,8 @@ def test_an_unknown_game(tmp_path: Path, engine: InProcessTarget) -> None:
 
 def test_close_window_when_none_is_open(tmp_path: Path, engine: InProcessTarget) -> None:
     path = tmp_path / "window.yaml"
-    path.write_text("format: 1\ngame: pontinho\nseats: 3\nseed: 1\nsteps:\n"
-                    "  - {close_window: true}\n")
+    path.write_text(
+        "format: 1\ngame: pontinho\nseats: 3\nseed: 1\nsteps:\n  - {close_window: true}\n"
+    )
     [failure] = messages(run_file(path, engine))
     assert failure.endswith("step 1 (close_window): `close_window`: no claim window is open")

@@ -50,9 +50,22 @@ class ServerProcess:
 
     def __init__(self, db: Path) -> None:
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "referee", "serve", "--port", "0", "--db", str(db),
-             "--allow-stacked"],
-            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+            [
+                sys.executable,
+                "-m",
+                "referee",
+                "serve",
+                "--port",
+                "0",
+                "--db",
+                str(db),
+                "--allow-stacked",
+            ],
+            cwd=ROOT,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+        )
         assert self.process.stdout is not None
         line = self.process.stdout.readline().strip()  # blocks until the port is bound
         assert line.startswith("referee listening on 127.0.0.1:"), line
@@ -87,28 +100,41 @@ class OpenTable:
     tokens: dict[int, str]
     commitment: str
 
-    def propose(self, seat: int, move_type: str, *, move_id: str = "",
-                expected_version: int | None = None, token: str | None = None,
-                **fields: Any) -> pb.Verdict:
-        request = pb.ProposeRequest(table_id=self.table_id, move_id=move_id,
-                                    move=pb.Move(type=move_type, fields=data_to_struct(fields)),
-                                    expected_version=expected_version)
+    def propose(
+        self,
+        seat: int,
+        move_type: str,
+        *,
+        move_id: str = "",
+        expected_version: int | None = None,
+        token: str | None = None,
+        **fields: Any,
+    ) -> pb.Verdict:
+        request = pb.ProposeRequest(
+            table_id=self.table_id,
+            move_id=move_id,
+            move=pb.Move(type=move_type, fields=data_to_struct(fields)),
+            expected_version=expected_version,
+        )
         response: pb.ProposeResponse = self.stub.Propose(
-            request, metadata=seat_metadata(token or self.tokens[seat]))
+            request, metadata=seat_metadata(token or self.tokens[seat])
+        )
         return response.verdict
 
     def view(self, seat: int | None) -> dict[str, Any]:
         token = None if seat is None else self.tokens[seat]
-        response = self.stub.GetView(pb.GetViewRequest(table_id=self.table_id),
-                                     metadata=seat_metadata(token))
+        response = self.stub.GetView(
+            pb.GetViewRequest(table_id=self.table_id), metadata=seat_metadata(token)
+        )
         return named_fields(response.view)
 
     def version(self) -> int:
         return int(self.stub.GetView(pb.GetViewRequest(table_id=self.table_id)).version)
 
 
-def open_table(stub: referee_pb2_grpc.RefereeStub, deal: dict[str, Any] | None = None,
-               **request: Any) -> OpenTable:
+def open_table(
+    stub: referee_pb2_grpc.RefereeStub, deal: dict[str, Any] | None = None, **request: Any
+) -> OpenTable:
     request.setdefault("game", "pontinho")
     request.setdefault("seats", 3)
     response = stub.CreateTable(pb.CreateTableRequest(deal=data_to_struct(deal or DEAL), **request))

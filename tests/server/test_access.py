@@ -28,11 +28,11 @@ ROOT = Path(__file__).resolve().parents[2]
 SECRET = "the-operator's-secret"
 
 
-def serving(games: dict[str, Game],
-            config: ServerConfig) -> contextlib.AbstractContextManager[str]:
+def serving(games: dict[str, Game], config: ServerConfig) -> contextlib.AbstractContextManager[str]:
     # mypy does not find `server_support` (a folder pytest puts on sys.path): its types are Any
     served: contextlib.AbstractContextManager[str] = support_serving(
-        RefereeService(MemoryStore(), games), config)
+        RefereeService(MemoryStore(), games), config
+    )
     return served
 
 
@@ -61,10 +61,15 @@ def pki(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     server_ca, client_ca, stranger_ca = trustme.CA(), trustme.CA(), trustme.CA()
     server = server_ca.issue_cert("127.0.0.1", "localhost")
     client = client_ca.issue_cert("a-club-client")
-    files = {"ca": server_ca.cert_pem, "cert": server.cert_chain_pems[0],
-             "key": server.private_key_pem, "client_ca": client_ca.cert_pem,
-             "client_cert": client.cert_chain_pems[0], "client_key": client.private_key_pem,
-             "stranger_ca": stranger_ca.cert_pem}
+    files = {
+        "ca": server_ca.cert_pem,
+        "cert": server.cert_chain_pems[0],
+        "key": server.private_key_pem,
+        "client_ca": client_ca.cert_pem,
+        "client_cert": client.cert_chain_pems[0],
+        "client_key": client.private_key_pem,
+        "stranger_ca": stranger_ca.cert_pem,
+    }
     paths = {}
     for name, blob in files.items():
         paths[name] = folder / f"{name}.pem"
@@ -72,8 +77,12 @@ def pki(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     return paths
 
 
-def reaches(address: str, tls_ca: bytes | None = None, tls_cert: bytes | None = None,
-            tls_key: bytes | None = None) -> bool:
+def reaches(
+    address: str,
+    tls_ca: bytes | None = None,
+    tls_cert: bytes | None = None,
+    tls_key: bytes | None = None,
+) -> bool:
     """Whether a client with these TLS settings (none: plaintext) gets an answer."""
     with RefereeClient(address, tls_ca=tls_ca, tls_cert=tls_cert, tls_key=tls_key) as client:
         try:
@@ -84,8 +93,9 @@ def reaches(address: str, tls_ca: bytes | None = None, tls_cert: bytes | None = 
             return False
 
 
-def test_tls_serves_only_clients_that_speak_it(games: dict[str, Game],
-                                               pki: dict[str, Path]) -> None:
+def test_tls_serves_only_clients_that_speak_it(
+    games: dict[str, Game], pki: dict[str, Path]
+) -> None:
     tls = TlsFiles(pki["cert"], pki["key"])
     with serving(games, ServerConfig(tls=tls)) as address:
         assert reaches(address, tls_ca=pki["ca"].read_bytes())
@@ -93,22 +103,32 @@ def test_tls_serves_only_clients_that_speak_it(games: dict[str, Game],
         assert not reaches(address, tls_ca=pki["stranger_ca"].read_bytes())  # wrong server
 
 
-def test_a_client_ca_refuses_clients_without_its_certificate(games: dict[str, Game],
-                                                             pki: dict[str, Path]) -> None:
+def test_a_client_ca_refuses_clients_without_its_certificate(
+    games: dict[str, Game], pki: dict[str, Path]
+) -> None:
     tls = TlsFiles(pki["cert"], pki["key"], client_ca=pki["client_ca"])
     with serving(games, ServerConfig(tls=tls)) as address:
         ca = pki["ca"].read_bytes()
         assert not reaches(address, tls_ca=ca)  # no client certificate
-        assert not reaches(address, tls_ca=ca, tls_cert=pki["cert"].read_bytes(),
-                           tls_key=pki["key"].read_bytes())  # one the client CA did not sign
-        assert reaches(address, tls_ca=ca, tls_cert=pki["client_cert"].read_bytes(),
-                       tls_key=pki["client_key"].read_bytes())
+        assert not reaches(
+            address, tls_ca=ca, tls_cert=pki["cert"].read_bytes(), tls_key=pki["key"].read_bytes()
+        )  # one the client CA did not sign
+        assert reaches(
+            address,
+            tls_ca=ca,
+            tls_cert=pki["client_cert"].read_bytes(),
+            tls_key=pki["client_key"].read_bytes(),
+        )
 
 
 def serve(*flags: str) -> subprocess.Popen[str]:
-    return subprocess.Popen([sys.executable, "-m", "referee", "serve", "--port", "0", "--memory",
-                             *flags], cwd=ROOT, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+    return subprocess.Popen(
+        [sys.executable, "-m", "referee", "serve", "--port", "0", "--memory", *flags],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
 
 
 @contextlib.contextmanager
@@ -133,12 +153,16 @@ def test_serve_on_an_open_address_needs_a_create_token(tmp_path: Path) -> None:
     token_file.write_text(SECRET + "\n")
     with listening("--host", "0.0.0.0", "--create-token-file", str(token_file)) as address:
         with RefereeClient(address) as stranger:
-            assert status_of(lambda: stranger.create_table("pontinho", seats=3)) == \
-                grpc.StatusCode.PERMISSION_DENIED
+            assert (
+                status_of(lambda: stranger.create_table("pontinho", seats=3))
+                == grpc.StatusCode.PERMISSION_DENIED
+            )
         with RefereeClient(address, create_token=SECRET) as operator:
             assert operator.create_table("pontinho", seats=3).id
-    with (listening("--host", "0.0.0.0", "--open-create") as address,  # waived out loud
-          RefereeClient(address) as anyone):
+    with (
+        listening("--host", "0.0.0.0", "--open-create") as address,  # waived out loud
+        RefereeClient(address) as anyone,
+    ):
         assert anyone.create_table("pontinho", seats=3).id
 
 

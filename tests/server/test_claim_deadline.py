@@ -33,10 +33,10 @@ from referee.store.memory import MemoryStore
 from referee.store.sqlite import SqliteStore
 from referee_client import RefereeClient, TableHandle
 
-WINDOW_MS = 500          # on the real clock: long enough for a claim to arrive after the discard
-JUST_BEFORE_S = 2 ** -10  # a moment (binary-exact, so the manual clock's sums are exact)
-SLACK_S = 2.0            # the window must close within this after its deadline
-WAIT_S = 10.0            # give up waiting for an event after this
+WINDOW_MS = 500  # on the real clock: long enough for a claim to arrive after the discard
+JUST_BEFORE_S = 2**-10  # a moment (binary-exact, so the manual clock's sums are exact)
+SLACK_S = 2.0  # the window must close within this after its deadline
+WAIT_S = 10.0  # give up waiting for an event after this
 
 # Seat 1 (after the dealer, seat 0) plays first; play order 1, 2, 3, 0. Seat 1 discards 5C:
 # seat 3 can claim it with 3C 4C, seat 0 with 6C 7C, seat 2 (in turn after seat 1) with 5S 5H.
@@ -57,8 +57,9 @@ SEAT_0_CLAIM = {"type": "take_discard", "meld": ["5C", "6C", "7C"]}
 class Watcher:
     """One Watch stream read in a thread, as a live client would; each update timestamped."""
 
-    def __init__(self, client: RefereeClient, table_id: str, from_version: int,
-                 token: str | None = None) -> None:
+    def __init__(
+        self, client: RefereeClient, table_id: str, from_version: int, token: str | None = None
+    ) -> None:
         self.stream = client.watch(table_id, token, from_version=from_version)
         self.received: list[tuple[float, dict[str, Any]]] = []
         self.error: grpc.RpcError | None = None
@@ -115,12 +116,14 @@ def connected(service: RefereeService) -> Iterator[RefereeClient]:
 
 
 def new_table(client: RefereeClient, window_ms: int = WINDOW_MS) -> TableHandle:
-    return client.create_table("taradinho", seats=4, dealer=0, deal=DEAL,
-                               options={"claim_window_ms": window_ms})
+    return client.create_table(
+        "taradinho", seats=4, dealer=0, deal=DEAL, options={"claim_window_ms": window_ms}
+    )
 
 
-def discard_opening_a_window(client: RefereeClient, table: TableHandle
-                             ) -> tuple[float, float, Watcher]:
+def discard_opening_a_window(
+    client: RefereeClient, table: TableHandle
+) -> tuple[float, float, Watcher]:
     """Seat 1 draws and discards 5C, watched from before the discard: (sent, answered, watcher),
     the times on the wall clock."""
     assert client.propose(table.id, table.tokens[1], {"type": "draw"})["accepted"]
@@ -138,14 +141,18 @@ def kinds(update: dict[str, Any]) -> list[str]:
 
 
 def event(update: dict[str, Any], kind: str, **match: Any) -> dict[str, Any]:
-    found: list[dict[str, Any]] = [e for e in update["events"]
-                                   if e["kind"] == kind and all(e.get(k) == v for k, v in match.items())]
+    found: list[dict[str, Any]] = [
+        e
+        for e in update["events"]
+        if e["kind"] == kind and all(e.get(k) == v for k, v in match.items())
+    ]
     assert len(found) == 1, f"expected one `{kind}` {match} in {update['events']}"
     return found[0]
 
 
-def closes_at_its_deadline(client: RefereeClient, table: TableHandle, clock: ManualClock,
-                           window_ms: int = WINDOW_MS) -> None:
+def closes_at_its_deadline(
+    client: RefereeClient, table: TableHandle, clock: ManualClock, window_ms: int = WINDOW_MS
+) -> None:
     """The window is open until just before its deadline (counted from when it was armed, at the
     manual clock's time 0) and closed, by a move of the table, exactly at it."""
     version = client.view(table.id)["version"]
@@ -159,7 +166,9 @@ def assert_on_time(arrived: float, sent: float, answered: float, window_ms: int)
     """Not before the deadline (the server's is after `sent` + window), at most SLACK_S after."""
     window_s = window_ms / 1000
     assert arrived >= sent + window_s, f"closed {sent + window_s - arrived:.3f} s early"
-    assert arrived < answered + window_s + SLACK_S, f"closed {arrived - answered - window_s:.3f} s late"
+    assert arrived < answered + window_s + SLACK_S, (
+        f"closed {arrived - answered - window_s:.3f} s late"
+    )
 
 
 def seats_hands(client: RefereeClient, table: TableHandle) -> dict[str, int]:
@@ -167,8 +176,9 @@ def seats_hands(client: RefereeClient, table: TableHandle) -> dict[str, int]:
     return sizes
 
 
-def test_pending_claims_are_resolved_at_the_deadline(client: RefereeClient,
-                                                     clock: ManualClock) -> None:
+def test_pending_claims_are_resolved_at_the_deadline(
+    client: RefereeClient, clock: ManualClock
+) -> None:
     table = new_table(client)
     _, _, watcher = discard_opening_a_window(client, table)
     # seats 0 and 3 claim (pending); seat 2, in turn, never answers
@@ -182,12 +192,20 @@ def test_pending_claims_are_resolved_at_the_deadline(client: RefereeClient,
     assert update["seat"] == SYSTEM  # the table itself moved, not a seat
     assert kinds(update)[:4] == ["window_closed", "claim_won", "claim_lost", "took_discard"]
     assert event(update, "window_closed")["claims"] == [0, 3]
-    assert event(update, "claim_won") == {"kind": "claim_won", "seat": 3, "move": "take_discard",
-                                          "text": "seat 3 won the claim (`take_discard`)"}
+    assert event(update, "claim_won") == {
+        "kind": "claim_won",
+        "seat": 3,
+        "move": "take_discard",
+        "text": "seat 3 won the claim (`take_discard`)",
+    }
     lost = event(update, "claim_lost", seat=0)
     assert lost["winner"] == 3 and lost["reason"] == "claim lost to seat 3"
-    assert event(update, "took_discard") == {"kind": "took_discard", "seat": 3, "card": "5C",
-                                             "text": "seat 3 took 5C from the discard pile"}
+    assert event(update, "took_discard") == {
+        "kind": "took_discard",
+        "seat": 3,
+        "card": "5C",
+        "text": "seat 3 took 5C from the discard pile",
+    }
 
     after = client.view(table.id, table.tokens[3])
     assert [m["cards"] for m in after["melds"]] == [["3C", "4C", "5C"]]
@@ -203,7 +221,8 @@ def test_pending_claims_are_resolved_at_the_deadline(client: RefereeClient,
 
 
 def test_a_window_nobody_claims_closes_at_the_deadline_and_play_goes_on(
-        client: RefereeClient, clock: ManualClock) -> None:
+    client: RefereeClient, clock: ManualClock
+) -> None:
     table = new_table(client)
     _, _, watcher = discard_opening_a_window(client, table)
     waiting = client.propose(table.id, table.tokens[2], {"type": "draw"})
@@ -223,8 +242,9 @@ def test_a_window_nobody_claims_closes_at_the_deadline_and_play_goes_on(
     assert seats_hands(client, table)["2"] == 10
 
 
-def test_a_window_every_seat_answers_closes_at_once(client: RefereeClient,
-                                                    clock: ManualClock) -> None:
+def test_a_window_every_seat_answers_closes_at_once(
+    client: RefereeClient, clock: ManualClock
+) -> None:
     """The deadline's timer does not close a window a second time (nor the next one early)."""
     table = new_table(client)
     _, _, watcher = discard_opening_a_window(client, table)
@@ -242,8 +262,9 @@ def test_a_window_every_seat_answers_closes_at_once(client: RefereeClient,
     assert sum(1 for _, u in watcher.received if "window_closed" in kinds(u)) == 1
 
 
-def test_a_restarted_referee_closes_a_window_left_open(tmp_path: Path,
-                                                        games: dict[str, Game]) -> None:
+def test_a_restarted_referee_closes_a_window_left_open(
+    tmp_path: Path, games: dict[str, Game]
+) -> None:
     """A referee stopped with a window open (SQLite): the next one, loading the table, gives it a
     full window again and closes it by its own clock."""
     db = tmp_path / "referee.db"
@@ -302,8 +323,9 @@ def test_a_restarted_referee_closes_a_window_left_open(tmp_path: Path,
             store.close()
 
 
-def test_a_restarted_referee_closes_windows_nobody_touches(tmp_path: Path,
-                                                           games: dict[str, Game]) -> None:
+def test_a_restarted_referee_closes_windows_nobody_touches(
+    tmp_path: Path, games: dict[str, Game]
+) -> None:
     """At startup (`referee serve` runs `resume_deadlines` in the background) the windows left
     open are armed again: one closes by the server's clock though no client ever comes back."""
     db = tmp_path / "referee.db"
@@ -314,7 +336,9 @@ def test_a_restarted_referee_closes_windows_nobody_touches(tmp_path: Path,
     with RefereeClient(address) as client:
         table = new_table(client, window_ms)
         assert client.propose(table.id, table.tokens[1], {"type": "draw"})["accepted"]
-        assert client.propose(table.id, table.tokens[1], {"type": "discard", "card": "5C"})["accepted"]
+        assert client.propose(table.id, table.tokens[1], {"type": "discard", "card": "5C"})[
+            "accepted"
+        ]
         assert client.propose(table.id, table.tokens[3], SEAT_3_CLAIM)["outcome"] == "pending"
         quiet = client.create_table("pontinho", seats=3, seed=1)  # no windows: not loaded
         version = client.view(table.id)["version"]

@@ -32,7 +32,10 @@ import server_support
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "engine"))
 from test_fair_deal_rederived import doc_shuffle  # the document's algorithm
 
-DEAL = {**server_support.DEAL, "hands": {str(s): h for s, h in server_support.DEAL["hands"].items()}}
+DEAL = {
+    **server_support.DEAL,
+    "hands": {str(s): h for s, h in server_support.DEAL["hands"].items()},
+}
 
 
 @pytest.fixture
@@ -48,8 +51,9 @@ def live(games: dict[str, Game]) -> Iterator[RefereeClient]:
 
 
 @pytest.mark.parametrize("chosen", [{"seed": 7}, {"deal": DEAL}, {"seed": 7, "deal": DEAL}])
-def test_a_live_referee_refuses_a_chosen_seed_or_deal(live: RefereeClient,
-                                                      chosen: dict[str, Any]) -> None:
+def test_a_live_referee_refuses_a_chosen_seed_or_deal(
+    live: RefereeClient, chosen: dict[str, Any]
+) -> None:
     with pytest.raises(grpc.RpcError) as refused:
         live.create_table("pontinho", 3, **chosen)
     assert refused.value.code() is grpc.StatusCode.FAILED_PRECONDITION
@@ -82,8 +86,13 @@ def test_a_contribution_is_judged_recorded_and_watched(live: RefereeClient) -> N
     table = live.create_table("pontinho", 3)
     verdict = live.propose(table.id, table.tokens[2], {"type": "contribute", "entropy": "dice: 4"})
     assert verdict["accepted"] and verdict["events"] == [
-        {"kind": "contributed", "seat": 2, "contributions": 1,
-         "text": "seat 2 mixed its entropy into the deal (1 so far)"}]
+        {
+            "kind": "contributed",
+            "seat": 2,
+            "contributions": 1,
+            "text": "seat 2 mixed its entropy into the deal (1 so far)",
+        }
+    ]
     too_long = live.propose(table.id, table.tokens[0], {"type": "contribute", "entropy": "x" * 65})
     assert not too_long["accepted"] and too_long["violations"][0]["rule"] == "GEN-8"
     assert live.view(table.id)["contributions"] == 1
@@ -137,8 +146,10 @@ def test_a_finished_fair_tables_record_replays_from_its_secret(games: dict[str, 
     answer = adjudicate(games, record)
     assert answer["legal"] and answer["moves"] == table.version
     # the same shuffles and play (the deck commitments' salt is not part of a record)
-    unsalted = [{k: v for k, v in view["last_hand"].items() if k not in ("salt", "commitment")}
-                for view in (answer["result"], table.view(ADJUDICATOR))]
+    unsalted = [
+        {k: v for k, v in view["last_hand"].items() if k not in ("salt", "commitment")}
+        for view in (answer["result"], table.view(ADJUDICATOR))
+    ]
     assert unsalted[0] == unsalted[1] and unsalted[0]["keys"]
     forged = {**record, "secret": "00" * 32}
     with pytest.raises(InvalidArgument, match="does not match"):

@@ -29,10 +29,12 @@ def test_an_option_named_by_digits_beside_a_named_one(stub: RefereeStub) -> None
     assert message.startswith("unknown option `1`: this game's options are `joker_rule`")
 
 
-@pytest.mark.parametrize("game, seats", [("pontinho", 3), ("pontoon", 3),
-                                         ("tarocchi_piedicavallo", 4)])
-def test_a_stacked_deal_key_of_digits_beside_a_named_one(stub: RefereeStub, game: str,
-                                                         seats: int) -> None:
+@pytest.mark.parametrize(
+    "game, seats", [("pontinho", 3), ("pontoon", 3), ("tarocchi_piedicavallo", 4)]
+)
+def test_a_stacked_deal_key_of_digits_beside_a_named_one(
+    stub: RefereeStub, game: str, seats: int
+) -> None:
     code, message = refusal(stub, game=game, seats=seats, deal=data_to_struct({"x": 1, "1": 2}))
     assert code is grpc.StatusCode.INVALID_ARGUMENT
     assert message.startswith("stacked deal: unknown key `1`")

@@ -32,12 +32,16 @@ EXHAUSTED = grpc.StatusCode.RESOURCE_EXHAUSTED
 
 
 @contextlib.contextmanager
-def serving(games: dict[str, Game], limits: Limits,
-            streams_per_table: int = 64) -> Iterator[referee_pb2_grpc.RefereeStub]:
-    service = RefereeService(MemoryStore(), games, max_streams_per_table=streams_per_table,
-                             allow_stacked=True)
-    with support_serving(service, ServerConfig(limits=limits)) as address, \
-            grpc.insecure_channel(address) as channel:
+def serving(
+    games: dict[str, Game], limits: Limits, streams_per_table: int = 64
+) -> Iterator[referee_pb2_grpc.RefereeStub]:
+    service = RefereeService(
+        MemoryStore(), games, max_streams_per_table=streams_per_table, allow_stacked=True
+    )
+    with (
+        support_serving(service, ServerConfig(limits=limits)) as address,
+        grpc.insecure_channel(address) as channel,
+    ):
         stub = referee_pb2_grpc.RefereeStub(channel)
         stub.channel = channel  # for the health stub (the generated stub is untyped: no check)
         stub.address = address  # for other clients
@@ -77,8 +81,9 @@ def test_a_seat_token_gets_its_rate_and_no_more(games: dict[str, Game], limited:
 
 
 @pytest.mark.parametrize("limited", [True, False], ids=["limit", "control"])
-def test_an_address_gets_its_rate_whatever_the_tokens(games: dict[str, Game],
-                                                       limited: bool) -> None:
+def test_an_address_gets_its_rate_whatever_the_tokens(
+    games: dict[str, Game], limited: bool
+) -> None:
     limits = Limits(peer_rate=Rate(0.001, 6), token_rate=NONE, create_rate=NONE)
     with serving(games, limits if limited else UNLIMITED) as stub:
         table = open_table(stub)  # one request of the address's six
@@ -144,9 +149,17 @@ def test_an_address_has_so_many_streams(games: dict[str, Game], limited: bool) -
 def test_concurrent_calls_are_bounded(games: dict[str, Game], limited: bool) -> None:
     """grpc's maximum_concurrent_rpcs counts open streams too: with 4 allowed and 4 open, a
     fifth call is refused, and goes through once a stream ends."""
-    limits = UNLIMITED if not limited else Limits(concurrent_rpcs=4, streams_per_peer=100,
-                                                  peer_rate=NONE, token_rate=NONE,
-                                                  create_rate=NONE)
+    limits = (
+        UNLIMITED
+        if not limited
+        else Limits(
+            concurrent_rpcs=4,
+            streams_per_peer=100,
+            peer_rate=NONE,
+            token_rate=NONE,
+            create_rate=NONE,
+        )
+    )
     with serving(games, limits) as stub:
         table = open_table(stub)
         table.propose(1, "draw")

@@ -13,10 +13,15 @@ from referee.service import RefereeService
 from referee.spec.registry import Game
 from referee.store.memory import MemoryStore
 
-DEAL = {"hands": {"1": ["5C", "2H", "KH", "KD", "QH", "JD", "TD", "8S", "7S"],
-                  "2": ["5S", "5H", "2S", "3S", "JC", "QC", "AD", "8C", "6D"],
-                  "0": ["6C", "7C", "JS", "QS", "KS", "2D", "3D", "4D", "5D"]},
-        "turned": "9D", "stock": ["AH", "2C", "TC"]}
+DEAL = {
+    "hands": {
+        "1": ["5C", "2H", "KH", "KD", "QH", "JD", "TD", "8S", "7S"],
+        "2": ["5S", "5H", "2S", "3S", "JC", "QC", "AD", "8C", "6D"],
+        "0": ["6C", "7C", "JS", "QS", "KS", "2D", "3D", "4D", "5D"],
+    },
+    "turned": "9D",
+    "stock": ["AH", "2C", "TC"],
+}
 
 
 def test_idle_tables_leave_memory_and_come_back_whole(games: dict[str, Game]) -> None:
@@ -41,8 +46,9 @@ def test_a_watched_table_evicted_still_reaches_its_watcher(games: dict[str, Game
         watched = service.create_table("pontinho", seats=3, deal=DEAL)
         subscription = service.watch(watched.table_id, watched.tokens[2])
         received: list[int] = []
-        reader = threading.Thread(target=lambda: received.extend(
-            m.version for m in itertools.islice(subscription, 2)))
+        reader = threading.Thread(
+            target=lambda: received.extend(m.version for m in itertools.islice(subscription, 2))
+        )
         reader.start()
         for _ in range(5):  # the watched table is pushed out of memory
             service.create_table("pontinho", seats=3, deal=DEAL)
@@ -55,12 +61,15 @@ def test_a_watched_table_evicted_still_reaches_its_watcher(games: dict[str, Game
         service.close()
 
 
-def test_an_evicted_tables_claim_window_still_closes_at_its_deadline(games: dict[str, Game]) -> None:
+def test_an_evicted_tables_claim_window_still_closes_at_its_deadline(
+    games: dict[str, Game],
+) -> None:
     store, clock = MemoryStore(), ManualClock()
     service = RefereeService(store, games, max_live_tables=1, allow_stacked=True, clock=clock)
     try:
-        table = service.create_table("taradinho", seats=3, deal=DEAL,
-                                     options={"claim_window_ms": 200})
+        table = service.create_table(
+            "taradinho", seats=3, deal=DEAL, options={"claim_window_ms": 200}
+        )
         service.propose(table.table_id, table.tokens[1], Move("draw"))
         service.propose(table.table_id, table.tokens[1], Move("discard", {"card": "5C"}))
         service.create_table("pontinho", seats=3, deal=DEAL)  # evicts the Taradinho table

@@ -41,8 +41,11 @@ def test_a_logged_traceback_holds_no_local_variables() -> None:
 def test_the_control_a_chain_with_locals_would_leak() -> None:
     """The test has teeth: structlog's default traceback rendering shows the token."""
     out = io.StringIO()
-    chain = [*processors()[:-2], structlog.processors.dict_tracebacks,
-             structlog.processors.JSONRenderer()]
+    chain = [
+        *processors()[:-2],
+        structlog.processors.dict_tracebacks,
+        structlog.processors.JSONRenderer(),
+    ]
     logger = structlog.wrap_logger(structlog.PrintLogger(out), processors=chain)
     try:
         _fails(TOKEN)
@@ -66,8 +69,10 @@ def test_no_issued_token_reaches_the_log_of_a_busy_server(stub: RefereeStub) -> 
             table.propose(2, "draw")
             status_of(functools.partial(table.propose, 1, "draw", token=table.tokens[1] + "x"))
             table.view(0)
-            stream = stub.Watch(pb.WatchRequest(table_id=table.table_id),
-                                metadata=(("x-seat-token", table.tokens[0]),))
+            stream = stub.Watch(
+                pb.WatchRequest(table_id=table.table_id),
+                metadata=(("x-seat-token", table.tokens[0]),),
+            )
             stream.cancel()
     finally:
         structlog.reset_defaults()

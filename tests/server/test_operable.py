@@ -31,8 +31,9 @@ Samples = dict[tuple[str, frozenset[tuple[str, str]]], float]
 
 
 @pytest.fixture
-def served(tmp_path: Path, games: dict[str, Game]) -> Iterator[tuple[RefereeStub, MetricsServer,
-                                                                     RefereeService]]:
+def served(
+    tmp_path: Path, games: dict[str, Game]
+) -> Iterator[tuple[RefereeStub, MetricsServer, RefereeService]]:
     """A referee on an SQLite store, its metrics on a free port."""
     store = SqliteStore(tmp_path / "referee.db")
     service = RefereeService(store, games, allow_stacked=True)
@@ -50,8 +51,11 @@ def served(tmp_path: Path, games: dict[str, Game]) -> Iterator[tuple[RefereeStub
 def scrape(metrics: MetricsServer) -> Samples:
     with urllib.request.urlopen(f"http://127.0.0.1:{metrics.port}/metrics", timeout=5) as answer:
         text = answer.read().decode()
-    return {(s.name, frozenset(s.labels.items())): s.value
-            for family in text_string_to_metric_families(text) for s in family.samples}
+    return {
+        (s.name, frozenset(s.labels.items())): s.value
+        for family in text_string_to_metric_families(text)
+        for s in family.samples
+    }
 
 
 def sample(samples: Samples, name: str, **labels: str) -> float:
@@ -59,7 +63,8 @@ def sample(samples: Samples, name: str, **labels: str) -> float:
 
 
 def test_the_metrics_count_verdicts_rejections_latency_commits_tables_and_streams(
-        served: tuple[RefereeStub, MetricsServer, RefereeService]) -> None:
+    served: tuple[RefereeStub, MetricsServer, RefereeService],
+) -> None:
     stub, metrics, _ = served
     table = open_table(stub)
     watcher = Watcher(table, None)
@@ -84,15 +89,21 @@ def test_two_services_keep_their_metrics_apart(games: dict[str, Game], tmp_path:
     first, second = (RefereeService(SqliteStore(tmp_path / f"{n}.db"), games) for n in "ab")
     first.metrics.verdicts.labels(game="pontinho", outcome="accepted").inc()
     assert first.metrics.registry is not second.metrics.registry
-    assert second.metrics.registry.get_sample_value(
-        "referee_verdicts_total", {"game": "pontinho", "outcome": "accepted"}) is None
+    assert (
+        second.metrics.registry.get_sample_value(
+            "referee_verdicts_total", {"game": "pontinho", "outcome": "accepted"}
+        )
+        is None
+    )
 
 
 def test_a_stream_open_at_shutdown_ends_unavailable_a_finished_one_ok(
-        served: tuple[RefereeStub, MetricsServer, RefereeService]) -> None:
+    served: tuple[RefereeStub, MetricsServer, RefereeService],
+) -> None:
     stub, _, service = served
-    finished = open_table(stub, GOING_OUT_DEAL, scores={0: 99, 2: 99},
-                          options=data_to_struct({"reentry": "none"}))
+    finished = open_table(
+        stub, GOING_OUT_DEAL, scores={0: 99, 2: 99}, options=data_to_struct({"reentry": "none"})
+    )
     over = Watcher(finished, None)
     finished.propose(1, "draw")
     finished.propose(1, "go_out", melds=GOING_OUT_MELDS, discard="KD")
@@ -119,14 +130,29 @@ def free_port() -> int:
 def test_serve_logs_its_start_and_stop_and_serves_metrics(tmp_path: Path) -> None:
     metrics_port = free_port()
     process = subprocess.Popen(
-        [sys.executable, "-m", "referee", "serve", "--port", "0", "--db",
-         str(tmp_path / "referee.db"), "--metrics-port", str(metrics_port)],
-        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        [
+            sys.executable,
+            "-m",
+            "referee",
+            "serve",
+            "--port",
+            "0",
+            "--db",
+            str(tmp_path / "referee.db"),
+            "--metrics-port",
+            str(metrics_port),
+        ],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         assert process.stdout is not None and process.stderr is not None
         assert process.stdout.readline().startswith("referee listening on 127.0.0.1:")
-        with urllib.request.urlopen(f"http://127.0.0.1:{metrics_port}/metrics",
-                                    timeout=START_TIMEOUT_S) as answer:
+        with urllib.request.urlopen(
+            f"http://127.0.0.1:{metrics_port}/metrics", timeout=START_TIMEOUT_S
+        ) as answer:
             assert b"referee_live_tables" in answer.read()
         process.send_signal(signal.SIGTERM)
         assert process.wait(timeout=START_TIMEOUT_S) == 0
@@ -150,9 +176,22 @@ def test_a_busy_metrics_port_is_one_line_and_status_2() -> None:
         taken.listen()
         port = taken.getsockname()[1]
         done = subprocess.run(
-            [sys.executable, "-m", "referee", "serve", "--port", "0", "--memory",
-             "--metrics-port", str(port)],
-            cwd=ROOT, capture_output=True, text=True, timeout=START_TIMEOUT_S)
+            [
+                sys.executable,
+                "-m",
+                "referee",
+                "serve",
+                "--port",
+                "0",
+                "--memory",
+                "--metrics-port",
+                str(port),
+            ],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=START_TIMEOUT_S,
+        )
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.startswith(f"referee serve: --metrics-port {port}: ")
     assert len(done.stderr.strip().splitlines()) == 1

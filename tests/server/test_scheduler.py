@@ -43,10 +43,15 @@ def test_a_closed_scheduler_runs_nothing_more() -> None:
     assert ran == [] and scheduler.pending == 0
 
 
-DEAL = {"hands": {"1": ["5C", "2H", "KH", "KD", "QH", "JD", "TD", "8S", "7S"],
-                  "2": ["5S", "5H", "2S", "3S", "JC", "QC", "AD", "8C", "6D"],
-                  "0": ["6C", "7C", "JS", "QS", "KS", "2D", "3D", "4D", "5D"]},
-        "turned": "9D", "stock": ["AH", "2C", "TC"]}
+DEAL = {
+    "hands": {
+        "1": ["5C", "2H", "KH", "KD", "QH", "JD", "TD", "8S", "7S"],
+        "2": ["5S", "5H", "2S", "3S", "JC", "QC", "AD", "8C", "6D"],
+        "0": ["6C", "7C", "JS", "QS", "KS", "2D", "3D", "4D", "5D"],
+    },
+    "turned": "9D",
+    "stock": ["AH", "2C", "TC"],
+}
 
 
 def test_a_thousand_open_windows_hold_no_thread_each(games: dict[str, Game]) -> None:
@@ -54,8 +59,9 @@ def test_a_thousand_open_windows_hold_no_thread_each(games: dict[str, Game]) -> 
     before = threading.active_count()
     try:
         for _ in range(1000):
-            created = service.create_table("taradinho", seats=3, deal=DEAL,
-                                           options={"claim_window_ms": 600_000})
+            created = service.create_table(
+                "taradinho", seats=3, deal=DEAL, options={"claim_window_ms": 600_000}
+            )
             token = created.tokens[1]
             service.propose(created.table_id, token, Move("draw"))
             service.propose(created.table_id, token, Move("discard", {"card": "5C"}))

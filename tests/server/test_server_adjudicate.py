@@ -13,7 +13,11 @@ from referee.server.convert import data_to_struct, struct_to_data
 from server_support import DEAL, status_of
 
 RECORD = {
-    "format": 1, "game": "pontinho", "seats": 3, "dealer": 0, "deal": DEAL,
+    "format": 1,
+    "game": "pontinho",
+    "seats": 3,
+    "dealer": 0,
+    "deal": DEAL,
     "steps": [
         {"seat": 1, "move": {"type": "draw"}},
         {"seat": 1, "move": {"type": "meld", "cards": ["4C", "5C", "6C"]}},
@@ -21,8 +25,10 @@ RECORD = {
         {"seat": 2, "move": {"type": "draw"}},
     ],
 }
-ILLEGAL = {**RECORD, "steps": [*RECORD["steps"][:3],
-                               {"seat": 2, "move": {"type": "meld", "cards": ["QD", "QC"]}}]}
+ILLEGAL = {
+    **RECORD,
+    "steps": [*RECORD["steps"][:3], {"seat": 2, "move": {"type": "meld", "cards": ["QD", "QC"]}}],
+}
 
 
 def test_a_legal_record_is_confirmed_with_its_result(stub: RefereeStub) -> None:
@@ -46,8 +52,9 @@ def test_a_record_as_data_and_as_yaml_agree(stub: RefereeStub) -> None:
     assert as_data == as_yaml
 
 
-@pytest.mark.parametrize("text", ["steps: [", "just a string",
-                                  yaml.safe_dump({**RECORD, "game": None})])
+@pytest.mark.parametrize(
+    "text", ["steps: [", "just a string", yaml.safe_dump({**RECORD, "game": None})]
+)
 def test_an_unreadable_record_is_an_invalid_argument(stub: RefereeStub, text: str) -> None:
     request = pb.AdjudicateRequest(record_yaml=text)
     assert status_of(lambda: stub.Adjudicate(request)) is grpc.StatusCode.INVALID_ARGUMENT

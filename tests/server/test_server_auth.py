@@ -12,8 +12,9 @@ from referee.store.base import Store
 from server_support import OpenTable, full_view, open_table, seat_metadata, status_of, strings_in
 
 
-def propose_draw(table: OpenTable, token: str | None,
-                 seat: int | None = None) -> pb.ProposeResponse:
+def propose_draw(
+    table: OpenTable, token: str | None, seat: int | None = None
+) -> pb.ProposeResponse:
     """A draw with `token`; `seat`: the seat the request claims (None: the token's own)."""
     request = pb.ProposeRequest(table_id=table.table_id, move=pb.Move(type="draw"), seat=seat)
     response: pb.ProposeResponse = table.stub.Propose(request, metadata=seat_metadata(token))
@@ -64,8 +65,9 @@ def hidden_cards(store: Store, games: dict[str, Game], table: OpenTable, seat: i
     return set(full_view(store, games, table.table_id)["hands"][str(seat)])
 
 
-def test_a_seat_never_sees_another_seats_hand(table: OpenTable, store: Store,
-                                              games: dict[str, Game]) -> None:
+def test_a_seat_never_sees_another_seats_hand(
+    table: OpenTable, store: Store, games: dict[str, Game]
+) -> None:
     table.propose(1, "draw")
     table.propose(1, "discard", card="JH")
     table.propose(2, "draw")  # seat 2 draws TH: now in its hand, seen by no one else
@@ -76,8 +78,9 @@ def test_a_seat_never_sees_another_seats_hand(table: OpenTable, store: Store,
     assert set(table.view(2)["hand"]) == seat_2_hand
 
 
-def test_the_public_view_holds_no_hand(table: OpenTable, store: Store,
-                                       games: dict[str, Game]) -> None:
+def test_the_public_view_holds_no_hand(
+    table: OpenTable, store: Store, games: dict[str, Game]
+) -> None:
     view = table.view(None)
     assert "hand" not in view
     every_hand = set().union(*(hidden_cards(store, games, table, s) for s in range(3)))

@@ -55,8 +55,9 @@ def test_create_table_gives_a_secret_token_per_seat_and_a_commitment(stub: Refer
 def test_a_seeded_table_deals_nine_cards_to_each_seat(stub: RefereeStub) -> None:
     response = stub.CreateTable(pb.CreateTableRequest(game="pontinho", seats=4, seed=42))
     token = {t.seat: t.token for t in response.seats}[2]
-    view = stub.GetView(pb.GetViewRequest(table_id=response.table_id),
-                        metadata=(("x-seat-token", token),))
+    view = stub.GetView(
+        pb.GetViewRequest(table_id=response.table_id), metadata=(("x-seat-token", token),)
+    )
     assert len(struct_to_data(view.view)["hand"]) == 9
 
 
@@ -66,8 +67,7 @@ def test_an_unknown_game_is_not_found(stub: RefereeStub, store: Store) -> None:
     assert store.table_ids() == []
 
 
-def test_a_bad_option_is_an_invalid_argument_that_names_it(stub: RefereeStub,
-                                                            store: Store) -> None:
+def test_a_bad_option_is_an_invalid_argument_that_names_it(stub: RefereeStub, store: Store) -> None:
     for options in ({"joker_rule": "backwards"}, {"jokers_everywhere": True}):
         create = pb.CreateTableRequest(game="pontinho", seats=3, options=data_to_struct(options))
         try:
@@ -97,8 +97,11 @@ def test_describe_game_publishes_the_typed_contract(stub: RefereeStub) -> None:
     """The JSON Schemas of docs/schemas/ (moves, view, events), and each move's typed fields."""
     response = stub.DescribeGame(pb.DescribeGameRequest(game="pontinho"))
     description = json.loads(json.dumps(struct_to_data(response.description)))
-    committed = json.loads((Path(__file__).resolve().parents[2] / "docs" / "schemas"
-                            / "pontinho.json").read_text(encoding="utf-8"))
+    committed = json.loads(
+        (Path(__file__).resolve().parents[2] / "docs" / "schemas" / "pontinho.json").read_text(
+            encoding="utf-8"
+        )
+    )
     assert description["schemas"] == {k: v for k, v in committed.items() if k != "game"}
     discard = next(m for m in description["moves"] if m["type"] == "discard")
     assert discard["fields"] == ["card"]

@@ -49,8 +49,9 @@ def test_reflection_lists_the_referee_and_describes_it(address: str) -> None:
         assert described.name == "referee/v1/referee.proto"
 
 
-def test_an_oversized_request_is_refused_and_changes_nothing(stub: RefereeStub,
-                                                             store: Store) -> None:
+def test_an_oversized_request_is_refused_and_changes_nothing(
+    stub: RefereeStub, store: Store
+) -> None:
     huge = {"padding": "x" * (MAX_MESSAGE_BYTES + 1)}
     request = pb.CreateTableRequest(game="pontinho", seats=3, options=data_to_struct(huge))
     assert status_of(lambda: stub.CreateTable(request)) is grpc.StatusCode.RESOURCE_EXHAUSTED
@@ -73,7 +74,10 @@ def test_each_verdict_is_one_structured_log_event(table: OpenTable) -> None:
     assert accepted["table"] == table.table_id
     assert (accepted["seat"], accepted["move_type"], accepted["move_id"]) == (1, "draw", "m-1")
     assert (accepted["accepted"], accepted["outcome"], accepted["rule_ids"]) == (
-        True, "accepted", [])
+        True,
+        "accepted",
+        [],
+    )
     assert (rejected["seat"], rejected["accepted"]) == (2, False)
     assert "GEN-7" in rejected["rule_ids"]
     assert all(v["latency_ms"] >= 0 for v in verdicts)
@@ -86,23 +90,30 @@ def test_a_refused_request_is_logged_with_its_status(table: OpenTable) -> None:
     assert [(r["rpc"], r["status"]) for r in refused] == [("Propose", "UNAUTHENTICATED")]
 
 
-@pytest.mark.parametrize(("error", "status"), [
-    (NotFound("x"), grpc.StatusCode.NOT_FOUND),
-    (PermissionDenied("x"), grpc.StatusCode.PERMISSION_DENIED),
-    (Unauthenticated("x"), grpc.StatusCode.UNAUTHENTICATED),
-    (VersionConflict("x"), grpc.StatusCode.ABORTED),
-    (StoreConflict("x"), grpc.StatusCode.ABORTED),
-    (InvalidArgument("x"), grpc.StatusCode.INVALID_ARGUMENT),
-    (OptionError("x"), grpc.StatusCode.INVALID_ARGUMENT),
-    (SetupError("x"), grpc.StatusCode.INVALID_ARGUMENT),
-    (ScenarioError("x"), grpc.StatusCode.INVALID_ARGUMENT),  # by its base class
-    (SpecError("x"), grpc.StatusCode.INTERNAL),  # a broken spec is the server's fault
-    (RefereeError("x"), grpc.StatusCode.INTERNAL),
-    (KeyError("x"), grpc.StatusCode.INTERNAL),
-])
+@pytest.mark.parametrize(
+    ("error", "status"),
+    [
+        (NotFound("x"), grpc.StatusCode.NOT_FOUND),
+        (PermissionDenied("x"), grpc.StatusCode.PERMISSION_DENIED),
+        (Unauthenticated("x"), grpc.StatusCode.UNAUTHENTICATED),
+        (VersionConflict("x"), grpc.StatusCode.ABORTED),
+        (StoreConflict("x"), grpc.StatusCode.ABORTED),
+        (InvalidArgument("x"), grpc.StatusCode.INVALID_ARGUMENT),
+        (OptionError("x"), grpc.StatusCode.INVALID_ARGUMENT),
+        (SetupError("x"), grpc.StatusCode.INVALID_ARGUMENT),
+        (ScenarioError("x"), grpc.StatusCode.INVALID_ARGUMENT),  # by its base class
+        (SpecError("x"), grpc.StatusCode.INTERNAL),  # a broken spec is the server's fault
+        (RefereeError("x"), grpc.StatusCode.INTERNAL),
+        (KeyError("x"), grpc.StatusCode.INTERNAL),
+    ],
+)
 def test_the_one_map_from_errors_to_statuses(error: Exception, status: grpc.StatusCode) -> None:
     code, message = status_for(error)
     assert code is status
     # the message is the error's, except for INTERNAL: no internals leak to clients
-    expected = INTERNAL_MESSAGE if status is grpc.StatusCode.INTERNAL else error.message  # type: ignore[attr-defined]
+    if status is grpc.StatusCode.INTERNAL:
+        expected = INTERNAL_MESSAGE
+    else:
+        assert isinstance(error, RefereeError)
+        expected = error.message
     assert message == expected

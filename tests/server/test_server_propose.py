@@ -78,14 +78,16 @@ def test_a_card_not_held_is_a_rejection(table: OpenTable) -> None:
 def test_a_seat_out_of_turn_is_rejected(table: OpenTable) -> None:
     verdict = table.propose(2, "draw")
     assert_rejected(verdict, table, 0)
-    assert "GEN-7" in {v.rule for v in verdict.violations} | {c for v in verdict.violations
-                                                                for c in v.cites}
+    assert "GEN-7" in {v.rule for v in verdict.violations} | {
+        c for v in verdict.violations for c in v.cites
+    }
 
 
 def test_no_move_is_accepted_after_the_match_is_over(stub: RefereeStub) -> None:
     # seats 0 and 2 start at 99 with no re-entry: seat 1 going out ends the match (PN-26, PN-27)
-    table = open_table(stub, GOING_OUT_DEAL, scores={0: 99, 2: 99},
-                       options=data_to_struct({"reentry": "none"}))
+    table = open_table(
+        stub, GOING_OUT_DEAL, scores={0: 99, 2: 99}, options=data_to_struct({"reentry": "none"})
+    )
     table.propose(1, "draw")
     out = table.propose(1, "go_out", melds=GOING_OUT_MELDS, discard="KD")
     assert out.outcome == pb.OUTCOME_ACCEPTED, out.violations
@@ -110,8 +112,9 @@ def test_with_a_token_an_unknown_table_answers_as_a_wrong_token(table: OpenTable
         answers.append((failure.value.code(), details))
         with pytest.raises(grpc.RpcError) as viewing:
             table.stub.GetView(pb.GetViewRequest(table_id=table_id), metadata=seat_metadata(token))
-        answers.append((viewing.value.code(),
-                        (viewing.value.details() or "").replace(table_id, "<id>")))
+        answers.append(
+            (viewing.value.code(), (viewing.value.details() or "").replace(table_id, "<id>"))
+        )
     assert answers[0] == answers[2] and answers[1] == answers[3]
     assert answers[0][0] is grpc.StatusCode.UNAUTHENTICATED
 

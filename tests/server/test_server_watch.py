@@ -50,8 +50,7 @@ class Watcher:
         return self.received
 
     def events(self) -> list[dict[str, Any]]:
-        return [{"kind": e.kind, **named_fields(e.data)}
-                for r in self.received for e in r.events]
+        return [{"kind": e.kind, **named_fields(e.data)} for r in self.received for e in r.events]
 
     def close(self) -> None:
         self.call.cancel()
@@ -92,8 +91,9 @@ def test_a_watch_from_a_version_starts_after_it(table: OpenTable) -> None:
 
 def test_the_stream_ends_when_the_table_is_over(stub: RefereeStub) -> None:
     # seats 0 and 2 at 99, no re-entry: seat 1 going out ends the match
-    table = open_table(stub, GOING_OUT_DEAL, scores={0: 99, 2: 99},
-                       options=data_to_struct({"reentry": "none"}))
+    table = open_table(
+        stub, GOING_OUT_DEAL, scores={0: 99, 2: 99}, options=data_to_struct({"reentry": "none"})
+    )
     watcher = Watcher(table, None)
     table.propose(1, "draw")
     table.propose(1, "go_out", melds=GOING_OUT_MELDS, discard="KD")
@@ -108,6 +108,7 @@ def test_the_stream_ends_when_the_table_is_over(stub: RefereeStub) -> None:
 def test_watching_needs_a_known_table_and_a_valid_token(table: OpenTable) -> None:
     unknown = table.stub.Watch(pb.WatchRequest(table_id="nope"))
     assert status_of(lambda: next(unknown)) is grpc.StatusCode.NOT_FOUND
-    forged = table.stub.Watch(pb.WatchRequest(table_id=table.table_id),
-                              metadata=seat_metadata("forged"))
+    forged = table.stub.Watch(
+        pb.WatchRequest(table_id=table.table_id), metadata=seat_metadata("forged")
+    )
     assert status_of(lambda: next(forged)) is grpc.StatusCode.UNAUTHENTICATED

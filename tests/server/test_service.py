@@ -28,8 +28,10 @@ def open_table(service: RefereeService) -> CreatedTable:
 
 def views(service: RefereeService, table: CreatedTable) -> list[Any]:
     """What every seat and a spectator see: equal lists mean equal tables, to the players."""
-    return [service.view(table.table_id, table.tokens.get(seat) if seat is not None else None)
-            for seat in (0, 1, 2, None)]
+    return [
+        service.view(table.table_id, table.tokens.get(seat) if seat is not None else None)
+        for seat in (0, 1, 2, None)
+    ]
 
 
 class BrokenDisk(MemoryStore):
@@ -61,16 +63,24 @@ class RacingStore(SqliteStore):
 
     rival: Callable[[], object] | None = None  # its result is not read
 
-    def append_move(self, table_id: str, seq: int, seat: int, move: Mapping[str, Any],
-                    move_id: str | None, verdict: Mapping[str, Any]) -> None:
+    def append_move(
+        self,
+        table_id: str,
+        seq: int,
+        seat: int,
+        move: Mapping[str, Any],
+        move_id: str | None,
+        verdict: Mapping[str, Any],
+    ) -> None:
         rival, self.rival = self.rival, None
         if rival is not None:
             rival()
         super().append_move(table_id, seq, seat, move, move_id, verdict)
 
 
-def test_two_processes_on_one_database_judge_each_move_once(tmp_path: Path,
-                                                            games: dict[str, Game]) -> None:
+def test_two_processes_on_one_database_judge_each_move_once(
+    tmp_path: Path, games: dict[str, Game]
+) -> None:
     """B's move loses the race to A's: B reloads the table and judges its move again."""
     store_a, store_b = SqliteStore(tmp_path / "t.db"), RacingStore(tmp_path / "t.db")
     a = RefereeService(store_a, games, allow_stacked=True)
@@ -84,8 +94,7 @@ def test_two_processes_on_one_database_judge_each_move_once(tmp_path: Path,
     assert a.view(table.table_id, None).version == 1
 
 
-def test_a_process_sees_moves_another_process_made(tmp_path: Path,
-                                                   games: dict[str, Game]) -> None:
+def test_a_process_sees_moves_another_process_made(tmp_path: Path, games: dict[str, Game]) -> None:
     a = RefereeService(SqliteStore(tmp_path / "t.db"), games, allow_stacked=True)
     b = RefereeService(SqliteStore(tmp_path / "t.db"), games, allow_stacked=True)
     table = open_table(a)
@@ -95,8 +104,9 @@ def test_a_process_sees_moves_another_process_made(tmp_path: Path,
     assert views(a, table) == views(b, table)
 
 
-def test_a_reopened_store_resumes_every_table_where_it_was(tmp_path: Path,
-                                                           games: dict[str, Game]) -> None:
+def test_a_reopened_store_resumes_every_table_where_it_was(
+    tmp_path: Path, games: dict[str, Game]
+) -> None:
     first = RefereeService(SqliteStore(tmp_path / "t.db"), games, allow_stacked=True)
     table = open_table(first)
     seeded = first.create_table("pontinho", seats=4)
@@ -143,8 +153,9 @@ def test_bad_identifiers_are_refused(games: dict[str, Game]) -> None:
         service.watch(table.table_id, None, from_version=-1)
 
 
-def test_watchers_get_the_moves_another_process_made(tmp_path: Path,
-                                                     games: dict[str, Game]) -> None:
+def test_watchers_get_the_moves_another_process_made(
+    tmp_path: Path, games: dict[str, Game]
+) -> None:
     """B's watchers learn of A's moves when B next touches the table (here: a view)."""
     a = RefereeService(SqliteStore(tmp_path / "t.db"), games, allow_stacked=True)
     b = RefereeService(SqliteStore(tmp_path / "t.db"), games, allow_stacked=True)
@@ -157,18 +168,27 @@ def test_watchers_get_the_moves_another_process_made(tmp_path: Path,
     assert [seen.version for seen in subscription] == [1, 2]
 
 
-def test_concurrent_proposals_are_judged_one_at_a_time(tmp_path: Path,
-                                                       games: dict[str, Game]) -> None:
+def test_concurrent_proposals_are_judged_one_at_a_time(
+    tmp_path: Path, games: dict[str, Game]
+) -> None:
     """Sixteen clients send seat 1's draw at once: one is accepted, once; retries of one move id
     all get that one verdict."""
     service = RefereeService(SqliteStore(tmp_path / "t.db"), games, allow_stacked=True)
     table = open_table(service)
     token = table.tokens[1]
     with ThreadPoolExecutor(max_workers=16) as pool:
-        same = list(pool.map(lambda _: service.propose(table.table_id, token, DRAW,
-                                                       move_id="same").verdict, range(8)))
-        different = list(pool.map(lambda i: service.propose(table.table_id, token, DRAW,
-                                                            move_id=f"m-{i}").verdict, range(8)))
+        same = list(
+            pool.map(
+                lambda _: service.propose(table.table_id, token, DRAW, move_id="same").verdict,
+                range(8),
+            )
+        )
+        different = list(
+            pool.map(
+                lambda i: service.propose(table.table_id, token, DRAW, move_id=f"m-{i}").verdict,
+                range(8),
+            )
+        )
     assert all(verdict == same[0] for verdict in same) and same[0].accepted
     assert not any(verdict.accepted for verdict in different)
     assert service.view(table.table_id, None).version == 1

@@ -54,8 +54,10 @@ def test_garbage_bytes_are_invalid_argument(address: str, method: str, garbage: 
     request = SERVICE.methods_by_name[method].input_type.name
     with grpc.insecure_channel(address) as channel:
         code, message = raw_status(channel, method, garbage)
-    assert (code, message) == (grpc.StatusCode.INVALID_ARGUMENT,
-                               f"the request is not a valid `{request}`")
+    assert (code, message) == (
+        grpc.StatusCode.INVALID_ARGUMENT,
+        f"the request is not a valid `{request}`",
+    )
 
 
 def test_a_valid_request_sent_as_bytes_is_answered(address: str) -> None:
@@ -75,8 +77,9 @@ def plain_address(service: RefereeService) -> Iterator[str]:
 
     async def build() -> int:
         aio_server = grpc.aio.server()
-        referee_pb2_grpc.add_RefereeServicer_to_server(RefereeServicer(service, workers),
-                                                       aio_server)
+        referee_pb2_grpc.add_RefereeServicer_to_server(
+            RefereeServicer(service, workers), aio_server
+        )
         server._server = aio_server
         return aio_server.add_insecure_port("127.0.0.1:0")
 
@@ -91,8 +94,9 @@ def plain_address(service: RefereeService) -> Iterator[str]:
 
 
 @pytest.mark.parametrize("method", METHODS)
-def test_control_the_generated_registration_answers_unknown(plain_address: str,
-                                                            method: str) -> None:
+def test_control_the_generated_registration_answers_unknown(
+    plain_address: str, method: str
+) -> None:
     with grpc.insecure_channel(plain_address) as channel:
         code, message = raw_status(channel, method, GARBAGE["truncated tag"])
     assert code is grpc.StatusCode.UNKNOWN

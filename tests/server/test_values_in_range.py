@@ -24,13 +24,20 @@ HUGE = [1.7e308, float(SAFE_INTEGER + 1), -float(SAFE_INTEGER + 1), 10.0**20]
 
 
 def shoot_table(stub: RefereeStub, **options: int) -> OpenTable:
-    return open_table(stub, deal={"deck": []}, game="shoot_pontoon", seats=3,
-                      options=data_to_struct(options), balances={0: 500, 1: 500, 2: 500})
+    return open_table(
+        stub,
+        deal={"deck": []},
+        game="shoot_pontoon",
+        seats=3,
+        options=data_to_struct(options),
+        balances={0: 500, 1: 500, 2: 500},
+    )
 
 
 @pytest.mark.parametrize("amount", HUGE)
-def test_an_amount_out_of_range_is_a_rejection_and_the_table_lives_on(stub: RefereeStub,
-                                                                      amount: float) -> None:
+def test_an_amount_out_of_range_is_a_rejection_and_the_table_lives_on(
+    stub: RefereeStub, amount: float
+) -> None:
     table = shoot_table(stub)
     verdict = table.propose(0, "kitty", amount=amount, move_id="k1")
     assert verdict.outcome == pb.OUTCOME_REJECTED
@@ -48,12 +55,20 @@ def test_an_amount_that_is_no_integer_is_a_rejection(stub: RefereeStub) -> None:
     assert table.view(0)["kitty"] == 0
 
 
-@pytest.mark.parametrize("fields", [{"amount": float("nan")}, {"amount": float("inf")},
-                                    {"amount": -float("inf")}, {"amount": 5, "1": 5},
-                                    {"amount": [{"0": 1}]}])
+@pytest.mark.parametrize(
+    "fields",
+    [
+        {"amount": float("nan")},
+        {"amount": float("inf")},
+        {"amount": -float("inf")},
+        {"amount": 5, "1": 5},
+        {"amount": [{"0": 1}]},
+    ],
+)
 @pytest.mark.parametrize("move_id", ["", "m1"])
-def test_a_move_the_log_cannot_hold_is_invalid_argument(stub: RefereeStub, fields: dict[str, Any],
-                                                        move_id: str) -> None:
+def test_a_move_the_log_cannot_hold_is_invalid_argument(
+    stub: RefereeStub, fields: dict[str, Any], move_id: str
+) -> None:
     """NaN, infinities (JSON has none) and keys of digits only (they come back as seats)."""
     table = shoot_table(stub)
     status = status_of(lambda: table.propose(0, "kitty", move_id=move_id, **fields))
@@ -68,13 +83,22 @@ def test_the_largest_amounts_allowed_travel_exactly(stub: RefereeStub) -> None:
     assert view["kitty"] == 1_000_000_000 and view["balances"][0] == 500 - 1_000_000_000
 
 
-@pytest.mark.parametrize("options, balances", [
-    ({"max_bet": 1.7e308}, None), ({"max_bet": 1_000_000_001}, None),
-    ({"min_bet": -5}, None), (None, {0: 2**60}), (None, {7: 10})])
-def test_a_setup_out_of_range_is_invalid_argument(stub: RefereeStub, options: dict[str, Any] | None,
-                                                  balances: dict[int, int] | None) -> None:
-    request = pb.CreateTableRequest(game="pontoon", seats=3, options=data_to_struct(options or {}),
-                                    balances=balances or {})
+@pytest.mark.parametrize(
+    "options, balances",
+    [
+        ({"max_bet": 1.7e308}, None),
+        ({"max_bet": 1_000_000_001}, None),
+        ({"min_bet": -5}, None),
+        (None, {0: 2**60}),
+        (None, {7: 10}),
+    ],
+)
+def test_a_setup_out_of_range_is_invalid_argument(
+    stub: RefereeStub, options: dict[str, Any] | None, balances: dict[int, int] | None
+) -> None:
+    request = pb.CreateTableRequest(
+        game="pontoon", seats=3, options=data_to_struct(options or {}), balances=balances or {}
+    )
     assert status_of(lambda: stub.CreateTable(request)) == grpc.StatusCode.INVALID_ARGUMENT
 
 

@@ -50,8 +50,10 @@ def _expressions(kind: str) -> list[Expression]:
     wild_text = str(GAME.spec.sections["meld_kinds"][kind]["wild"])
     wild_where = MECHANIC.config.shapes[kind][1]
     wild = RULES.check_expression(kind, wild_text, wild_where, BOOL)
-    found = [Expression(f"{kind}.shape", shape, meld_kind.shape),
-             Expression(f"{kind}.wild", wild, meld_kind.wild)]
+    found = [
+        Expression(f"{kind}.shape", shape, meld_kind.shape),
+        Expression(f"{kind}.wild", wild, meld_kind.wild),
+    ]
     for rule in RULES.rules_at(kind):
         if rule.typed_when is not None:
             found.append(Expression(f"{rule.spec.id}.when", rule.typed_when, rule.when))
@@ -72,8 +74,9 @@ def test_every_meld_rule_is_covered() -> None:
 # --- inputs -------------------------------------------------------------------------------
 
 cards = st.sampled_from(PACK)
-random_lists = st.lists(st.integers(0, len(PACK) - 1), min_size=1, max_size=8,
-                        unique=True).map(lambda picks: [PACK[i] for i in picks])
+random_lists = st.lists(st.integers(0, len(PACK) - 1), min_size=1, max_size=8, unique=True).map(
+    lambda picks: [PACK[i] for i in picks]
+)
 
 
 def _joker_candidates(turned: Card) -> list[Card]:
@@ -105,30 +108,52 @@ def meld_like_lists(draw: st.DrawFn, turned: Card) -> list[Card]:
 def meld_inputs(draw: st.DrawFn) -> dict[str, Any]:
     turned = draw(cards)
     listed = draw(st.one_of(random_lists, meld_like_lists(turned)))
-    return {"cards": listed, "turned": turned, "taken_card": draw(cards),
-            "going_out": draw(st.booleans()), "has_taken": draw(st.booleans()),
-            "new": draw(st.booleans()), "place": draw(st.integers(0, len(listed) - 1))}
+    return {
+        "cards": listed,
+        "turned": turned,
+        "taken_card": draw(cards),
+        "going_out": draw(st.booleans()),
+        "has_taken": draw(st.booleans()),
+        "new": draw(st.booleans()),
+        "place": draw(st.integers(0, len(listed) - 1)),
+    }
 
 
 def base_env(joker_rule: str, given: dict[str, Any]) -> dict[str, Any]:
     """The context of a meld checkpoint, built the way `RummyMechanic.replay_accepts` builds it."""
-    env: dict[str, Any] = {name: False for name in ("in_turn", "has_discard", "top_is_turned",
-                                                    "going_out", "has_taken")}
-    env.update(seat=0, to_act=0, mao=0, seats=1, phase="play", hand=[], discard_top=given["turned"],
-               discarder=TURNED, move_type="meld", taken_card=given["taken_card"],
-               turned=given["turned"], options=GAME.resolve_options({"joker_rule": joker_rule}),
-               going_out=given["going_out"], has_taken=given["has_taken"])
+    env: dict[str, Any] = {
+        name: False
+        for name in ("in_turn", "has_discard", "top_is_turned", "going_out", "has_taken")
+    }
+    env.update(
+        seat=0,
+        to_act=0,
+        mao=0,
+        seats=1,
+        phase="play",
+        hand=[],
+        discard_top=given["turned"],
+        discarder=TURNED,
+        move_type="meld",
+        taken_card=given["taken_card"],
+        turned=given["turned"],
+        options=GAME.resolve_options({"joker_rule": joker_rule}),
+        going_out=given["going_out"],
+        has_taken=given["has_taken"],
+    )
     return env
 
 
 def meld_env(joker_rule: str, kind: str, given: dict[str, Any]) -> dict[str, Any]:
-    env = MECHANIC.reader.meld_env(base_env(joker_rule, given), kind, list(given["cards"]),
-                                   new=given["new"])
+    env = MECHANIC.reader.meld_env(
+        base_env(joker_rule, given), kind, list(given["cards"]), new=given["new"]
+    )
     env["place"] = given["place"]
     return env
 
 
 # --- the implementations ------------------------------------------------------------------
+
 
 def _outcome(run: Callable[[], Any]) -> Outcome:
     try:
@@ -149,8 +174,9 @@ def engine_closure(expr: Expression, env: dict[str, Any]) -> Outcome:
     return _outcome(lambda: expr.engine(env))
 
 
-def _encoded(expr: Expression, symenv: dict[str, Any],
-             evaluate: Callable[[z3.ExprRef], z3.ExprRef]) -> Outcome:
+def _encoded(
+    expr: Expression, symenv: dict[str, Any], evaluate: Callable[[z3.ExprRef], z3.ExprRef]
+) -> Outcome:
     encoding = encode_full(expr.typed, symenv)
     if decode(encoding.error, evaluate):
         return "error", None
@@ -171,8 +197,9 @@ def symbolic_z3(expr: Expression, env: dict[str, Any]) -> Outcome:
 
     def card(name: str, value: Card) -> SymCard:
         sym = SymCard(z3.Int(f"{name}.rank"), z3.Int(f"{name}.suit"))
-        pairs.extend([(sym.rank, z3.IntVal(value.value)),
-                      (sym.suit, z3.IntVal(STRINGS.code(value.suit)))])
+        pairs.extend(
+            [(sym.rank, z3.IntVal(value.value)), (sym.suit, z3.IntVal(STRINGS.code(value.suit)))]
+        )
         return sym
 
     symenv = dict(env)
@@ -188,12 +215,15 @@ def symbolic_z3(expr: Expression, env: dict[str, Any]) -> Outcome:
 
 
 def _show(given: dict[str, Any]) -> str:
-    return (f"cards {codes(given['cards'])} turned {given['turned']} taken {given['taken_card']} "
-            f"going_out={given['going_out']} has_taken={given['has_taken']} new={given['new']} "
-            f"place={given['place']}")
+    return (
+        f"cards {codes(given['cards'])} turned {given['turned']} taken {given['taken_card']} "
+        f"going_out={given['going_out']} has_taken={given['has_taken']} new={given['new']} "
+        f"place={given['place']}"
+    )
 
 
 # --- agreement ----------------------------------------------------------------------------
+
 
 @settings(SETTINGS, max_examples=250)
 @given(meld_inputs())
@@ -221,6 +251,7 @@ def test_interpreter_and_symbolic_z3_agree(given_: dict[str, Any]) -> None:
 
 
 # --- the meld reader against the acceptance conditions ------------------------------------
+
 
 def accepts(joker_rule: str, kind: str, given: dict[str, Any]) -> bool:
     """Every acceptance condition of `kind` holds (the shape first), by the interpreter."""
@@ -260,11 +291,17 @@ def test_meld_reader_accepts_exactly_what_some_kind_accepts(given_: dict[str, An
 def test_replay_accepts_is_the_acceptance_conditions(given_: dict[str, Any]) -> None:
     for joker_rule in JOKER_RULES:
         options = GAME.resolve_options({"joker_rule": joker_rule})
-        context = {"options": options, "going_out": given_["going_out"], "new": given_["new"],
-                   "has_taken": given_["has_taken"], "taken_card": given_["taken_card"]}
+        context = {
+            "options": options,
+            "going_out": given_["going_out"],
+            "new": given_["new"],
+            "has_taken": given_["has_taken"],
+            "taken_card": given_["taken_card"],
+        }
         for kind in KINDS:
-            replayed = MECHANIC.replay_accepts(kind, context, list(given_["cards"]),
-                                               given_["turned"])
+            replayed = MECHANIC.replay_accepts(
+                kind, context, list(given_["cards"]), given_["turned"]
+            )
             where = f"{kind} [{joker_rule}] {_show(given_)}"
             assert replayed == accepts(joker_rule, kind, given_), where
 
@@ -272,10 +309,20 @@ def test_replay_accepts_is_the_acceptance_conditions(given_: dict[str, Any]) -> 
 def test_hand_picked_melds_are_judged_as_the_rules_say() -> None:
     # a sanity check of `accepts` itself: a run, a trio, two suits, a joker inside a run
     seen = {True: 0, False: 0}
-    for turned, listed in [("9D", ["4C", "5C", "6C"]), ("9D", ["4C", "4H", "4S"]),
-                           ("9D", ["4C", "5H", "6C"]), ("9D", ["4C", "9S", "6C"])]:
-        given_ = {"cards": [Card.parse(c) for c in listed], "turned": Card.parse(turned),
-                  "taken_card": Card.parse("2S"), "going_out": False, "has_taken": False,
-                  "new": True, "place": 0}
+    for turned, listed in [
+        ("9D", ["4C", "5C", "6C"]),
+        ("9D", ["4C", "4H", "4S"]),
+        ("9D", ["4C", "5H", "6C"]),
+        ("9D", ["4C", "9S", "6C"]),
+    ]:
+        given_ = {
+            "cards": [Card.parse(c) for c in listed],
+            "turned": Card.parse(turned),
+            "taken_card": Card.parse("2S"),
+            "going_out": False,
+            "has_taken": False,
+            "new": True,
+            "place": 0,
+        }
         seen[any(accepts(JOKER_RULES[0], k, given_) for k in KINDS)] += 1
     assert seen == {True: 3, False: 1}

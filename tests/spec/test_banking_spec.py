@@ -15,12 +15,12 @@ from referee.spec.registry import DEFAULT_SPECS, load_game
 from tests.mechanic_of import mechanic_of
 
 ORIGINAL = (DEFAULT_SPECS / "pontoon.yaml").read_text(encoding="utf-8")
-VERDICT = '''    split_pack_short:
+VERDICT = """    split_pack_short:
       id: PO-5-split-pack
       source: [PO-5]
       text:
         en: "the pack holds fewer than two cards: a split needs one for each of its hands"
-'''
+"""
 
 
 def broken(tmp_path: Path, old: str, new: str) -> Path:
@@ -45,8 +45,11 @@ def line_of(path: Path, needle: str) -> int:
 def test_the_mechanics_verdicts_are_the_specs() -> None:
     game = load_game(DEFAULT_SPECS / "pontoon.yaml")
     verdict = mechanic_of(game, BankingMechanic).verdict("split_pack_short")
-    assert (verdict.rule, verdict.cites, verdict.code) == ("PO-5-split-pack", ("PO-5",),
-                                                           "split_pack_short")
+    assert (verdict.rule, verdict.cites, verdict.code) == (
+        "PO-5-split-pack",
+        ("PO-5",),
+        "split_pack_short",
+    )
     assert verdict.message.startswith("the pack holds fewer than two cards")
 
 
@@ -55,9 +58,13 @@ def test_a_missing_violations_section_is_refused_at_banking(tmp_path: Path) -> N
     with pytest.raises(SpecErrors) as caught:
         load_game(path)
     unknown, missing = caught.value.errors  # the renamed key is unknown, and the verdicts missing
-    assert unknown.path == "banking.unused" and "unknown key `unused` in `banking`" in unknown.message
-    assert "`banking.violations` gives an id, sources and a text for: `split_pack_short`" \
+    assert (
+        unknown.path == "banking.unused" and "unknown key `unused` in `banking`" in unknown.message
+    )
+    assert (
+        "`banking.violations` gives an id, sources and a text for: `split_pack_short`"
         in missing.message
+    )
     assert (missing.file, missing.path) == (str(path), "banking")
 
 
@@ -77,12 +84,16 @@ def test_a_verdict_without_an_id_is_refused_at_the_verdict(tmp_path: Path) -> No
 
 
 def test_a_misspelt_verdict_key_is_refused_at_the_key(tmp_path: Path) -> None:
-    path = broken(tmp_path, "      source: [PO-5]\n      text:\n        en: \"the pack",
-                  "      sources: [PO-5]\n      text:\n        en: \"the pack")
+    path = broken(
+        tmp_path,
+        '      source: [PO-5]\n      text:\n        en: "the pack',
+        '      sources: [PO-5]\n      text:\n        en: "the pack',
+    )
     error = only_error(path)
     assert error.message.endswith(
         "at `banking.violations.split_pack_short.sources`: unknown key `sources` in "
-        "`banking.violations.split_pack_short`: did you mean `source`?")
+        "`banking.violations.split_pack_short`: did you mean `source`?"
+    )
     assert error.line == line_of(path, "sources:")
 
 

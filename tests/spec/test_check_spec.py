@@ -56,8 +56,9 @@ def spot(path: Path, needle: str, occurrence: int = 0) -> tuple[int, int]:
     return found[occurrence]
 
 
-def assert_located(error: SpecError, path: Path, line: int, key_path: str,
-                   column: int | None = None) -> None:
+def assert_located(
+    error: SpecError, path: Path, line: int, key_path: str, column: int | None = None
+) -> None:
     assert error.file == str(path)
     assert (error.line, error.path) == (line, key_path), str(error)
     if column is not None:
@@ -79,6 +80,7 @@ def test_the_real_spec_has_no_errors() -> None:
 
 # --- one error each -----------------------------------------------------------------------
 
+
 def test_unknown_section_is_reported_at_its_key(tmp_path: Path) -> None:
     path = broken(tmp_path, ("\nscoring:\n", "\nscorng:\n  rules: 1\nscoring:\n"))
     error = only_error(path)
@@ -94,8 +96,9 @@ def test_unknown_section_on_one_line_is_reported_at_its_line(tmp_path: Path) -> 
 
 
 def test_rule_without_on_is_reported_at_the_rule(tmp_path: Path) -> None:
-    path = broken(tmp_path, ("    on: take_discard\n    require: in_turn\n",
-                             "    require: in_turn\n"))
+    path = broken(
+        tmp_path, ("    on: take_discard\n    require: in_turn\n", "    require: in_turn\n")
+    )
     error = only_error(path)
     assert "rule `PN-19` needs `on:`" in error.detail
     assert_located(error, path, spot(path, "- id: PN-19")[0], at("PN-19", "on"))
@@ -112,8 +115,13 @@ def test_unknown_name_suggests_the_closest_and_points_at_it(tmp_path: Path) -> N
 
 
 def test_unknown_name_in_a_quoted_expression_points_at_it(tmp_path: Path) -> None:
-    path = broken(tmp_path, ("'all(i in indices(cards): trio_natural_at(i))'",
-                             "'all(i in indices(cards): trio_natural(i))'"))
+    path = broken(
+        tmp_path,
+        (
+            "'all(i in indices(cards): trio_natural_at(i))'",
+            "'all(i in indices(cards): trio_natural(i))'",
+        ),
+    )
     error = only_error(path)
     assert "did you mean `trio_natural_at`?" in error.detail
     line, column = spot(path, "trio_natural(i)")
@@ -122,8 +130,13 @@ def test_unknown_name_in_a_quoted_expression_points_at_it(tmp_path: Path) -> Non
 
 def test_unknown_name_in_a_multi_line_rule_points_at_its_line(tmp_path: Path) -> None:
     # PN-13's `require: >-` spans three lines; the typo is on the second line of the block
-    path = broken(tmp_path, ("and all(i in indices(cards): seq_fits(i) or is_joker(cards[i]))",
-                             "and all(i in indices(cards): seq_fit(i) or is_joker(cards[i]))"))
+    path = broken(
+        tmp_path,
+        (
+            "and all(i in indices(cards): seq_fits(i) or is_joker(cards[i]))",
+            "and all(i in indices(cards): seq_fit(i) or is_joker(cards[i]))",
+        ),
+    )
     error = only_error(path)
     assert "did you mean `seq_fits`?" in error.detail
     line, column = spot(path, "seq_fit(i)")
@@ -149,7 +162,7 @@ def test_type_error_names_both_types_and_points_at_the_operator(tmp_path: Path) 
     path = broken(tmp_path, ("require: size(hand) != 1\n", 'require: size(hand) != "one"\n'))
     error = only_error(path)
     assert "`int`" in error.detail and "`str`" in error.detail
-    line, column = spot(path, "!= \"one\"")
+    line, column = spot(path, '!= "one"')
     assert_located(error, path, line, at("PN-17", "require"), column)
     assert caret_column(error) == len("size(hand) ")
 
@@ -167,8 +180,13 @@ def test_syntax_error_shows_the_expression_with_a_caret(tmp_path: Path) -> None:
 
 
 def test_unknown_checkpoint_is_reported_at_on(tmp_path: Path) -> None:
-    path = broken(tmp_path, ("    on: take\n    require: taken in used\n",
-                             "    on: tkae\n    require: taken in used\n"))
+    path = broken(
+        tmp_path,
+        (
+            "    on: take\n    require: taken in used\n",
+            "    on: tkae\n    require: taken in used\n",
+        ),
+    )
     error = only_error(path)
     assert "unknown checkpoint `tkae`" in error.detail
     assert "`take`" in error.detail  # the known checkpoints are listed
@@ -185,8 +203,9 @@ def test_bad_option_default_names_the_option_and_the_allowed_values(tmp_path: Pa
 
 
 def test_bad_bool_option_default(tmp_path: Path) -> None:
-    path = broken(tmp_path, ("    type: bool\n    default: true\n",
-                             "    type: bool\n    default: maybe\n"))
+    path = broken(
+        tmp_path, ("    type: bool\n    default: true\n", "    type: bool\n    default: maybe\n")
+    )
     error = only_error(path)
     assert "`ace_one_at_98`" in error.detail and "`maybe`" in error.detail
     assert_located(error, path, spot(path, "maybe")[0], "options.ace_one_at_98.default")
@@ -217,8 +236,10 @@ def test_unknown_field_type_lists_the_known_ones(tmp_path: Path) -> None:
 def test_misspelt_rule_key_is_reported(tmp_path: Path) -> None:
     path = broken(tmp_path, ("require: taken in used\n", "requires: taken in used\n"))
     errors = errors_of(path)
-    assert any("unknown rule key `requires`" in e.detail and e.path == at("PN-18", "requires")
-               for e in errors), "\n".join(str(e) for e in errors)
+    assert any(
+        "unknown rule key `requires`" in e.detail and e.path == at("PN-18", "requires")
+        for e in errors
+    ), "\n".join(str(e) for e in errors)
 
 
 # --- several errors in one file -----------------------------------------------------------
@@ -242,19 +263,29 @@ def test_every_expression_error_is_reported(tmp_path: Path) -> None:
 
 def test_every_schema_error_is_reported(tmp_path: Path) -> None:
     errors = errors_of(broken(tmp_path, *SCHEMA_ERRORS))
-    assert sorted(e.path for e in errors) == ["moves.discard.fields.card",
-                                              "options.deal_packets.default", "scorng"]
+    assert sorted(e.path for e in errors) == [
+        "moves.discard.fields.card",
+        "options.deal_packets.default",
+        "scorng",
+    ]
 
 
 def test_schema_and_expression_errors_are_reported_together(tmp_path: Path) -> None:
     errors = errors_of(broken(tmp_path, *SCHEMA_ERRORS, *EXPRESSION_ERRORS))
-    assert sorted(e.path for e in errors) == sorted([
-        "moves.discard.fields.card", "options.deal_packets.default", "scorng",
-        at("PN-15", "require"), at("PN-17", "require"), at("PN-18", "require")]), \
-        "\n".join(str(e) for e in errors)
+    assert sorted(e.path for e in errors) == sorted(
+        [
+            "moves.discard.fields.card",
+            "options.deal_packets.default",
+            "scorng",
+            at("PN-15", "require"),
+            at("PN-17", "require"),
+            at("PN-18", "require"),
+        ]
+    ), "\n".join(str(e) for e in errors)
 
 
 # --- the command --------------------------------------------------------------------------
+
 
 def test_check_spec_command_accepts_the_real_spec(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["check-spec", str(SPEC)]) == 0
@@ -264,7 +295,8 @@ def test_check_spec_command_accepts_the_real_spec(capsys: pytest.CaptureFixture[
 
 
 def test_check_spec_command_lists_every_error_on_stderr(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = broken(tmp_path, *EXPRESSION_ERRORS)
     assert main(["check-spec", str(path)]) == 1
     out, err = capsys.readouterr()
@@ -278,7 +310,8 @@ def test_check_spec_command_lists_every_error_on_stderr(
 
 
 def test_check_spec_command_reports_yaml_errors(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = broken(tmp_path, ("seats: {min: 3, max: 5}", "seats: {min: 3, max: 5"))
     assert main(["check-spec", str(path)]) == 1
     _, err = capsys.readouterr()
@@ -286,7 +319,8 @@ def test_check_spec_command_reports_yaml_errors(
 
 
 def test_check_spec_command_fails_if_any_file_fails(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = broken(tmp_path, ("    default: singles\n", "    default: pairs\n"))
     assert main(["check-spec", str(SPEC), str(path)]) == 1
     out, err = capsys.readouterr()
@@ -295,7 +329,8 @@ def test_check_spec_command_fails_if_any_file_fails(
 
 
 def test_check_spec_command_reports_a_missing_file(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert main(["check-spec", str(tmp_path / "absent.yaml")]) == 2
     _, err = capsys.readouterr()
     assert err == f"referee check-spec: no such spec file: `{tmp_path / 'absent.yaml'}`\n"

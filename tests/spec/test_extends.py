@@ -18,16 +18,20 @@ def child_spec(tmp_path: Path, body: str) -> Path:
     English-only sentences would be refused for lacking the parent's Portuguese."""
     shutil.copy(SPECS / "pontinho.yaml", tmp_path / "pontinho.yaml")
     path = tmp_path / "child.yaml"
-    path.write_text("format: 1\ngame: child\nextends: pontinho\n" + body + "languages: [en]\n",
-                    encoding="utf-8")
+    path.write_text(
+        "format: 1\ngame: child\nextends: pontinho\n" + body + "languages: [en]\n", encoding="utf-8"
+    )
     return path
 
 
 def test_a_child_in_its_parents_languages_must_translate_what_it_adds(tmp_path: Path) -> None:
     path = tmp_path / "child.yaml"
     shutil.copy(SPECS / "pontinho.yaml", tmp_path / "pontinho.yaml")
-    path.write_text("format: 1\ngame: child\nextends: pontinho\nrules:\n  - id: PN-19\n"
-                    "    on: [take_discard]\n    require: 'true'\n    text: relaxed\n", encoding="utf-8")
+    path.write_text(
+        "format: 1\ngame: child\nextends: pontinho\nrules:\n  - id: PN-19\n"
+        "    on: [take_discard]\n    require: 'true'\n    text: relaxed\n",
+        encoding="utf-8",
+    )
     with pytest.raises(SpecErrors) as caught:
         load_game(path)
     assert [e.path for e in caught.value.errors] == ["rules[1].text"]
@@ -35,8 +39,10 @@ def test_a_child_in_its_parents_languages_must_translate_what_it_adds(tmp_path: 
 
 
 def test_a_rule_given_again_replaces_the_parents_and_keeps_its_place(tmp_path: Path) -> None:
-    path = child_spec(tmp_path, "rules:\n  - id: PN-19\n    on: [take_discard]\n"
-                                "    require: 'true'\n    text: relaxed\n")
+    path = child_spec(
+        tmp_path,
+        "rules:\n  - id: PN-19\n    on: [take_discard]\n    require: 'true'\n    text: relaxed\n",
+    )
     game = load_game(path)
     ids = [r.id for r in game.spec.rules]
     parent = [r.id for r in load_game(SPECS / "pontinho.yaml").spec.rules]
@@ -49,15 +55,21 @@ def test_a_rule_given_again_replaces_the_parents_and_keeps_its_place(tmp_path: P
 
 
 def test_removed_and_added_rules(tmp_path: Path) -> None:
-    path = child_spec(tmp_path, "rules:\n  - id: PN-19\n    remove: true\n"
-                                "  - id: NEW-1\n    on: [draw]\n    require: size(hand) > 0\n")
+    path = child_spec(
+        tmp_path,
+        "rules:\n  - id: PN-19\n    remove: true\n"
+        "  - id: NEW-1\n    on: [draw]\n    require: size(hand) > 0\n",
+    )
     ids = [r.id for r in load_game(path).spec.rules]
     assert "PN-19" not in ids and ids[-1] == "NEW-1"
 
 
 def test_an_error_in_the_child_points_into_the_child(tmp_path: Path) -> None:
-    path = child_spec(tmp_path, "rules:\n  - id: PN-19\n    remove: true\n"
-                                "  - id: NEW-1\n    on: [draw]\n    require: sizee(hand) > 0\n")
+    path = child_spec(
+        tmp_path,
+        "rules:\n  - id: PN-19\n    remove: true\n"
+        "  - id: NEW-1\n    on: [draw]\n    require: sizee(hand) > 0\n",
+    )
     with pytest.raises(SpecErrors) as caught:
         load_game(path)
     [error] = caught.value.errors

@@ -22,6 +22,7 @@ PLACEHOLDER = re.compile(r"\{([a-z_]+)\}")
 
 # --- the catalogue of sentences -------------------------------------------------------------------
 
+
 def test_every_fix_kind_has_an_english_sentence_naming_its_values() -> None:
     sentences = yaml.safe_load(CATALOGUE.read_text(encoding="utf-8"))
     assert set(sentences) == {f"fix.{kind}" for kind in FIX_KINDS}
@@ -38,8 +39,11 @@ def test_kind_names_are_snake_case() -> None:
 
 # --- errors, located ------------------------------------------------------------------------------
 
+
 def test_an_unknown_kind_is_reported_at_it(tmp_path: Path) -> None:
-    path = broken(tmp_path, (TAKE_FIRST_FIX, TAKE_FIRST_FIX.replace("move_instead", "move_elsewhere")))
+    path = broken(
+        tmp_path, (TAKE_FIRST_FIX, TAKE_FIRST_FIX.replace("move_instead", "move_elsewhere"))
+    )
     error = only_error(path)
     assert "unknown fix kind `move_elsewhere`" in error.detail and "`move_instead`" in error.detail
     line, _ = spot(path, "move_elsewhere")
@@ -47,7 +51,9 @@ def test_an_unknown_kind_is_reported_at_it(tmp_path: Path) -> None:
 
 
 def test_a_value_the_kind_lacks_is_reported_at_its_key(tmp_path: Path) -> None:
-    path = broken(tmp_path, (TAKE_FIRST_FIX, TAKE_FIRST_FIX.replace("moves:", "cards: hand, moves:")))
+    path = broken(
+        tmp_path, (TAKE_FIRST_FIX, TAKE_FIRST_FIX.replace("moves:", "cards: hand, moves:"))
+    )
     error = only_error(path)
     assert "fix `move_instead` has no value `cards`" in error.detail
     line, column = spot(path, "cards: hand, moves")
@@ -72,7 +78,8 @@ def test_a_value_of_the_wrong_type_points_at_it_with_a_caret(tmp_path: Path) -> 
 
 
 def test_an_unknown_name_in_a_fix_is_refused_by_check_spec(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = broken(tmp_path, (TAKE_FIRST_FIX, "fix: {kind: move_instead, moves: 'moves_left'}"))
     assert main(["check-spec", str(path)]) == 1
     assert "fix.moves" in capsys.readouterr().err
@@ -80,11 +87,16 @@ def test_an_unknown_name_in_a_fix_is_refused_by_check_spec(
 
 # --- the data a violation carries -----------------------------------------------------------------
 
+
 def test_a_fix_offering_no_way_out_is_left_out() -> None:
     assert fix_data("play_one_of", {"cards": []}) == {}
     assert fix_data("amount_range", {"field": "shoot", "min": 1, "max": 0}) == {}
     assert fix_data("amount_range", {"field": "amount", "min": 1, "max": 1}) == {
-        "kind": "amount_range", "field": "amount", "min": 1, "max": 1}
+        "kind": "amount_range",
+        "field": "amount",
+        "min": 1,
+        "max": 1,
+    }
 
 
 def test_a_fix_goes_through_data_and_back_and_is_absent_when_empty() -> None:

@@ -24,8 +24,9 @@ steps:
 """
 
 
-def test_a_pinned_rule_is_caught_and_the_others_survive(tmp_path: Path,
-                                                        capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_pinned_rule_is_caught_and_the_others_survive(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     specs, scenarios = tmp_path / "specs", tmp_path / "scenarios"
     specs.mkdir()
     scenarios.mkdir()

@@ -17,8 +17,14 @@ from referee.proofs.properties import read_properties
 from referee.spec.proofs_file import proofs_path, spec_files
 from referee.spec.registry import DEFAULT_SPECS, load_game, load_games
 
-POINTS = ["rank-total-preorder", "banker-wins-ties", "pontoon-beats-every-hand",
-          "best-total-largest-not-over-21", "settle-moves-the-whole-stake", "buy-within-PO-5"]
+POINTS = [
+    "rank-total-preorder",
+    "banker-wins-ties",
+    "pontoon-beats-every-hand",
+    "best-total-largest-not-over-21",
+    "settle-moves-the-whole-stake",
+    "buy-within-PO-5",
+]
 
 
 def pontoon_copy(tmp_path: Path, proofs: str | None = None) -> Path:
@@ -43,7 +49,8 @@ def test_the_shipped_games_read_their_properties_from_their_proofs_files() -> No
     assert "pontoon.proofs" not in " ".join(games)  # a proofs file is no game
     assert [p.id for p in read_properties(games["pontoon"])] == POINTS
     assert {p.origin.file for p in read_properties(games["pontoon"])} == {
-        str(DEFAULT_SPECS / "pontoon.proofs.yaml")}
+        str(DEFAULT_SPECS / "pontoon.proofs.yaml")
+    }
     assert len(read_properties(games["tarocchi_piedicavallo"])) == 5
     assert "properties" not in games["pontoon"].spec.located.data
 
@@ -64,7 +71,9 @@ def test_a_variants_proofs_file_replaces_removes_and_adds_by_id(tmp_path: Path) 
         "properties:\n"
         "  - {id: banker-wins-ties, remove: true}\n"
         "  - {id: rank-total-preorder, on: hand, premise: none, over: {}, claim: 'true'}\n"
-        "  - {id: own, on: hand, premise: none, over: {}, claim: 'true'}\n", encoding="utf-8")
+        "  - {id: own, on: hand, premise: none, over: {}, claim: 'true'}\n",
+        encoding="utf-8",
+    )
     game = load_game(tmp_path / "shoot_pontoon.yaml")
     props = read_properties(game)
     assert [p.id for p in props] == [POINTS[0], *POINTS[2:], "own"]
@@ -100,20 +109,26 @@ def test_an_unknown_key_of_a_proofs_file_is_located_there(tmp_path: Path) -> Non
     assert "unknown key `proprties`" in error.message
 
 
-def test_a_wrong_property_is_located_in_the_proofs_file(tmp_path: Path,
-                                                        capsys: pytest.CaptureFixture[str]) -> None:
-    path = pontoon_copy(tmp_path, "properties:\n  - {id: x, on: hand, claim: 'true', colour: red}\n")
+def test_a_wrong_property_is_located_in_the_proofs_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = pontoon_copy(
+        tmp_path, "properties:\n  - {id: x, on: hand, claim: 'true', colour: red}\n"
+    )
     assert main(["check-spec", str(path)]) == 1
     assert capsys.readouterr().err.startswith(
-        f"{proofs_path(path)}:2:38: at `properties[0].colour`: unknown property key `colour`")
+        f"{proofs_path(path)}:2:38: at `properties[0].colour`: unknown property key `colour`"
+    )
 
 
 def test_check_spec_and_prove_take_a_proofs_file_for_its_spec(
-        capsys: pytest.CaptureFixture[str]) -> None:
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     proofs = DEFAULT_SPECS / "pontoon.proofs.yaml"
     assert main(["check-spec", str(proofs)]) == 0
-    assert capsys.readouterr().out.endswith("ok: `pontoon`, 18 rules, 9 moves, 7 options, "
-                                            "6 properties\n")
+    assert capsys.readouterr().out.endswith(
+        "ok: `pontoon`, 18 rules, 9 moves, 7 options, 6 properties\n"
+    )
     assert main(["prove", str(proofs), "--only", "buy-within-PO-5"]) == 0
     assert capsys.readouterr().out.splitlines()[-1] == "1 properties, 0 not proved"
 
@@ -129,14 +144,17 @@ def wrong_claim(tmp_path: Path, name: str) -> Path:
     """Pontoon with a seventh property, whose claim is `WRONG_CLAIMS[name]`."""
     path = pontoon_copy(tmp_path)
     with proofs_path(path).open("a", encoding="utf-8") as proofs:
-        proofs.write(f"  - {{id: x, on: hand, premise: none, over: {{}}, "
-                     f"claim: '{WRONG_CLAIMS[name][0]}'}}\n")
+        proofs.write(
+            f"  - {{id: x, on: hand, premise: none, over: {{}}, "
+            f"claim: '{WRONG_CLAIMS[name][0]}'}}\n"
+        )
     return path
 
 
 @pytest.mark.parametrize("name", list(WRONG_CLAIMS))
-def test_serve_refuses_a_property_that_does_not_type(tmp_path: Path, name: str,
-                                                     capsys: pytest.CaptureFixture[str]) -> None:
+def test_serve_refuses_a_property_that_does_not_type(
+    tmp_path: Path, name: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = wrong_claim(tmp_path, name)
     with pytest.raises(SpecErrors) as caught:
         load_served_games(str(tmp_path))
@@ -148,8 +166,9 @@ def test_serve_refuses_a_property_that_does_not_type(tmp_path: Path, name: str,
 
 
 @pytest.mark.parametrize("name", list(WRONG_CLAIMS))
-def test_check_spec_refuses_a_property_that_does_not_type(tmp_path: Path, name: str,
-                                                          capsys: pytest.CaptureFixture[str]) -> None:
+def test_check_spec_refuses_a_property_that_does_not_type(
+    tmp_path: Path, name: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = wrong_claim(tmp_path, name)
     assert main(["check-spec", str(path)]) == 1
     assert WRONG_CLAIMS[name][1] in capsys.readouterr().err

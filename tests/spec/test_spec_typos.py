@@ -37,30 +37,64 @@ def refusal(path: Path) -> tuple[int, str]:
     return error.line, f"{error.path}: {error.detail}"
 
 
-@pytest.mark.parametrize(("name", "old", "new", "expected"), [
-    ("pontinho", "  steal_bonus:", "  steal_bonsu:",
-     "rummy.steal_bonsu: unknown key `steal_bonsu` in `rummy`: did you mean `steal_bonus`?"),
-    ("pontinho", "    blow_at: 100", "    blow_a: 100",
-     "rummy.match.blow_a: unknown key `blow_a` in `rummy.match`: did you mean `blow_at`?"),
-    ("pontinho", "    extend: append", "    extends: append",
-     "meld_kinds.trio.extends: unknown key `extends` in `meld_kinds.trio`: did you mean `extend`?"),
-    ("tarocchi_piedicavallo", "  dealer_extra:", "  dealer_extr:",
-     "tricks.dealer_extr: unknown key `dealer_extr` in `tricks`: did you mean `dealer_extra`?"),
-    ("shoot_pontoon", "  kitty:   ", "  kity:   ",
-     "banking.kity: unknown key `kity` in `banking`: did you mean `kitty`?"),
-    ("shoot_pontoon", "    shoot_settle:", "    shoot_setle:",
-     "banking.kitty.shoot_setle: unknown key `shoot_setle` in `banking.kitty`: "
-     "did you mean `shoot_settle`?"),
-    ("pontoon", "      id: PO-5-split-pack", "      idd: PO-5-split-pack",
-     "banking.violations.split_pack_short.idd: unknown key `idd` in "
-     "`banking.violations.split_pack_short`: did you mean `id`?"),
-])
+@pytest.mark.parametrize(
+    ("name", "old", "new", "expected"),
+    [
+        (
+            "pontinho",
+            "  steal_bonus:",
+            "  steal_bonsu:",
+            "rummy.steal_bonsu: unknown key `steal_bonsu` in `rummy`: did you mean `steal_bonus`?",
+        ),
+        (
+            "pontinho",
+            "    blow_at: 100",
+            "    blow_a: 100",
+            "rummy.match.blow_a: unknown key `blow_a` in `rummy.match`: did you mean `blow_at`?",
+        ),
+        (
+            "pontinho",
+            "    extend: append",
+            "    extends: append",
+            "meld_kinds.trio.extends: unknown key `extends` in `meld_kinds.trio`: did you mean `extend`?",
+        ),
+        (
+            "tarocchi_piedicavallo",
+            "  dealer_extra:",
+            "  dealer_extr:",
+            "tricks.dealer_extr: unknown key `dealer_extr` in `tricks`: did you mean `dealer_extra`?",
+        ),
+        (
+            "shoot_pontoon",
+            "  kitty:   ",
+            "  kity:   ",
+            "banking.kity: unknown key `kity` in `banking`: did you mean `kitty`?",
+        ),
+        (
+            "shoot_pontoon",
+            "    shoot_settle:",
+            "    shoot_setle:",
+            "banking.kitty.shoot_setle: unknown key `shoot_setle` in `banking.kitty`: "
+            "did you mean `shoot_settle`?",
+        ),
+        (
+            "pontoon",
+            "      id: PO-5-split-pack",
+            "      idd: PO-5-split-pack",
+            "banking.violations.split_pack_short.idd: unknown key `idd` in "
+            "`banking.violations.split_pack_short`: did you mean `id`?",
+        ),
+    ],
+)
 def test_a_misspelt_key_of_a_mechanics_section_is_refused_at_the_key(
-        tmp_path: Path, name: str, old: str, new: str, expected: str) -> None:
+    tmp_path: Path, name: str, old: str, new: str, expected: str
+) -> None:
     path = edited(tmp_path, name, old, new)
     line, message = refusal(path)
     assert message == expected
-    assert path.read_text(encoding="utf-8").splitlines()[line - 1].strip().startswith(new.strip()[:5])
+    assert (
+        path.read_text(encoding="utf-8").splitlines()[line - 1].strip().startswith(new.strip()[:5])
+    )
 
 
 def test_a_move_no_handler_serves_is_refused(tmp_path: Path) -> None:
@@ -72,8 +106,10 @@ def test_a_move_no_handler_serves_is_refused(tmp_path: Path) -> None:
 def test_a_move_without_the_fields_its_handler_reads_is_refused(tmp_path: Path) -> None:
     path = edited(tmp_path, "tarocchi_piedicavallo", "    fields: {card: card}\n", "")
     _, message = refusal(path)
-    assert message == ("moves.play: the `tricks` mechanic's move `play` reads the field `card`: "
-                       "declare it under `fields`")
+    assert message == (
+        "moves.play: the `tricks` mechanic's move `play` reads the field `card`: "
+        "declare it under `fields`"
+    )
 
 
 def test_a_banking_size_the_procedure_does_not_follow_is_refused(tmp_path: Path) -> None:
@@ -88,13 +124,20 @@ def test_a_misspelt_section_gets_a_suggestion(tmp_path: Path) -> None:
     assert message == "rulez: unknown section `rulez`: did you mean `rules`?"
 
 
-@pytest.mark.parametrize(("mechanic", "handlers", "prefix", "elsewhere"), [
-    (RummyMechanic, Turn, "do_", {"pass"}),  # a claim window's pass: claims.py
-    (BankingMechanic, BankingMechanic, "_do_", set()),
-    (TricksMechanic, TricksMechanic, "_do_", set()),
-])
+@pytest.mark.parametrize(
+    ("mechanic", "handlers", "prefix", "elsewhere"),
+    [
+        (RummyMechanic, Turn, "do_", {"pass"}),  # a claim window's pass: claims.py
+        (BankingMechanic, BankingMechanic, "_do_", set()),
+        (TricksMechanic, TricksMechanic, "_do_", set()),
+    ],
+)
 def test_the_moves_a_mechanic_declares_are_the_ones_it_handles(
-        mechanic: type[Mechanic[Any]], handlers: type, prefix: str, elsewhere: set[str]) -> None:
-    found = {name.removeprefix(prefix) for name, _ in inspect.getmembers(handlers, inspect.isfunction)
-             if name.startswith(prefix)}
+    mechanic: type[Mechanic[Any]], handlers: type, prefix: str, elsewhere: set[str]
+) -> None:
+    found = {
+        name.removeprefix(prefix)
+        for name, _ in inspect.getmembers(handlers, inspect.isfunction)
+        if name.startswith(prefix)
+    }
     assert set(mechanic.moves) == found | elsewhere

@@ -9,17 +9,37 @@ import pytest
 from referee.errors import NotFound, VersionConflict
 from referee.store.base import Store, StoreConflict
 
-SETUP = {"game": "pontinho", "options": {"joker_rule": "next_rank_same_suit"}, "seats": 3,
-         "dealer": 0, "seed": None, "deal": {"hands": {0: ["2S"], 1: ["3H"]}, "turned": "9D"},
-         "scores": {1: 40}}
+SETUP = {
+    "game": "pontinho",
+    "options": {"joker_rule": "next_rank_same_suit"},
+    "seats": 3,
+    "dealer": 0,
+    "seed": None,
+    "deal": {"hands": {0: ["2S"], 1: ["3H"]}, "turned": "9D"},
+    "scores": {1: 40},
+}
 TOKENS = {0: "a" * 64, 1: "b" * 64, 2: "c" * 64}
 DRAW = {"type": "draw"}
-ACCEPTED = {"outcome": "accepted", "violations": [], "version": 1,
-            "events": [{"kind": "drew", "data": {"seat": 1}, "secret": {"card": "4C"},
-                        "audience": [1]}]}
-REJECTED = {"outcome": "rejected", "version": 1, "events": [],
-            "violations": [{"rule": "GEN-7", "message": "not your turn", "cites": [],
-                            "cards": [], "code": "rule_broken"}]}
+ACCEPTED = {
+    "outcome": "accepted",
+    "violations": [],
+    "version": 1,
+    "events": [{"kind": "drew", "data": {"seat": 1}, "secret": {"card": "4C"}, "audience": [1]}],
+}
+REJECTED = {
+    "outcome": "rejected",
+    "version": 1,
+    "events": [],
+    "violations": [
+        {
+            "rule": "GEN-7",
+            "message": "not your turn",
+            "cites": [],
+            "cards": [],
+            "code": "rule_broken",
+        }
+    ],
+}
 
 
 def test_a_new_table_loads_with_its_setup_and_token_hashes(store: Store) -> None:
@@ -54,7 +74,9 @@ def test_accepted_moves_come_back_in_order(store: Store) -> None:
     record = store.load_table("t1")
     assert store.version("t1") == record.version == 2
     assert [(m.seq, m.seat, m.move["type"], m.move_id) for m in record.moves] == [
-        (1, 1, "draw", "m1"), (2, 1, "discard", None)]
+        (1, 1, "draw", "m1"),
+        (2, 1, "discard", None),
+    ]
     assert record.moves[0].verdict == ACCEPTED
 
 

@@ -26,8 +26,9 @@ def next_to_answer(public: dict) -> int:
     return int(public["to_act"]) if public["to_act"] is not None else int(public["deciding"][0])
 
 
-def play(client: RefereeClient, seats: int, seed: int, show: bool = True,
-         game: str = "pontinho") -> dict:
+def play(
+    client: RefereeClient, seats: int, seed: int, show: bool = True, game: str = "pontinho"
+) -> dict:
     table = client.create_table(game, seats=seats, seed=seed)
     rng = random.Random(seed)
     print(f"table {table.id}: commitment {table.commitment[:16]}…") if show else None
@@ -41,7 +42,9 @@ def play(client: RefereeClient, seats: int, seed: int, show: bool = True,
             verdict = client.propose(table.id, token, move)
             if verdict["outcome"] != "rejected":  # accepted, or a claim pending (TD-4)
                 if show:
-                    print(f"seat {seat}: {move} -> {verdict['outcome']} (version {verdict['version']})")
+                    print(
+                        f"seat {seat}: {move} -> {verdict['outcome']} (version {verdict['version']})"
+                    )
                 break
             if show and verdict["violations"]:
                 first = verdict["violations"][0]
@@ -58,8 +61,10 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     with RefereeClient(args.target) as client:
         final = play(client, args.seats, args.seed, show=not args.quiet, game=args.game)
-    print(f"match over after {final['hand_number']} hands: seat {final['winner']} wins; "
-          f"scores {final['scores']}")
+    print(
+        f"match over after {final['hand_number']} hands: seat {final['winner']} wins; "
+        f"scores {final['scores']}"
+    )
     return 0
 
 

@@ -47,13 +47,17 @@ def describe(event: dict[str, Any]) -> list[str]:
     """A line for the events worth telling: a trick won, a discard announced, a deal counted."""
     kind = event["kind"]
     if kind == "discarded":
-        return [f"  the dealer lays {event['count']} cards face down: {event.get('trumps')} trump(s)"]
+        return [
+            f"  the dealer lays {event['count']} cards face down: {event.get('trumps')} trump(s)"
+        ]
     if kind == "trick_won":
         return [f"  trick {event['number']}: {' '.join(event['cards'])} -> seat {event['seat']}"]
     if kind == "deal_over":
         winner = "a tie" if event["winner"] is None else f"team {event['winner']} wins"
-        return [f"deal {event['hand_number']} over: tricks {per_team(event['tricks'])}; points "
-                f"{per_team(event['points'])}; {winner}; the discard was {' '.join(event['discard'])}"]
+        return [
+            f"deal {event['hand_number']} over: tricks {per_team(event['tricks'])}; points "
+            f"{per_team(event['points'])}; {winner}; the discard was {' '.join(event['discard'])}"
+        ]
     return []
 
 
@@ -66,7 +70,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--target", default="127.0.0.1:50051")
     parser.add_argument("--seed", type=int, default=3)
-    parser.add_argument("--deals", type=int, default=1, help="deals per game (option deals_per_game)")
+    parser.add_argument(
+        "--deals", type=int, default=1, help="deals per game (option deals_per_game)"
+    )
     parser.add_argument("--quiet", action="store_true", help="print only the result")
     args = parser.parse_args(argv)
     with RefereeClient(args.target) as client:
@@ -74,8 +80,10 @@ def main(argv: list[str] | None = None) -> int:
     winner = final["winner"]
     seats = " and ".join(str(s) for s in final["teams"][winner]) if winner is not None else ""
     result = "a tie" if winner is None else f"team {winner} (seats {seats}) wins"
-    print(f"game over after {final['hand_number']} deal(s): totals {per_team(final['totals'])}; "
-          f"{result}")
+    print(
+        f"game over after {final['hand_number']} deal(s): totals {per_team(final['totals'])}; "
+        f"{result}"
+    )
     return 0
 
 

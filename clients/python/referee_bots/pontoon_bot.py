@@ -29,8 +29,12 @@ def next_to_act(view: Mapping[str, Any]) -> int:
 
 
 def _shoot_total(view: Mapping[str, Any]) -> int:
-    return sum(int(h.get("shoot", 0)) for hands in view["hands"].values() for h in hands
-               if not h.get("settled"))
+    return sum(
+        int(h.get("shoot", 0))
+        for hands in view["hands"].values()
+        for h in hands
+        if not h.get("settled")
+    )
 
 
 def value(card: str) -> int:
@@ -55,8 +59,9 @@ def buy_range(hand: dict[str, Any]) -> tuple[int, int]:
     return stake, (paid[-1] if paid else 2 * stake)
 
 
-def turn_candidates(view: Mapping[str, Any], rng: random.Random, *, min_bet: int = 1,
-                    max_bet: int = 100) -> Iterator[Move]:
+def turn_candidates(
+    view: Mapping[str, Any], rng: random.Random, *, min_bet: int = 1, max_bet: int = 100
+) -> Iterator[Move]:
     """Moves worth proposing now, best first; the caller proposes until one is accepted."""
     seat, phase = view.get("seat"), view["phase"]
     if seat is None:

@@ -31,11 +31,20 @@ LANGUAGE_HEADER = "accept-language"
 # Over a quota the referee answers RESOURCE_EXHAUSTED with the wait in `grpc-retry-pushback-ms`;
 # gRPC's own retry policy waits that long and tries again (a refused call never reached the
 # referee, and Propose carries a move_id, so trying again is safe).
-RETRY_POLICY = {"methodConfig": [{
-    "name": [{"service": "referee.v1.Referee"}],
-    "retryPolicy": {"maxAttempts": 5, "initialBackoff": "0.05s", "maxBackoff": "2s",
-                    "backoffMultiplier": 2, "retryableStatusCodes": ["RESOURCE_EXHAUSTED"]},
-}]}
+RETRY_POLICY = {
+    "methodConfig": [
+        {
+            "name": [{"service": "referee.v1.Referee"}],
+            "retryPolicy": {
+                "maxAttempts": 5,
+                "initialBackoff": "0.05s",
+                "maxBackoff": "2s",
+                "backoffMultiplier": 2,
+                "retryableStatusCodes": ["RESOURCE_EXHAUSTED"],
+            },
+        }
+    ]
+}
 CHANNEL_OPTIONS = (("grpc.enable_retries", 1), ("grpc.service_config", json.dumps(RETRY_POLICY)))
 
 
@@ -78,11 +87,21 @@ def _event(event: pb.Event) -> dict[str, Any]:
 def verdict_data(verdict: pb.Verdict) -> dict[str, Any]:
     outcome = pb.Outcome.Name(verdict.outcome).removeprefix("OUTCOME_").lower()
     return {
-        "accepted": outcome == "accepted", "outcome": outcome, "version": verdict.version,
-        "violations": [{"rule": v.rule, "message": v.message, "cites": list(v.cites),
-                        "cards": list(v.cards), "code": v.code, "fix": _data(v.fix),
-                        "hint": v.hint}
-                       for v in verdict.violations],
+        "accepted": outcome == "accepted",
+        "outcome": outcome,
+        "version": verdict.version,
+        "violations": [
+            {
+                "rule": v.rule,
+                "message": v.message,
+                "cites": list(v.cites),
+                "cards": list(v.cards),
+                "code": v.code,
+                "fix": _data(v.fix),
+                "hint": v.hint,
+            }
+            for v in verdict.violations
+        ],
         "events": [_event(e) for e in verdict.events],
     }
 
@@ -94,10 +113,17 @@ class RefereeClient:
     answered in, as an `accept-language` value (`pt`, `tl, en;q=0.5`): verdicts and descriptions
     come in the first of them the game is written in, else in English."""
 
-    def __init__(self, target: str, channel: grpc.Channel | None = None, *,
-                 tls_ca: bytes | None = None, tls_cert: bytes | None = None,
-                 tls_key: bytes | None = None, create_token: str | None = None,
-                 language: str | None = None) -> None:
+    def __init__(
+        self,
+        target: str,
+        channel: grpc.Channel | None = None,
+        *,
+        tls_ca: bytes | None = None,
+        tls_cert: bytes | None = None,
+        tls_key: bytes | None = None,
+        create_token: str | None = None,
+        language: str | None = None,
+    ) -> None:
         if channel is None and tls_ca is not None:
             credentials = grpc.ssl_channel_credentials(tls_ca, tls_key, tls_cert)
             channel = grpc.secure_channel(target, credentials, CHANNEL_OPTIONS)
@@ -120,20 +146,36 @@ class RefereeClient:
         self.close()
 
     def games(self) -> list[str]:
-        return [g.name for g in self.stub.ListGames(pb.ListGamesRequest(),
-                                                    metadata=self._language).games]
+        return [
+            g.name
+            for g in self.stub.ListGames(pb.ListGamesRequest(), metadata=self._language).games
+        ]
 
     def describe(self, game: str) -> dict[str, Any]:
         reply = self.stub.DescribeGame(pb.DescribeGameRequest(game=game), metadata=self._language)
         return _data(reply.description)
 
-    def create_table(self, game: str, seats: int, *, seed: int | None = None,
-                     deal: Mapping[str, Any] | None = None, options: Mapping[str, Any] | None = None,
-                     dealer: int = 0, scores: Mapping[int, int] | None = None,
-                     balances: Mapping[int, int] | None = None,
-                     entropy: str | None = None) -> TableHandle:
-        request = pb.CreateTableRequest(game=game, seats=seats, dealer=dealer, options=_struct(options),
-                                        scores=dict(scores or {}), balances=dict(balances or {}))
+    def create_table(
+        self,
+        game: str,
+        seats: int,
+        *,
+        seed: int | None = None,
+        deal: Mapping[str, Any] | None = None,
+        options: Mapping[str, Any] | None = None,
+        dealer: int = 0,
+        scores: Mapping[int, int] | None = None,
+        balances: Mapping[int, int] | None = None,
+        entropy: str | None = None,
+    ) -> TableHandle:
+        request = pb.CreateTableRequest(
+            game=game,
+            seats=seats,
+            dealer=dealer,
+            options=_struct(options),
+            scores=dict(scores or {}),
+            balances=dict(balances or {}),
+        )
         if seed is not None:
             request.seed = seed
         if deal is not None:
@@ -141,27 +183,49 @@ class RefereeClient:
         if entropy is not None:
             request.entropy = entropy
         reply = self.stub.CreateTable(request, metadata=self._create_metadata)
-        return TableHandle(reply.table_id, {s.seat: s.token for s in reply.seats}, reply.commitment,
-                           reply.deal_commitment)
+        return TableHandle(
+            reply.table_id,
+            {s.seat: s.token for s in reply.seats},
+            reply.commitment,
+            reply.deal_commitment,
+        )
 
-    def propose(self, table_id: str, token: str, move: Mapping[str, Any], *,
-                move_id: str | None = None, expected_version: int | None = None) -> dict[str, Any]:
+    def propose(
+        self,
+        table_id: str,
+        token: str,
+        move: Mapping[str, Any],
+        *,
+        move_id: str | None = None,
+        expected_version: int | None = None,
+    ) -> dict[str, Any]:
         body = dict(move)
-        request = pb.ProposeRequest(table_id=table_id, move_id=move_id or uuid.uuid4().hex,
-                                    move=pb.Move(type=str(body.pop("type", "")), fields=_struct(body)))
+        request = pb.ProposeRequest(
+            table_id=table_id,
+            move_id=move_id or uuid.uuid4().hex,
+            move=pb.Move(type=str(body.pop("type", "")), fields=_struct(body)),
+        )
         if expected_version is not None:
             request.expected_version = expected_version
         reply = self.stub.Propose(request, metadata=self._with(TOKEN_HEADER, token))
         return verdict_data(reply.verdict)
 
     def view(self, table_id: str, token: str | None = None) -> dict[str, Any]:
-        reply = self.stub.GetView(pb.GetViewRequest(table_id=table_id),
-                                  metadata=self._with(TOKEN_HEADER, token))
+        reply = self.stub.GetView(
+            pb.GetViewRequest(table_id=table_id), metadata=self._with(TOKEN_HEADER, token)
+        )
         return {**_data(reply.view), "version": reply.version}
 
-    def watch(self, table_id: str, token: str | None = None, from_version: int = 0) -> Iterator[dict[str, Any]]:
-        stream = self.stub.Watch(pb.WatchRequest(table_id=table_id, from_version=from_version),
-                                 metadata=self._with(TOKEN_HEADER, token))
+    def watch(
+        self, table_id: str, token: str | None = None, from_version: int = 0
+    ) -> Iterator[dict[str, Any]]:
+        stream = self.stub.Watch(
+            pb.WatchRequest(table_id=table_id, from_version=from_version),
+            metadata=self._with(TOKEN_HEADER, token),
+        )
         for update in stream:
-            yield {"version": update.version, "seat": update.seat,
-                   "events": [_event(e) for e in update.events]}
+            yield {
+                "version": update.version,
+                "seat": update.seat,
+                "events": [_event(e) for e in update.events],
+            }

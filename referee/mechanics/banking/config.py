@@ -25,8 +25,11 @@ SIZES = {"hand_size": 2, "bet_after_round": 1}
 EXPRESSIONS: dict[str, Type] = {"done": BOOL, "bust": BOOL, "settle": INT, "reshuffle": BOOL}
 # what a game may state; left out, it never happens: the banker never wins at once, the bank
 # never passes to a player (`rank` is what proofs compare hands by)
-OPTIONAL_EXPRESSIONS: dict[str, Type] = {"rank": INT, "banker_wins_at_once": BOOL,
-                                         "takes_bank": BOOL}
+OPTIONAL_EXPRESSIONS: dict[str, Type] = {
+    "rank": INT,
+    "banker_wins_at_once": BOOL,
+    "takes_bank": BOOL,
+}
 AT_ONCE_EXPRESSIONS: dict[str, Type] = {"instant": INT}  # with `banker_wins_at_once`: each pays
 KITTY_EXPRESSIONS: dict[str, Type] = {"shoot_settle": INT}  # the kitty part (`banking.kitty`)
 # the mechanic's own verdicts, whose ids and sentences the spec gives (`banking.violations`),
@@ -34,9 +37,9 @@ KITTY_EXPRESSIONS: dict[str, Type] = {"shoot_settle": INT}  # the kitty part (`b
 VIOLATIONS_OF_MOVES = {"split": ("split_pack_short",)}
 KITTY_MOVE = "kitty"  # the banker's move that puts up the kitty: with the kitty part only
 
-SECTION_SHAPE: Mapping[str, Shape] = (
-    {key: None for key in (*SIZES, *EXPRESSIONS, *OPTIONAL_EXPRESSIONS, *AT_ONCE_EXPRESSIONS)}
-    | {"kitty": {key: None for key in KITTY_EXPRESSIONS}, "violations": {ANY: VERDICT}})
+SECTION_SHAPE: Mapping[str, Shape] = {
+    key: None for key in (*SIZES, *EXPRESSIONS, *OPTIONAL_EXPRESSIONS, *AT_ONCE_EXPRESSIONS)
+} | {"kitty": {key: None for key in KITTY_EXPRESSIONS}, "violations": {ANY: VERDICT}}
 
 
 def kitty_selected(spec: GameSpec) -> bool:
@@ -51,7 +54,9 @@ def read_config(spec: GameSpec, rules: RuleBook) -> dict[str, Any]:
     raw = spec.sections.get("banking")
     located = spec.located
     if not isinstance(raw, dict):
-        raise SpecErrors([located.error(("banking",), "the banking mechanic needs a `banking` section")])
+        raise SpecErrors(
+            [located.error(("banking",), "the banking mechanic needs a `banking` section")]
+        )
     sizes = [_size_error(located, raw, key, fixed) for key, fixed in SIZES.items()]
     if any(sizes):
         raise SpecErrors([error for error in sizes if error is not None])
@@ -60,26 +65,39 @@ def read_config(spec: GameSpec, rules: RuleBook) -> dict[str, Any]:
         for name, typ in EXPRESSIONS.items():
             config[name] = _expression(located, rules, raw, ("banking", name), typ)
         for name, typ in OPTIONAL_EXPRESSIONS.items():
-            config[name] = _expression(located, rules, raw, ("banking", name), typ) if name in raw else None
+            config[name] = (
+                _expression(located, rules, raw, ("banking", name), typ) if name in raw else None
+            )
         for name, typ in AT_ONCE_EXPRESSIONS.items():
             config[name] = _at_once(located, rules, raw, name, typ, config["banker_wins_at_once"])
         config["kitty"] = _kitty(spec, rules, raw)
-        wanted = [v for move, names in VIOLATIONS_OF_MOVES.items() if move in spec.moves for v in names]
+        wanted = [
+            v for move, names in VIOLATIONS_OF_MOVES.items() if move in spec.moves for v in names
+        ]
         config["violations"] = _read_violations(located, raw.get("violations"), wanted)
     except SpecError as exc:
         raise SpecErrors([exc]) from None
     return config
 
 
-def _at_once(located: Located, rules: RuleBook, raw: dict[str, Any], name: str, typ: Type,
-             wins: SpecExpression | None) -> SpecExpression | None:
+def _at_once(
+    located: Located,
+    rules: RuleBook,
+    raw: dict[str, Any],
+    name: str,
+    typ: Type,
+    wins: SpecExpression | None,
+) -> SpecExpression | None:
     """What the players pay when the banker wins at once: stated with that condition only (one
     left without it would be read and never used)."""
     if wins is not None:
         return _expression(located, rules, raw, ("banking", name), typ)
     if name in raw:
-        raise located.error(("banking", name), f"`banking.{name}` is paid when the banker wins at "
-                            "once: state when with `banking.banker_wins_at_once`")
+        raise located.error(
+            ("banking", name),
+            f"`banking.{name}` is paid when the banker wins at "
+            "once: state when with `banking.banker_wins_at_once`",
+        )
     return None
 
 
@@ -88,15 +106,21 @@ def _kitty(spec: GameSpec, rules: RuleBook, raw: dict[str, Any]) -> KittyPart:
     located = spec.located
     if "kitty" not in raw:
         if KITTY_MOVE in spec.moves:
-            raise located.error(("moves", KITTY_MOVE), "the move `kitty` puts up the kitty: select "
-                                "the kitty part with `banking.kitty`")
+            raise located.error(
+                ("moves", KITTY_MOVE),
+                "the move `kitty` puts up the kitty: select the kitty part with `banking.kitty`",
+            )
         return NoKitty()
     if not isinstance(raw["kitty"], dict):
-        raise located.error(("banking", "kitty"), "`banking.kitty` selects the kitty part: give its "
-                            + ", ".join(f"`{n}`" for n in KITTY_EXPRESSIONS))
+        raise located.error(
+            ("banking", "kitty"),
+            "`banking.kitty` selects the kitty part: give its "
+            + ", ".join(f"`{n}`" for n in KITTY_EXPRESSIONS),
+        )
     if KITTY_MOVE not in spec.moves:
-        raise located.error(("banking", "kitty"), "a game with a kitty needs the banker's move "
-                            "`kitty` to put it up")
+        raise located.error(
+            ("banking", "kitty"), "a game with a kitty needs the banker's move `kitty` to put it up"
+        )
     settle = _expression(located, rules, raw["kitty"], ("banking", "kitty", "shoot_settle"), INT)
     return Kitty(settle)
 
@@ -104,12 +128,16 @@ def _kitty(spec: GameSpec, rules: RuleBook, raw: dict[str, Any]) -> KittyPart:
 def _size_error(located: Located, raw: dict[str, Any], key: str, fixed: int) -> SpecError | None:
     if raw.get(key, fixed) == fixed and not isinstance(raw.get(key), bool):
         return None
-    return located.error(("banking", key), f"the banking mechanic deals two cards each, in two "
-                         f"rounds, and takes bets after the first: `banking.{key}` is {fixed}")
+    return located.error(
+        ("banking", key),
+        f"the banking mechanic deals two cards each, in two "
+        f"rounds, and takes bets after the first: `banking.{key}` is {fixed}",
+    )
 
 
-def _expression(located: Located, rules: RuleBook, raw: dict[str, Any], path: PathKey,
-                typ: Type) -> SpecExpression:
+def _expression(
+    located: Located, rules: RuleBook, raw: dict[str, Any], path: PathKey, typ: Type
+) -> SpecExpression:
     name = str(path[-1])
     dotted = ".".join(map(str, path))
     if name not in raw:
@@ -124,11 +152,14 @@ def _read_violations(located: Located, raw: Any, wanted: list[str]) -> dict[str,
     if raw is None and not wanted:
         return {}
     if not isinstance(raw, dict):
-        raise located.error(path if raw is not None else ("banking",),
-                            "`banking.violations` gives an id, sources and a text for: "
-                            + ", ".join(f"`{n}`" for n in wanted))
-    result = {str(name): _violation(located, path + (name,), name, body)
-              for name, body in raw.items()}
+        raise located.error(
+            path if raw is not None else ("banking",),
+            "`banking.violations` gives an id, sources and a text for: "
+            + ", ".join(f"`{n}`" for n in wanted),
+        )
+    result = {
+        str(name): _violation(located, path + (name,), name, body) for name, body in raw.items()
+    }
     missing = [n for n in wanted if n not in result]
     if missing:
         raise located.error(path, f"`banking.violations` is missing `{missing[0]}`")

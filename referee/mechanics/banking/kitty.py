@@ -26,12 +26,16 @@ class KittyPart(Protocol):
 
     def expressions(self) -> list[SpecExpression]: ...
     def ask(self, state: BankState) -> None: ...
-    def put_up(self, state: BankState, seat: int, amount: int, events: list[Event]) -> Violation | None: ...
-    def bet(self, state: BankState, seat: int, hand: Hand, move: Mapping[str, Any],
-            events: list[Event]) -> None: ...
+    def put_up(
+        self, state: BankState, seat: int, amount: int, events: list[Event]
+    ) -> Violation | None: ...
+    def bet(
+        self, state: BankState, seat: int, hand: Hand, move: Mapping[str, Any], events: list[Event]
+    ) -> None: ...
     def takes(self, state: BankState, hand: Hand, reason: str, events: list[Event]) -> None: ...
-    def settle(self, state: BankState, seat: int, hand: Hand, env: Mapping[str, Any],
-               events: list[Event]) -> None: ...
+    def settle(
+        self, state: BankState, seat: int, hand: Hand, env: Mapping[str, Any], events: list[Event]
+    ) -> None: ...
     def leave(self, state: BankState, events: list[Event]) -> None: ...
     def shown(self, state: BankState) -> dict[str, JSON]: ...
 
@@ -45,19 +49,23 @@ class NoKitty:
     def ask(self, state: BankState) -> None:
         pass
 
-    def put_up(self, state: BankState, seat: int, amount: int, events: list[Event]) -> Violation | None:
+    def put_up(
+        self, state: BankState, seat: int, amount: int, events: list[Event]
+    ) -> Violation | None:
         # the spec is refused if it declares the move without the part; kept whole regardless
         return unreadable(Sentence("table.no_move_now", {"type": "kitty"}))
 
-    def bet(self, state: BankState, seat: int, hand: Hand, move: Mapping[str, Any],
-            events: list[Event]) -> None:
+    def bet(
+        self, state: BankState, seat: int, hand: Hand, move: Mapping[str, Any], events: list[Event]
+    ) -> None:
         pass
 
     def takes(self, state: BankState, hand: Hand, reason: str, events: list[Event]) -> None:
         pass
 
-    def settle(self, state: BankState, seat: int, hand: Hand, env: Mapping[str, Any],
-               events: list[Event]) -> None:
+    def settle(
+        self, state: BankState, seat: int, hand: Hand, env: Mapping[str, Any], events: list[Event]
+    ) -> None:
         pass
 
     def leave(self, state: BankState, events: list[Event]) -> None:
@@ -82,35 +90,53 @@ class Kitty:
         if state.kitty == 0:
             state.phase, state.to_act = KITTY_PHASE, state.banker
 
-    def put_up(self, state: BankState, seat: int, amount: int, events: list[Event]) -> Violation | None:
+    def put_up(
+        self, state: BankState, seat: int, amount: int, events: list[Event]
+    ) -> Violation | None:
         """The banker puts up (or tops up) the kitty from its balance; then the bets begin."""
         state.balances[seat] -= amount
         state.kitty += amount
-        events.append(Event("transfer", {"from": seat, "to": "kitty", "amount": amount,
-                                         "reason": "kitty"}))
+        events.append(
+            Event("transfer", {"from": seat, "to": "kitty", "amount": amount, "reason": "kitty"})
+        )
         if state.phase == KITTY_PHASE:
             state.phase, state.to_act = "bet", state.players()[0]
         return None
 
-    def bet(self, state: BankState, seat: int, hand: Hand, move: Mapping[str, Any],
-            events: list[Event]) -> None:
+    def bet(
+        self, state: BankState, seat: int, hand: Hand, move: Mapping[str, Any], events: list[Event]
+    ) -> None:
         """A move's shoot bet, when it has one, goes on the table for `hand`."""
         if "shoot" in move.get("present", ()):
             hand.shoot += move["shoot"]
             state.balances[seat] -= move["shoot"]
-            events.append(Event("transfer", {"from": seat, "to": "table", "amount": move["shoot"],
-                                             "reason": "shoot bet"}))
+            events.append(
+                Event(
+                    "transfer",
+                    {"from": seat, "to": "table", "amount": move["shoot"], "reason": "shoot bet"},
+                )
+            )
 
     def takes(self, state: BankState, hand: Hand, reason: str, events: list[Event]) -> None:
         """A hand's shoot bet goes into the kitty (a bust hand, a banker winning at once)."""
         if hand.shoot_on_table:
             state.kitty += hand.shoot_on_table
-            events.append(Event("transfer", {"from": "table", "to": "kitty",
-                                             "amount": hand.shoot_on_table, "reason": reason}))
+            events.append(
+                Event(
+                    "transfer",
+                    {
+                        "from": "table",
+                        "to": "kitty",
+                        "amount": hand.shoot_on_table,
+                        "reason": reason,
+                    },
+                )
+            )
         hand.shoot_settled = True
 
-    def settle(self, state: BankState, seat: int, hand: Hand, env: Mapping[str, Any],
-               events: list[Event]) -> None:
+    def settle(
+        self, state: BankState, seat: int, hand: Hand, env: Mapping[str, Any], events: list[Event]
+    ) -> None:
         """The kitty pays or takes the shoot bet of a hand settled against the banker."""
         if not hand.shoot_on_table:
             return
@@ -123,9 +149,17 @@ class Kitty:
     def leave(self, state: BankState, events: list[Event]) -> None:
         """A banker who leaves the bank takes the kitty; the next one puts up a new one."""
         if state.kitty:
-            events.append(Event("transfer", {"from": "kitty", "to": state.banker,
-                                             "amount": state.kitty,
-                                             "reason": "kitty back to the banker"}))
+            events.append(
+                Event(
+                    "transfer",
+                    {
+                        "from": "kitty",
+                        "to": state.banker,
+                        "amount": state.kitty,
+                        "reason": "kitty back to the banker",
+                    },
+                )
+            )
             state.balances[state.banker] += state.kitty
             state.kitty = 0
 

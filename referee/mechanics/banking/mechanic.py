@@ -33,10 +33,16 @@ SPLIT_CARDS = 2  # a split deals one card to each of its two hands
 
 class BankingMechanic(Mechanic[BankState]):
     name = "banking"
-    moves = {"bet": frozenset({"amount"}), "buy": frozenset({"amount"}),
-             "kitty": frozenset({"amount"}), "offer_bank": frozenset({"to", "price"}),
-             **{name: frozenset() for name in ("split", "twist", "stick", "burn", "next_hand",
-                                               "accept_bank")}}
+    moves = {
+        "bet": frozenset({"amount"}),
+        "buy": frozenset({"amount"}),
+        "kitty": frozenset({"amount"}),
+        "offer_bank": frozenset({"to", "price"}),
+        **{
+            name: frozenset()
+            for name in ("split", "twist", "stick", "burn", "next_hand", "accept_bank")
+        },
+    }
     section_shapes = {"banking": SECTION_SHAPE}
 
     def __init__(self, spec: GameSpec) -> None:
@@ -55,8 +61,15 @@ class BankingMechanic(Mechanic[BankState]):
     # --- setting up -------------------------------------------------------------------------
     def new_state(self, deal: Deal) -> BankState:
         balances = [int((deal.balances or {}).get(s, 0)) for s in range(deal.seats)]
-        state = BankState(seats=deal.seats, banker=deal.dealer, seed=deal.seed, salt=deal.salt,
-                          options=dict(deal.options), pack=[], balances=balances)
+        state = BankState(
+            seats=deal.seats,
+            banker=deal.dealer,
+            seed=deal.seed,
+            salt=deal.salt,
+            options=dict(deal.options),
+            pack=[],
+            balances=balances,
+        )
         if deal.stacked is not None:
             state.pack = list(reversed(_stacked_deck(self.pack, deal.stacked)))
             state.deck = tuple(reversed(state.pack))
@@ -86,7 +99,6 @@ class BankingMechanic(Mechanic[BankState]):
         found = [*self.config.values(), *self.kitty.expressions()]
         return {e.path: e for e in found if isinstance(e, SpecExpression)}
 
-
     # --- expressions --------------------------------------------------------------------------
     def env(self, state: BankState, seat: int, hand: Hand | None = None) -> dict[str, Any]:
         """What the rules read (`contexts.NAMES`) of `seat`'s `hand` (its hand in play)."""
@@ -102,7 +114,9 @@ class BankingMechanic(Mechanic[BankState]):
         return self.config[name] is not None and bool(self.value(name, state, seat, hand))
 
     # --- judging ------------------------------------------------------------------------------
-    def judge(self, state: BankState, seat: int, move_type: str, move: Mapping[str, Any]) -> Judgement:
+    def judge(
+        self, state: BankState, seat: int, move_type: str, move: Mapping[str, Any]
+    ) -> Judgement:
         return self._judge(state, seat, move_type, move, blind=True)
 
     def legal(self, state: BankState, seat: int) -> dict[str, JSON]:
@@ -110,8 +124,12 @@ class BankingMechanic(Mechanic[BankState]):
         a shoot bet's by its name): every move of this mechanic is made of numbers only. A
         move whose numbers the rules give no range for (an offer of the bank) is not listed."""
         env = self.env(state, seat)
-        judge = Candidates(self.spec, lambda move_type, move: self._judge(
-            state, seat, move_type, move, blind=False).violations)
+        judge = Candidates(
+            self.spec,
+            lambda move_type, move: (
+                self._judge(state, seat, move_type, move, blind=False).violations
+            ),
+        )
         found = {}
         for move_type, spec in self.spec.moves.items():
             entry = None if refused(self.rules, move_type, env) else judge.numbers(spec)
@@ -119,8 +137,9 @@ class BankingMechanic(Mechanic[BankState]):
                 found[move_type] = entry
         return found
 
-    def _judge(self, state: BankState, seat: int, move_type: str, move: Mapping[str, Any],
-               blind: bool) -> Judgement:
+    def _judge(
+        self, state: BankState, seat: int, move_type: str, move: Mapping[str, Any], blind: bool
+    ) -> Judgement:
         """`blind`: a banker's rejection is worded alike whatever its hidden first card (a
         proposal's; a legal move's judging needs only its outcome, the same for every card)."""
         work = state.clone()
@@ -140,8 +159,9 @@ class BankingMechanic(Mechanic[BankState]):
             return Judgement([problem])
         return Judgement([], work, events)
 
-    def _judged_blind(self, state: BankState, seat: int, move_type: str,
-                      move: Mapping[str, Any]) -> list[Violation]:
+    def _judged_blind(
+        self, state: BankState, seat: int, move_type: str, move: Mapping[str, Any]
+    ) -> list[Violation]:
         """The rejection of a banker that does not see its first card is the same
         whatever that card is (GEN-3): every rule broken with some card of the pack in its place,
         each worded as for the first such card in pack order."""
@@ -162,16 +182,20 @@ class BankingMechanic(Mechanic[BankState]):
         banker's first card stays hidden from the banker until its turn)."""
         if not state.hands[seat]:
             return []
-        return [c for c in views.seen_cards(state, seat, state.hand(seat), seat) if c != views.HIDDEN]
+        return [
+            c for c in views.seen_cards(state, seat, state.hand(seat), seat) if c != views.HIDDEN
+        ]
 
     # each handler applies the move to `work`, adding events; a Violation means it cannot
-    def _do_bet(self, s: BankState, seat: int, move: dict[str, Any], events: list[Event]) -> Violation | None:
+    def _do_bet(
+        self, s: BankState, seat: int, move: dict[str, Any], events: list[Event]
+    ) -> Violation | None:
         hand = s.hands[seat][0]
         hand.stake = move["amount"]
         events.append(_transfer(s, seat, None, hand.stake, "bet"))
         self.kitty.bet(s, seat, hand, move, events)
         players = s.players()
-        following = players[players.index(seat) + 1:]
+        following = players[players.index(seat) + 1 :]
         if following:
             s.to_act = following[0]
         else:
@@ -191,11 +215,15 @@ class BankingMechanic(Mechanic[BankState]):
         s.to_act, s.active = s.players()[0], 0
         self._advance(s, events)
 
-    def _do_split(self, s: BankState, seat: int, move: dict[str, Any], events: list[Event]) -> Violation | None:
+    def _do_split(
+        self, s: BankState, seat: int, move: dict[str, Any], events: list[Event]
+    ) -> Violation | None:
         if len(s.pack) < SPLIT_CARDS:  # refused, not stood: the hand may still twist
             return self.verdict("split_pack_short")
         hand = s.hand(seat)
-        new = Hand(cards=[hand.cards.pop()], face_up=[hand.face_up.pop()], stake=hand.stake, split=True)
+        new = Hand(
+            cards=[hand.cards.pop()], face_up=[hand.face_up.pop()], stake=hand.stake, split=True
+        )
         hand.split = True
         s.hands[seat].insert(s.active + 1, new)
         events.append(_transfer(s, seat, None, new.stake, "split"))
@@ -206,7 +234,9 @@ class BankingMechanic(Mechanic[BankState]):
         self._advance(s, events)
         return None
 
-    def _do_buy(self, s: BankState, seat: int, move: dict[str, Any], events: list[Event]) -> Violation | None:
+    def _do_buy(
+        self, s: BankState, seat: int, move: dict[str, Any], events: list[Event]
+    ) -> Violation | None:
         hand = s.hand(seat)
         if not s.pack:  # nothing to buy: no chips move
             self._stand_on_empty_pack(s, seat, hand, events)
@@ -218,7 +248,9 @@ class BankingMechanic(Mechanic[BankState]):
         self._advance(s, events)
         return None
 
-    def _do_twist(self, s: BankState, seat: int, move: dict[str, Any], events: list[Event]) -> Violation | None:
+    def _do_twist(
+        self, s: BankState, seat: int, move: dict[str, Any], events: list[Event]
+    ) -> Violation | None:
         hand = s.hand(seat)
         if not s.pack:
             self._stand_on_empty_pack(s, seat, hand, events)
@@ -229,20 +261,26 @@ class BankingMechanic(Mechanic[BankState]):
         self._advance(s, events)
         return None
 
-    def _stand_on_empty_pack(self, s: BankState, seat: int, hand: Hand, events: list[Event]) -> None:
+    def _stand_on_empty_pack(
+        self, s: BankState, seat: int, hand: Hand, events: list[Event]
+    ) -> None:
         """No card is left to deal: the hand stands as it is, whatever its total, and play goes
         on (a hand that could neither draw nor stick would hold the table up for ever)."""
         hand.done = True
         events.append(Event("pack_empty", {"seat": seat, "hand": s.active}))
         self._advance(s, events)
 
-    def _do_stick(self, s: BankState, seat: int, move: dict[str, Any], events: list[Event]) -> Violation | None:
+    def _do_stick(
+        self, s: BankState, seat: int, move: dict[str, Any], events: list[Event]
+    ) -> Violation | None:
         s.hand(seat).done = True
         events.append(Event("stuck", {"seat": seat, "hand": s.active}))
         self._advance(s, events)
         return None
 
-    def _do_burn(self, s: BankState, seat: int, move: dict[str, Any], events: list[Event]) -> Violation | None:
+    def _do_burn(
+        self, s: BankState, seat: int, move: dict[str, Any], events: list[Event]
+    ) -> Violation | None:
         """The burnt cards go under the pack at once, so the new ones are always there."""
         hand = s.hand(seat)
         burnt = hand.cards
@@ -254,7 +292,9 @@ class BankingMechanic(Mechanic[BankState]):
         self._advance(s, events)
         return None
 
-    def _do_next_hand(self, s: BankState, seat: int, move: dict[str, Any], events: list[Event]) -> Violation | None:
+    def _do_next_hand(
+        self, s: BankState, seat: int, move: dict[str, Any], events: list[Event]
+    ) -> Violation | None:
         """The cards still in hands go under the pack unshuffled, unless the finished hand has
         the pack shuffled (`banking.reshuffle`)."""
         used = [c for seat_ in [*s.players(), s.banker] for h in s.hands[seat_] for c in h.cards]
@@ -272,26 +312,44 @@ class BankingMechanic(Mechanic[BankState]):
         s.next_banker, s.reshuffle, s.offer = None, False, None
         _start_hand(s)
         self.kitty.ask(s)
-        events.append(Event("hand_dealt", {"hand_number": s.hand_number, "banker": s.banker,
-                                           "commitment": self.commitment(s)}))
+        events.append(
+            Event(
+                "hand_dealt",
+                {
+                    "hand_number": s.hand_number,
+                    "banker": s.banker,
+                    "commitment": self.commitment(s),
+                },
+            )
+        )
         return None
 
     def _reveal_deck(self, s: BankState) -> Event:
         """GEN-5: the pack about to be shuffled, as it was committed to, with its salt."""
-        s.revealed = {"shuffle": s.shuffle_number, "deck": codes(s.deck),
-                      "salt": chance.hand_salt(s.salt, s.shuffle_number), "keys": dict(s.keys),
-                      "commitment": self.commitment(s)}
+        s.revealed = {
+            "shuffle": s.shuffle_number,
+            "deck": codes(s.deck),
+            "salt": chance.hand_salt(s.salt, s.shuffle_number),
+            "keys": dict(s.keys),
+            "commitment": self.commitment(s),
+        }
         return Event("deck_revealed", dict(s.revealed))
 
-    def _do_kitty(self, s: BankState, seat: int, move: dict[str, Any], events: list[Event]) -> Violation | None:
+    def _do_kitty(
+        self, s: BankState, seat: int, move: dict[str, Any], events: list[Event]
+    ) -> Violation | None:
         return self.kitty.put_up(s, seat, move["amount"], events)
 
-    def _do_offer_bank(self, s: BankState, seat: int, move: dict[str, Any], events: list[Event]) -> Violation | None:
+    def _do_offer_bank(
+        self, s: BankState, seat: int, move: dict[str, Any], events: list[Event]
+    ) -> Violation | None:
         s.offer = (move["to"], move["price"])
         events.append(Event("bank_offered", {"to": move["to"], "price": move["price"]}))
         return None
 
-    def _do_accept_bank(self, s: BankState, seat: int, move: dict[str, Any], events: list[Event]) -> Violation | None:
+    def _do_accept_bank(
+        self, s: BankState, seat: int, move: dict[str, Any], events: list[Event]
+    ) -> Violation | None:
         """The price moves from the buyer to the banker, and the bank with it."""
         if s.offer is None:  # the spec's rules say when; this keeps the state whole regardless
             return unreadable(Sentence("table.no_move_now", {"type": "accept_bank"}))
@@ -304,7 +362,9 @@ class BankingMechanic(Mechanic[BankState]):
         return None
 
     # --- the flow of play ---------------------------------------------------------------------
-    def _give(self, s: BankState, seat: int, hand: Hand, face_up: bool, events: list[Event]) -> None:
+    def _give(
+        self, s: BankState, seat: int, hand: Hand, face_up: bool, events: list[Event]
+    ) -> None:
         """The top card of the pack to `hand` (the caller has made sure there is one)."""
         card = s.pack.pop()
         hand.cards.append(card)
@@ -314,7 +374,9 @@ class BankingMechanic(Mechanic[BankState]):
             events.append(Event("card", {"seat": seat, **secret}))
         else:  # the banker's first card is seen by nobody until the banker's turn
             hidden = seat == s.banker and len(hand.cards) == 1
-            events.append(Event("card", {"seat": seat}, secret, frozenset() if hidden else frozenset({seat})))
+            events.append(
+                Event("card", {"seat": seat}, secret, frozenset() if hidden else frozenset({seat}))
+            )
 
     def _advance(self, s: BankState, events: list[Event]) -> None:
         """Close hands that are over by themselves; move on to the next hand, player, banker."""
@@ -330,7 +392,7 @@ class BankingMechanic(Mechanic[BankState]):
                 s.active += 1
                 continue
             players = s.players()
-            rest = players[players.index(seat) + 1:]
+            rest = players[players.index(seat) + 1 :]
             if rest:
                 s.to_act, s.active = rest[0], 0
                 continue
@@ -348,8 +410,12 @@ class BankingMechanic(Mechanic[BankState]):
         hand.done = True
         hand.face_up = [True] * len(hand.cards)
         bust = self.value("bust", s, seat, hand)
-        events.append(Event("hand_shown", {"seat": seat, "hand": s.active, "cards": codes(hand.cards),
-                                           "bust": bool(bust)}))
+        events.append(
+            Event(
+                "hand_shown",
+                {"seat": seat, "hand": s.active, "cards": codes(hand.cards), "bust": bool(bust)},
+            )
+        )
         if bust:
             events.append(_transfer(s, None, s.banker, hand.on_table, "bust", hand=hand))
             self.kitty.takes(s, hand, "bust", events)
@@ -391,8 +457,11 @@ class BankingMechanic(Mechanic[BankState]):
         self._end_hand(s, events, played=False)
 
     def _end_hand(self, s: BankState, events: list[Event], played: bool = True) -> None:
-        s.reshuffle = any(self.value("reshuffle", s, seat, hand)
-                          for seat in range(s.seats) for hand in s.hands[seat])
+        s.reshuffle = any(
+            self.value("reshuffle", s, seat, hand)
+            for seat in range(s.seats)
+            for hand in s.hands[seat]
+        )
         s.next_banker = self._bank_taker(s) if played else None
         s.phase, s.to_act = "between", s.banker
         for hands in s.hands:
@@ -400,18 +469,32 @@ class BankingMechanic(Mechanic[BankState]):
                 hand.face_up = [True] * len(hand.cards)
         # the deck is not revealed here: unless `banking.reshuffle` has it shuffled, the next hand
         # is dealt from the rest of this very pack; it is revealed when it is shuffled
-        s.last_hand = {"hand_number": s.hand_number, "next_banker": s.next_banker,
-                       "hands": {str(seat): [codes(h.cards) for h in hs] for seat, hs in enumerate(s.hands)},
-                       "commitment": self.commitment(s)}
-        events.append(Event("hand_over", {"balances": {str(i): b for i, b in enumerate(s.balances)},
-                                          "next_banker": s.next_banker}))
+        s.last_hand = {
+            "hand_number": s.hand_number,
+            "next_banker": s.next_banker,
+            "hands": {str(seat): [codes(h.cards) for h in hs] for seat, hs in enumerate(s.hands)},
+            "commitment": self.commitment(s),
+        }
+        events.append(
+            Event(
+                "hand_over",
+                {
+                    "balances": {str(i): b for i, b in enumerate(s.balances)},
+                    "next_banker": s.next_banker,
+                },
+            )
+        )
 
     def _bank_taker(self, s: BankState) -> int | None:
         """The first player, from the seat after the banker, holding a hand that takes the
         bank. Only for a hand that was played: one the banker won at once leaves the bank
         where it is, whatever the players were dealt."""
-        takers = [seat for seat in s.players()
-                  for hand in s.hands[seat] if self.holds("takes_bank", s, seat, hand)]
+        takers = [
+            seat
+            for seat in s.players()
+            for hand in s.hands[seat]
+            if self.holds("takes_bank", s, seat, hand)
+        ]
         return takers[0] if takers else None
 
 
@@ -439,8 +522,14 @@ def _under_the_pack(s: BankState, cards: list[Card]) -> None:
     s.pack[:0] = reversed(cards)
 
 
-def _transfer(s: BankState, source: int | None, target: int | None, amount: int, reason: str,
-              hand: Hand | None = None) -> Event:
+def _transfer(
+    s: BankState,
+    source: int | None,
+    target: int | None,
+    amount: int,
+    reason: str,
+    hand: Hand | None = None,
+) -> Event:
     """Chips between a balance and the table (None): a bet goes on the table; a settled hand's
     stake leaves it (`hand`)."""
     if source is not None:
@@ -449,9 +538,15 @@ def _transfer(s: BankState, source: int | None, target: int | None, amount: int,
         s.balances[target] += amount
     if hand is not None:
         hand.settled = True
-    return Event("transfer", {"from": "table" if source is None else source,
-                              "to": "table" if target is None else target,
-                              "amount": amount, "reason": reason})
+    return Event(
+        "transfer",
+        {
+            "from": "table" if source is None else source,
+            "to": "table" if target is None else target,
+            "amount": amount,
+            "reason": reason,
+        },
+    )
 
 
 def _settle_hand(s: BankState, seat: int, hand: Hand, amount: int) -> Event:
@@ -461,8 +556,9 @@ def _settle_hand(s: BankState, seat: int, hand: Hand, amount: int) -> Event:
     s.balances[seat] += stake + amount
     s.balances[s.banker] -= amount
     hand.settled = True
-    return Event("settled", {"seat": seat, "stake": stake, "paid": amount,
-                             "balance": s.balances[seat]})
+    return Event(
+        "settled", {"seat": seat, "stake": stake, "paid": amount, "balance": s.balances[seat]}
+    )
 
 
 def _stacked_deck(pack: list[Card], stacked: Mapping[str, Any]) -> list[Card]:

@@ -19,11 +19,13 @@ from referee_bots import pontoon_bot
 
 
 def candidates(options: Mapping[str, Any]) -> Candidates:
-    return functools.partial(pontoon_bot.turn_candidates, min_bet=options["min_bet"],
-                             max_bet=options["max_bet"])
+    return functools.partial(
+        pontoon_bot.turn_candidates, min_bet=options["min_bet"], max_bet=options["max_bet"]
+    )
 
 
 # --- the golden transcript ---------------------------------------------------------------------
+
 
 def hands_line(view: View) -> str:
     """Every seat's hands as this seat sees them: `2: [7C ??] stake 10+15 done`."""
@@ -49,18 +51,27 @@ BANKING = Adapter(
     candidates=candidates,
     next_seat=pontoon_bot.next_to_act,
     header=(field("banker"), field("kitty", if_set=True), COMMITMENT),
-    view=(hands_line, to_act, field("stock_size", "stock"), field("balances"),
-          field("on_table", "on table"), field("kitty", if_set=True),
-          field("offer", if_set=True)),
+    view=(
+        hands_line,
+        to_act,
+        field("stock_size", "stock"),
+        field("balances"),
+        field("on_table", "on table"),
+        field("kitty", if_set=True),
+        field("offer", if_set=True),
+    ),
     summary=(field("balances"), field("on_table", "on the table")),
     hands=5,
     chips=1000,
-    legend=("# `??` is a card that seat may not see (face down, or the banker's own first card "
-            "before its turn)",),
+    legend=(
+        "# `??` is a card that seat may not see (face down, or the banker's own first card "
+        "before its turn)",
+    ),
 )
 
 
 # --- referee play: `--hands` hands, the banker dealing each next one ---------------------------
+
 
 def play(context: PlayContext) -> int:
     """`args.hands` hands of a banking game; the banker deals each next hand."""
@@ -70,8 +81,10 @@ def play(context: PlayContext) -> int:
     limits = {"min_bet": options["min_bet"], "max_bet": options["max_bet"]}
     rng = random.Random(args.seed)
     chips = _chips(referee.view(None))
-    print(f"{context.game}: {args.bots} bots, seed {args.seed}, {args.hands} hands, "
-          f"commitment {referee.commitment[:16]}…")
+    print(
+        f"{context.game}: {args.bots} bots, seed {args.seed}, {args.hands} hands, "
+        f"commitment {referee.commitment[:16]}…"
+    )
     proposals, finished, started = 0, set[int](), 0
     try:
         while proposals < MAX_PROPOSALS:
@@ -93,9 +106,11 @@ def play(context: PlayContext) -> int:
         referee.close()
     played = len(finished)
     conserved = _chips(final) == chips
-    print(f"after {played} hands: balances {final['balances']}; on the table {final['on_table']}; "
-          f"chips {'conserved' if conserved else 'NOT conserved'} ({_chips(final)} of {chips}); "
-          f"proposals {proposals}")
+    print(
+        f"after {played} hands: balances {final['balances']}; on the table {final['on_table']}; "
+        f"chips {'conserved' if conserved else 'NOT conserved'} ({_chips(final)} of {chips}); "
+        f"proposals {proposals}"
+    )
     return 0 if conserved and played >= args.hands else 1
 
 
@@ -106,20 +121,25 @@ def _chips(view: dict[str, Any]) -> int:
 
 def _hand_summary(view: dict[str, Any]) -> None:
     last = view["last_hand"]
-    hands = "; ".join(f"{seat}: " + " | ".join(" ".join(h) for h in seat_hands)
-                      for seat, seat_hands in last["hands"].items())
+    hands = "; ".join(
+        f"{seat}: " + " | ".join(" ".join(h) for h in seat_hands)
+        for seat, seat_hands in last["hands"].items()
+    )
     following = last.get("next_banker")
     bank = f"; the bank passes to seat {following}" if following is not None else ""
-    print(f"hand {last['hand_number']} over (banker seat {view['banker']}): {hands}; "
-          f"balances {view['balances']}{bank}")
+    print(
+        f"hand {last['hand_number']} over (banker seat {view['banker']}): {hands}; "
+        f"balances {view['balances']}{bank}"
+    )
 
 
 PLUGIN = Plugin(
     BankingMechanic,
     transcript=BANKING,
     play=play,
-    bench_setup=lambda game, seed: TableSetup(game=game, seats=6, seed=seed,
-                                              balances={s: 1000 for s in range(6)}),
+    bench_setup=lambda game, seed: TableSetup(
+        game=game, seats=6, seed=seed, balances={s: 1000 for s in range(6)}
+    ),
     bench_hands=20,
     checks={
         "balances": CheckKey(f.seat_map, per_key("balances")),

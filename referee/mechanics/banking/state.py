@@ -16,13 +16,13 @@ class Hand:
 
     cards: list[Card] = field(default_factory=list)
     face_up: list[bool] = field(default_factory=list)
-    stake: int = 0                  # the initial bet (a split hand: equal to the first's)
-    paid: list[int] = field(default_factory=list)   # what each bought card cost
+    stake: int = 0  # the initial bet (a split hand: equal to the first's)
+    paid: list[int] = field(default_factory=list)  # what each bought card cost
     twisted: bool = False
-    split: bool = False             # made by a split
-    done: bool = False              # stood (or found the pack empty), bust, pontoon, five cards
-    settled: bool = False           # its stake has left the table
-    shoot: int = 0                  # the kitty part: the shoot bets laid on this hand
+    split: bool = False  # made by a split
+    done: bool = False  # stood (or found the pack empty), bust, pontoon, five cards
+    settled: bool = False  # its stake has left the table
+    shoot: int = 0  # the kitty part: the shoot bets laid on this hand
     shoot_settled: bool = False
 
     @property
@@ -34,33 +34,42 @@ class Hand:
         return 0 if self.shoot_settled else self.shoot
 
     def clone(self) -> Hand:
-        return Hand(list(self.cards), list(self.face_up), self.stake, list(self.paid),
-                    self.twisted, self.split, self.done, self.settled, self.shoot,
-                    self.shoot_settled)
+        return Hand(
+            list(self.cards),
+            list(self.face_up),
+            self.stake,
+            list(self.paid),
+            self.twisted,
+            self.split,
+            self.done,
+            self.settled,
+            self.shoot,
+            self.shoot_settled,
+        )
 
 
 @dataclass
 class BankState:
     seats: int
     banker: int
-    seed: str                       # the seed chain's current link (secret): shuffles are keyed by it
+    seed: str  # the seed chain's current link (secret): shuffles are keyed by it
     salt: str
     options: dict[str, Any]
-    pack: list[Card]                # the top is the last element
+    pack: list[Card]  # the top is the last element
     balances: list[int]
     hands: list[list[Hand]] = field(default_factory=list)  # per seat; the banker's too
-    phase: str = "bet"              # bet | play | banker | between (| kitty, the kitty part's)
+    phase: str = "bet"  # bet | play | banker | between (| kitty, the kitty part's)
     to_act: int | None = None
-    active: int = 0                 # the hand of `to_act` being played
+    active: int = 0  # the hand of `to_act` being played
     hand_number: int = 1
-    deck: tuple[Card, ...] = ()     # the pack's order when last shuffled, top first (committed to)
+    deck: tuple[Card, ...] = ()  # the pack's order when last shuffled, top first (committed to)
     keys: dict[str, str] = field(default_factory=dict)  # that shuffle's key, by purpose
-    shuffle_number: int = 1         # how many times the pack was shuffled (the first deal's is 1)
+    shuffle_number: int = 1  # how many times the pack was shuffled (the first deal's is 1)
     revealed: dict[str, Any] | None = None  # the last shuffled-away deck, with its salt
     next_banker: int | None = None  # who takes the bank for the next hand (`banking.takes_bank`)
-    reshuffle: bool = False         # the finished hand has the pack shuffled (`banking.reshuffle`)
+    reshuffle: bool = False  # the finished hand has the pack shuffled (`banking.reshuffle`)
     offer: tuple[int, int] | None = None  # the bank offered for sale: (to, price)
-    kitty: int = 0                  # the kitty part: the banker's kitty
+    kitty: int = 0  # the kitty part: the banker's kitty
     last_hand: dict[str, Any] = field(default_factory=dict)
 
     def players(self) -> list[int]:

@@ -19,25 +19,35 @@ HIDDEN = "??"
 BANKER_BLIND = (KITTY_PHASE, "bet", "play")  # the phases the banker does not see its first card in
 
 
-def view(state: BankState, seat: int | None, commitment: str,
-         parts: Mapping[str, JSON]) -> dict[str, JSON]:
+def view(
+    state: BankState, seat: int | None, commitment: str, parts: Mapping[str, JSON]
+) -> dict[str, JSON]:
     """`seat`'s view; `parts`: what the game's optional parts show (a kitty's amount)."""
     result: dict[str, JSON] = {
-        "seats": state.seats, "banker": state.banker, "phase": state.phase,
-        "to_act": state.to_act, "active_hand": state.active, "hand_number": state.hand_number,
-        "hand_over": state.phase == "between", "match_over": False,
+        "seats": state.seats,
+        "banker": state.banker,
+        "phase": state.phase,
+        "to_act": state.to_act,
+        "active_hand": state.active,
+        "hand_number": state.hand_number,
+        "hand_over": state.phase == "between",
+        "match_over": False,
         "balances": {str(s): b for s, b in enumerate(state.balances)},
-        "on_table": state.on_table, "stock_size": len(state.pack),
+        "on_table": state.on_table,
+        "stock_size": len(state.pack),
         "offer": {"to": state.offer[0], "price": state.offer[1]} if state.offer else None,
-        "commitment": commitment, "last_hand": dict(state.last_hand),
+        "commitment": commitment,
+        "last_hand": dict(state.last_hand),
         "revealed_deck": state.revealed,
-        "hands": {str(s): [_hand(state, s, i, h, seat) for i, h in enumerate(hands)]
-                  for s, hands in enumerate(state.hands)},
+        "hands": {
+            str(s): [_hand(state, s, i, h, seat) for i, h in enumerate(hands)]
+            for s, hands in enumerate(state.hands)
+        },
         **parts,
     }
     if seat == ADJUDICATOR:
         result["pack"] = codes(reversed(state.pack))  # what is left, top first
-        result["deck"] = codes(state.deck)            # as last shuffled (committed to)
+        result["deck"] = codes(state.deck)  # as last shuffled (committed to)
     if seat is not None and 0 <= seat < state.seats:
         result["seat"] = seat
         result["hand"] = result["hands"][str(seat)]  # its own hands, as it sees them
@@ -46,23 +56,35 @@ def view(state: BankState, seat: int | None, commitment: str,
 
 def banker_blind(state: BankState, seat: int) -> bool:
     """Does `seat` hold a card it does not see: the banker's first, until its turn?"""
-    return (seat == state.banker and state.phase in BANKER_BLIND and bool(state.hands[seat])
-            and bool(state.hands[seat][0].cards))
+    return (
+        seat == state.banker
+        and state.phase in BANKER_BLIND
+        and bool(state.hands[seat])
+        and bool(state.hands[seat][0].cards)
+    )
 
 
 def seen_cards(state: BankState, holder: int, hand: Hand, viewer: int | None) -> list[str]:
     """The hand's cards as `viewer` sees them: a card it may not see is `??`."""
     cards = []
     for place, (card, up) in enumerate(zip(hand.cards, hand.face_up)):
-        hidden_from_banker = (holder == state.banker and place == 0
-                              and state.phase in BANKER_BLIND)
+        hidden_from_banker = holder == state.banker and place == 0 and state.phase in BANKER_BLIND
         own = viewer == holder and not hidden_from_banker
         cards.append(str(card) if up or own or viewer == ADJUDICATOR else HIDDEN)
     return cards
 
 
-def _hand(state: BankState, holder: int, index: int, hand: Hand, viewer: int | None) -> dict[str, JSON]:
+def _hand(
+    state: BankState, holder: int, index: int, hand: Hand, viewer: int | None
+) -> dict[str, JSON]:
     cards = seen_cards(state, holder, hand, viewer)
-    return {"cards": cards, "stake": hand.stake, "paid": list(hand.paid), "shoot": hand.shoot,
-            "twisted": hand.twisted,
-            "split": hand.split, "done": hand.done, "settled": hand.settled}
+    return {
+        "cards": cards,
+        "stake": hand.stake,
+        "paid": list(hand.paid),
+        "shoot": hand.shoot,
+        "twisted": hand.twisted,
+        "split": hand.split,
+        "done": hand.done,
+        "settled": hand.settled,
+    }

@@ -26,8 +26,10 @@ CLAIMS = ("take_discard", "go_out")
 def open_window(state: RummyState) -> Event:
     number = state.window_count = state.window_count + 1
     state.window = Window(number, state.discarder)
-    return Event("claim_window", {"window": number, "discarder": state.discarder,
-                                  "card": str(state.discard[-1])})
+    return Event(
+        "claim_window",
+        {"window": number, "discarder": state.discarder, "card": str(state.discard[-1])},
+    )
 
 
 def eligible(state: RummyState) -> list[int]:
@@ -36,8 +38,9 @@ def eligible(state: RummyState) -> list[int]:
     return [s for s in state.playing if s != state.window.discarder]
 
 
-def record(mechanic: RummyTable, state: RummyState, seat: int, move_type: str,
-           move: dict[str, Any]) -> Judgement:
+def record(
+    mechanic: RummyTable, state: RummyState, seat: int, move_type: str, move: dict[str, Any]
+) -> Judgement:
     """A valid claim or a pass, while the window is open (the caller judged the rules)."""
     window = state.window
     assert window is not None
@@ -48,8 +51,14 @@ def record(mechanic: RummyTable, state: RummyState, seat: int, move_type: str,
     pending = move_type != "pass"
     # who answered is public; how stays with the seat until the window closes (no one may
     # shape a claim on another's)
-    events = [Event("answered", {"seat": seat, "window": window.number},
-                    {"answer": move_type}, frozenset({seat}))]
+    events = [
+        Event(
+            "answered",
+            {"seat": seat, "window": window.number},
+            {"answer": move_type},
+            frozenset({seat}),
+        )
+    ]
     if all(window.answered(s) for s in eligible(state)):
         closing = close(mechanic, state)
         closing.events[:0] = events
@@ -71,9 +80,14 @@ def close(mechanic: RummyTable, state: RummyState) -> Judgement:
     move_type, move = window.claims[winner]
     outcome = mechanic.apply(state, winner, move_type, move)
     if outcome.violations:  # the table has not changed since the claim was judged: a bug
-        raise RuntimeError(f"claim of seat {winner} judged valid, then rejected: {outcome.violations}")
+        raise RuntimeError(
+            f"claim of seat {winner} judged valid, then rejected: {outcome.violations}"
+        )
     state.closed_windows = window.number  # what lies under the taken card was claimable before
-    lost = [Event("claim_lost", {"seat": s, "winner": winner, "reason": f"claim lost to seat {winner}"})
-            for s in sorted(window.claims) if s != winner]
+    lost = [
+        Event("claim_lost", {"seat": s, "winner": winner, "reason": f"claim lost to seat {winner}"})
+        for s in sorted(window.claims)
+        if s != winner
+    ]
     outcome.events[:0] = [closed, Event("claim_won", {"seat": winner, "move": move_type}), *lost]
     return outcome

@@ -22,10 +22,10 @@ from referee.spec.schema import Where
 class MatchRules:
     """The elimination match: hands are dealt until one seat is left under `blow_at`."""
 
-    blow_at: int                   # a total at or over this blows
-    stake_option: str | None       # the option holding the entry stake; 0 = no stakes
-    drop_percent: int              # of the stake, to whoever goes out, from every other seat in
-    doubling: bool                 # each re-entry pays the stake doubled per earlier blow
+    blow_at: int  # a total at or over this blows
+    stake_option: str | None  # the option holding the entry stake; 0 = no stakes
+    drop_percent: int  # of the stake, to whoever goes out, from every other seat in
+    doubling: bool  # each re-entry pays the stake doubled per earlier blow
     # the spec's `rummy.match.reentry_score`, given the options and the scores still in (None:
     # the spec has no `reenter` move)
     reentry_score: Callable[[Mapping[str, Any], list[int]], int] | None
@@ -40,8 +40,8 @@ class RummyConfig:
     packet_option: str | None
     packets: Mapping[str, int]
     bonus: Callable[[Mapping[str, Any]], int]  # per joker stolen from a seat's meld
-    match: MatchRules | None       # None: one hand is the whole game
-    turned_card: bool              # the deal turns a card: the first discard, read by `turned`
+    match: MatchRules | None  # None: one hand is the whole game
+    turned_card: bool  # the deal turns a card: the first discard, read by `turned`
     claims: ClaimRules
     kinds: list[MeldKind]
     violations: Mapping[str, Violation]
@@ -67,8 +67,9 @@ class RummyConfig:
     def is_joker(self, options: Mapping[str, Any], turned: Card | None, card: Card) -> bool:
         return bool(self.joker_test({**_table(options, turned), "c": card}))
 
-    def hand_points(self, options: Mapping[str, Any], turned: Card | None, hand: list[Card],
-                    score: int) -> int:
+    def hand_points(
+        self, options: Mapping[str, Any], turned: Card | None, hand: list[Card], score: int
+    ) -> int:
         return int(self.points({**_table(options, turned), "hand": hand, "score": score}))
 
     def windows(self, options: Mapping[str, Any]) -> bool:
@@ -89,10 +90,10 @@ class RummyConfig:
 
 @dataclass(frozen=True)
 class ClaimRules:
-    option: str | None           # the option choosing how claims are settled (None: no windows)
-    window_value: str            # its value that opens a window on each discard
+    option: str | None  # the option choosing how claims are settled (None: no windows)
+    window_value: str  # its value that opens a window on each discard
     deadline_option: str | None  # the option holding the window's length in milliseconds
-    priority: tuple[str, ...]    # which claim wins: names of `priority.ORDERS`, first decides
+    priority: tuple[str, ...]  # which claim wins: names of `priority.ORDERS`, first decides
 
 
 def _table(options: Mapping[str, Any], turned: Card | None) -> dict[str, Any]:

@@ -27,8 +27,16 @@ class Dealt:
     keys: dict[str, str]  # the shuffle's key by purpose (none for a stacked deal)
 
 
-def deal_from_seed(pack: list[Card], seats: int, order: list[int], hand_size: int, packet: int,
-                   seed: str, hand_number: int = 1, turns: bool = True) -> Dealt:
+def deal_from_seed(
+    pack: list[Card],
+    seats: int,
+    order: list[int],
+    hand_size: int,
+    packet: int,
+    seed: str,
+    hand_number: int = 1,
+    turns: bool = True,
+) -> Dealt:
     """Deal `hand_size` cards in packets to the seats of `order` (the first plays first), round
     after round; the next card is turned if `turns`. Seats not in `order` get no cards."""
     shuffle = chance.shuffle(pack, seed, "deal", hand_number)
@@ -38,16 +46,16 @@ def deal_from_seed(pack: list[Card], seats: int, order: list[int], hand_size: in
     for _ in range(0, hand_size, packet):
         for seat in order:
             take = min(packet, hand_size - len(hands[seat]))
-            hands[seat].extend(deck[position:position + take])
+            hands[seat].extend(deck[position : position + take])
             position += take
     turned = deck[position] if turns else None
-    stock = deck[position + 1:] if turns else deck[position:]
-    return Dealt(hands, turned, stock, tuple(deck),
-                 {shuffle.purpose: shuffle.key})
+    stock = deck[position + 1 :] if turns else deck[position:]
+    return Dealt(hands, turned, stock, tuple(deck), {shuffle.purpose: shuffle.key})
 
 
-def deal_stacked(pack: list[Card], seats: int, hand_size: int, stacked: Mapping[str, Any],
-                 turns: bool = True) -> Dealt:
+def deal_stacked(
+    pack: list[Card], seats: int, hand_size: int, stacked: Mapping[str, Any], turns: bool = True
+) -> Dealt:
     stacking.check_keys(stacked, ("hands", "turned", "stock") if turns else ("hands", "stock"))
     hands = stacking.read_hands(stacked.get("hands"), [hand_size] * seats, PackKind.FRENCH)
     turned = _stacked_turned(stacked) if turns else None

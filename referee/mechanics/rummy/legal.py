@@ -33,10 +33,10 @@ from referee.mechanics.rummy.table import RummyTable
 from referee.mechanics.rummy.turn import Turn
 from referee.model import JSON, Move
 
-MELD_SIZE = 3         # the new melds listed: the smallest
-TAKE = "take"         # the checkpoint of every move taking the top discard
-LISTED = 12           # at most so many melds, and so many uses of the discard
-VIEW_BUDGET = 2_000   # meld readings the take search may spend for a view
+MELD_SIZE = 3  # the new melds listed: the smallest
+TAKE = "take"  # the checkpoint of every move taking the top discard
+LISTED = 12  # at most so many melds, and so many uses of the discard
+VIEW_BUDGET = 2_000  # meld readings the take search may spend for a view
 # what differs from one candidate to another (a move's going out too: its last card)
 NAMES_OF_THE_MOVE = MOVE_NAMES | {"going_out"}
 Lister = Callable[[RummyTable, RummyState, int, Candidates], JSON]
@@ -45,9 +45,11 @@ Lister = Callable[[RummyTable, RummyState, int, Candidates], JSON]
 def moves(mechanic: RummyTable, state: RummyState, seat: int) -> dict[str, JSON]:
     """The seat's legal moves by type: those the move types' listers find, and each move
     without fields the rules accept; a type a rule refuses whatever its fields is skipped."""
-    judge = Candidates(mechanic.spec, lambda move_type, move: mechanic.judge(
-        state, seat, move_type, move).violations,
-        lambda move_type, move: mechanic.accepts(state, seat, move_type, move))
+    judge = Candidates(
+        mechanic.spec,
+        lambda move_type, move: mechanic.judge(state, seat, move_type, move).violations,
+        lambda move_type, move: mechanic.accepts(state, seat, move_type, move),
+    )
     found: dict[str, JSON] = {}
     for move_type, spec in mechanic.spec.moves.items():
         lister = LISTERS.get(move_type)
@@ -92,17 +94,27 @@ def _layoffs(mechanic: RummyTable, state: RummyState, seat: int, judge: Candidat
     hand = state.hands[seat]
     onto = []
     for meld in state.melds:
-        cards = [code for code in codes(mechanic.reader.fitting(env, meld, hand))
-                 if judge.accepts(Move("layoff", {"meld": meld.id, "cards": [code]}))]
+        cards = [
+            code
+            for code in codes(mechanic.reader.fitting(env, meld, hand))
+            if judge.accepts(Move("layoff", {"meld": meld.id, "cards": [code]}))
+        ]
         if cards:
             onto.append({"meld": meld.id, "cards": cards})
     return {"onto": onto} if onto else None
 
 
 def _melds(mechanic: RummyTable, state: RummyState, seat: int, judge: Candidates) -> JSON:
-    found = list(itertools.islice((codes(cards) for cards in _new_melds(mechanic, state, seat)
-                                   if judge.accepts(Move("meld", {"cards": codes(cards)}))),
-                                  LISTED))
+    found = list(
+        itertools.islice(
+            (
+                codes(cards)
+                for cards in _new_melds(mechanic, state, seat)
+                if judge.accepts(Move("meld", {"cards": codes(cards)}))
+            ),
+            LISTED,
+        )
+    )
     return {"melds": found} if found else None
 
 
@@ -114,11 +126,16 @@ def _new_melds(mechanic: RummyTable, state: RummyState, seat: int) -> Iterator[l
     reader = mechanic.reader
     for group in dict.fromkeys(itertools.combinations(sorted(state.hands[seat]), MELD_SIZE)):
         cards = list(group)
-        if not any(kind.shape(reader.meld_env(env, kind.name, cards, new=True))
-                   for kind in reader.kinds.values()):
+        if not any(
+            kind.shape(reader.meld_env(env, kind.name, cards, new=True))
+            for kind in reader.kinds.values()
+        ):
             continue  # no order of these cards is a meld: a kind's shape ignores the order
-        yield from (arranged for arranged in arrangements(cards, state.jokers)
-                    if not isinstance(reader.read_new(env, arranged), list))
+        yield from (
+            arranged
+            for arranged in arrangements(cards, state.jokers)
+            if not isinstance(reader.read_new(env, arranged), list)
+        )
 
 
 def _takes(mechanic: RummyTable, state: RummyState, seat: int, judge: Candidates) -> JSON:
@@ -136,5 +153,9 @@ def _takes(mechanic: RummyTable, state: RummyState, seat: int, judge: Candidates
     return {"card": str(state.discard[-1]), "uses": uses} if uses else None
 
 
-LISTERS: dict[str, Lister] = {"discard": _discards, "layoff": _layoffs, "meld": _melds,
-                              "take_discard": _takes}
+LISTERS: dict[str, Lister] = {
+    "discard": _discards,
+    "layoff": _layoffs,
+    "meld": _melds,
+    "take_discard": _takes,
+}

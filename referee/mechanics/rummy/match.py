@@ -20,8 +20,9 @@ from referee.mechanics.rummy.state import TURNED, RummyState
 from referee.model import Event
 
 
-def transfer(state: RummyState, source: int | None, target: int | None, amount: int,
-             reason: str) -> Event:
+def transfer(
+    state: RummyState, source: int | None, target: int | None, amount: int, reason: str
+) -> Event:
     """Move chips between a seat's balance and the pot (None): the only way chips move."""
     if source is None:
         state.pot -= amount
@@ -31,18 +32,29 @@ def transfer(state: RummyState, source: int | None, target: int | None, amount: 
         state.pot += amount
     else:
         state.balances[target] += amount
-    return Event("transfer", {"from": "pot" if source is None else source,
-                              "to": "pot" if target is None else target,
-                              "amount": amount, "reason": reason})
+    return Event(
+        "transfer",
+        {
+            "from": "pot" if source is None else source,
+            "to": "pot" if target is None else target,
+            "amount": amount,
+            "reason": reason,
+        },
+    )
 
 
 def pay_entry_stakes(state: RummyState, rules: MatchRules | None) -> list[Event]:
     stake = rules.stake(state.options) if rules is not None else 0
-    return [transfer(state, s, None, stake, "entry stake") for s in range(state.seats)] if stake else []
+    return (
+        [transfer(state, s, None, stake, "entry stake") for s in range(state.seats)]
+        if stake
+        else []
+    )
 
 
-def deal_hand(state: RummyState, config: RummyConfig, stacked: Mapping[str, Any] | None,
-              pack: list[Card]) -> list[Event]:
+def deal_hand(
+    state: RummyState, config: RummyConfig, stacked: Mapping[str, Any] | None, pack: list[Card]
+) -> list[Event]:
     """Deal the hand `state.hand_number` to the seats playing, the one after the dealer first."""
     order = [state.mao]
     while len(order) < len(state.playing):
@@ -50,17 +62,31 @@ def deal_hand(state: RummyState, config: RummyConfig, stacked: Mapping[str, Any]
     if stacked is not None:
         dealt = deal_stacked(pack, state.seats, config.hand_size, stacked, config.turned_card)
     else:
-        dealt = deal_from_seed(pack, state.seats, order, config.hand_size,
-                               config.packet(state.options), state.seed, state.hand_number,
-                               config.turned_card)
+        dealt = deal_from_seed(
+            pack,
+            state.seats,
+            order,
+            config.hand_size,
+            config.packet(state.options),
+            state.seed,
+            state.hand_number,
+            config.turned_card,
+        )
     _lay_out(state, config, dealt)
-    public = Event("hand_dealt", {"hand_number": state.hand_number, "dealer": state.dealer,
-                                  "mao": state.mao,
-                                  "turned": None if state.turned is None else str(state.turned),
-                                  "jokers": codes(sorted(state.jokers)),
-                                  "commitment": hand_commitment(state)})
-    private = [Event("dealt", {"seat": s}, {"cards": codes(state.hands[s])}, frozenset({s}))
-               for s in order]
+    public = Event(
+        "hand_dealt",
+        {
+            "hand_number": state.hand_number,
+            "dealer": state.dealer,
+            "mao": state.mao,
+            "turned": None if state.turned is None else str(state.turned),
+            "jokers": codes(sorted(state.jokers)),
+            "commitment": hand_commitment(state),
+        },
+    )
+    private = [
+        Event("dealt", {"seat": s}, {"cards": codes(state.hands[s])}, frozenset({s})) for s in order
+    ]
     return [public, *private]
 
 
@@ -71,8 +97,9 @@ def _lay_out(state: RummyState, config: RummyConfig, dealt: Dealt) -> None:
     # the turned card, where there is one, is the first discard, nobody's
     state.discard, state.discarders = ([dealt.turned], [TURNED]) if dealt.turned else ([], [])
     state.turned_covered = False
-    state.jokers = frozenset(c for c in set(dealt.deck)
-                             if config.is_joker(state.options, dealt.turned, c))
+    state.jokers = frozenset(
+        c for c in set(dealt.deck) if config.is_joker(state.options, dealt.turned, c)
+    )
     state.melds, state.stolen = [], [0] * state.seats
     state.went_out, state.rebuilds = None, 0
     state.to_act, state.phase = state.mao, "take"
@@ -83,21 +110,34 @@ def score_hand(state: RummyState, config: RummyConfig) -> list[int]:
     melds); the seat that went out adds nothing."""
     points = []
     for seat in range(state.seats):  # seats not dealt in hold no cards: they add nothing
-        hand = 0 if seat == state.went_out else config.hand_points(
-            state.options, state.turned, state.hands[seat], state.scores[seat])
+        hand = (
+            0
+            if seat == state.went_out
+            else config.hand_points(
+                state.options, state.turned, state.hands[seat], state.scores[seat]
+            )
+        )
         points.append(hand + config.steal_bonus(state.options, state.turned) * state.stolen[seat])
     return points
 
 
-def end_hand(state: RummyState, config: RummyConfig,
-             may_reenter: Callable[[RummyState, int], bool], pack: list[Card]) -> list[Event]:
+def end_hand(
+    state: RummyState,
+    config: RummyConfig,
+    may_reenter: Callable[[RummyState, int], bool],
+    pack: list[Card],
+) -> list[Event]:
     """After the move that went out: score; in a match, blow, pay drops, then ask, deal on, or
     end; otherwise the game is over."""
     points = score_hand(state, config)
     state.scores = [s + p for s, p in zip(state.scores, points)]
     state.last_hand = finished_table(state, points)
-    events = [Event("hand_over", {**state.last_hand,
-                                  "scores": {str(s): p for s, p in enumerate(state.scores)}})]
+    events = [
+        Event(
+            "hand_over",
+            {**state.last_hand, "scores": {str(s): p for s, p in enumerate(state.scores)}},
+        )
+    ]
     rules = config.match
     if rules is None:
         return events + game_over(state, state.went_out)
@@ -127,9 +167,13 @@ def void_hand(state: RummyState, config: RummyConfig, pack: list[Card]) -> list[
     Nobody went out, nobody adds points; in a match the next hand is dealt as usual, otherwise
     the game is over without a winner."""
     state.last_hand = {**finished_table(state, [0] * state.seats), "void": True}
-    events = [Event("hand_void", {"hand_number": state.hand_number, "seat": state.to_act}),
-              Event("hand_over", {**state.last_hand,
-                                  "scores": {str(s): p for s, p in enumerate(state.scores)}})]
+    events = [
+        Event("hand_void", {"hand_number": state.hand_number, "seat": state.to_act}),
+        Event(
+            "hand_over",
+            {**state.last_hand, "scores": {str(s): p for s, p in enumerate(state.scores)}},
+        ),
+    ]
     if config.match is None:
         return events + game_over(state, None)
     return events + next_hand(state, config, pack)
@@ -137,16 +181,23 @@ def void_hand(state: RummyState, config: RummyConfig, pack: list[Card]) -> list[
 
 def finished_table(state: RummyState, points: list[int]) -> dict[str, Any]:
     """The hand just ended, revealed: every hand, the melds, the dealt deck, the points."""
-    return {"hand_number": state.hand_number, "went_out": state.went_out,
-            "points": {str(s): p for s, p in enumerate(points)},
-            "hands": {str(s): codes(h) for s, h in enumerate(state.hands)},
-            "hand_sizes": {str(s): len(h) for s, h in enumerate(state.hands)},
-            "melds": [{"id": m.id, "kind": m.kind, "owner": m.owner, "cards": codes(m.cards)}
-                      for m in state.melds],
-            "discard_top": str(state.discard[-1]) if state.discard else None,
-            "stock_size": len(state.stock), "deck": codes(state.deck),
-            "commitment": hand_commitment(state),
-            "salt": chance.hand_salt(state.salt, state.hand_number), "keys": dict(state.keys)}
+    return {
+        "hand_number": state.hand_number,
+        "went_out": state.went_out,
+        "points": {str(s): p for s, p in enumerate(points)},
+        "hands": {str(s): codes(h) for s, h in enumerate(state.hands)},
+        "hand_sizes": {str(s): len(h) for s, h in enumerate(state.hands)},
+        "melds": [
+            {"id": m.id, "kind": m.kind, "owner": m.owner, "cards": codes(m.cards)}
+            for m in state.melds
+        ],
+        "discard_top": str(state.discard[-1]) if state.discard else None,
+        "stock_size": len(state.stock),
+        "deck": codes(state.deck),
+        "commitment": hand_commitment(state),
+        "salt": chance.hand_salt(state.salt, state.hand_number),
+        "keys": dict(state.keys),
+    }
 
 
 def hand_commitment(state: RummyState) -> str:
@@ -159,8 +210,11 @@ def _pay_drops(state: RummyState, rules: MatchRules) -> list[Event]:
     drop = rules.stake(state.options) * rules.drop_percent // 100
     if not drop or state.went_out is None:
         return []
-    return [transfer(state, s, state.went_out, drop, "drop")
-            for s in state.playing if s != state.went_out]
+    return [
+        transfer(state, s, state.went_out, drop, "drop")
+        for s in state.playing
+        if s != state.went_out
+    ]
 
 
 def reenter(state: RummyState, seat: int, rules: MatchRules) -> list[Event]:

@@ -34,21 +34,38 @@ Env = dict[str, Any]
 
 class RummyMechanic(Mechanic[RummyState]):
     name = "rummy"
-    moves = {"draw": frozenset(), "take_discard": frozenset(), "meld": frozenset({"cards"}),
-             "layoff": frozenset({"meld", "cards", "at"}), "discard": frozenset({"card"}),
-             "go_out": frozenset({"steals", "melds", "layoffs"}),
-             "swap_joker": frozenset({"meld", "card", "new_meld"}), "pass": frozenset(),
-             "reenter": frozenset(), "decline": frozenset()}
+    moves = {
+        "draw": frozenset(),
+        "take_discard": frozenset(),
+        "meld": frozenset({"cards"}),
+        "layoff": frozenset({"meld", "cards", "at"}),
+        "discard": frozenset({"card"}),
+        "go_out": frozenset({"steals", "melds", "layoffs"}),
+        "swap_joker": frozenset({"meld", "card", "new_meld"}),
+        "pass": frozenset(),
+        "reenter": frozenset(),
+        "decline": frozenset(),
+    }
     section_shapes = {
-        "rummy": {"hand_size": None, "packets": None, "steal_bonus": None,
-                  # the optional parts, each selected by its key (see config.py)
-                  "turned_card": None,
-                  "claims": {"option": None, "window": None, "deadline": None, "priority": None},
-                  "match": {"blow_at": None, "stake": None, "drop_percent": None,
-                            "reentry_doubling": None, "reentry_score": None},
-                  "violations": {name: VERDICT for name in VERDICTS}},
-        "meld_kinds": {ANY: {"source": None, "shape": None, "misfit": VERDICT, "wild": None,
-                             "extend": None}},
+        "rummy": {
+            "hand_size": None,
+            "packets": None,
+            "steal_bonus": None,
+            # the optional parts, each selected by its key (see config.py)
+            "turned_card": None,
+            "claims": {"option": None, "window": None, "deadline": None, "priority": None},
+            "match": {
+                "blow_at": None,
+                "stake": None,
+                "drop_percent": None,
+                "reentry_doubling": None,
+                "reentry_score": None,
+            },
+            "violations": {name: VERDICT for name in VERDICTS},
+        },
+        "meld_kinds": {
+            ANY: {"source": None, "shape": None, "misfit": VERDICT, "wild": None, "extend": None}
+        },
         "scoring": {"hand_points": None, "source": None},
     }
 
@@ -60,8 +77,9 @@ class RummyMechanic(Mechanic[RummyState]):
             self.config: RummyConfig = read_config(spec, self.rules)
         except SpecError as exc:
             raise SpecErrors([exc]) from None
-        self.reader = MeldReader(self.config.kinds, self._judge_meld, self.config.no_meld,
-                                 self.config.ambiguous)
+        self.reader = MeldReader(
+            self.config.kinds, self._judge_meld, self.config.no_meld, self.config.ambiguous
+        )
         self.pack = spec.pack()
         self.distinct = sorted(set(self.pack))  # the cards a fix may offer
 
@@ -69,13 +87,28 @@ class RummyMechanic(Mechanic[RummyState]):
     def new_state(self, deal: Deal) -> RummyState:
         seats = deal.seats
         state = RummyState(
-            seats=seats, dealer=deal.dealer, seed=deal.seed, salt=deal.salt, options=dict(deal.options),
-            turned=None, jokers=frozenset(), hands=[[] for _ in range(seats)], stock=[],
-            discard=[], discarders=[], deck=(), keys={}, to_act=None,
+            seats=seats,
+            dealer=deal.dealer,
+            seed=deal.seed,
+            salt=deal.salt,
+            options=dict(deal.options),
+            turned=None,
+            jokers=frozenset(),
+            hands=[[] for _ in range(seats)],
+            stock=[],
+            discard=[],
+            discarders=[],
+            deck=(),
+            keys={},
+            to_act=None,
             scores=[int((deal.scores or {}).get(s, 0)) for s in range(seats)],
-            in_match=[True] * seats, blown=[False] * seats, blows=[0] * seats,
-            reentries=[0] * seats, stolen=[0] * seats,
-            balances=[int((deal.balances or {}).get(s, 0)) for s in range(seats)])
+            in_match=[True] * seats,
+            blown=[False] * seats,
+            blows=[0] * seats,
+            reentries=[0] * seats,
+            stolen=[0] * seats,
+            balances=[int((deal.balances or {}).get(s, 0)) for s in range(seats)],
+        )
         match.pay_entry_stakes(state, self.config.match)
         match.deal_hand(state, self.config, deal.stacked, self.pack)
         return state
@@ -87,8 +120,12 @@ class RummyMechanic(Mechanic[RummyState]):
         return chance.hand_commitment(state.salt, state.hand_number, state.deck)
 
     def view(self, state: RummyState, seat: int | None) -> dict[str, JSON]:
-        return views.view(state, seat, self.spec.moves,
-                           lambda at, move_type: legal.refused_outright(self, state, at, move_type))
+        return views.view(
+            state,
+            seat,
+            self.spec.moves,
+            lambda at, move_type: legal.refused_outright(self, state, at, move_type),
+        )
 
     def describe(self) -> dict[str, JSON]:
         return {"checkpoints": sorted(self.rules.programs)}
@@ -106,35 +143,67 @@ class RummyMechanic(Mechanic[RummyState]):
             pairs.insert(0, (None, self.rules.check_expression(checkpoint, text, where, BOOL)))
         return pairs
 
-    def replay_accepts(self, checkpoint: str, given: Mapping[str, Any], cards: list[Card],
-                       turned: Card | None) -> bool:
+    def replay_accepts(
+        self, checkpoint: str, given: Mapping[str, Any], cards: list[Card], turned: Card | None
+    ) -> bool:
         """Does the engine's own meld checker accept `cards` as a `checkpoint` meld?"""
-        env: dict[str, Any] = {name: False for name in ("in_turn", "has_discard", "top_is_turned",
-                                                        "going_out", "has_taken")}
-        env.update(seat=0, to_act=0, mao=0, seats=1, phase="play", hand=[], discard_top=turned,
-                   discarder=TURNED, move_type="meld", taken_card=turned, turned=turned,
-                   score=0, deciding=False, reentries=0, blows=0, under=1, stolen=[],
-                   window_open=False, responded=False, claims_closed=False, playing=True,
-                   laid=[], laid_wild=[], turned_covered=False)
+        env: dict[str, Any] = {
+            name: False
+            for name in ("in_turn", "has_discard", "top_is_turned", "going_out", "has_taken")
+        }
+        env.update(
+            seat=0,
+            to_act=0,
+            mao=0,
+            seats=1,
+            phase="play",
+            hand=[],
+            discard_top=turned,
+            discarder=TURNED,
+            move_type="meld",
+            taken_card=turned,
+            turned=turned,
+            score=0,
+            deciding=False,
+            reentries=0,
+            blows=0,
+            under=1,
+            stolen=[],
+            window_open=False,
+            responded=False,
+            claims_closed=False,
+            playing=True,
+            laid=[],
+            laid_wild=[],
+            turned_covered=False,
+        )
         env.update(given)
         kind = self.reader.kinds[checkpoint]
         meld_env = self.reader.meld_env(env, checkpoint, cards, new=bool(given.get("new", True)))
         return bool(kind.shape(meld_env)) and not self.rules.judge(checkpoint, meld_env)
 
     # --- judging ----------------------------------------------------------------------------
-    def judge(self, state: RummyState, seat: int, move_type: str, move: Mapping[str, Any]) -> Judgement:
+    def judge(
+        self, state: RummyState, seat: int, move_type: str, move: Mapping[str, Any]
+    ) -> Judgement:
         work = state.clone()
         if work.window is not None and move_type in (*claims.CLAIMS, "pass"):
-            return self._void_if_stuck(self._answer_window(work, seat, move_type, dict(move),
-                                                           mend=True))
+            return self._void_if_stuck(
+                self._answer_window(work, seat, move_type, dict(move), mend=True)
+            )
         outcome = self.apply(work, seat, move_type, dict(move), mend=True)
-        if (outcome.accepted and move_type == "discard" and not work.hand_over
-                and self.config.windows(work.options)):
+        if (
+            outcome.accepted
+            and move_type == "discard"
+            and not work.hand_over
+            and self.config.windows(work.options)
+        ):
             outcome.events.append(claims.open_window(work))
         return self._void_if_stuck(outcome)
 
-    def apply(self, work: RummyState, seat: int, move_type: str, move: dict[str, Any],
-              mend: bool = False) -> Judgement:
+    def apply(
+        self, work: RummyState, seat: int, move_type: str, move: dict[str, Any], mend: bool = False
+    ) -> Judgement:
         """Judge a move and apply it to `work` (a copy the caller may throw away); `mend`: a
         rejection offers the fixes the mechanic computes (a proposal's, not a search's)."""
         playing_hand = work.went_out is None
@@ -154,7 +223,9 @@ class RummyMechanic(Mechanic[RummyState]):
             turn.events += match.end_hand(work, self.config, self.may_reenter, self.pack)
         return Judgement([], work, turn.events)
 
-    def accepts(self, state: RummyState, seat: int, move_type: str, move: Mapping[str, Any]) -> bool:
+    def accepts(
+        self, state: RummyState, seat: int, move_type: str, move: Mapping[str, Any]
+    ) -> bool:
         """Would `judge` accept the move? (Without the fixes of a rejection, nor what an
         accepted move sets off: a claim window opening, a hand ending void.)"""
         work = state.clone()
@@ -169,8 +240,9 @@ class RummyMechanic(Mechanic[RummyState]):
         """What the rules of `move_type` read of the table and `seat`, before any move is made."""
         return Turn(self, state, seat, move_type, {"present": []}).env()
 
-    def _answer_window(self, work: RummyState, seat: int, move_type: str,
-                       move: dict[str, Any], mend: bool = False) -> Judgement:
+    def _answer_window(
+        self, work: RummyState, seat: int, move_type: str, move: dict[str, Any], mend: bool = False
+    ) -> Judgement:
         """A claim is judged as if applied now, and recorded (pending) if valid."""
         turn = Turn(self, work, seat, move_type, move)
         turn.check_rules(at="before")
@@ -191,8 +263,15 @@ class RummyMechanic(Mechanic[RummyState]):
         draw, and cannot use the top discard either, ends the hand void: a hand never waits
         forever."""
         state: RummyState | None = outcome.state
-        if (state is None or state.hand_over or state.window is not None or state.phase != "take"
-                or state.to_act is None or state.stock or len(state.discard) >= 2):
+        if (
+            state is None
+            or state.hand_over
+            or state.window is not None
+            or state.phase != "take"
+            or state.to_act is None
+            or state.stock
+            or len(state.discard) >= 2
+        ):
             return outcome
         try:
             if TakeSearch(self, state, state.to_act).legal_take() is not None:

@@ -26,8 +26,8 @@ class MeldKind:
     name: str
     shape: Callable[[Mapping[str, Any]], bool]
     wild: Callable[[Mapping[str, Any]], bool]
-    extend: str          # "append" (trio) or "ends" (sequence)
-    misfit: Violation    # cited when added cards break the kind's shape
+    extend: str  # "append" (trio) or "ends" (sequence)
+    misfit: Violation  # cited when added cards break the kind's shape
 
 
 @dataclass(frozen=True)
@@ -44,8 +44,9 @@ class Reading:
 
 
 class MeldReader:
-    def __init__(self, kinds: list[MeldKind], judge: RuleJudge, no_meld: Violation,
-                 ambiguous: Violation) -> None:
+    def __init__(
+        self, kinds: list[MeldKind], judge: RuleJudge, no_meld: Violation, ambiguous: Violation
+    ) -> None:
         self.kinds = {k.name: k for k in kinds}
         self.judge = judge
         self.no_meld = no_meld
@@ -65,7 +66,9 @@ class MeldReader:
             return [_with_cards(self.no_meld, cards)]
         return min(attempts, key=len)
 
-    def read_layoff(self, env: Env, meld: Meld, added: list[Card], at: str) -> Reading | list[Violation]:
+    def read_layoff(
+        self, env: Env, meld: Meld, added: list[Card], at: str
+    ) -> Reading | list[Violation]:
         """The meld with `added` laid off: appended (trio) or at one end (sequence);
         `at` empty means the cards must tell which end."""
         kind = self.kinds[meld.kind]
@@ -97,10 +100,15 @@ class MeldReader:
         order of the cards (tests/mechanics/rummy/test_take_search.py), so it is asked once a card."""
         found = []
         for card in pool:
-            kinds = [kind for kind in self.kinds.values()
-                     if kind.shape(self.meld_env(env, kind.name, [*cards, card], new=True))]
-            if kinds and any(self._natural_at(env, kinds, cards[:place] + [card] + cards[place:], place)
-                             for place in range(len(cards) + 1)):
+            kinds = [
+                kind
+                for kind in self.kinds.values()
+                if kind.shape(self.meld_env(env, kind.name, [*cards, card], new=True))
+            ]
+            if kinds and any(
+                self._natural_at(env, kinds, cards[:place] + [card] + cards[place:], place)
+                for place in range(len(cards) + 1)
+            ):
                 found.append(card)
         return found
 
@@ -115,8 +123,11 @@ class MeldReader:
 
     def fitting(self, env: Env, meld: Meld, hand: list[Card]) -> list[Card]:
         """The held cards that lay off alone on `meld`, its end told by the card (no `at`)."""
-        return [card for card in sorted(set(hand))
-                if not isinstance(self.read_layoff(env, meld, [card], ""), list)]
+        return [
+            card
+            for card in sorted(set(hand))
+            if not isinstance(self.read_layoff(env, meld, [card], ""), list)
+        ]
 
     def wild_places(self, env: Env, kind_name: str, cards: list[Card]) -> list[bool] | None:
         """Wild flags if `cards` is a valid meld of `kind_name`, else None (used by steals)."""

@@ -38,6 +38,7 @@ def next_to_answer(full: Mapping[str, Any]) -> int:
 
 # --- the golden transcript ---------------------------------------------------------------------
 
+
 def melds_line(view: View) -> str:
     melds = view.get("melds") or []
     return "melds " + (" ".join(f"{m['id']}:{show(m['cards'])}" for m in melds) or "-")
@@ -56,21 +57,32 @@ RUMMY = Adapter(
     candidates=lambda options: rummy_bot.turn_candidates,
     next_seat=next_to_answer,
     header=(field("dealer"), field("mao", "mão"), field("turned"), field("jokers"), COMMITMENT),
-    view=(field("hand"), to_act, field("discard_top", "top"), field("stock_size", "stock"),
-          melds_line, field("scores"), field("blown", if_set=True),
-          field("deciding", if_set=True), stakes, field("legal_moves", "may", if_set=True)),
+    view=(
+        field("hand"),
+        to_act,
+        field("discard_top", "top"),
+        field("stock_size", "stock"),
+        melds_line,
+        field("scores"),
+        field("blown", if_set=True),
+        field("deciding", if_set=True),
+        stakes,
+        field("legal_moves", "may", if_set=True),
+    ),
     summary=(field("winner", "winner seat"), field("scores")),
 )
 
 
 # --- referee play: a whole match, to its winner ------------------------------------------------
 
+
 def play(context: PlayContext) -> int:
     args = context.args
     referee = context.open_table()
     rng = random.Random(args.seed)
-    print(f"{context.game}: {args.bots} bots, seed {args.seed}, "
-          f"commitment {referee.commitment[:16]}…")
+    print(
+        f"{context.game}: {args.bots} bots, seed {args.seed}, commitment {referee.commitment[:16]}…"
+    )
     proposals = 0
     try:
         while not (public := referee.view(None))["match_over"] and proposals < MAX_PROPOSALS:
@@ -79,12 +91,15 @@ def play(context: PlayContext) -> int:
             proposals += play_turn(referee, seat, candidates, args.quiet)
     finally:
         referee.close()
-    print(f"match over after {public['hand_number']} hands: winner seat {public['winner']}; "
-          f"scores {public['scores']}; blown {public['blown']}; proposals {proposals}")
+    print(
+        f"match over after {public['hand_number']} hands: winner seat {public['winner']}; "
+        f"scores {public['scores']}; blown {public['blown']}; proposals {proposals}"
+    )
     return 0 if public["match_over"] else 1
 
 
 # --- scenario checks ---------------------------------------------------------------------------
+
 
 def melds(expected: list[list[str]], view: View) -> list[str]:
     table = view.get("melds", MISSING)
@@ -114,8 +129,9 @@ PLUGIN = Plugin(
     play=play,
     bench_setup=lambda game, seed: TableSetup(game=game, seats=4, seed=seed),
     checks={
-        "discard_top": CheckKey(lambda seats: f.optional(f.card),
-                                field_of("discard_top", canonical_card)),
+        "discard_top": CheckKey(
+            lambda seats: f.optional(f.card), field_of("discard_top", canonical_card)
+        ),
         "melds": CheckKey(lambda seats: f.list_of(f.cards), melds),
         "scores": CheckKey(f.seat_map, per_key("scores")),
         "blown": CheckKey(lambda seats: f.list_of(f.seat_in(seats)), blown),

@@ -25,13 +25,19 @@ def _goes_out(state: RummyState, window: Window, seat: int) -> int:
     return 0 if window.claims[seat][0] == "go_out" else 1
 
 
-ORDERS: dict[str, Order] = {"goes_out": _goes_out,
-                            "nearest_after_discarder": _nearest_after_discarder}
+ORDERS: dict[str, Order] = {
+    "goes_out": _goes_out,
+    "nearest_after_discarder": _nearest_after_discarder,
+}
 
 
 def winning_claim(state: RummyState, window: Window, priority: Sequence[str]) -> int:
     """The seat whose claim wins, by the orders of `priority` (names of `ORDERS`)."""
+
     def rank(seat: int) -> tuple[int, ...]:
-        return (*(ORDERS[name](state, window, seat) for name in priority),
-                _nearest_after_discarder(state, window, seat))
+        return (
+            *(ORDERS[name](state, window, seat) for name in priority),
+            _nearest_after_discarder(state, window, seat),
+        )
+
     return min(window.claims, key=rank)

@@ -23,10 +23,13 @@ from referee.spec.yamlsource import PathKey, format_path
 
 # the mechanic's own verdicts, whose ids and sentences the spec gives (`rummy.violations`): each
 # is needed where the spec has a move that can give it
-VERDICTS = {"no_meld": ("meld", "take_discard", "go_out", "swap_joker"),
-            "ambiguous_layoff": ("layoff", "take_discard", "go_out"),
-            "steal": ("go_out", "swap_joker"), "empty_stock": ("draw",),
-            "no_discard": ("take_discard", "go_out")}
+VERDICTS = {
+    "no_meld": ("meld", "take_discard", "go_out", "swap_joker"),
+    "ambiguous_layoff": ("layoff", "take_discard", "go_out"),
+    "steal": ("go_out", "swap_joker"),
+    "empty_stock": ("draw",),
+    "no_discard": ("take_discard", "go_out"),
+}
 # The context of `rummy.match.reentry_score`: no rule judges it, so it is no checkpoint of the
 # rule book; only definitions that name it in their `on:` reach it.
 REENTRY = "reentry"
@@ -64,25 +67,34 @@ def read_config(spec: GameSpec, rules: RuleBook) -> RummyConfig:
         raise reader.error(("rummy", "hand_size"), "`hand_size` must be a positive integer")
     packet_option, packets = _read_packets(reader, rummy.get("packets"))
     scoring = reader.section("scoring")
-    bonus = _checkpoint_expression(reader, rules, "scoring", ("rummy", "steal_bonus"),
-                                   rummy.get("steal_bonus", 0))
-    points = _checkpoint_expression(reader, rules, "scoring", ("scoring", "hand_points"),
-                                    scoring.get("hand_points"))
+    bonus = _checkpoint_expression(
+        reader, rules, "scoring", ("rummy", "steal_bonus"), rummy.get("steal_bonus", 0)
+    )
+    points = _checkpoint_expression(
+        reader, rules, "scoring", ("scoring", "hand_points"), scoring.get("hand_points")
+    )
     match, reentry = _read_match(reader, rummy.get("match"))
     turned_card = rummy.get("turned_card", False)
     if not isinstance(turned_card, bool):
         raise reader.error(("rummy", "turned_card"), "`turned_card` is `true` or `false`")
     return RummyConfig(
-        hand_size=hand_size, packet_option=packet_option, packets=packets,
-        bonus=bonus, match=match, turned_card=turned_card,
+        hand_size=hand_size,
+        packet_option=packet_option,
+        packets=packets,
+        bonus=bonus,
+        match=match,
+        turned_card=turned_card,
         claims=_read_claims(reader, rummy.get("claims")),
         kinds=_read_kinds(reader, rules),
         violations=_read_violations(reader, rummy.get("violations")),
         joker_test=_joker_test(reader, rules),
         points=points,
-        shapes={str(name): reader.expression(("meld_kinds", name, "shape"), body["shape"])
-                for name, body in reader.section("meld_kinds").items()},
-        expressions={e.path: e for e in (bonus, points, reentry) if e is not None})
+        shapes={
+            str(name): reader.expression(("meld_kinds", name, "shape"), body["shape"])
+            for name, body in reader.section("meld_kinds").items()
+        },
+        expressions={e.path: e for e in (bonus, points, reentry) if e is not None},
+    )
 
 
 def _joker_test(reader: _Reader, rules: RuleBook) -> Callable[[Mapping[str, Any]], bool]:
@@ -90,12 +102,14 @@ def _joker_test(reader: _Reader, rules: RuleBook) -> Callable[[Mapping[str, Any]
     if not any(d.name == "is_joker" for d in reader.spec.definitions):
         return lambda env: False
     test: Callable[[Mapping[str, Any]], bool] = rules.compile_expression(
-        "card", "is_joker(c)", reader.where(("definitions",)), BOOL)
+        "card", "is_joker(c)", reader.where(("definitions",)), BOOL
+    )
     return test
 
 
-def _checkpoint_expression(reader: _Reader, rules: RuleBook, checkpoint: str, path: PathKey,
-                           value: Any) -> SpecExpression:
+def _checkpoint_expression(
+    reader: _Reader, rules: RuleBook, checkpoint: str, path: PathKey, value: Any
+) -> SpecExpression:
     """An int expression of the spec over a checkpoint's context (`scoring.hand_points`)."""
     text, where = reader.expression(path, value)
     typed = rules.check_expression(checkpoint, text, where, INT)
@@ -109,19 +123,28 @@ def _read_claims(reader: _Reader, raw: Any) -> ClaimRules:
         return ClaimRules(None, "", None, ())
     path: PathKey = ("rummy", "claims")
     if not isinstance(raw, dict) or not {"option", "window", "deadline", "priority"} <= set(raw):
-        raise reader.error(path, "`rummy.claims` names `option`, its `window` value, the "
-                           "`deadline` option (milliseconds) and the claims' `priority`")
+        raise reader.error(
+            path,
+            "`rummy.claims` names `option`, its `window` value, the "
+            "`deadline` option (milliseconds) and the claims' `priority`",
+        )
     for key in ("option", "deadline"):
         if raw[key] not in reader.spec.options:
             raise reader.error(path + (key,), f"unknown option `{raw[key]}`")
-    return ClaimRules(str(raw["option"]), str(raw["window"]), str(raw["deadline"]),
-                      _read_priority(reader, path + ("priority",), raw["priority"]))
+    return ClaimRules(
+        str(raw["option"]),
+        str(raw["window"]),
+        str(raw["deadline"]),
+        _read_priority(reader, path + ("priority",), raw["priority"]),
+    )
 
 
 def _read_priority(reader: _Reader, path: PathKey, raw: Any) -> tuple[str, ...]:
     known = ", ".join(f"`{n}`" for n in ORDERS)
     if not isinstance(raw, list) or not raw:
-        raise reader.error(path, f"`priority` lists the orders that pick the winning claim: {known}")
+        raise reader.error(
+            path, f"`priority` lists the orders that pick the winning claim: {known}"
+        )
     for index, name in enumerate(raw):
         if name not in ORDERS:
             meant = nearest(str(name), ORDERS)
@@ -136,8 +159,10 @@ def _read_match(reader: _Reader, raw: Any) -> tuple[MatchRules | None, SpecExpre
     path: PathKey = ("rummy", "match")
     if raw is None:
         for move in (m for m in MATCH_MOVES if m in reader.spec.moves):
-            raise reader.error(("moves", move), f"the move `{move}` is made between the hands "
-                               "of a match: it needs `rummy.match`")
+            raise reader.error(
+                ("moves", move),
+                f"the move `{move}` is made between the hands of a match: it needs `rummy.match`",
+            )
         return None, None
     if not isinstance(raw, dict) or not isinstance(raw.get("blow_at"), int):
         raise reader.error(path, "`rummy.match` needs `blow_at` (the total that blows)")
@@ -145,10 +170,13 @@ def _read_match(reader: _Reader, raw: Any) -> tuple[MatchRules | None, SpecExpre
     if stake is not None and stake not in reader.spec.options:
         raise reader.error(path + ("stake",), f"unknown option `{stake}`")
     reentry = _reentry_expression(reader, raw.get("reentry_score"))
-    rules = MatchRules(blow_at=raw["blow_at"], stake_option=stake,
-                       drop_percent=int(raw.get("drop_percent", 0)),
-                       doubling=bool(raw.get("reentry_doubling", False)),
-                       reentry_score=None if reentry is None else _reentry_score(reentry))
+    rules = MatchRules(
+        blow_at=raw["blow_at"],
+        stake_option=stake,
+        drop_percent=int(raw.get("drop_percent", 0)),
+        doubling=bool(raw.get("reentry_doubling", False)),
+        reentry_score=None if reentry is None else _reentry_score(reentry),
+    )
     return rules, reentry
 
 
@@ -160,20 +188,24 @@ def _reentry_expression(reader: _Reader, value: Any) -> SpecExpression | None:
     if value is None and "reenter" not in reader.spec.moves:
         return None
     if value is None:
-        raise reader.error(path[:-1], "`rummy.match` needs `reentry_score`: the score a blown "
-                           "player comes back at, an expression over `still_in`")
+        raise reader.error(
+            path[:-1],
+            "`rummy.match` needs `reentry_score`: the score a blown "
+            "player comes back at, an expression over `still_in`",
+        )
     text, where = reader.expression(path, value)
     scope = Scope({"options": options_type(reader.spec), "still_in": ListType(INT)})
-    program = build_program([d for d in reader.spec.definitions if REENTRY in d.on], REENTRY,
-                            scope)
+    program = build_program([d for d in reader.spec.definitions if REENTRY in d.on], REENTRY, scope)
     typed = program.check(parse(text, origin=origin(where)), expected=INT)
     return SpecExpression(".".join(map(str, path)), REENTRY, typed, typed.compile())
 
 
 def _reentry_score(expression: SpecExpression) -> Callable[[Mapping[str, Any], list[int]], int]:
     """What `match.reenter` calls: the compiled expression over its context."""
+
     def reentry_score(options: Mapping[str, Any], still_in: list[int]) -> int:
         return int(expression({"options": options, "still_in": still_in}))
+
     return reentry_score
 
 
@@ -181,7 +213,9 @@ def _read_packets(reader: _Reader, raw: Any) -> tuple[str | None, dict[str, int]
     if raw is None:
         return None, {}
     if not isinstance(raw, dict) or "option" not in raw:
-        raise reader.error(("rummy", "packets"), "`packets` names an option and a packet size per value")
+        raise reader.error(
+            ("rummy", "packets"), "`packets` names an option and a packet size per value"
+        )
     option = reader.spec.options.get(str(raw["option"]))
     if option is None:
         raise reader.error(("rummy", "packets", "option"), f"unknown option `{raw['option']}`")
@@ -200,12 +234,23 @@ def _read_kinds(reader: _Reader, rules: RuleBook) -> list[MeldKind]:
         if not isinstance(body, dict) or not {"shape", "wild", "extend"} <= set(body):
             raise reader.error(path, f"meld kind `{name}` needs `shape`, `wild` and `extend`")
         if body["extend"] not in ("append", "ends"):
-            raise reader.error(path + ("extend",), f"`extend` is `append` or `ends`, got `{body['extend']}`")
+            raise reader.error(
+                path + ("extend",), f"`extend` is `append` or `ends`, got `{body['extend']}`"
+            )
         misfit = _violation(reader, path + ("misfit",), body.get("misfit"))
-        result.append(MeldKind(
-            name=str(name), extend=str(body["extend"]), misfit=misfit,
-            shape=rules.compile_expression(name, *reader.expression(path + ("shape",), body["shape"]), BOOL),
-            wild=rules.compile_expression(name, *reader.expression(path + ("wild",), body["wild"]), BOOL)))
+        result.append(
+            MeldKind(
+                name=str(name),
+                extend=str(body["extend"]),
+                misfit=misfit,
+                shape=rules.compile_expression(
+                    name, *reader.expression(path + ("shape",), body["shape"]), BOOL
+                ),
+                wild=rules.compile_expression(
+                    name, *reader.expression(path + ("wild",), body["wild"]), BOOL
+                ),
+            )
+        )
     return result
 
 
@@ -214,8 +259,11 @@ def _read_violations(reader: _Reader, raw: Any) -> dict[str, Violation]:
     path: PathKey = ("rummy", "violations")
     needed = [name for name, moves in VERDICTS.items() if set(moves) & set(reader.spec.moves)]
     if not isinstance(raw, dict):
-        raise reader.error(path, "`rummy.violations` gives an id, sources and a text for: "
-                           + ", ".join(f"`{n}`" for n in needed))
+        raise reader.error(
+            path,
+            "`rummy.violations` gives an id, sources and a text for: "
+            + ", ".join(f"`{n}`" for n in needed),
+        )
     result = {name: _violation(reader, path + (name,), body) for name, body in raw.items()}
     missing = [n for n in needed if n not in result]
     if missing:

@@ -134,8 +134,9 @@ class TakeSearch:
         env, top = turn.env(), self.state.discard[-1]
         for cards in self._new_melds(env, [top], self.state.hands[self.seat]):
             yield Move("take_discard", {"meld": codes(cards)})
-        for meld_id, cards, at in self._layoffs(env, [top], self.state.hands[self.seat],
-                                                self.state.melds):
+        for meld_id, cards, at in self._layoffs(
+            env, [top], self.state.hands[self.seat], self.state.melds
+        ):
             yield Move("take_discard", {"layoff": _layoff_fields(meld_id, cards, at)})
 
     def _new_melds(self, env: Env, base: list[Card], pool: list[Card]) -> Iterator[list[Card]]:
@@ -147,8 +148,9 @@ class TakeSearch:
                 if not isinstance(reader.read_new(env, arranged), list):
                     yield arranged
 
-    def _layoffs(self, env: Env, base: list[Card], pool: list[Card], melds: list[Meld]
-                 ) -> Iterator[tuple[int, list[Card], str]]:
+    def _layoffs(
+        self, env: Env, base: list[Card], pool: list[Card], melds: list[Meld]
+    ) -> Iterator[tuple[int, list[Card], str]]:
         """Lay-offs of `base` and some of `pool` onto `melds`: (meld, cards, `at`)."""
         reader = self.mechanic.reader
         for meld in melds:
@@ -160,8 +162,9 @@ class TakeSearch:
                         if not isinstance(reader.read_layoff(env, meld, arranged, at), list):
                             yield meld.id, arranged, at
 
-    def _admitted_groups(self, env: Env, base: list[Card], pool: list[Card], kinds: list[str],
-                         onto: list[Card]) -> Iterator[list[Card]]:
+    def _admitted_groups(
+        self, env: Env, base: list[Card], pool: list[Card], kinds: list[str], onto: list[Card]
+    ) -> Iterator[list[Card]]:
         """`base` with every distinct sub-multiset of `pool` that some kind's shape admits
         (with `onto`, a meld's cards). A group no shape admits is not grown further: a card
         added never mends a shape (checked for every shipped kind)."""
@@ -189,8 +192,10 @@ class TakeSearch:
         reader = self.mechanic.reader
         first = next(arrangements(cards, self.state.jokers))
         self.budget.spend()
-        return any(reader.kinds[k].shape(reader.meld_env(env, k, onto + first, new=not onto))
-                   for k in kinds)
+        return any(
+            reader.kinds[k].shape(reader.meld_env(env, k, onto + first, new=not onto))
+            for k in kinds
+        )
 
     # --- go_out: the whole hand laid out, after steals ---
     def _go_outs(self) -> Iterator[Move]:
@@ -201,11 +206,14 @@ class TakeSearch:
                 turn.steal(meld_id, card)
             if turn.violations:
                 continue
-            for melds, layoffs, discard in self._lay_out(turn.env(), list(turn.hand), turn.s.melds,
-                                                         list(turn.stolen), None):
+            for melds, layoffs, discard in self._lay_out(
+                turn.env(), list(turn.hand), turn.s.melds, list(turn.stolen), None
+            ):
                 fields: dict[str, Any] = {
-                    "take": "discard", "melds": [codes(m) for m in melds],
-                    "layoffs": [_layoff_fields(*layoff) for layoff in layoffs]}
+                    "take": "discard",
+                    "melds": [codes(m) for m in melds],
+                    "layoffs": [_layoff_fields(*layoff) for layoff in layoffs],
+                }
                 if steals:
                     fields["steals"] = [{"meld": i, "card": str(c)} for i, c in steals]
                 if discard is not None:
@@ -220,7 +228,7 @@ class TakeSearch:
         for meld in self.state.melds:
             for place in (p for p, wild in enumerate(meld.wild) if wild):
                 for card in sorted(set(turn.hand)):
-                    cards = meld.cards[:place] + [card] + meld.cards[place + 1:]
+                    cards = meld.cards[:place] + [card] + meld.cards[place + 1 :]
                     self.budget.spend()
                     flags = reader.wild_places(env, meld.kind, cards)
                     if flags is not None and not flags[place]:
@@ -231,8 +239,14 @@ class TakeSearch:
                 if len(set(places)) == len(places):  # a joker is stolen once
                     yield [(m, c) for m, _, c in chosen]
 
-    def _lay_out(self, env: Env, cards: list[Card], melds: list[Meld], stolen: list[Card],
-                 discard: Card | None) -> Iterator[LaidOut]:
+    def _lay_out(
+        self,
+        env: Env,
+        cards: list[Card],
+        melds: list[Meld],
+        stolen: list[Card],
+        discard: Card | None,
+    ) -> Iterator[LaidOut]:
         """Every way to lay all `cards` out as new melds and lay-offs, one of them perhaps the
         final discard (never a stolen joker: a steal is made to lay the joker). Cards found not to lay out are remembered
         (`dead_ends`, for one set of steals): the same rest comes back by many ways."""
@@ -246,8 +260,14 @@ class TakeSearch:
         if not found:
             self.dead_ends.add(key)
 
-    def _lay_out_all(self, env: Env, cards: list[Card], melds: list[Meld], stolen: list[Card],
-                     discard: Card | None) -> Iterator[LaidOut]:
+    def _lay_out_all(
+        self,
+        env: Env,
+        cards: list[Card],
+        melds: list[Meld],
+        stolen: list[Card],
+        discard: Card | None,
+    ) -> Iterator[LaidOut]:
         if not cards:
             yield [], [], discard
             return
@@ -255,12 +275,14 @@ class TakeSearch:
         if discard is None and first not in stolen:
             yield from self._lay_out(env, rest, melds, stolen, first)
         for meld in self._new_melds(env, [first], rest):
-            for new, layoffs, last in self._lay_out(env, _less(cards, meld), melds, stolen,
-                                                    discard):
+            for new, layoffs, last in self._lay_out(
+                env, _less(cards, meld), melds, stolen, discard
+            ):
                 yield [meld, *new], layoffs, last
         for layoff in self._layoffs(env, [first], rest, melds):
-            for new, layoffs, last in self._lay_out(env, _less(cards, layoff[1]), melds, stolen,
-                                                    discard):
+            for new, layoffs, last in self._lay_out(
+                env, _less(cards, layoff[1]), melds, stolen, discard
+            ):
                 yield new, [layoff, *layoffs], last
 
     def _taken(self, move_type: str) -> Turn:

@@ -30,39 +30,39 @@ class RummyState:
 
     seats: int
     dealer: int
-    seed: str                       # the seed chain's current link (secret): shuffles are keyed by it
-    salt: str                       # the table's secret: each hand's deck commitment is salted
+    seed: str  # the seed chain's current link (secret): shuffles are keyed by it
+    salt: str  # the table's secret: each hand's deck commitment is salted
     options: dict[str, Any]
-    turned: Card | None             # the turned card (None: the spec turns none)
+    turned: Card | None  # the turned card (None: the spec turns none)
     jokers: frozenset[Card]
     hands: list[list[Card]]
-    stock: list[Card]               # the top is the last element
-    discard: list[Card]             # the top is the last element
-    discarders: list[int]           # who discarded each card of `discard` (TURNED for the turned card)
-    deck: tuple[Card, ...]          # this hand's dealt order
-    keys: dict[str, str]            # this hand's shuffle keys by purpose, revealed when it ends
-    scores: list[int]               # match totals
-    to_act: int | None              # None between hands and once the match is over
-    phase: str = "take"             # take | play (a turn), decide (re-entry, between hands), over
+    stock: list[Card]  # the top is the last element
+    discard: list[Card]  # the top is the last element
+    discarders: list[int]  # who discarded each card of `discard` (TURNED for the turned card)
+    deck: tuple[Card, ...]  # this hand's dealt order
+    keys: dict[str, str]  # this hand's shuffle keys by purpose, revealed when it ends
+    scores: list[int]  # match totals
+    to_act: int | None  # None between hands and once the match is over
+    phase: str = "take"  # take | play (a turn), decide (re-entry, between hands), over
     melds: list[Meld] = field(default_factory=list)
     stolen: list[int] = field(default_factory=list)  # per seat: jokers others stole from its melds
-    rebuilds: int = 0               # how many times the stock was rebuilt from the discards
-    turned_covered: bool = False    # the hand's first discard lay on the turned card
-    went_out: int | None = None     # the seat that went out of this hand
+    rebuilds: int = 0  # how many times the stock was rebuilt from the discards
+    turned_covered: bool = False  # the hand's first discard lay on the turned card
+    went_out: int | None = None  # the seat that went out of this hand
     hand_number: int = 1
-    hand_ended: bool = False        # the last accepted move ended a hand
-    in_match: list[bool] = field(default_factory=list)   # not out for good
-    blown: list[bool] = field(default_factory=list)      # at or over the blowing score
+    hand_ended: bool = False  # the last accepted move ended a hand
+    in_match: list[bool] = field(default_factory=list)  # not out for good
+    blown: list[bool] = field(default_factory=list)  # at or over the blowing score
     blows: list[int] = field(default_factory=list)
     reentries: list[int] = field(default_factory=list)
-    deciding: list[int] = field(default_factory=list)    # seats to decide on re-entry
-    balances: list[int] = field(default_factory=list)    # chips off the table (GEN-6)
+    deciding: list[int] = field(default_factory=list)  # seats to decide on re-entry
+    balances: list[int] = field(default_factory=list)  # chips off the table (GEN-6)
     pot: int = 0
     winner: int | None = None
     last_hand: dict[str, Any] = field(default_factory=dict)  # the finished hand, revealed
-    window: Window | None = None    # the open claim window
+    window: Window | None = None  # the open claim window
     window_count: int = 0
-    closed_windows: int = 0         # the last window closed: while its discard is on top, no claim
+    closed_windows: int = 0  # the last window closed: while its discard is on top, no claim
 
     @property
     def mao(self) -> int:
@@ -100,8 +100,19 @@ class RummyState:
 
     def clone(self) -> RummyState:
         copy = RummyState(**{k: getattr(self, k) for k in self.__dataclass_fields__})
-        for name in ("stock", "discard", "discarders", "scores", "stolen", "in_match", "blown",
-                     "blows", "reentries", "deciding", "balances"):
+        for name in (
+            "stock",
+            "discard",
+            "discarders",
+            "scores",
+            "stolen",
+            "in_match",
+            "blown",
+            "blows",
+            "reentries",
+            "deciding",
+            "balances",
+        ):
             setattr(copy, name, list(getattr(self, name)))
         copy.hands = [list(h) for h in self.hands]
         copy.keys = dict(self.keys)

@@ -27,16 +27,19 @@ class RummyTable(Protocol):
     pack: list[Card]
     distinct: list[Card]  # the cards a fix may offer
 
-    def apply(self, work: RummyState, seat: int, move_type: str, move: dict[str, Any],
-              mend: bool = False) -> Judgement:
+    def apply(
+        self, work: RummyState, seat: int, move_type: str, move: dict[str, Any], mend: bool = False
+    ) -> Judgement:
         """Judge a move and apply it to `work`, a copy the caller may throw away."""
 
-    def judge(self, state: RummyState, seat: int, move_type: str,
-              move: Mapping[str, Any]) -> Judgement:
+    def judge(
+        self, state: RummyState, seat: int, move_type: str, move: Mapping[str, Any]
+    ) -> Judgement:
         """Judge a proposal on a copy of `state`."""
 
-    def accepts(self, state: RummyState, seat: int, move_type: str,
-                move: Mapping[str, Any]) -> bool:
+    def accepts(
+        self, state: RummyState, seat: int, move_type: str, move: Mapping[str, Any]
+    ) -> bool:
         """Would `judge` accept the move?"""
 
     def context(self, state: RummyState, seat: int, move_type: str) -> dict[str, Any]:

@@ -28,8 +28,15 @@ Env = dict[str, Any]
 class Turn:
     """One move being judged and applied on a working copy of the state."""
 
-    def __init__(self, mechanic: RummyTable, state: RummyState, seat: int, move_type: str,
-                 move: dict[str, Any], mend: bool = False) -> None:
+    def __init__(
+        self,
+        mechanic: RummyTable,
+        state: RummyState,
+        seat: int,
+        move_type: str,
+        move: dict[str, Any],
+        mend: bool = False,
+    ) -> None:
         self.m = mechanic
         self.mend = mend  # offer the fixes the mechanic computes (a search has no use for them)
         self.s = state
@@ -45,7 +52,8 @@ class Turn:
         self.laid: list[Card] = []  # every card this move laid, in melds and lay-offs
         self.laid_wild: list[Card] = []  # jokers this move laid standing for another card
         self.going_out = move_type == "go_out" or (
-            move_type == "discard" and len(self.hand) == 1 and move.get("card") in self.hand)
+            move_type == "discard" and len(self.hand) == 1 and move.get("card") in self.hand
+        )
 
     # --- contexts for the rules ---
     def env(self) -> Env:
@@ -80,8 +88,14 @@ class Turn:
         card = self.s.stock.pop()
         self.hand.append(card)
         self.s.phase = "play"
-        self.events.append(Event("drew", {"seat": self.seat, "stock_size": len(self.s.stock)},
-                                 {"card": str(card)}, frozenset({self.seat})))
+        self.events.append(
+            Event(
+                "drew",
+                {"seat": self.seat, "stock_size": len(self.s.stock)},
+                {"card": str(card)},
+                frozenset({self.seat}),
+            )
+        )
 
     def do_take_discard(self) -> None:
         hand_before = list(self.hand)
@@ -136,7 +150,9 @@ class Turn:
             self._lay_off(layoff["meld"], layoff["cards"], layoff["at"])
         if "take" in self.move["present"]:
             self._check_take(hand_before)
-        if "discard" in self.move["present"] and not self.fail(not_held(self.hand, [self.move["discard"]])):
+        if "discard" in self.move["present"] and not self.fail(
+            not_held(self.hand, [self.move["discard"]])
+        ):
             self._discard(self.move["discard"])
         if not self.violations and not self.hand:
             self._go_out()
@@ -184,16 +200,29 @@ class Turn:
         env = self.env()
         reading = self.m.reader.read_new(env, cards)
         if isinstance(reading, list):
-            self.violations += self._with_fix(reading, lambda: fix_data(
-                "missing_cards", {"cards": self.m.reader.missing(env, cards, self.m.distinct)}))
+            self.violations += self._with_fix(
+                reading,
+                lambda: fix_data(
+                    "missing_cards", {"cards": self.m.reader.missing(env, cards, self.m.distinct)}
+                ),
+            )
             return
         remove_cards(self.hand, cards)
         self.laid += cards
         self.laid_wild += [c for c, wild in zip(reading.cards, reading.wild) if wild]
         meld = Meld(len(self.s.melds) + 1, reading.kind, self.seat, reading.cards, reading.wild)
         self.s.melds.append(meld)
-        self.events.append(Event("melded", {"seat": self.seat, "meld": meld.id, "meld_kind": meld.kind,
-                                            "cards": codes(meld.cards)}))
+        self.events.append(
+            Event(
+                "melded",
+                {
+                    "seat": self.seat,
+                    "meld": meld.id,
+                    "meld_kind": meld.kind,
+                    "cards": codes(meld.cards),
+                },
+            )
+        )
 
     def _lay_off(self, meld_id: int, cards: list[Card], at: str) -> None:
         meld = self._meld(meld_id)
@@ -202,15 +231,29 @@ class Turn:
         env = self.env()
         reading = self.m.reader.read_layoff(env, meld, cards, at)
         if isinstance(reading, list):
-            self.violations += self._with_fix(reading, lambda: fix_data(
-                "lay_off", {"meld": meld.id, "cards": self.m.reader.fitting(env, meld, self.hand)}))
+            self.violations += self._with_fix(
+                reading,
+                lambda: fix_data(
+                    "lay_off",
+                    {"meld": meld.id, "cards": self.m.reader.fitting(env, meld, self.hand)},
+                ),
+            )
             return
         self._apply(meld, reading)
         remove_cards(self.hand, cards)
         self.laid += cards
         self.laid_wild += reading.wild_added(len(cards))
-        self.events.append(Event("laid_off", {"seat": self.seat, "meld": meld.id,
-                                              "cards": codes(cards), "meld_cards": codes(meld.cards)}))
+        self.events.append(
+            Event(
+                "laid_off",
+                {
+                    "seat": self.seat,
+                    "meld": meld.id,
+                    "cards": codes(cards),
+                    "meld_cards": codes(meld.cards),
+                },
+            )
+        )
 
     def steal(self, meld_id: int, card: Card) -> None:
         """The natural card takes the joker's place; the joker joins the hand."""
@@ -220,7 +263,7 @@ class Turn:
         for place, wild in enumerate(meld.wild):
             if not wild:
                 continue
-            cards = meld.cards[:place] + [card] + meld.cards[place + 1:]
+            cards = meld.cards[:place] + [card] + meld.cards[place + 1 :]
             flags = self.m.reader.wild_places(self.env(), meld.kind, cards)
             if flags is not None and not flags[place]:
                 joker = meld.cards[place]
@@ -230,13 +273,23 @@ class Turn:
                 if meld.owner != self.seat:  # taking back one's own joker costs nothing
                     self.s.stolen[meld.owner] += 1
                 self.stolen.append(joker)
-                self.events.append(Event("stole_joker", {"seat": self.seat, "meld": meld.id,
-                                                         "card": str(card), "joker": str(joker)}))
+                self.events.append(
+                    Event(
+                        "stole_joker",
+                        {
+                            "seat": self.seat,
+                            "meld": meld.id,
+                            "card": str(card),
+                            "joker": str(joker),
+                        },
+                    )
+                )
                 return
         self.fail(self.m.config.violation("steal", cards=[card]))
 
-    def _with_fix(self, violations: list[Violation], fix: Callable[[], dict[str, Any]]
-                  ) -> list[Violation]:
+    def _with_fix(
+        self, violations: list[Violation], fix: Callable[[], dict[str, Any]]
+    ) -> list[Violation]:
         """A meld's or lay-off's rejection with the fix the mechanic finds (`fix`), where the
         spec's rules give none; only for a proposal (`mend`): a search never shows it."""
         if not self.mend or all(v.fix for v in violations):

@@ -21,8 +21,9 @@ Refused = Callable[[int, str], bool]
 PLAY = ("meld", "layoff", "discard", "go_out", "swap_joker")
 
 
-def view(state: RummyState, seat: int | None, moves: Collection[str],
-         refused: Refused) -> dict[str, JSON]:
+def view(
+    state: RummyState, seat: int | None, moves: Collection[str], refused: Refused
+) -> dict[str, JSON]:
     """`moves`: the spec's move types; `refused` asks its rules (for the legal moves' hint)."""
     result = public_view(state)
     between = state.phase in ("decide", "over")  # the finished hand is still on the table
@@ -40,24 +41,41 @@ def view(state: RummyState, seat: int | None, moves: Collection[str],
 def public_view(state: RummyState) -> dict[str, JSON]:
     last = state.last_hand
     return {
-        "seats": state.seats, "dealer": state.dealer, "mao": state.mao,
+        "seats": state.seats,
+        "dealer": state.dealer,
+        "mao": state.mao,
         "commitment": chance.hand_commitment(state.salt, state.hand_number, state.deck),
-        "to_act": state.to_act, "phase": state.phase, "hand_number": state.hand_number,
+        "to_act": state.to_act,
+        "phase": state.phase,
+        "hand_number": state.hand_number,
         "hand_over": state.hand_ended or state.phase in ("decide", "over"),
-        "match_over": state.match_over, "winner": state.winner,
+        "match_over": state.match_over,
+        "winner": state.winner,
         "went_out": state.went_out if state.went_out is not None else last.get("went_out"),
         "hand_sizes": {str(s): len(h) for s, h in enumerate(state.hands)},
         "discard_top": str(state.discard[-1]) if state.discard else None,
-        "discard_size": len(state.discard), "stock_size": len(state.stock),
-        "turned": None if state.turned is None else str(state.turned), "jokers": codes(sorted(state.jokers)),
-        "melds": [{"id": m.id, "kind": m.kind, "owner": m.owner, "cards": codes(m.cards),
-                   "wild": [i for i, w in enumerate(m.wild) if w]} for m in state.melds],
+        "discard_size": len(state.discard),
+        "stock_size": len(state.stock),
+        "turned": None if state.turned is None else str(state.turned),
+        "jokers": codes(sorted(state.jokers)),
+        "melds": [
+            {
+                "id": m.id,
+                "kind": m.kind,
+                "owner": m.owner,
+                "cards": codes(m.cards),
+                "wild": [i for i, w in enumerate(m.wild) if w],
+            }
+            for m in state.melds
+        ],
         "scores": _per_seat(state.scores),
         "blown": [s for s in range(state.seats) if state.blown[s] or not state.in_match[s]],
         "out": [s for s in range(state.seats) if not state.in_match[s]],
         "deciding": list(state.deciding),
-        "balances": _per_seat(state.balances), "pot": state.pot,
-        "points": last.get("points", {}), "last_hand": dict(last),
+        "balances": _per_seat(state.balances),
+        "pot": state.pot,
+        "points": last.get("points", {}),
+        "last_hand": dict(last),
         "claim_window": _window(state),
     }
 

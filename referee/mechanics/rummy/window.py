@@ -11,7 +11,7 @@ from typing import Any
 
 @dataclass
 class Window:
-    number: int                      # counts the windows of a table: a timer closes its own
+    number: int  # counts the windows of a table: a timer closes its own
     discarder: int
     claims: dict[int, tuple[str, dict[str, Any]]] = field(default_factory=dict)
     passed: list[int] = field(default_factory=list)

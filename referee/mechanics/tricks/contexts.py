@@ -24,54 +24,73 @@ class Seen:
     seat: int
 
 
-OPTIONS: Name[Any] = Name(options_type, "the table's options (`options:` of the spec)",
-                          lambda v: v.state.options)
+OPTIONS: Name[Any] = Name(
+    options_type, "the table's options (`options:` of the spec)", lambda v: v.state.options
+)
 SEATS: Name[Any] = Name(INT, "the number of seats at the table", lambda v: v.state.seats)
 
 # what every move's rules read of the table and the proposer
-MOVE: Context[Seen] = Context({
-    "options": OPTIONS,
-    "seat": Name(INT, "the proposer's seat", lambda v: v.seat),
-    "seats": SEATS,
-    "dealer": Name(INT, "the dealer's seat", lambda v: v.state.dealer),
-    "is_dealer": Name(BOOL, "the proposer is the dealer", lambda v: v.seat == v.state.dealer),
-    "in_turn": Name(BOOL, "the proposer is the seat in turn", lambda v: v.seat == v.state.to_act),
-    "phase": Name(STR, "the step of the deal: `discard` (the dealer's), `play` or `over`",
-                  lambda v: v.state.phase),
-    "hand": Name(ListType(CARD), "the proposer's hand", lambda v: v.state.hands[v.seat]),
-    "trick": Name(ListType(CARD), "the cards played to the trick so far, in order",
-                  lambda v: [card for _, card in v.state.trick]),
-    "team": Name(INT, "the proposer's team", lambda v: v.state.team_of(v.seat)),
-    "tricks_played": Name(INT, "how many tricks of the deal are complete",
-                          lambda v: len(v.state.tricks)),
-})
+MOVE: Context[Seen] = Context(
+    {
+        "options": OPTIONS,
+        "seat": Name(INT, "the proposer's seat", lambda v: v.seat),
+        "seats": SEATS,
+        "dealer": Name(INT, "the dealer's seat", lambda v: v.state.dealer),
+        "is_dealer": Name(BOOL, "the proposer is the dealer", lambda v: v.seat == v.state.dealer),
+        "in_turn": Name(
+            BOOL, "the proposer is the seat in turn", lambda v: v.seat == v.state.to_act
+        ),
+        "phase": Name(
+            STR,
+            "the step of the deal: `discard` (the dealer's), `play` or `over`",
+            lambda v: v.state.phase,
+        ),
+        "hand": Name(ListType(CARD), "the proposer's hand", lambda v: v.state.hands[v.seat]),
+        "trick": Name(
+            ListType(CARD),
+            "the cards played to the trick so far, in order",
+            lambda v: [card for _, card in v.state.trick],
+        ),
+        "team": Name(INT, "the proposer's team", lambda v: v.state.team_of(v.seat)),
+        "tricks_played": Name(
+            INT, "how many tricks of the deal are complete", lambda v: len(v.state.tricks)
+        ),
+    }
+)
 
 # before a deal: how it is dealt (`tricks.packet`, `tricks.deals`)
 SETUP: Context[Any] = Context({"options": OPTIONS, "seats": SEATS})
 
 # a trick complete: who wins it (`tricks.winner`)
-TRICK_END: Context[Any] = Context({
-    "options": OPTIONS,
-    "trick": Name(ListType(CARD), "the trick's cards, in the order played"),
-    "leader": Name(INT, "the seat that led the trick"),
-})
+TRICK_END: Context[Any] = Context(
+    {
+        "options": OPTIONS,
+        "trick": Name(ListType(CARD), "the trick's cards, in the order played"),
+        "leader": Name(INT, "the seat that led the trick"),
+    }
+)
 
 # the count: who owns each card and what it is worth (`tricks.owner`, `tricks.points`)
-COUNT: Context[Any] = Context({
-    "options": OPTIONS,
-    "card": Name(CARD, "the card counted"),
-    "taker": Name(INT, "the team whose trick took the card (-1: in the dealer's discard)"),
-    "player_team": Name(INT, "the team of the seat that played the card (the dealer's for the "
-                        "discard)"),
-    "in_discard": Name(BOOL, "the card is in the dealer's discard"),
-    "dealer_team": Name(INT, "the dealer's team"),
-    "tricks": Name(ListType(INT), "the tricks each team won in the deal"),
-})
+COUNT: Context[Any] = Context(
+    {
+        "options": OPTIONS,
+        "card": Name(CARD, "the card counted"),
+        "taker": Name(INT, "the team whose trick took the card (-1: in the dealer's discard)"),
+        "player_team": Name(
+            INT, "the team of the seat that played the card (the dealer's for the discard)"
+        ),
+        "in_discard": Name(BOOL, "the card is in the dealer's discard"),
+        "dealer_team": Name(INT, "the dealer's team"),
+        "tricks": Name(ListType(INT), "the tricks each team won in the deal"),
+    }
+)
 
 
 def checkpoint_scopes(spec: GameSpec) -> dict[str, Scope]:
-    result = {name: MOVE.scope(spec, {"move": move_record_type(move)})
-              for name, move in spec.moves.items()}
+    result = {
+        name: MOVE.scope(spec, {"move": move_record_type(move)})
+        for name, move in spec.moves.items()
+    }
     result["setup"] = SETUP.scope(spec)
     result["trick_end"] = TRICK_END.scope(spec)
     result["count"] = COUNT.scope(spec)

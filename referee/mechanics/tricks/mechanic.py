@@ -28,17 +28,27 @@ from referee.spec.rules import RuleBook, SpecExpression
 from referee.spec.schema import GameSpec, expression_at
 
 # expression -> (the context it reads, its type)
-EXPRESSIONS = {"packet": ("setup", INT), "winner": ("trick_end", INT),
-               "owner": ("count", INT), "points": ("count", INT)}
-OPTIONAL_EXPRESSIONS = {"announce": ("discard", INT),  # published with the dealer's discard
-                        "deals": ("setup", INT)}       # deals in a game (default 1)
+EXPRESSIONS = {
+    "packet": ("setup", INT),
+    "winner": ("trick_end", INT),
+    "owner": ("count", INT),
+    "points": ("count", INT),
+}
+OPTIONAL_EXPRESSIONS = {
+    "announce": ("discard", INT),  # published with the dealer's discard
+    "deals": ("setup", INT),
+}  # deals in a game (default 1)
 
 
 class TricksMechanic(Mechanic[TrickState]):
     name = "tricks"
     moves = {"discard": frozenset({"cards"}), "play": frozenset({"card"})}
-    section_shapes = {"tricks": {key: None for key in (*EXPRESSIONS, *OPTIONAL_EXPRESSIONS,
-                                                       "teams", "hand_size", "dealer_extra")}}
+    section_shapes = {
+        "tricks": {
+            key: None
+            for key in (*EXPRESSIONS, *OPTIONAL_EXPRESSIONS, "teams", "hand_size", "dealer_extra")
+        }
+    }
 
     def __init__(self, spec: GameSpec) -> None:
         super().__init__(spec)
@@ -52,10 +62,14 @@ class TricksMechanic(Mechanic[TrickState]):
         raw = spec.sections.get("tricks")
         located = spec.located
         if not isinstance(raw, dict):
-            raise SpecErrors([located.error(("tricks",), "the tricks mechanic needs a `tricks` section")])
-        config: dict[str, Any] = {"teams": _teams(spec, raw.get("teams")),
-                                  "hand_size": _count(spec, raw, "hand_size", least=1),
-                                  "dealer_extra": _count(spec, raw, "dealer_extra", least=0, default=0)}
+            raise SpecErrors(
+                [located.error(("tricks",), "the tricks mechanic needs a `tricks` section")]
+            )
+        config: dict[str, Any] = {
+            "teams": _teams(spec, raw.get("teams")),
+            "hand_size": _count(spec, raw, "hand_size", least=1),
+            "dealer_extra": _count(spec, raw, "dealer_extra", least=0, default=0),
+        }
         errors: list[SpecError] = []
         wanted = {**EXPRESSIONS, **{k: v for k, v in OPTIONAL_EXPRESSIONS.items() if k in raw}}
         for name, (context, typ) in wanted.items():
@@ -70,18 +84,26 @@ class TricksMechanic(Mechanic[TrickState]):
                 errors.extend(exc.errors if isinstance(exc, SpecErrors) else [exc])
         dealt = spec.seats_max * config["hand_size"] + config["dealer_extra"]
         if dealt > len(self.pack):
-            errors.append(located.error(("tricks", "hand_size"), f"{spec.seats_max} hands of "
-                                        f"{config['hand_size']} and {config['dealer_extra']} more "
-                                        f"need {dealt} cards; the pack holds {len(self.pack)}"))
+            errors.append(
+                located.error(
+                    ("tricks", "hand_size"),
+                    f"{spec.seats_max} hands of "
+                    f"{config['hand_size']} and {config['dealer_extra']} more "
+                    f"need {dealt} cards; the pack holds {len(self.pack)}",
+                )
+            )
         if errors:
             raise SpecErrors(errors)
         return config
 
     def describe(self) -> dict[str, JSON]:
         """What a client needs to lay out the table: the teams and the hands' sizes."""
-        return {"checkpoints": sorted(self.rules.programs),
-                "teams": [list(team) for team in self.config["teams"]],
-                "hand_size": self.config["hand_size"], "dealer_extra": self.config["dealer_extra"]}
+        return {
+            "checkpoints": sorted(self.rules.programs),
+            "teams": [list(team) for team in self.config["teams"]],
+            "hand_size": self.config["hand_size"],
+            "dealer_extra": self.config["dealer_extra"],
+        }
 
     # what a checkpoint accepts is the base's `acceptance`, its rules: the handlers add no
     # condition of their own (a card played is one the rules say is held)
@@ -90,12 +112,17 @@ class TricksMechanic(Mechanic[TrickState]):
         """The `tricks.*` expressions, by dotted path: what `referee prove` evaluates."""
         return {e.path: e for e in self.config.values() if isinstance(e, SpecExpression)}
 
-
     # --- dealing ------------------------------------------------------------------------------
     def new_state(self, deal: Deal) -> TrickState:
-        state = TrickState(seats=deal.seats, dealer=deal.dealer, seed=deal.seed, salt=deal.salt,
-                           options=dict(deal.options), teams=self.config["teams"],
-                           totals=[0] * len(self.config["teams"]))
+        state = TrickState(
+            seats=deal.seats,
+            dealer=deal.dealer,
+            seed=deal.seed,
+            salt=deal.salt,
+            options=dict(deal.options),
+            teams=self.config["teams"],
+            totals=[0] * len(self.config["teams"]),
+        )
         if deal.stacked is not None:
             hands, deck = self._stacked(state, deal.stacked)
         else:
@@ -105,8 +132,10 @@ class TricksMechanic(Mechanic[TrickState]):
 
     def _sizes(self, state: TrickState) -> list[int]:
         extra = self.config["dealer_extra"]
-        return [self.config["hand_size"] + (extra if s == state.dealer else 0)
-                for s in range(state.seats)]
+        return [
+            self.config["hand_size"] + (extra if s == state.dealer else 0)
+            for s in range(state.seats)
+        ]
 
     def _dealt(self, state: TrickState) -> tuple[list[list[Card]], tuple[Card, ...]]:
         """From the seed: packets round the table from the seat after the dealer, the dealer's
@@ -115,27 +144,33 @@ class TricksMechanic(Mechanic[TrickState]):
         deck, state.keys = shuffle.cards, {shuffle.purpose: shuffle.key}
         packet = self.config["packet"]({"options": state.options, "seats": state.seats})
         if packet < 1:  # the spec's expression, at these options: no deal could end
-            raise SetupError(f"the spec's `tricks.packet` gives {packet} cards a packet: at least 1")
+            raise SetupError(
+                f"the spec's `tricks.packet` gives {packet} cards a packet: at least 1"
+            )
         order = [(state.dealer + k) % state.seats for k in range(1, state.seats + 1)]
         hands: list[list[Card]] = [[] for _ in range(state.seats)]
         position, size = 0, self.config["hand_size"]
         while any(len(hands[s]) < size for s in order):
             for seat in order:
                 take = min(packet, size - len(hands[seat]))
-                hands[seat] += deck[position:position + take]
+                hands[seat] += deck[position : position + take]
                 position += take
         extra = self.config["dealer_extra"]
-        hands[state.dealer] += deck[position:position + extra]
+        hands[state.dealer] += deck[position : position + extra]
         return hands, tuple(deck)
 
-    def _stacked(self, state: TrickState, stacked: Mapping[str, Any]) -> tuple[list[list[Card]], tuple[Card, ...]]:
+    def _stacked(
+        self, state: TrickState, stacked: Mapping[str, Any]
+    ) -> tuple[list[list[Card]], tuple[Card, ...]]:
         """SCENARIOS.md: `hands` (the dealer's holds its extra cards too)."""
         stacking.check_keys(stacked, ("hands",))
         hands = stacking.read_hands(stacked.get("hands"), self._sizes(state), self.kind)
         placed = [c for hand in hands for c in hand]
         return hands, tuple(placed + stacking.rest_of_pack(self.pack, placed))
 
-    def _start_deal(self, state: TrickState, hands: list[list[Card]], deck: tuple[Card, ...]) -> None:
+    def _start_deal(
+        self, state: TrickState, hands: list[list[Card]], deck: tuple[Card, ...]
+    ) -> None:
         state.hands, state.deck = hands, deck
         state.trick, state.tricks, state.discard, state.announced = [], [], [], None
         state.leader = (state.dealer + 1) % state.seats  # TA-7: the seat after the dealer leads
@@ -159,8 +194,10 @@ class TricksMechanic(Mechanic[TrickState]):
         cards is legal). Judged by the rules alone: the moves add no condition of their own."""
         env = self.env(state, seat)
         judge = Candidates(
-            self.spec, lambda move_type, move: self.rules.judge(move_type, {**env, "move": move}),
-            lambda move_type, move: self.rules.accepts(move_type, {**env, "move": move}))
+            self.spec,
+            lambda move_type, move: self.rules.judge(move_type, {**env, "move": move}),
+            lambda move_type, move: self.rules.accepts(move_type, {**env, "move": move}),
+        )
         hand = state.hands[seat]
         found: dict[str, JSON] = {}
         if "play" in self.spec.moves and not refused(self.rules, "play", env):
@@ -179,7 +216,9 @@ class TricksMechanic(Mechanic[TrickState]):
         """What a move's rules read (`contexts.MOVE`)."""
         return self.context.env(Seen(state, seat))
 
-    def judge(self, state: TrickState, seat: int, move_type: str, move: Mapping[str, Any]) -> Judgement:
+    def judge(
+        self, state: TrickState, seat: int, move_type: str, move: Mapping[str, Any]
+    ) -> Judgement:
         env = self.env(state, seat)
         env["move"] = move
         shown = codes(move.get("cards") or ([move["card"]] if "card" in move else []))
@@ -199,8 +238,14 @@ class TricksMechanic(Mechanic[TrickState]):
         handler(work, seat, dict(move), env, events)
         return Judgement([], work, events)
 
-    def _do_discard(self, s: TrickState, seat: int, move: dict[str, Any], env: dict[str, Any],
-                    events: list[Event]) -> None:
+    def _do_discard(
+        self,
+        s: TrickState,
+        seat: int,
+        move: dict[str, Any],
+        env: dict[str, Any],
+        events: list[Event],
+    ) -> None:
         """TA-5, TA-6: the dealer's cards go face down; how many are trumps is announced."""
         remove_cards(s.hands[seat], move["cards"])
         s.discard = list(move["cards"])
@@ -212,8 +257,14 @@ class TricksMechanic(Mechanic[TrickState]):
         events.append(Event("discarded", public, {"cards": codes(s.discard)}, frozenset({seat})))
         s.phase, s.to_act = "play", s.leader
 
-    def _do_play(self, s: TrickState, seat: int, move: dict[str, Any], env: dict[str, Any],
-                 events: list[Event]) -> None:
+    def _do_play(
+        self,
+        s: TrickState,
+        seat: int,
+        move: dict[str, Any],
+        env: dict[str, Any],
+        events: list[Event],
+    ) -> None:
         card = move["card"]
         s.hands[seat].remove(card)
         s.trick.append((seat, card))
@@ -230,8 +281,17 @@ class TricksMechanic(Mechanic[TrickState]):
             raise RefereeError(f"the spec's `tricks.winner` gives no winner for {codes(cards)}")
         winner = s.trick[index][0]
         s.tricks.append(Trick(tuple(s.trick), winner))
-        events.append(Event("trick_won", {"number": len(s.tricks), "seat": winner,
-                                          "team": s.team_of(winner), "cards": codes(cards)}))
+        events.append(
+            Event(
+                "trick_won",
+                {
+                    "number": len(s.tricks),
+                    "seat": winner,
+                    "team": s.team_of(winner),
+                    "cards": codes(cards),
+                },
+            )
+        )
         s.trick = []
         s.leader = s.to_act = winner  # TA-9: the winner leads the next trick
         if not any(s.hands):
@@ -246,19 +306,48 @@ class TricksMechanic(Mechanic[TrickState]):
         owned = []
         for trick in s.tricks:
             for seat, card in trick.plays:
-                owned.append((card, self.config["owner"]({**base, "card": card, "in_discard": False,
-                                                          "taker": s.team_of(trick.winner),
-                                                          "player_team": s.team_of(seat)})))
+                owned.append(
+                    (
+                        card,
+                        self.config["owner"](
+                            {
+                                **base,
+                                "card": card,
+                                "in_discard": False,
+                                "taker": s.team_of(trick.winner),
+                                "player_team": s.team_of(seat),
+                            }
+                        ),
+                    )
+                )
         for card in s.discard:
-            owned.append((card, self.config["owner"]({**base, "card": card, "in_discard": True,
-                                                      "taker": -1, "player_team": dealer_team})))
+            owned.append(
+                (
+                    card,
+                    self.config["owner"](
+                        {
+                            **base,
+                            "card": card,
+                            "in_discard": True,
+                            "taker": -1,
+                            "player_team": dealer_team,
+                        }
+                    ),
+                )
+            )
         return owned
 
     def count(self, s: TrickState) -> list[int]:
         """Each team's points for the deal just played (TA-12)."""
         points = [0] * len(s.teams)
-        base = {"options": s.options, "taker": -1, "player_team": -1, "in_discard": False,
-                "dealer_team": s.team_of(s.dealer), "tricks": s.tricks_won()}
+        base = {
+            "options": s.options,
+            "taker": -1,
+            "player_team": -1,
+            "in_discard": False,
+            "dealer_team": s.team_of(s.dealer),
+            "tricks": s.tricks_won(),
+        }
         for card, owner in self.owners(s):
             if not 0 <= owner < len(points):
                 raise RefereeError(f"the spec's `tricks.owner` gives `{card}` to no team ({owner})")
@@ -269,28 +358,52 @@ class TricksMechanic(Mechanic[TrickState]):
         points = self.count(s)
         s.totals = [t + p for t, p in zip(s.totals, points)]
         deal_winner = _best(points)
-        s.last_hand = {"hand_number": s.deal_number, "dealer": s.dealer,
-                       "points": _per_team(points), "tricks": _per_team(s.tricks_won()),
-                       "winner": deal_winner, "discard": codes(s.discard),
-                       "hands": {str(seat): [] for seat in range(s.seats)},  # all played out
-                       "hand_sizes": {str(seat): 0 for seat in range(s.seats)},
-                       "deck": codes(s.deck), "commitment": self.commitment(s),
-                       "salt": chance.hand_salt(s.salt, s.deal_number), "keys": dict(s.keys)}
-        events.append(Event("deal_over", {"hand_number": s.deal_number, "points": _per_team(points),
-                                          "tricks": _per_team(s.tricks_won()), "winner": deal_winner,
-                                          "discard": codes(s.discard), "totals": _per_team(s.totals)}))
+        s.last_hand = {
+            "hand_number": s.deal_number,
+            "dealer": s.dealer,
+            "points": _per_team(points),
+            "tricks": _per_team(s.tricks_won()),
+            "winner": deal_winner,
+            "discard": codes(s.discard),
+            "hands": {str(seat): [] for seat in range(s.seats)},  # all played out
+            "hand_sizes": {str(seat): 0 for seat in range(s.seats)},
+            "deck": codes(s.deck),
+            "commitment": self.commitment(s),
+            "salt": chance.hand_salt(s.salt, s.deal_number),
+            "keys": dict(s.keys),
+        }
+        events.append(
+            Event(
+                "deal_over",
+                {
+                    "hand_number": s.deal_number,
+                    "points": _per_team(points),
+                    "tricks": _per_team(s.tricks_won()),
+                    "winner": deal_winner,
+                    "discard": codes(s.discard),
+                    "totals": _per_team(s.totals),
+                },
+            )
+        )
         s.deal_ended = True
         if s.deal_number < self._deals(s):
             s.dealer = (s.dealer + 1) % s.seats  # TA-12: the deal passes on
             s.deal_number += 1
             hands, deck = self._dealt(s)
             self._start_deal(s, hands, deck)
-            events.append(Event("hand_dealt", {"hand_number": s.deal_number, "dealer": s.dealer,
-                                               "commitment": self.commitment(s)}))
+            events.append(
+                Event(
+                    "hand_dealt",
+                    {
+                        "hand_number": s.deal_number,
+                        "dealer": s.dealer,
+                        "commitment": self.commitment(s),
+                    },
+                )
+            )
             return
         s.phase, s.to_act, s.winner = "over", None, _best(s.totals)
         events.append(Event("game_over", {"winner": s.winner, "totals": _per_team(s.totals)}))
-
 
     def _deals(self, s: TrickState) -> int:
         deals = self.config.get("deals")
@@ -311,19 +424,36 @@ def _per_team(values: list[int]) -> dict[str, int]:
 def _teams(spec: GameSpec, raw: Any) -> tuple[tuple[int, ...], ...]:
     """`tricks.teams`: a partition of the seats (every seat of the largest table in one team)."""
     seats = set(range(spec.seats_max))
-    if (not isinstance(raw, list) or not all(isinstance(t, list) and t for t in raw)
-            or sorted(s for t in raw for s in t) != sorted(seats)
-            or spec.seats_min != spec.seats_max):
-        raise SpecErrors([spec.located.error(("tricks", "teams"), "`tricks.teams` must list every "
-                                             "seat once, in teams, for a fixed number of seats")])
+    if (
+        not isinstance(raw, list)
+        or not all(isinstance(t, list) and t for t in raw)
+        or sorted(s for t in raw for s in t) != sorted(seats)
+        or spec.seats_min != spec.seats_max
+    ):
+        raise SpecErrors(
+            [
+                spec.located.error(
+                    ("tricks", "teams"),
+                    "`tricks.teams` must list every "
+                    "seat once, in teams, for a fixed number of seats",
+                )
+            ]
+        )
     return tuple(tuple(int(s) for s in team) for team in raw)
 
 
-def _count(spec: GameSpec, raw: Mapping[str, Any], key: str, least: int, default: int | None = None) -> int:
+def _count(
+    spec: GameSpec, raw: Mapping[str, Any], key: str, least: int, default: int | None = None
+) -> int:
     value = raw.get(key, default)
     if isinstance(value, bool) or not isinstance(value, int) or value < least:
-        raise SpecErrors([spec.located.error(("tricks", key), f"`tricks.{key}` must be an "
-                                             f"integer of at least {least}")])
+        raise SpecErrors(
+            [
+                spec.located.error(
+                    ("tricks", key), f"`tricks.{key}` must be an integer of at least {least}"
+                )
+            ]
+        )
     return value
 
 

@@ -17,6 +17,7 @@ from referee_bots import tricks_bot
 
 # --- the golden transcript ---------------------------------------------------------------------
 
+
 def trick_on_table(view: View) -> str:
     """The cards played to the trick so far, by seat: `trick 1:T3 2:MT`."""
     return "trick " + (" ".join(f"{p['seat']}:{p['card']}" for p in view["trick"]) or "-")
@@ -27,14 +28,21 @@ TRICKS = Adapter(
     candidates=lambda options: tricks_bot.turn_candidates,
     next_seat=tricks_bot.next_to_act,
     header=(field("dealer"), field("teams"), COMMITMENT),
-    view=(field("hand"), to_act, trick_on_table, field("tricks"),
-          field("announced_trumps", "trumps discarded"), field("discard", if_set=True),
-          field("points", if_set=True)),
+    view=(
+        field("hand"),
+        to_act,
+        trick_on_table,
+        field("tricks"),
+        field("announced_trumps", "trumps discarded"),
+        field("discard", if_set=True),
+        field("points", if_set=True),
+    ),
     summary=(field("winner", "winner team"), field("totals")),
 )
 
 
 # --- referee play: every deal, each trick and each deal told -----------------------------------
+
 
 def play(context: PlayContext) -> int:
     """Every deal of a trick-taking game, to the end of the game; each trick and each deal told
@@ -44,8 +52,10 @@ def play(context: PlayContext) -> int:
     rng = random.Random(args.seed)
     public = referee.view(None)
     story = TricksStory([list(team) for team in public["teams"]])
-    print(f"{context.game}: {args.bots} bots, seed {args.seed}, teams {story.teams_text()}, "
-          f"commitment {referee.commitment[:16]}…")
+    print(
+        f"{context.game}: {args.bots} bots, seed {args.seed}, teams {story.teams_text()}, "
+        f"commitment {referee.commitment[:16]}…"
+    )
     print(f"deal {public['hand_number']}: dealer seat {public['dealer']}")
     proposals = 0
     try:
@@ -59,8 +69,10 @@ def play(context: PlayContext) -> int:
             public = referee.view(None)
     finally:
         referee.close()
-    print(f"game over after {public['hand_number']} deal(s): totals {_per_team(public['totals'])}; "
-          f"{story.outcome(public['winner'])}; proposals {proposals}")
+    print(
+        f"game over after {public['hand_number']} deal(s): totals {_per_team(public['totals'])}; "
+        f"{story.outcome(public['winner'])}; proposals {proposals}"
+    )
     return 0 if public["match_over"] else 1
 
 
@@ -88,13 +100,17 @@ class TricksStory:
             announced = "" if trumps is None else f"; {trumps} trump(s) announced"
             print(f"  seat {event['seat']} discards {event['count']} cards face down{announced}")
         elif kind == "trick_won":
-            print(f"  trick {event['number']}: {', '.join(self.trick)} -> seat {event['seat']} "
-                  f"(team {event['team']})")
+            print(
+                f"  trick {event['number']}: {', '.join(self.trick)} -> seat {event['seat']} "
+                f"(team {event['team']})"
+            )
             self.trick = []
         elif kind == "deal_over":
-            print(f"deal {event['hand_number']} over: tricks {_per_team(event['tricks'])}; points "
-                  f"{_per_team(event['points'])}; {self.outcome(event['winner'])}; "
-                  f"the discard was {' '.join(event['discard'])}")
+            print(
+                f"deal {event['hand_number']} over: tricks {_per_team(event['tricks'])}; points "
+                f"{_per_team(event['points'])}; {self.outcome(event['winner'])}; "
+                f"the discard was {' '.join(event['discard'])}"
+            )
         elif kind == "hand_dealt":
             print(f"deal {event['hand_number']}: dealer seat {event['dealer']}")
 
@@ -111,17 +127,22 @@ PLUGIN = Plugin(
     TricksMechanic,
     transcript=TRICKS,
     play=play,
-    bench_setup=lambda game, seed: TableSetup(game=game, seats=4, seed=seed,
-                                              options={"deals_per_game": 4}),
+    bench_setup=lambda game, seed: TableSetup(
+        game=game, seats=4, seed=seed, options={"deals_per_game": 4}
+    ),
     checks={
-        "points": CheckKey(lambda seats: f.keyed(f.team, f.integer),
-                           per_key("points", label="team")),
-        "tricks": CheckKey(lambda seats: f.keyed(f.team, f.integer),
-                           per_key("tricks", label="team")),
-        "totals": CheckKey(lambda seats: f.keyed(f.team, f.integer),
-                           per_key("totals", label="team")),
-        "announced_trumps": CheckKey(lambda seats: f.optional(f.integer),
-                                     field_of("announced_trumps")),
+        "points": CheckKey(
+            lambda seats: f.keyed(f.team, f.integer), per_key("points", label="team")
+        ),
+        "tricks": CheckKey(
+            lambda seats: f.keyed(f.team, f.integer), per_key("tricks", label="team")
+        ),
+        "totals": CheckKey(
+            lambda seats: f.keyed(f.team, f.integer), per_key("totals", label="team")
+        ),
+        "announced_trumps": CheckKey(
+            lambda seats: f.optional(f.integer), field_of("announced_trumps")
+        ),
     },
     finished_view_keys=("tricks",),
 )

@@ -20,25 +20,25 @@ class Trick:
 class TrickState:
     seats: int
     dealer: int
-    seed: str                       # the seed chain's current link (secret): shuffles are keyed by it
+    seed: str  # the seed chain's current link (secret): shuffles are keyed by it
     salt: str
     options: dict[str, Any]
     teams: tuple[tuple[int, ...], ...]
     hands: list[list[Card]] = field(default_factory=list)
-    phase: str = "play"             # discard | play | over
+    phase: str = "play"  # discard | play | over
     to_act: int | None = None
-    leader: int = 0                 # who leads the trick on the table
-    trick: list[tuple[int, Card]] = field(default_factory=list)   # (seat, card) as played
-    tricks: list[Trick] = field(default_factory=list)             # this deal's, in order
-    discard: list[Card] = field(default_factory=list)             # the dealer's, face down
-    announced: int | None = None    # how many trumps the discard holds (TA-6), once made
+    leader: int = 0  # who leads the trick on the table
+    trick: list[tuple[int, Card]] = field(default_factory=list)  # (seat, card) as played
+    tricks: list[Trick] = field(default_factory=list)  # this deal's, in order
+    discard: list[Card] = field(default_factory=list)  # the dealer's, face down
+    announced: int | None = None  # how many trumps the discard holds (TA-6), once made
     deal_number: int = 1
-    deck: tuple[Card, ...] = ()     # this deal's pack order (for the commitment)
-    keys: dict[str, str] = field(default_factory=dict)            # its shuffle's key, by purpose
-    totals: list[int] = field(default_factory=list)               # points per team, deals added
-    deal_ended: bool = False        # the last accepted move ended a deal
-    winner: int | None = None       # the winning team once the game is over (None: a tie)
-    last_hand: dict[str, Any] = field(default_factory=dict)       # the last finished deal, revealed
+    deck: tuple[Card, ...] = ()  # this deal's pack order (for the commitment)
+    keys: dict[str, str] = field(default_factory=dict)  # its shuffle's key, by purpose
+    totals: list[int] = field(default_factory=list)  # points per team, deals added
+    deal_ended: bool = False  # the last accepted move ended a deal
+    winner: int | None = None  # the winning team once the game is over (None: a tie)
+    last_hand: dict[str, Any] = field(default_factory=dict)  # the last finished deal, revealed
 
     def team_of(self, seat: int) -> int:
         return next(i for i, team in enumerate(self.teams) if seat in team)

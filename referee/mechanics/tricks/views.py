@@ -17,20 +17,28 @@ def view(state: TrickState, seat: int | None, commitment: str) -> dict[str, JSON
     """What `seat` sees; `commitment`: the mechanic's of the deal in play."""
     last = state.tricks[-1] if state.tricks else None
     result: dict[str, JSON] = {
-        "seats": state.seats, "dealer": state.dealer, "phase": state.phase,
-        "to_act": state.to_act, "leader": state.leader, "hand_number": state.deal_number,
+        "seats": state.seats,
+        "dealer": state.dealer,
+        "phase": state.phase,
+        "to_act": state.to_act,
+        "leader": state.leader,
+        "hand_number": state.deal_number,
         "teams": [list(team) for team in state.teams],
         "trick": [{"seat": s, "card": str(c)} for s, c in state.trick],
-        "last_trick": None if last is None else {
-            "cards": [{"seat": s, "card": str(c)} for s, c in last.plays], "winner": last.winner},
+        "last_trick": None
+        if last is None
+        else {"cards": [{"seat": s, "card": str(c)} for s, c in last.plays], "winner": last.winner},
         "tricks": {str(t): n for t, n in enumerate(state.tricks_won())},
         "hand_sizes": {str(s): len(h) for s, h in enumerate(state.hands)},
-        "discard_size": len(state.discard), "announced_trumps": state.announced,
+        "discard_size": len(state.discard),
+        "announced_trumps": state.announced,
         "hand_over": state.deal_ended or state.phase == "over",
-        "match_over": state.phase == "over", "winner": state.winner,
+        "match_over": state.phase == "over",
+        "winner": state.winner,
         "points": dict(state.last_hand.get("points", {})),
         "totals": {str(t): n for t, n in enumerate(state.totals)},
-        "commitment": commitment, "last_hand": dict(state.last_hand),
+        "commitment": commitment,
+        "last_hand": dict(state.last_hand),
     }
     if seat == ADJUDICATOR:
         result["hands"] = {str(s): codes(h) for s, h in enumerate(state.hands)}

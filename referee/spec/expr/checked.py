@@ -30,6 +30,7 @@ class CheckedProgram(Protocol):
     def definitions(self) -> Mapping[str, CheckedDefinition]: ...
     @property
     def functions(self) -> Mapping[str, Function]: ...
+
     _compiled: Any  # the compiler's per-program state, made on first compile
 
 

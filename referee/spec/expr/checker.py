@@ -68,8 +68,14 @@ Locals = Mapping[str, Type]
 class Checker:
     """Checks one expression's tree against a scope, a vocabulary and the earlier definitions."""
 
-    def __init__(self, scope: Scope, functions: Mapping[str, Function],
-                 definitions: Mapping[str, Signature], text: str, origin: Origin) -> None:
+    def __init__(
+        self,
+        scope: Scope,
+        functions: Mapping[str, Function],
+        definitions: Mapping[str, Signature],
+        text: str,
+        origin: Origin,
+    ) -> None:
         self.scope, self.functions, self.definitions = scope, functions, definitions
         self.text, self.origin = text, origin
         self.errors: list[ExprError] = []
@@ -109,6 +115,7 @@ def plural(n: int, word: str) -> str:
 
 # ---- literals and names -------------------------------------------------------------------
 
+
 def _literal(c: Checker, node: IntLit | StrLit | BoolLit | CardLit, env: Locals) -> Node:
     ty = {IntLit: INT, StrLit: STR, BoolLit: BOOL, CardLit: CARD}[type(node)]
     return replace(node, ty=ty)
@@ -119,8 +126,11 @@ def _list(c: Checker, node: ListLit, env: Locals) -> Node:
     first = next((_ty(i) for i in items if not is_error(_ty(i))), ERROR)
     for k, item in enumerate(items):
         if not is_error(_ty(item)) and _ty(item) != first:
-            c.error(f"the items of a list must have one type: item {k + 1} is `{_ty(item)}`, "
-                    f"the first is `{first}`", item.pos)
+            c.error(
+                f"the items of a list must have one type: item {k + 1} is `{_ty(item)}`, "
+                f"the first is `{first}`",
+                item.pos,
+            )
     return replace(node, items=items, ty=ListType(first))
 
 
@@ -131,8 +141,13 @@ def _name(c: Checker, node: Name, env: Locals) -> Node:
     if definition is not None:
         if definition.params:
             n = len(definition.params)
-            return replace(node, ty=c.error(f"`{node.id}` takes {plural(n, 'argument')}: call it "
-                                            f"as `{node.id}(...)`", node.pos))
+            return replace(
+                node,
+                ty=c.error(
+                    f"`{node.id}` takes {plural(n, 'argument')}: call it as `{node.id}(...)`",
+                    node.pos,
+                ),
+            )
         return replace(node, ty=definition.result, ref=DEF)
     ty = c.scope.get(node.id)
     if ty is not None:
@@ -143,8 +158,9 @@ def _name(c: Checker, node: Name, env: Locals) -> Node:
             return IntLit(node.pos, value, ty=INT)
         return StrLit(node.pos, value, ty=STR)
     if node.id in c.functions:
-        return replace(node, ty=c.error(f"`{node.id}` is a function: call it as `{node.id}(...)`",
-                                        node.pos))
+        return replace(
+            node, ty=c.error(f"`{node.id}` is a function: call it as `{node.id}(...)`", node.pos)
+        )
     hint = suggest(node.id, [*c.names_in_reach(env), *WORDS])
     return replace(node, ty=c.error(f"unknown name `{node.id}`{hint}", node.pos))
 
@@ -155,8 +171,11 @@ def _attr(c: Checker, node: Attr, env: Locals) -> Node:
     if is_error(ty):
         return replace(node, obj=obj, ty=ERROR)
     if not isinstance(ty, RecordType):
-        return replace(node, obj=obj, ty=c.error(
-            f"only records have fields: `{describe(obj)}` is a `{ty}`", node.pos))
+        return replace(
+            node,
+            obj=obj,
+            ty=c.error(f"only records have fields: `{describe(obj)}` is a `{ty}`", node.pos),
+        )
     field = ty.field(node.name)
     if field is None:
         hint = suggest(node.name, ty.names())
@@ -180,12 +199,17 @@ def _index(c: Checker, node: Index, env: Locals) -> Node:
     if is_error(ty):
         return replace(node, obj=obj, index=index, ty=ERROR)
     if not isinstance(ty, ListType):
-        return replace(node, obj=obj, index=index,
-                       ty=c.error(f"only lists can be indexed, found `{ty}`", node.pos))
+        return replace(
+            node,
+            obj=obj,
+            index=index,
+            ty=c.error(f"only lists can be indexed, found `{ty}`", node.pos),
+        )
     return replace(node, obj=obj, index=index, ty=ty.elem)
 
 
 # ---- operators ----------------------------------------------------------------------------
+
 
 def _unary(c: Checker, node: Unary, env: Locals) -> Node:
     operand = c.check(node.operand, env)
@@ -202,8 +226,9 @@ def _binary(c: Checker, node: Binary, env: Locals) -> Node:
     elif a == b == INT or (node.op == "+" and a == b and isinstance(a, ListType)):
         ty = a
     elif node.op == "+":
-        ty = c.error(f"`+` adds two `int`s or joins two lists of one type, found `{a}` and "
-                     f"`{b}`", node.pos)
+        ty = c.error(
+            f"`+` adds two `int`s or joins two lists of one type, found `{a}` and `{b}`", node.pos
+        )
     else:
         ty = c.error(f"the operands of `{node.op}` must be `int`, found `{a}` and `{b}`", node.pos)
     return replace(node, left=left, right=right, ty=ty)
@@ -222,8 +247,9 @@ def _compare(c: Checker, node: Compare, env: Locals) -> Node:
     elif a != b:
         c.error(f"`{node.op}` compares values of one type, found `{a}` and `{b}`", node.pos)
     elif node.op not in ("==", "!=") and not has_order(a):
-        c.error(f"`{node.op}` compares `int`s, found `{a}`: compare `rank(...)` for cards",
-                node.pos)
+        c.error(
+            f"`{node.op}` compares `int`s, found `{a}`: compare `rank(...)` for cards", node.pos
+        )
     return replace(node, left=left, right=right, ty=BOOL)
 
 
@@ -246,8 +272,15 @@ def _if(c: Checker, node: IfExpr, env: Locals) -> Node:
 
 # ---- comprehensions and calls -------------------------------------------------------------
 
-_BODY = {"all": BOOL, "any": BOOL, "count": BOOL, "filter": BOOL, "first_index": BOOL, "sum": INT,
-         "best_index": INT}
+_BODY = {
+    "all": BOOL,
+    "any": BOOL,
+    "count": BOOL,
+    "filter": BOOL,
+    "first_index": BOOL,
+    "sum": INT,
+    "best_index": INT,
+}
 
 
 def _comprehension(c: Checker, node: Comprehension, env: Locals) -> Node:
@@ -288,14 +321,16 @@ def _call(c: Checker, node: Call, env: Locals) -> Node:
     params = function.params
     if not _arity_ok(c, node, len(params)):
         return replace(node, args=args, ty=ERROR)
-    return replace(node, args=args, ty=_bind_generic(c, node.func, params, function.result, args),
-                   ref=BUILTIN)
+    return replace(
+        node, args=args, ty=_bind_generic(c, node.func, params, function.result, args), ref=BUILTIN
+    )
 
 
 def _call_definition(c: Checker, node: Call, definition: Signature) -> Node:
     if not definition.params:
-        return replace(node, ty=c.error(f"`{node.func}` takes no arguments: write `{node.func}`",
-                                        node.pos))
+        return replace(
+            node, ty=c.error(f"`{node.func}` takes no arguments: write `{node.func}`", node.pos)
+        )
     if _arity_ok(c, node, len(definition.params)):
         for k, (arg, (pname, ptype)) in enumerate(zip(node.args, definition.params)):
             c.expect(arg, ptype, f"argument {k + 1} (`{pname}`) of `{node.func}`")
@@ -309,8 +344,9 @@ def _arity_ok(c: Checker, node: Call, want: int) -> bool:
     return False
 
 
-def _bind_generic(c: Checker, name: str, params: tuple[Type, ...], result: Type,
-                  args: tuple[Node, ...]) -> Type:
+def _bind_generic(
+    c: Checker, name: str, params: tuple[Type, ...], result: Type, args: tuple[Node, ...]
+) -> Type:
     """Check arguments against a signature whose type variables bind at their first use."""
     bound: dict[str, Type] = {}
     failed = False
@@ -343,8 +379,19 @@ def substitute(ty: Type, bound: Mapping[str, Type]) -> Type:
 
 
 _RULES: dict[type, Callable[..., Node]] = {
-    IntLit: _literal, StrLit: _literal, BoolLit: _literal, CardLit: _literal, ListLit: _list,
+    IntLit: _literal,
+    StrLit: _literal,
+    BoolLit: _literal,
+    CardLit: _literal,
+    ListLit: _list,
     Name: _name,
-    Attr: _attr, Index: _index, Unary: _unary, Binary: _binary, Compare: _compare,
-    BoolOp: _bool_op, IfExpr: _if, Comprehension: _comprehension, Call: _call,
+    Attr: _attr,
+    Index: _index,
+    Unary: _unary,
+    Binary: _binary,
+    Compare: _compare,
+    BoolOp: _bool_op,
+    IfExpr: _if,
+    Comprehension: _comprehension,
+    Call: _call,
 }

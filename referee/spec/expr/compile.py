@@ -145,6 +145,7 @@ def not_(check: Check) -> Check:
 
 # ---- per-program state --------------------------------------------------------------------
 
+
 class ProgramCode:
     """The compiled definitions of one program and its slot counter."""
 
@@ -200,8 +201,9 @@ def _literal(c: _Compiler, node: IntLit | StrLit | BoolLit | CardLit, slots: Slo
 
 def _list(c: _Compiler, node: ListLit, slots: Slots) -> Part:
     parts = [c.part(item, slots) for item in node.items]
-    if all(isinstance(p, Const) for p in parts):
-        return Const(tuple(p.value for p in parts))  # type: ignore[union-attr]
+    constants = [p for p in parts if isinstance(p, Const)]
+    if len(constants) == len(parts):
+        return Const(tuple(p.value for p in constants))
     codes = [run(p) for p in parts]
     return lambda env, frame: [code(env, frame) for code in codes]
 
@@ -219,6 +221,7 @@ def _name(c: _Compiler, node: Name, slots: Slots) -> Part:
             return env[name]
         except KeyError:
             raise EvalError(f"no value for `{name}` in the context", at) from None
+
     return var
 
 
@@ -233,6 +236,7 @@ def _definition_value(state: ProgramCode, name: str) -> Part:
         if value is UNSET:
             value = frame[slot] = body(env, frame)
         return value
+
     return memo
 
 
@@ -245,6 +249,7 @@ def _attr(c: _Compiler, node: Attr, slots: Slots) -> Part:
             return record[name]
         except (KeyError, TypeError):
             raise EvalError(f"the record has no field `{name}`", at) from None
+
     return attr
 
 
@@ -257,6 +262,7 @@ def _index(c: _Compiler, node: Index, slots: Slots) -> Part:
         if 0 <= i < len(xs):
             return xs[i]
         raise EvalError(f"index `{i}` out of range for a list of size `{len(xs)}`", at)
+
     return fold(item, obj_part, index_part)
 
 
@@ -291,8 +297,14 @@ def _division(op: str, a: Code, b: Code, at: str) -> Code:
     return lambda env, frame: divide(a(env, frame), b(env, frame), at)
 
 
-_ORDER = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
-          "==": operator.eq, "!=": operator.ne}
+_ORDER = {
+    "<": operator.lt,
+    "<=": operator.le,
+    ">": operator.gt,
+    ">=": operator.ge,
+    "==": operator.eq,
+    "!=": operator.ne,
+}
 
 
 def _compare(c: _Compiler, node: Compare, slots: Slots) -> Part:
@@ -326,6 +338,7 @@ def _membership(left: Part, right: Part, scalar: bool) -> Code:
     def member(env: Mapping[str, Any], frame: list[Any]) -> bool:
         item = a(env, frame)
         return any(values.equal(item, x) for x in b(env, frame))
+
     return member
 
 
@@ -381,6 +394,7 @@ def _call_definition(state: ProgramCode, name: str, args: list[Code]) -> Code:
         def call1(env: Mapping[str, Any], frame: list[Any]) -> Any:
             frame[p] = a(env, frame)
             return body(env, frame)
+
         return call1
 
     def call(env: Mapping[str, Any], frame: list[Any]) -> Any:
@@ -388,12 +402,24 @@ def _call_definition(state: ProgramCode, name: str, args: list[Code]) -> Code:
         for slot, value in zip(params, bound):
             frame[slot] = value
         return body(env, frame)
+
     return call
 
 
 _RULES: dict[type, Callable[..., Part]] = {
-    IntLit: _literal, StrLit: _literal, BoolLit: _literal, CardLit: _literal, ListLit: _list,
+    IntLit: _literal,
+    StrLit: _literal,
+    BoolLit: _literal,
+    CardLit: _literal,
+    ListLit: _list,
     Name: _name,
-    Attr: _attr, Index: _index, Unary: _unary, Binary: _binary, Compare: _compare,
-    BoolOp: _bool_op, IfExpr: _if, Comprehension: _comprehension, Call: _call,
+    Attr: _attr,
+    Index: _index,
+    Unary: _unary,
+    Binary: _binary,
+    Compare: _compare,
+    BoolOp: _bool_op,
+    IfExpr: _if,
+    Comprehension: _comprehension,
+    Call: _call,
 }

@@ -19,6 +19,7 @@ def _all(source: Code, body: Code, slot: int) -> Code:
             if not body(env, frame):
                 return False
         return True
+
     return code
 
 
@@ -29,6 +30,7 @@ def _any(source: Code, body: Code, slot: int) -> Code:
             if body(env, frame):
                 return True
         return False
+
     return code
 
 
@@ -40,6 +42,7 @@ def _count(source: Code, body: Code, slot: int) -> Code:
             if body(env, frame):
                 n += 1
         return n
+
     return code
 
 
@@ -51,6 +54,7 @@ def _filter(source: Code, body: Code, slot: int) -> Code:
             if body(env, frame):
                 kept.append(item)
         return kept
+
     return code
 
 
@@ -61,6 +65,7 @@ def _map(source: Code, body: Code, slot: int) -> Code:
             frame[slot] = item
             out.append(body(env, frame))
         return out
+
     return code
 
 
@@ -71,6 +76,7 @@ def _sum(source: Code, body: Code, slot: int) -> Code:
             frame[slot] = item
             total += body(env, frame)
         return total
+
     return code
 
 
@@ -81,6 +87,7 @@ def _first_index(source: Code, body: Code, slot: int) -> Code:
             if body(env, frame):
                 return k
         return -1
+
     return code
 
 
@@ -93,10 +100,17 @@ def _best_index(source: Code, body: Code, slot: int) -> Code:
             if best < 0 or key > top:
                 best, top = k, key
         return best
+
     return code
 
 
 COMPREHENSION_CODE: dict[str, Callable[[Code, Code, int], Code]] = {
-    "all": _all, "any": _any, "count": _count, "filter": _filter, "map": _map, "sum": _sum,
-    "first_index": _first_index, "best_index": _best_index,
+    "all": _all,
+    "any": _any,
+    "count": _count,
+    "filter": _filter,
+    "map": _map,
+    "sum": _sum,
+    "first_index": _first_index,
+    "best_index": _best_index,
 }

@@ -13,10 +13,36 @@ from referee.spec.expr.source import Pos
 
 KEYWORDS = frozenset({"true", "false", "if", "then", "else", "and", "or", "not", "in"})
 # Longest first, so `//` wins over `/` and `<=` over `<`.
-SYMBOLS = ("==", "!=", "<=", ">=", "//", "<", ">", "+", "-", "*", "%",
-           "(", ")", "[", "]", ",", ".", ":")
+SYMBOLS = (
+    "==",
+    "!=",
+    "<=",
+    ">=",
+    "//",
+    "<",
+    ">",
+    "+",
+    "-",
+    "*",
+    "%",
+    "(",
+    ")",
+    "[",
+    "]",
+    ",",
+    ".",
+    ":",
+)
 
-INT, STR, CARD, NAME, KEYWORD, SYMBOL, END = "int", "str", "card", "name", "keyword", "symbol", "end"
+INT, STR, CARD, NAME, KEYWORD, SYMBOL, END = (
+    "int",
+    "str",
+    "card",
+    "name",
+    "keyword",
+    "symbol",
+    "end",
+)
 
 _SPACE = re.compile(r"(?:[ \t\r\n]+|#[^\n]*)+")
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -81,7 +107,7 @@ def _next_token(text: str, at: int, pos_of: Callable[[int], Pos]) -> tuple[Token
 def _string(text: str, at: int, pos: Pos) -> tuple[Token, int]:
     match = _STRING.match(text, at)
     if not match:
-        raise LexError("unterminated string: a string ends with `\"` on the same line", pos)
+        raise LexError('unterminated string: a string ends with `"` on the same line', pos)
     raw = match.group(1)
     value = re.sub(r"\\(.)", lambda m: _ESCAPES.get(m.group(1), m.group(0)), raw)
     return Token(STR, value, pos), match.end()

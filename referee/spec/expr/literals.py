@@ -19,8 +19,15 @@ RANK_NAMES: dict[str, int] = {"ace": 1, "jack": 11, "queen": 12, "king": 13, "kn
 
 # suit name -> `suit(c)`: the French suits, the tarot suits (docs/cards.md) and the trumps
 SUIT_NAMES: dict[str, str] = {
-    "spades": "S", "hearts": "H", "diamonds": "D", "clubs": "C",
-    "swords": "S", "batons": "B", "cups": "C", "coins": "D", "trumps": "T",
+    "spades": "S",
+    "hearts": "H",
+    "diamonds": "D",
+    "clubs": "C",
+    "swords": "S",
+    "batons": "B",
+    "cups": "C",
+    "coins": "D",
+    "trumps": "T",
 }
 
 WORDS: dict[str, int | str] = {**RANK_NAMES, **SUIT_NAMES}

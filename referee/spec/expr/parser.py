@@ -87,8 +87,9 @@ class _Parser:
     def expect(self, text: str, context: str = "", hint: str = "") -> Token:
         if not self.is_(text):
             after = f" {context}" if context else ""
-            raise _SyntaxError(f"expected `{text}`{after}, found {self.tok.describe()}{hint}",
-                               self.tok.pos)
+            raise _SyntaxError(
+                f"expected `{text}`{after}, found {self.tok.describe()}{hint}", self.tok.pos
+            )
         return self.take()
 
     # ---- grammar ------------------------------------------------------------------------
@@ -98,8 +99,9 @@ class _Parser:
             raise _SyntaxError("empty expression", self.tok.pos)
         node = self.expr()
         if self.tok.kind != END:
-            raise _SyntaxError(f"unexpected {self.tok.describe()} after a complete expression",
-                               self.tok.pos)
+            raise _SyntaxError(
+                f"unexpected {self.tok.describe()} after a complete expression", self.tok.pos
+            )
         return node
 
     def expr(self) -> Node:
@@ -201,8 +203,9 @@ class _Parser:
     def comprehension(self, kind: Name) -> Node:
         self.take()
         if self.tok.kind != NAME or not self.is_("in", self.peek()):
-            raise _SyntaxError(f"`{kind.id}` needs a binder: `{kind.id}(x in xs: ...)`",
-                               self.tok.pos)
+            raise _SyntaxError(
+                f"`{kind.id}` needs a binder: `{kind.id}(x in xs: ...)`", self.tok.pos
+            )
         var = self.take().text
         self.take()
         source = self.expr()
@@ -254,12 +257,14 @@ class _Parser:
         pos = self.take().pos
         items = self.sequence("]", "the list")
         if not items:
-            raise _SyntaxError("an empty list `[]` has no element type: a list literal needs an "
-                               "element", pos)
+            raise _SyntaxError(
+                "an empty list `[]` has no element type: a list literal needs an element", pos
+            )
         return ListLit(pos, items)
 
     def name_token(self, context: str) -> Token:
         if self.tok.kind != NAME:
-            raise _SyntaxError(f"expected a name {context}, found {self.tok.describe()}",
-                               self.tok.pos)
+            raise _SyntaxError(
+                f"expected a name {context}, found {self.tok.describe()}", self.tok.pos
+            )
         return self.take()

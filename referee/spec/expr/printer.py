@@ -41,7 +41,9 @@ def _bare(node: Node) -> tuple[int, str]:
         case IntLit(value=v):
             return (NEG if v < 0 else POSTFIX), str(v)
         case StrLit(value=v):
-            return POSTFIX, '"' + v.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
+            return POSTFIX, '"' + v.replace("\\", "\\\\").replace('"', '\\"').replace(
+                "\n", "\\n"
+            ) + '"'
         case CardLit(value=v):
             return POSTFIX, str(v)
         case BoolLit(value=v):

@@ -61,8 +61,9 @@ class Definition:
     origin: Origin = NOWHERE
 
     @classmethod
-    def parse(cls, signature: str, body: str, origin: Origin = NOWHERE,
-              body_origin: Origin | None = None) -> Definition:
+    def parse(
+        cls, signature: str, body: str, origin: Origin = NOWHERE, body_origin: Origin | None = None
+    ) -> Definition:
         """From spec text: `Definition.parse("fits(i: int)", "rank(cards[i]) == base + i")`."""
         name, params = parse_signature(signature, origin)
         return cls(name, params, parse(body, body_origin or origin), origin=origin)
@@ -75,14 +76,18 @@ def parse_signature(text: str, origin: Origin = NOWHERE) -> tuple[str, list[tupl
     """`fits(i: int, c: card)` -> (`fits`, [(`i`, int), (`c`, card)]); `anchor` -> (`anchor`, [])."""
     match = _SIGNATURE.match(text)
     if not match:
-        raise _signature_error(f"malformed definition name `{text}`: expected `name` or "
-                               f"`name(param: type, ...)`", text, origin)
+        raise _signature_error(
+            f"malformed definition name `{text}`: expected `name` or `name(param: type, ...)`",
+            text,
+            origin,
+        )
     params = []
     for part in _split_params(match.group(2) or ""):
         pname, _, ptype = part.partition(":")
         if not _NAME.match(pname.strip()) or not ptype.strip():
-            raise _signature_error(f"malformed parameter `{part.strip()}`: expected "
-                                   f"`name: type`", text, origin)
+            raise _signature_error(
+                f"malformed parameter `{part.strip()}`: expected `name: type`", text, origin
+            )
         try:
             params.append((pname.strip(), parse_type(ptype)))
         except TypeSyntaxError as err:
@@ -128,9 +133,12 @@ class TypedExpr:
 class Program:
     """Scope + vocabulary + definitions. Building one checks every definition (all errors)."""
 
-    def __init__(self, scope: Scope | Mapping[str, TypeLike] | None = None,
-                 definitions: Iterable[Definition] = (),
-                 functions: Iterable[Function] | Mapping[str, Function] | None = None) -> None:
+    def __init__(
+        self,
+        scope: Scope | Mapping[str, TypeLike] | None = None,
+        definitions: Iterable[Definition] = (),
+        functions: Iterable[Function] | Mapping[str, Function] | None = None,
+    ) -> None:
         self.scope = scope if isinstance(scope, Scope) else Scope(scope)
         self.functions = vocabulary(functions)
         self.definitions: dict[str, CheckedDefinition] = {}
@@ -158,11 +166,17 @@ class Program:
         result = definition.result or type_of(node)
         if self._declare(definition, params, result, problems):
             self.definitions[definition.name] = CheckedDefinition(
-                definition.name, params, result, node, parsed.text, parsed.origin)
+                definition.name, params, result, node, parsed.text, parsed.origin
+            )
         return errors + checker.errors
 
-    def _declare(self, definition: Definition, params: tuple[tuple[str, Type], ...], result: Type,
-                 problems: list[str]) -> bool:
+    def _declare(
+        self,
+        definition: Definition,
+        params: tuple[tuple[str, Type], ...],
+        result: Type,
+        problems: list[str],
+    ) -> bool:
         """Make a definition visible to later ones (even a broken one, to avoid echo errors)."""
         if definition.name in self._signatures:
             return False
@@ -170,17 +184,22 @@ class Program:
         return not problems
 
     def _name_problems(self, name: str, params: tuple[tuple[str, Type], ...]) -> list[str]:
-        taken: dict[str, Container[str]] = {"a definition": self._signatures, "a function": self.functions,
-                 "a context name": self.scope}
-        problems = [f"`{name}` is already {what}" for what, names in taken.items()
-                    if name in names]
+        taken: dict[str, Container[str]] = {
+            "a definition": self._signatures,
+            "a function": self.functions,
+            "a context name": self.scope,
+        }
+        problems = [f"`{name}` is already {what}" for what, names in taken.items() if name in names]
         if name in WORDS:
             problems.append(f"`{name}` is a card word (a rank or suit name)")
         if not _NAME.match(name) or name in KEYWORDS or name in COMPREHENSIONS:
             problems.append(f"`{name}` cannot name a definition")
         names = [p for p, _ in params]
-        problems += [f"parameter `{p}` of `{name}` appears twice"
-                     for k, p in enumerate(names) if p in names[:k]]
+        problems += [
+            f"parameter `{p}` of `{name}` appears twice"
+            for k, p in enumerate(names)
+            if p in names[:k]
+        ]
         return problems
 
     def check(self, expr: ParsedExpr | str, expected: Type | None = None) -> TypedExpr:
@@ -204,9 +223,12 @@ class Program:
         return compile_expr(typed, label)
 
 
-def check(expr: ParsedExpr | str, scope: Scope | Mapping[str, TypeLike] | None = None,
-          expected: Type | None = None,
-          functions: Iterable[Function] | Mapping[str, Function] | None = None) -> TypedExpr:
+def check(
+    expr: ParsedExpr | str,
+    scope: Scope | Mapping[str, TypeLike] | None = None,
+    expected: Type | None = None,
+    functions: Iterable[Function] | Mapping[str, Function] | None = None,
+) -> TypedExpr:
     """Check one expression with no definitions (a shortcut for `Program(scope).check`)."""
     return Program(scope, (), functions).check(expr, expected)
 
@@ -219,8 +241,11 @@ def names_read(typed: Iterable[TypedExpr]) -> frozenset[str]:
     def walk(node: Node, program: Program) -> None:
         if isinstance(node, Name) and node.ref == VAR:
             found.add(node.id)
-        called = node.id if isinstance(node, Name) and node.ref == DEF else (
-            node.func if isinstance(node, Call) and node.ref == DEF else None)
+        called = (
+            node.id
+            if isinstance(node, Name) and node.ref == DEF
+            else (node.func if isinstance(node, Call) and node.ref == DEF else None)
+        )
         if called is not None and (id(program), called) not in seen:
             seen.add((id(program), called))
             walk(program.definitions[called].node, program)
@@ -245,8 +270,11 @@ def words_given(typed: TypedExpr) -> frozenset[str]:
             walk(node.then)
             walk(node.orelse)
         else:
-            called = node.id if isinstance(node, Name) and node.ref == DEF else (
-                node.func if isinstance(node, Call) and node.ref == DEF else None)
+            called = (
+                node.id
+                if isinstance(node, Name) and node.ref == DEF
+                else (node.func if isinstance(node, Call) and node.ref == DEF else None)
+            )
             if called is not None and called not in seen:
                 seen.add(called)
                 walk(typed.program.definitions[called].node)

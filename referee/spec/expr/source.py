@@ -60,8 +60,14 @@ class ExprError(SpecError):
 
     def __init__(self, message: str, pos: Pos, text: str, origin: Origin) -> None:
         line, column = origin.locate(pos)
-        super().__init__(message, file=origin.file, line=line, column=column,
-                         path=origin.path, excerpt=excerpt(text, pos))
+        super().__init__(
+            message,
+            file=origin.file,
+            line=line,
+            column=column,
+            path=origin.path,
+            excerpt=excerpt(text, pos),
+        )
         self.pos = pos
 
 

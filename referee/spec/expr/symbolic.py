@@ -66,6 +66,7 @@ def is_sym(value: Any) -> bool:
 
 # ---- booleans and integers ----------------------------------------------------------------
 
+
 def s_not(a: BoolLike) -> BoolLike:
     return (not a) if isinstance(a, bool) else z3.Not(a)
 
@@ -150,6 +151,7 @@ def s_abs(a: IntLike) -> IntLike:
 
 # ---- strings and cards --------------------------------------------------------------------
 
+
 @dataclass(frozen=True, eq=False)
 class SymStr:
     """A string known only by its code (see `STRINGS`)."""
@@ -193,8 +195,16 @@ class SymCard:
 
     def decode(self, model: z3.ModelRef) -> Card:
         """The concrete French card (or trump) a model gives this symbolic card."""
-        rank = _as_int(model.eval(self.rank, model_completion=True)) if is_sym(self.rank) else self.rank
-        suit = _as_int(model.eval(self.suit, model_completion=True)) if is_sym(self.suit) else self.suit
+        rank = (
+            _as_int(model.eval(self.rank, model_completion=True))
+            if is_sym(self.rank)
+            else self.rank
+        )
+        suit = (
+            _as_int(model.eval(self.suit, model_completion=True))
+            if is_sym(self.suit)
+            else self.suit
+        )
         return card_of(rank, STRINGS.name(suit))
 
 
@@ -219,8 +229,14 @@ class CardDomain:
         if len(runs) == 1 and len(_runs(next(iter(runs)))) == 1:
             low, high = _runs(next(iter(runs)))[0]
             return [rank >= low, rank <= high, z3.Or(*(suit == c for c, _ in self.ranks))]
-        return [s_or(*(s_and(suit == code, s_or(*(_within_run(rank, run) for run in _runs(ranks))))
-                       for code, ranks in self.ranks))]
+        return [
+            s_or(
+                *(
+                    s_and(suit == code, s_or(*(_within_run(rank, run) for run in _runs(ranks))))
+                    for code, ranks in self.ranks
+                )
+            )
+        ]
 
 
 def _runs(ranks: tuple[int, ...]) -> list[tuple[int, int]]:
@@ -271,6 +287,7 @@ def s_eq(a: Sym, b: Sym) -> BoolLike:
 
 
 # ---- lists --------------------------------------------------------------------------------
+
 
 @dataclass(frozen=True, eq=False)
 class SymList:
@@ -332,7 +349,9 @@ class SymList:
 def list_eq(a: SymList, b: SymList) -> BoolLike:
     slots_a, size_a = a.compact()
     slots_b, size_b = b.compact()
-    same = [s_implies(s_lt(k, size_a), s_eq(x, y)) for k, (x, y) in enumerate(zip(slots_a, slots_b))]
+    same = [
+        s_implies(s_lt(k, size_a), s_eq(x, y)) for k, (x, y) in enumerate(zip(slots_a, slots_b))
+    ]
     return s_and(s_eq(size_a, size_b), *same)
 
 

@@ -84,8 +84,9 @@ def as_type(value: TypeLike) -> Type:
 class Scope:
     """The types of the context names an expression may use (`cards`, `move`, `options`)."""
 
-    def __init__(self, names: Mapping[str, TypeLike] | None = None,
-                 meanings: Mapping[str, str] | None = None) -> None:
+    def __init__(
+        self, names: Mapping[str, TypeLike] | None = None, meanings: Mapping[str, str] | None = None
+    ) -> None:
         self._names: dict[str, Type] = {k: as_type(v) for k, v in (names or {}).items()}
         self._meanings = dict(meanings or {})  # what a name means, for `referee describe`
 
@@ -166,7 +167,9 @@ def _parse_type(tokens: list[str], text: str) -> tuple[Type, list[str]]:
         return _parse_record(rest, text)
     if head in _PRIMS:
         return _PRIMS[head], rest
-    raise TypeSyntaxError(f"unknown type `{head}`: expected one of `int bool str card list[...] {{...}}`")
+    raise TypeSyntaxError(
+        f"unknown type `{head}`: expected one of `int bool str card list[...] {{...}}`"
+    )
 
 
 def _parse_record(tokens: list[str], text: str) -> tuple[Type, list[str]]:

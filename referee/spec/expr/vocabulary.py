@@ -62,16 +62,19 @@ def _index_of(xs: Sequence[Any], x: Any) -> int:
 
 
 def _slice(xs: Sequence[Any], i: int, j: int) -> list[Any]:
-    return list(xs[max(i, 0):max(j, 0)])
+    return list(xs[max(i, 0) : max(j, 0)])
 
 
 # ---- z3 implementations -------------------------------------------------------------------
+
 
 def _z_indices(xs: s.SymList) -> s.SymList:
     if xs.plain:
         return s.SymList.of(range(len(xs.items)))
     size = xs.size()
-    return s.SymList(tuple(range(len(xs.items))), tuple(s.s_lt(k, size) for k in range(len(xs.items))))
+    return s.SymList(
+        tuple(range(len(xs.items))), tuple(s.s_lt(k, size) for k in range(len(xs.items)))
+    )
 
 
 def _z_distinct(xs: s.SymList) -> s.SymList:
@@ -85,8 +88,12 @@ def _z_distinct(xs: s.SymList) -> s.SymList:
 
 def _z_contains(xs: s.SymList, ys: s.SymList) -> Any:
     """Every present y occurs in ys no more often than in xs."""
-    return s.s_and(*(s.s_implies(f, s.s_occurrences(y, ys) <= s.s_occurrences(y, xs))
-                     for y, f in zip(ys.items, ys.flags)))
+    return s.s_and(
+        *(
+            s.s_implies(f, s.s_occurrences(y, ys) <= s.s_occurrences(y, xs))
+            for y, f in zip(ys.items, ys.flags)
+        )
+    )
 
 
 def _z_index_of(xs: s.SymList, x: Any) -> Any:
@@ -99,8 +106,9 @@ def _z_index_of(xs: s.SymList, x: Any) -> Any:
 
 def _z_slice(xs: s.SymList, i: Any, j: Any) -> s.SymList:
     slots, size = xs.compact()
-    flags = tuple(s.s_and(s.s_not(s.s_lt(k, i)), s.s_lt(k, j), s.s_lt(k, size))
-                  for k in range(len(slots)))
+    flags = tuple(
+        s.s_and(s.s_not(s.s_lt(k, i)), s.s_lt(k, j), s.s_lt(k, size)) for k in range(len(slots))
+    )
     return s.SymList(tuple(slots), flags)
 
 
@@ -117,33 +125,80 @@ def _z_is_red(card: s.SymCard) -> Any:
     return s.s_or(*(s.s_eq(card.suit, code) for code in red))
 
 
-BUILTINS: dict[str, Function] = {f.name: f for f in (
-    Function("size", (LIST_T,), INT, len, s.SymList.size, "the number of items"),
-    Function("indices", (LIST_T,), ListType(INT), lambda xs: list(range(len(xs))), _z_indices,
-             "`[0, 1, .., size(xs) - 1]`"),
-    Function("distinct", (LIST_T,), LIST_T, _distinct, _z_distinct,
-             "the first occurrence of each item, in order"),
-    Function("rank", (CARD,), INT, attrgetter("value"), attrgetter("rank"),
-             "the numeric rank: A=1 .. K=13 (a trump: its number)"),
-    Function("suit", (CARD,), STR, attrgetter("suit"), _z_suit,
-             "the suit letter: `S H D C`, `T` for tarot trumps"),
-    Function("is_red", (CARD,), BOOL, attrgetter("is_red"), _z_is_red, "hearts or diamonds"),
-    Function("min", (INT, INT), INT, min, s.s_min),
-    Function("max", (INT, INT), INT, max, s.s_max),
-    Function("abs", (INT,), INT, abs, s.s_abs),
-    Function("contains", (LIST_T, LIST_T), BOOL, _contains, _z_contains,
-             "multiset containment: every item of the second list, counted with multiplicity, "
-             "is in the first"),
-    Function("index_of", (LIST_T, T), INT, _index_of, _z_index_of,
-             "the position of an item in a list, from 0 (its first occurrence); -1 when absent: "
-             "an ordering written as a ranking list, `index_of([ace, jack, queen, king], rank(c))`"),
-    Function("reverse", (LIST_T,), LIST_T, lambda xs: list(reversed(xs)), _z_reverse),
-    Function("slice", (LIST_T, INT, INT), LIST_T, _slice, _z_slice,
-             "`xs[i:j]` with i and j clamped to `0..size(xs)` (no counting from the end)"),
-)}
+BUILTINS: dict[str, Function] = {
+    f.name: f
+    for f in (
+        Function("size", (LIST_T,), INT, len, s.SymList.size, "the number of items"),
+        Function(
+            "indices",
+            (LIST_T,),
+            ListType(INT),
+            lambda xs: list(range(len(xs))),
+            _z_indices,
+            "`[0, 1, .., size(xs) - 1]`",
+        ),
+        Function(
+            "distinct",
+            (LIST_T,),
+            LIST_T,
+            _distinct,
+            _z_distinct,
+            "the first occurrence of each item, in order",
+        ),
+        Function(
+            "rank",
+            (CARD,),
+            INT,
+            attrgetter("value"),
+            attrgetter("rank"),
+            "the numeric rank: A=1 .. K=13 (a trump: its number)",
+        ),
+        Function(
+            "suit",
+            (CARD,),
+            STR,
+            attrgetter("suit"),
+            _z_suit,
+            "the suit letter: `S H D C`, `T` for tarot trumps",
+        ),
+        Function("is_red", (CARD,), BOOL, attrgetter("is_red"), _z_is_red, "hearts or diamonds"),
+        Function("min", (INT, INT), INT, min, s.s_min),
+        Function("max", (INT, INT), INT, max, s.s_max),
+        Function("abs", (INT,), INT, abs, s.s_abs),
+        Function(
+            "contains",
+            (LIST_T, LIST_T),
+            BOOL,
+            _contains,
+            _z_contains,
+            "multiset containment: every item of the second list, counted with multiplicity, "
+            "is in the first",
+        ),
+        Function(
+            "index_of",
+            (LIST_T, T),
+            INT,
+            _index_of,
+            _z_index_of,
+            "the position of an item in a list, from 0 (its first occurrence); -1 when absent: "
+            "an ordering written as a ranking list, `index_of([ace, jack, queen, king], rank(c))`",
+        ),
+        Function("reverse", (LIST_T,), LIST_T, lambda xs: list(reversed(xs)), _z_reverse),
+        Function(
+            "slice",
+            (LIST_T, INT, INT),
+            LIST_T,
+            _slice,
+            _z_slice,
+            "`xs[i:j]` with i and j clamped to `0..size(xs)` (no counting from the end)",
+        ),
+    )
+}
 
 
-def vocabulary(extra: Iterable[Function] | Mapping[str, Function] | None = None) -> dict[str, Function]:
+def vocabulary(
+    extra: Iterable[Function] | Mapping[str, Function] | None = None,
+) -> dict[str, Function]:
     """The builtins plus `extra`; an extra function may not silently replace a builtin."""
     table = dict(BUILTINS)
     extras = extra.values() if isinstance(extra, Mapping) else (extra or ())

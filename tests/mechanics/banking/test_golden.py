@@ -26,10 +26,15 @@ def test_the_pontoon_golden_plays_its_hands_and_hides_cards() -> None:
     assert "??" in text and "    rejected: " in text
 
 
-def test_the_command_stops_a_banking_table_after_its_hands(capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_command_stops_a_banking_table_after_its_hands(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     assert main(["transcript", "pontoon", "--seed", "3", "--seats", "6", "--hands", "1"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0] == "# golden transcript: pontoon, 6 seats, seed 3, dealer 0, 1 hand, 1000 chips each"
+    assert (
+        lines[0]
+        == "# golden transcript: pontoon, 6 seats, seed 3, dealer 0, 1 hand, 1000 chips each"
+    )
     assert lines[-1].startswith("=== stopped after 1 hand(s): balances {0: ")
     golden = GOLDEN.read_text(encoding="utf-8").splitlines()
-    assert lines[1:-2] == golden[1:len(lines) - 2]  # the same play, cut after the first hand
+    assert lines[1:-2] == golden[1 : len(lines) - 2]  # the same play, cut after the first hand

@@ -26,7 +26,7 @@ from referee_bots.pontoon_bot import HIDDEN, next_to_act, turn_candidates
 from referee_client import RefereeClient, TableHandle
 from tests.oracles.banking import best_total, hard_total
 
-MAX_PROPOSALS = 5000     # per table: a hand of bots takes a few dozen
+MAX_PROPOSALS = 5000  # per table: a hand of bots takes a few dozen
 
 
 @pytest.fixture
@@ -40,13 +40,21 @@ def client(tmp_path: Path, games: dict[str, Game]) -> Iterator[RefereeClient]:
     service.close()
 
 
-def create_table(client: RefereeClient, seats: int, *, seed: int | None = None,
-                 options: dict[str, Any] | None = None, chips: int = 1000, dealer: int = 0,
-                 deal: dict[str, Any] | None = None) -> TableHandle:
+def create_table(
+    client: RefereeClient,
+    seats: int,
+    *,
+    seed: int | None = None,
+    options: dict[str, Any] | None = None,
+    chips: int = 1000,
+    dealer: int = 0,
+    deal: dict[str, Any] | None = None,
+) -> TableHandle:
     """A Pontoon table with starting chips (`RefereeClient.create_table` does not take
     balances: the request is made here with the generated stub)."""
-    request = pb.CreateTableRequest(game="pontoon", seats=seats, dealer=dealer,
-                                    balances={s: chips for s in range(seats)})
+    request = pb.CreateTableRequest(
+        game="pontoon", seats=seats, dealer=dealer, balances={s: chips for s in range(seats)}
+    )
     if options:
         request.options.update(options)
     if seed is not None:
@@ -99,8 +107,14 @@ def shown_whole(cards: list[str]) -> bool:
     return pontoon or len(cards) == 5 or hard_total(cards) > 21
 
 
-def play(client: RefereeClient, table: TableHandle, hands: int, rng: random.Random,
-         limits: dict[str, int], views: bool = True) -> dict[str, Any]:
+def play(
+    client: RefereeClient,
+    table: TableHandle,
+    hands: int,
+    rng: random.Random,
+    limits: dict[str, int],
+    views: bool = True,
+) -> dict[str, Any]:
     """Bots play `hands` hands; the invariants are checked after every accepted move."""
     total = chips(client.view(table.id))
     played, proposals, twists = 0, 0, dict[int, int]()
@@ -133,15 +147,30 @@ def play(client: RefereeClient, table: TableHandle, hands: int, rng: random.Rand
     raise AssertionError(f"{hands} hands took more than {MAX_PROPOSALS} proposals")
 
 
-@pytest.mark.parametrize(("seats", "seed", "options"), [
-    (2, 1, {}),
-    (5, 3, {"min_bet": 5, "max_bet": 50}),
-    (6, 8, {"stick_min": 16, "burn_hard_13": True,
-            "fifth_card_buy": "twist_only_if_hard_11_or_less"}),
-    (8, 21, {"split": "aces_only", "split_pontoon_double": False, "min_bet": 10, "max_bet": 10}),
-])
+@pytest.mark.parametrize(
+    ("seats", "seed", "options"),
+    [
+        (2, 1, {}),
+        (5, 3, {"min_bet": 5, "max_bet": 50}),
+        (
+            6,
+            8,
+            {
+                "stick_min": 16,
+                "burn_hard_13": True,
+                "fifth_card_buy": "twist_only_if_hard_11_or_less",
+            },
+        ),
+        (
+            8,
+            21,
+            {"split": "aces_only", "split_pontoon_double": False, "min_bet": 10, "max_bet": 10},
+        ),
+    ],
+)
 def test_bots_play_hands_with_chips_conserved_and_cards_hidden(
-        client: RefereeClient, seats: int, seed: int, options: dict[str, Any]) -> None:
+    client: RefereeClient, seats: int, seed: int, options: dict[str, Any]
+) -> None:
     table = create_table(client, seats, seed=seed, options=options)
     limits = {"min_bet": options.get("min_bet", 1), "max_bet": options.get("max_bet", 100)}
     final = play(client, table, hands=4, rng=random.Random(seed), limits=limits)
@@ -161,28 +190,43 @@ def test_the_last_hand_does_not_give_away_the_next(client: RefereeClient) -> Non
     """GEN-3 across hands. No pontoon in hand 1: its used cards go under the pack and hand 2 is
     dealt from the rest of the pack as it lay (PO-8). The finished hand revealed to everyone
     (`last_hand`) must not let seat 1 read the banker's face-down second card of hand 2."""
-    deck = ["TH", "TC", "9H", "8C",          # hand 1: seat 1 TH 9H (19), banker TC 8C (18)
-            "5D", "KD", "6D", "QD"]          # hand 2: seat 1 5D 6D, banker KD QD (20)
+    deck = [
+        "TH",
+        "TC",
+        "9H",
+        "8C",  # hand 1: seat 1 TH 9H (19), banker TC 8C (18)
+        "5D",
+        "KD",
+        "6D",
+        "QD",
+    ]  # hand 2: seat 1 5D 6D, banker KD QD (20)
     table = create_table(client, 2, deal={"deck": deck}, seed=5)
     seat1, banker = table.tokens[1], table.tokens[0]
     moves: list[tuple[str, dict[str, Any]]] = [
-        (seat1, {"type": "bet", "amount": 10}), (seat1, {"type": "stick"}),
-                        (banker, {"type": "stick"}), (banker, {"type": "next_hand"}),
-                        (seat1, {"type": "bet", "amount": 10})]
+        (seat1, {"type": "bet", "amount": 10}),
+        (seat1, {"type": "stick"}),
+        (banker, {"type": "stick"}),
+        (banker, {"type": "next_hand"}),
+        (seat1, {"type": "bet", "amount": 10}),
+    ]
     for token, move in moves:
         assert client.propose(table.id, token, move)["accepted"], move
-    secret = client.view(table.id, banker)["hands"]["0"][0]["cards"][1]   # the banker sees it
+    secret = client.view(table.id, banker)["hands"]["0"][0]["cards"][1]  # the banker sees it
     view = client.view(table.id, seat1)
-    assert view["hands"]["0"][0]["cards"] == [HIDDEN, HIDDEN]             # seat 1 does not...
+    assert view["hands"]["0"][0]["cards"] == [HIDDEN, HIDDEN]  # seat 1 does not...
     last = view["last_hand"]
     used = sum(len(h) for hands in last["hands"].values() for h in hands)
-    rest = [c for c in last.get("deck", []) if c not in
-            {c for hands in last["hands"].values() for h in hands for c in h}]
+    rest = [
+        c
+        for c in last.get("deck", [])
+        if c not in {c for hands in last["hands"].values() for h in hands for c in h}
+    ]
     # ... unless the revealed deck says in which order the rest of the pack lies: the 4th card
     # dealt in hand 2 (second round, the banker's) would be rest[3]
     assert used == 4
     assert rest[3:4] != [secret], (
-        f"seat 1 reads the banker's face-down {secret} in last_hand.deck: {last.get('deck')}")
+        f"seat 1 reads the banker's face-down {secret} in last_hand.deck: {last.get('deck')}"
+    )
 
 
 def test_referee_play_pontoon(capsys: pytest.CaptureFixture[str]) -> None:
@@ -202,6 +246,9 @@ def test_bots_play_shoot_pontoon_with_a_kitty(capsys: pytest.CaptureFixture[str]
     """SH-1, SH-8: the bank puts up (and refills) the kitty; chips plus kitty are conserved."""
     from referee.cli import main
 
-    assert main(["play", "shoot_pontoon", "--bots", "4", "--seed", "3", "--hands", "3", "--quiet"]) == 0
+    assert (
+        main(["play", "shoot_pontoon", "--bots", "4", "--seed", "3", "--hands", "3", "--quiet"])
+        == 0
+    )
     out = capsys.readouterr().out
     assert "after 3 hands" in out and "chips conserved (4000 of 4000)" in out

@@ -31,8 +31,17 @@ from tests.games import shipped_games
 
 GAME = shipped_games()["pontoon"]
 ONE_PACK = Counter(codes(french_pack(1)))
-MOVE_TYPES = ["bet", "split", "buy", "twist", "stick", "burn", "offer_bank", "accept_bank",
-              "next_hand"]
+MOVE_TYPES = [
+    "bet",
+    "split",
+    "buy",
+    "twist",
+    "stick",
+    "burn",
+    "offer_bank",
+    "accept_bank",
+    "next_hand",
+]
 MAX_CANDIDATES = 50
 ORDINALS = {2: "3rd", 3: "4th", 4: "5th"}
 
@@ -50,10 +59,15 @@ def table_setups(draw: st.DrawFn) -> dict[str, Any]:
         "min_bet": low,
         "max_bet": low + draw(st.integers(0, 200)),
     }
-    balances = draw(st.one_of(st.none(), st.lists(st.integers(-500, 5000), min_size=seats,
-                                                   max_size=seats)))
-    return {"seats": seats, "options": options, "dealer": draw(st.integers(0, seats - 1)),
-            "balances": None if balances is None else dict(enumerate(balances))}
+    balances = draw(
+        st.one_of(st.none(), st.lists(st.integers(-500, 5000), min_size=seats, max_size=seats))
+    )
+    return {
+        "seats": seats,
+        "options": options,
+        "dealer": draw(st.integers(0, seats - 1)),
+        "balances": None if balances is None else dict(enumerate(balances)),
+    }
 
 
 @st.composite
@@ -76,9 +90,17 @@ class PontoonTable(RuleBasedStateMachine):
     @initialize(setup=table_setups(), seed=st.integers(0, 2**32))
     def deal(self, setup: dict[str, Any], seed: int) -> None:
         self.seats, self.options = setup["seats"], setup["options"]
-        self.table = Table.create(GAME, TableSetup(
-            game="pontoon", seats=self.seats, seed=seed, dealer=setup["dealer"],
-            options=self.options, balances=setup["balances"]))
+        self.table = Table.create(
+            GAME,
+            TableSetup(
+                game="pontoon",
+                seats=self.seats,
+                seed=seed,
+                dealer=setup["dealer"],
+                options=self.options,
+                balances=setup["balances"],
+            ),
+        )
         self.chips = sum((setup["balances"] or {}).values())  # GEN-6: all the chips there are
         self.limits = {"min_bet": self.options["min_bet"], "max_bet": self.options["max_bet"]}
         self.snapshot = self.adjudicator
@@ -92,8 +114,9 @@ class PontoonTable(RuleBasedStateMachine):
         before, state, version = self.snapshot, self.table.state, self.table.version
         verdict = self.table.propose(seat, Move.from_data(data))
         if not verdict.accepted:
-            assert self.table.state is state and self.adjudicator == before, \
+            assert self.table.state is state and self.adjudicator == before, (
                 f"a rejected {data} of seat {seat} changed the table"
+            )
             assert self.table.version == verdict.version == version
             assert verdict.violations and not verdict.events
             for violation in verdict.violations:
@@ -108,8 +131,9 @@ class PontoonTable(RuleBasedStateMachine):
             event("a hand was settled")
         return verdict
 
-    def check_ranges(self, seat: int, data: dict[str, Any], verdict: Verdict,
-                     before: dict[str, Any]) -> None:
+    def check_ranges(
+        self, seat: int, data: dict[str, Any], verdict: Verdict, before: dict[str, Any]
+    ) -> None:
         """PO-3, PO-5: a bet or a buy rejected for its amount says what the range is."""
         for violation in verdict.violations:
             if violation.rule == "PO-3":
@@ -133,8 +157,9 @@ class PontoonTable(RuleBasedStateMachine):
         hand: dict[str, Any] = hands[min(index, len(hands) - 1)]
         return hand
 
-    def check_chip_moves(self, verdict: Verdict, before: dict[str, Any],
-                         after: dict[str, Any]) -> None:
+    def check_chip_moves(
+        self, verdict: Verdict, before: dict[str, Any], after: dict[str, Any]
+    ) -> None:
         """Chips move only as the events say: a `transfer` (a balance to or from the table, or
         between balances) or a `settled` hand (its stake back, plus what the banker paid)."""
         moved = Counter[str]()
@@ -148,8 +173,11 @@ class PontoonTable(RuleBasedStateMachine):
                 moved[str(before["banker"])] -= e.data["paid"]
                 moved["table"] -= e.data["stake"]
         for s in range(self.seats):
-            assert after["balances"][str(s)] - before["balances"][str(s)] == moved[str(s)], \
-                (verdict.events, before["balances"], after["balances"])
+            assert after["balances"][str(s)] - before["balances"][str(s)] == moved[str(s)], (
+                verdict.events,
+                before["balances"],
+                after["balances"],
+            )
         assert after["on_table"] - before["on_table"] == moved["table"], verdict.events
 
     # --- legal play (the bot) -------------------------------------------------------------
@@ -179,16 +207,26 @@ class PontoonTable(RuleBasedStateMachine):
         view = self.adjudicator
         seat = next_to_act(view)
         hand = self.judged_hand(seat, view)
-        near = [self.options["min_bet"], self.options["max_bet"], hand["stake"],
-                2 * hand["stake"], *hand["paid"][-1:]]
+        near = [
+            self.options["min_bet"],
+            self.options["max_bet"],
+            hand["stake"],
+            2 * hand["stake"],
+            *hand["paid"][-1:],
+        ]
         base = data.draw(st.sampled_from(near))
-        amount = base + data.draw(st.integers(-2, 2)) if data.draw(st.booleans()) else \
-            data.draw(st.integers(-5, 500))
+        amount = (
+            base + data.draw(st.integers(-2, 2))
+            if data.draw(st.booleans())
+            else data.draw(st.integers(-5, 500))
+        )
         kind = "bet" if view["phase"] == "bet" else data.draw(st.sampled_from(["buy", "bet"]))
         self.propose(seat, {"type": kind, "amount": amount})
 
-    @rule(offset=st.integers(1, 7), kind=st.sampled_from(["bet", "buy", "twist", "stick",
-                                                           "split", "burn"]))
+    @rule(
+        offset=st.integers(1, 7),
+        kind=st.sampled_from(["bet", "buy", "twist", "stick", "split", "burn"]),
+    )
     def out_of_turn(self, offset: int, kind: str) -> None:
         view = self.adjudicator
         seat = (next_to_act(view) + offset) % self.seats
@@ -222,8 +260,10 @@ class PontoonTable(RuleBasedStateMachine):
     @invariant()
     def chips_are_conserved(self) -> None:
         view = self.adjudicator
-        assert sum(view["balances"].values()) + view["on_table"] + (view.get("kitty") or 0) \
+        assert (
+            sum(view["balances"].values()) + view["on_table"] + (view.get("kitty") or 0)
             == self.chips
+        )
         assert view["on_table"] >= 0
         if view["hand_over"]:
             assert view["on_table"] == 0, "a finished hand left stakes on the table"
@@ -256,24 +296,42 @@ class PontoonTable(RuleBasedStateMachine):
                     for place, (card, up) in enumerate(zip(hand.cards, hand.face_up)):
                         hidden_first = seat == state.banker and place == 0 and in_play
                         sees = up or (viewer == seat and not hidden_first)
-                        assert shown["cards"][place] == (str(card) if sees else HIDDEN), \
-                            (viewer, seat, place, shown, state.phase)
+                        assert shown["cards"][place] == (str(card) if sees else HIDDEN), (
+                            viewer,
+                            seat,
+                            place,
+                            shown,
+                            state.phase,
+                        )
 
 
 # No shrinking: a failure prints its steps (and the example database replays it).
 PontoonTable.TestCase.settings = settings(
-    max_examples=100, stateful_step_count=30, deadline=None,
+    max_examples=100,
+    stateful_step_count=30,
+    deadline=None,
     phases=[Phase.explicit, Phase.reuse, Phase.generate],
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
 TestPontoonTable = PontoonTable.TestCase
 
 
 # --- options (PO-10) are validated when the table is created ---------------------------------
-@pytest.mark.parametrize("options", [
-    {"stick_min": 14}, {"stick_min": 17}, {"split": "any_pair"}, {"fifth_card_buy": "never"},
-    {"burn_hard_13": "yes"}, {"split_pontoon_double": 1}, {"min_bet": 0}, {"max_bet": -5},
-    {"min_bet": "five"}, {"kitty": 100},
-])
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"stick_min": 14},
+        {"stick_min": 17},
+        {"split": "any_pair"},
+        {"fifth_card_buy": "never"},
+        {"burn_hard_13": "yes"},
+        {"split_pontoon_double": 1},
+        {"min_bet": 0},
+        {"max_bet": -5},
+        {"min_bet": "five"},
+        {"kitty": 100},
+    ],
+)
 def test_bad_options_are_refused(options: dict[str, Any]) -> None:
     with pytest.raises(OptionError) as caught:
         Table.create(GAME, TableSetup(game="pontoon", seats=3, seed=1, options=options))
@@ -284,15 +342,27 @@ def test_a_minimum_bet_over_the_maximum_is_refused() -> None:
     """PO-3, PO-10: with `min_bet` over `max_bet` no bet could ever be accepted, and the table
     would wait forever for its first move: refused like any other bad option."""
     with pytest.raises(OptionError):
-        Table.create(GAME, TableSetup(game="pontoon", seats=3, seed=1,
-                                      options={"min_bet": 50, "max_bet": 10}))
+        Table.create(
+            GAME,
+            TableSetup(game="pontoon", seats=3, seed=1, options={"min_bet": 50, "max_bet": 10}),
+        )
 
 
-@pytest.mark.parametrize("options", [
-    {"stick_min": 16, "split": "aces_only", "fifth_card_buy": "twist_only_if_hard_11_or_less",
-     "burn_hard_13": True, "split_pontoon_double": False, "min_bet": 10, "max_bet": 10},
-    {"stick_min": 15.0},  # over gRPC numbers arrive as floats: an integral one is an integer
-])
+@pytest.mark.parametrize(
+    "options",
+    [
+        {
+            "stick_min": 16,
+            "split": "aces_only",
+            "fifth_card_buy": "twist_only_if_hard_11_or_less",
+            "burn_hard_13": True,
+            "split_pontoon_double": False,
+            "min_bet": 10,
+            "max_bet": 10,
+        },
+        {"stick_min": 15.0},  # over gRPC numbers arrive as floats: an integral one is an integer
+    ],
+)
 def test_good_options_are_taken(options: dict[str, Any]) -> None:
     table = Table.create(GAME, TableSetup(game="pontoon", seats=3, seed=1, options=options))
     assert table.state.options == {**GAME.resolve_options({}), **options}

@@ -46,8 +46,10 @@ def play(name: str) -> list[Played]:
 
 def test_a_hand_that_finds_the_pack_empty_stands_and_nothing_else_moves() -> None:
     stands = [m for m in play("po5-empty-pack-hand-stands.yaml") if "pack_empty" in m.kinds()]
-    assert [(m.step.seat, m.step.move.type, m.pack_before) for m in stands] == \
-        [(7, "buy", 0), (0, "twist", 0)]
+    assert [(m.step.seat, m.step.move.type, m.pack_before) for m in stands] == [
+        (7, "buy", 0),
+        (0, "twist", 0),
+    ]
     seven, banker = stands
     # seat 7's buy: no card, no transfer; the banker's turn comes
     assert seven.verdict.events[0].data == {"seat": 7, "hand": 0}
@@ -58,17 +60,26 @@ def test_a_hand_that_finds_the_pack_empty_stands_and_nothing_else_moves() -> Non
 
 
 def test_the_split_refused_for_lack_of_cards_is_the_specs_verdict() -> None:
-    (split,) = [m for m in play("po5-empty-pack-hand-stands.yaml")
-                if m.step.move.type == "split" and not m.verdict.accepted]
+    (split,) = [
+        m
+        for m in play("po5-empty-pack-hand-stands.yaml")
+        if m.step.move.type == "split" and not m.verdict.accepted
+    ]
     assert split.pack_before == 1
     (violation,) = split.verdict.violations
     assert (violation.rule, violation.cites, violation.code) == (
-        "PO-5-split-pack", ("PO-5",), "split_pack_short")
+        "PO-5-split-pack",
+        ("PO-5",),
+        "split_pack_short",
+    )
 
 
 def test_a_bust_hand_is_shown_to_every_seat_before_its_cards_go_under_the_pack() -> None:
-    (bust,) = [m for m in play("po5-bust-cards-under-the-pack.yaml")
-               if any(e.kind == "hand_shown" and e.data["bust"] for e in m.verdict.events)]
+    (bust,) = [
+        m
+        for m in play("po5-bust-cards-under-the-pack.yaml")
+        if any(e.kind == "hand_shown" and e.data["bust"] for e in m.verdict.events)
+    ]
     shown = next(e for e in bust.verdict.events if e.kind == "hand_shown")
     assert shown.data == {"seat": 4, "hand": 0, "cards": ["KS", "KH", "KD"], "bust": True}
     assert all(shown.seen_by(seat)["cards"] == shown.data["cards"] for seat in (None, 0, 1, 7))

@@ -47,14 +47,16 @@ def assert_lines_hide_what_they_must(table: Table) -> None:
     for seat in range(table.setup.seats):
         line = BANKING.view_line(table.view(seat))
         assert Counter(CARD.findall(line)) == expected_cards(table.state, seat), (
-            f"seat {seat}, phase {table.state.phase}: {line}")
+            f"seat {seat}, phase {table.state.phase}: {line}"
+        )
 
 
-@pytest.mark.parametrize("game, seed, seats", [
-    ("pontoon", 3, 6), ("pontoon", 11, 3),
-    ("shoot_pontoon", 3, 4)])
-def test_seat_lines_show_only_what_the_seat_may_see(game: str, seed: int, seats: int,
-                                                     games: dict[str, Game]) -> None:
+@pytest.mark.parametrize(
+    "game, seed, seats", [("pontoon", 3, 6), ("pontoon", 11, 3), ("shoot_pontoon", 3, 4)]
+)
+def test_seat_lines_show_only_what_the_seat_may_see(
+    game: str, seed: int, seats: int, games: dict[str, Game]
+) -> None:
     table = new_table(games[game], BANKING, seed, seats, None, 0)
     script, rng = Transcript(table, BANKING, every_view=False), random.Random(seed)
     assert_lines_hide_what_they_must(table)

@@ -90,8 +90,12 @@ def test_the_parts_it_leaves_out_are_no_ops(games: dict[str, Game]) -> None:
     view = table.view(ADJUDICATOR)
     assert view["phase"] == "bet" and view["to_act"] == 1  # no kitty to put up first
     assert "kitty" not in view
-    assert set(GAME.mechanic.expressions) == {"banking.done", "banking.bust", "banking.settle",
-                                              "banking.reshuffle"}
+    assert set(GAME.mechanic.expressions) == {
+        "banking.done",
+        "banking.bust",
+        "banking.settle",
+        "banking.reshuffle",
+    }
     shoot = games["shoot_pontoon"].mechanic.expressions
     assert "banking.kitty.shoot_settle" in shoot
     verdict = propose(table, 1, {"type": "kitty", "amount": 5})  # a move the game does not have
@@ -119,13 +123,16 @@ def test_the_kittys_names_are_the_kitty_parts(tmp_path: Path) -> None:
 
 
 def test_the_kitty_move_needs_the_kitty_part(tmp_path: Path) -> None:
-    path = edited(tmp_path, SPEC, "  next_hand:\n", "  next_hand:\n  kitty:\n    fields: {amount: int}\n")
+    path = edited(
+        tmp_path, SPEC, "  next_hand:\n", "  next_hand:\n  kitty:\n    fields: {amount: int}\n"
+    )
     assert "select the kitty part with `banking.kitty`" in refused(path)
 
 
 def test_the_kitty_part_needs_the_kitty_move(tmp_path: Path) -> None:
-    path = edited(tmp_path, SPEC, "  reshuffle: true\n",
-                  "  reshuffle: true\n  kitty: {shoot_settle: '0'}\n")
+    path = edited(
+        tmp_path, SPEC, "  reshuffle: true\n", "  reshuffle: true\n  kitty: {shoot_settle: '0'}\n"
+    )
     assert "needs the banker's move `kitty`" in refused(path)
 
 
@@ -133,8 +140,10 @@ def test_the_kitty_part_is_selected_with_its_expressions(tmp_path: Path) -> None
     text = (DEFAULT_SPECS / "shoot_pontoon.yaml").read_text(encoding="utf-8")
     start, end = text.index("  kitty:   "), text.index("then shoot else -shoot\n")
     path = tmp_path / "shoot_pontoon.yaml"
-    path.write_text(text[:start] + "  kitty: true\n" + text[end + len("then shoot else -shoot\n"):],
-                    encoding="utf-8")
+    path.write_text(
+        text[:start] + "  kitty: true\n" + text[end + len("then shoot else -shoot\n") :],
+        encoding="utf-8",
+    )
     assert "`banking.kitty` selects the kitty part: give its `shoot_settle`" in refused(path)
 
 

@@ -20,11 +20,16 @@ from referee.model import Move
 from referee.spec.registry import DEFAULT_SPECS, Game, load_game
 
 SHIPPED = "priority: [goes_out, nearest_after_discarder]"
-DEAL = {"hands": {"1": ["5C", "2H", "KH", "KD", "QH", "JD", "TD", "8S", "7S"],
-                  "2": ["5S", "5H", "2S", "3S", "JC", "QC", "AD", "8C", "6D"],
-                  "3": ["3C", "4C", "8H", "TH", "8D", "6S", "7D", "AS", "4H"],
-                  "0": ["6C", "7C", "JS", "QS", "KS", "2D", "3D", "4D", "5D"]},
-        "turned": "9D", "stock": ["AH", "2C", "TC"]}
+DEAL = {
+    "hands": {
+        "1": ["5C", "2H", "KH", "KD", "QH", "JD", "TD", "8S", "7S"],
+        "2": ["5S", "5H", "2S", "3S", "JC", "QC", "AD", "8C", "6D"],
+        "3": ["3C", "4C", "8H", "TH", "8D", "6S", "7D", "AS", "4H"],
+        "0": ["6C", "7C", "JS", "QS", "KS", "2D", "3D", "4D", "5D"],
+    },
+    "turned": "9D",
+    "stock": ["AH", "2C", "TC"],
+}
 
 
 def taradinho(tmp_path: Path, priority: str) -> Game:
@@ -40,11 +45,20 @@ def taradinho(tmp_path: Path, priority: str) -> Game:
 def winner_of_three_claims(game: Game) -> int:
     """Seats 2 and 3 claim the discard to meld it, seat 0 (farthest) to go out."""
     table = Table.create(game, TableSetup(game="taradinho", seats=4, dealer=0, deal=DEAL))
-    moves: list[tuple[int, dict[str, Any]]] = [(1, {"type": "draw"}), (1, {"type": "discard", "card": "5C"}),
-             (2, {"type": "take_discard", "meld": ["5S", "5H", "5C"]}),
-             (3, {"type": "take_discard", "meld": ["3C", "4C", "5C"]}),
-             (0, {"type": "go_out", "take": "discard",
-                  "melds": [["5C", "6C", "7C"], ["JS", "QS", "KS"], ["2D", "3D", "4D", "5D"]]})]
+    moves: list[tuple[int, dict[str, Any]]] = [
+        (1, {"type": "draw"}),
+        (1, {"type": "discard", "card": "5C"}),
+        (2, {"type": "take_discard", "meld": ["5S", "5H", "5C"]}),
+        (3, {"type": "take_discard", "meld": ["3C", "4C", "5C"]}),
+        (
+            0,
+            {
+                "type": "go_out",
+                "take": "discard",
+                "melds": [["5C", "6C", "7C"], ["JS", "QS", "KS"], ["2D", "3D", "4D", "5D"]],
+            },
+        ),
+    ]
     for seat, move in moves:
         verdict = table.propose(seat, Move.from_data(move))
         assert not verdict.violations, verdict.violations
@@ -61,12 +75,16 @@ def test_another_priority_gives_the_discard_to_the_nearest(tmp_path: Path) -> No
     assert winner_of_three_claims(taradinho(tmp_path, "[nearest_after_discarder]")) == 2
 
 
-@pytest.mark.parametrize(("priority", "says"), [
-    ("[goes_ot]", "unknown claim order `goes_ot`: did you mean `goes_out`?"),
-    ("[]", "`priority` lists the orders that pick the winning claim"),
-])
-def test_a_priority_the_mechanic_does_not_know_is_refused(tmp_path: Path, priority: str,
-                                                          says: str) -> None:
+@pytest.mark.parametrize(
+    ("priority", "says"),
+    [
+        ("[goes_ot]", "unknown claim order `goes_ot`: did you mean `goes_out`?"),
+        ("[]", "`priority` lists the orders that pick the winning claim"),
+    ],
+)
+def test_a_priority_the_mechanic_does_not_know_is_refused(
+    tmp_path: Path, priority: str, says: str
+) -> None:
     with pytest.raises(SpecErrors) as caught:
         taradinho(tmp_path, priority)
     assert says in str(caught.value)

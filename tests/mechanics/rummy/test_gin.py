@@ -28,9 +28,13 @@ from tests.mechanic_of import mechanic_of
 
 SPEC = Path(__file__).parent / "specs" / "gin.yaml"
 GIN = load_game(SPEC)
-DEAL = {"hands": {"1": ["2C", "3C", "4C", "7H", "7S", "7D", "KD"],
-                  "0": ["AS", "2S", "9H", "TD", "JC", "QH", "4D"]},
-        "stock": ["QS", "5C", "8C"]}
+DEAL = {
+    "hands": {
+        "1": ["2C", "3C", "4C", "7H", "7S", "7D", "KD"],
+        "0": ["AS", "2S", "9H", "TD", "JC", "QH", "4D"],
+    },
+    "stock": ["QS", "5C", "8C"],
+}
 
 
 def propose(table: Table, seat: int, move: dict[str, Any]) -> Verdict:
@@ -48,7 +52,9 @@ def fits(value: Any, *path: str) -> list[str]:
     schema: Any = GIN.schemas
     for key in path:
         schema = schema[key]
-    return [e.message for e in Draft202012Validator(schema).iter_errors(json.loads(json.dumps(value)))]
+    return [
+        e.message for e in Draft202012Validator(schema).iter_errors(json.loads(json.dumps(value)))
+    ]
 
 
 def stacked() -> Table:
@@ -71,20 +77,20 @@ def test_a_hand_played_to_its_end() -> None:
     refused = propose(table, 1, {"type": "take_discard"})
     assert refused.rule_ids() == {"GN-6"}  # the mechanic's own verdict, with the spec's id
 
-    accept(table, 1, {"type": "draw"})                                   # QS
+    accept(table, 1, {"type": "draw"})  # QS
     assert table.view(1)["legal_moves"] == ["meld", "layoff", "discard"]
     discarded = accept(table, 1, {"type": "discard", "card": "QS"})
     assert "claim_window" not in {e.kind for e in discarded.events}  # no claims part: no window
     assert table.view(0)["claim_window"] is None and table.view(0)["to_act"] == 0
 
-    accept(table, 0, {"type": "take_discard"})         # into the hand: gin has no rule against it
+    accept(table, 0, {"type": "take_discard"})  # into the hand: gin has no rule against it
     assert table.view(0)["hand"].count("QS") == 1 and table.view(0)["discard_size"] == 0
     accept(table, 0, {"type": "discard", "card": "9H"})
 
-    accept(table, 1, {"type": "draw"})                                   # 5C
+    accept(table, 1, {"type": "draw"})  # 5C
     accept(table, 1, {"type": "meld", "cards": ["2C", "3C", "4C", "5C"]})
     accept(table, 1, {"type": "meld", "cards": ["7H", "7S", "7D"]})
-    out = accept(table, 1, {"type": "discard", "card": "KD"})            # the last card: out
+    out = accept(table, 1, {"type": "discard", "card": "KD"})  # the last card: out
     kinds = [e.kind for e in out.events]
     assert kinds == ["discarded", "went_out", "hand_over", "match_over"]  # no blow, no next deal
     assert table.is_over
@@ -123,19 +129,26 @@ def refusal(path: Path) -> str:
     return str(caught.value)
 
 
-@pytest.mark.parametrize(("old", "new", "says"), [
-    # a rule naming the turned card, where the deal turns none
-    ("require: in_turn\n", "require: in_turn and rank(turned) > 0\n", "unknown name `turned`"),
-    # a move of the match, without the match
-    ("moves:\n", "moves:\n  reenter:\n    text: {en: come back}\n", "needs `rummy.match`"),
-    # claim windows with a misspelt priority
-    ("  hand_size: 7\n", "  hand_size: 7\n  claims: {option: o, window: w, deadline: d, priorty: []}\n",
-     "did you mean `priority`"),
-    # a verdict of the mechanic misspelt
-    ("    no_discard:\n", "    no_discrad:\n", "did you mean `no_discard`"),
-])
-def test_a_part_the_spec_leaves_out_cannot_be_half_used(tmp_path: Path, old: str, new: str,
-                                                        says: str) -> None:
+@pytest.mark.parametrize(
+    ("old", "new", "says"),
+    [
+        # a rule naming the turned card, where the deal turns none
+        ("require: in_turn\n", "require: in_turn and rank(turned) > 0\n", "unknown name `turned`"),
+        # a move of the match, without the match
+        ("moves:\n", "moves:\n  reenter:\n    text: {en: come back}\n", "needs `rummy.match`"),
+        # claim windows with a misspelt priority
+        (
+            "  hand_size: 7\n",
+            "  hand_size: 7\n  claims: {option: o, window: w, deadline: d, priorty: []}\n",
+            "did you mean `priority`",
+        ),
+        # a verdict of the mechanic misspelt
+        ("    no_discard:\n", "    no_discrad:\n", "did you mean `no_discard`"),
+    ],
+)
+def test_a_part_the_spec_leaves_out_cannot_be_half_used(
+    tmp_path: Path, old: str, new: str, says: str
+) -> None:
     assert says in refusal(edited(tmp_path, old, new))
 
 
@@ -148,6 +161,8 @@ def test_the_game_is_its_spec() -> None:
 def test_the_mechanic_names_no_rule_of_a_game() -> None:
     """Pontinho's and Taradinho's procedure is their specs' parts: no PN- or TD- id in the code."""
     folder = Path(rummy_package.__file__).parent
-    cited = {path.name: re.findall(r"\b(?:PN|TD)-\d+", path.read_text(encoding="utf-8"))
-             for path in sorted(folder.glob("*.py"))}
+    cited = {
+        path.name: re.findall(r"\b(?:PN|TD)-\d+", path.read_text(encoding="utf-8"))
+        for path in sorted(folder.glob("*.py"))
+    }
     assert {name: ids for name, ids in cited.items() if ids} == {}

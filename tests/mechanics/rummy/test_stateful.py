@@ -38,8 +38,8 @@ GAME = shipped_games()["pontinho"]
 TWO_PACKS = Counter(codes(french_pack(2)))
 ALL_CODES = sorted(TWO_PACKS)
 RANKS = "A23456789TJQK"
-BLOW_AT = 100                # PN-26
-MAX_CANDIDATES = 2000        # bot proposals tried for one turn (it always ends with discards)
+BLOW_AT = 100  # PN-26
+MAX_CANDIDATES = 2000  # bot proposals tried for one turn (it always ends with discards)
 HAND_MOVES = ("take", "play")
 
 BAD_CODES = ["ZZ", "1H", "7X", "", "10", "T1", "MT", "7HH", "H7", 7, 7.5, [], {}, None, True]
@@ -71,25 +71,33 @@ def malformed_moves(draw: st.DrawFn) -> dict[str, Any]:
     """Moves that cannot be read: unknown types, bad card codes, fields of the wrong shape."""
     good = draw(st.sampled_from(ALL_CODES))
     bad = draw(st.sampled_from(BAD_CODES))
-    return draw(st.sampled_from([
-        {"type": draw(st.sampled_from(UNKNOWN_TYPES))},
-        {"type": draw(st.sampled_from(UNKNOWN_TYPES)), "cards": [good]},
-        {"type": "discard", "card": bad},
-        {"type": "meld", "cards": [good, bad]},
-        {"type": "meld", "cards": good},
-        {"type": "layoff", "meld": 1, "cards": [bad]},
-        {"type": "layoff", "meld": draw(st.sampled_from(["1", 1.5, None, [1]])), "cards": [good]},
-        {"type": "layoff", "meld": 1, "cards": [good], "at": "middle"},
-        {"type": "take_discard", "meld": [good, bad]},
-        {"type": "go_out", "melds": [[good, bad]]},
-        {"type": "go_out", "steals": [{"meld": 1}]},
-        {"type": "go_out", "take": "stock"},
-        {"type": "swap_joker", "meld": 1, "card": bad, "new_meld": [good]},
-        {"type": "swap_joker", "meld": 1, "card": good},
-        {"type": "draw", "card": good},
-        {"type": "reenter", "score": 0},
-        {"type": "discard", "card": good, "extra": 1},
-    ]))
+    return draw(
+        st.sampled_from(
+            [
+                {"type": draw(st.sampled_from(UNKNOWN_TYPES))},
+                {"type": draw(st.sampled_from(UNKNOWN_TYPES)), "cards": [good]},
+                {"type": "discard", "card": bad},
+                {"type": "meld", "cards": [good, bad]},
+                {"type": "meld", "cards": good},
+                {"type": "layoff", "meld": 1, "cards": [bad]},
+                {
+                    "type": "layoff",
+                    "meld": draw(st.sampled_from(["1", 1.5, None, [1]])),
+                    "cards": [good],
+                },
+                {"type": "layoff", "meld": 1, "cards": [good], "at": "middle"},
+                {"type": "take_discard", "meld": [good, bad]},
+                {"type": "go_out", "melds": [[good, bad]]},
+                {"type": "go_out", "steals": [{"meld": 1}]},
+                {"type": "go_out", "take": "stock"},
+                {"type": "swap_joker", "meld": 1, "card": bad, "new_meld": [good]},
+                {"type": "swap_joker", "meld": 1, "card": good},
+                {"type": "draw", "card": good},
+                {"type": "reenter", "score": 0},
+                {"type": "discard", "card": good, "extra": 1},
+            ]
+        )
+    )
 
 
 @st.composite
@@ -107,17 +115,25 @@ def match_setups(draw: st.DrawFn) -> dict[str, Any]:
     }
     # some runs start near 100 (matches end fast), some with a few seats near it (blown seats
     # while the match goes on), some anywhere under 100, some from 0
-    scores = draw(st.one_of(
-        st.lists(st.integers(80, 99), min_size=seats, max_size=seats),
-        st.lists(st.one_of(st.integers(88, 99), st.integers(0, 50)), min_size=seats,
-                 max_size=seats),
-        st.lists(st.integers(0, 99), min_size=seats, max_size=seats),
-        st.none()))
-    balances = draw(st.one_of(st.none(), st.lists(st.integers(-500, 5000), min_size=seats,
-                                                   max_size=seats)))
-    return {"seats": seats, "options": options,
-            "scores": None if scores is None else dict(enumerate(scores)),
-            "balances": None if balances is None else dict(enumerate(balances))}
+    scores = draw(
+        st.one_of(
+            st.lists(st.integers(80, 99), min_size=seats, max_size=seats),
+            st.lists(
+                st.one_of(st.integers(88, 99), st.integers(0, 50)), min_size=seats, max_size=seats
+            ),
+            st.lists(st.integers(0, 99), min_size=seats, max_size=seats),
+            st.none(),
+        )
+    )
+    balances = draw(
+        st.one_of(st.none(), st.lists(st.integers(-500, 5000), min_size=seats, max_size=seats))
+    )
+    return {
+        "seats": seats,
+        "options": options,
+        "scores": None if scores is None else dict(enumerate(scores)),
+        "balances": None if balances is None else dict(enumerate(balances)),
+    }
 
 
 class PontinhoMatch(RuleBasedStateMachine):
@@ -126,9 +142,18 @@ class PontinhoMatch(RuleBasedStateMachine):
     @initialize(setup=match_setups(), seed=st.integers(0, 2**32), dealer=st.integers(0, 4))
     def deal(self, setup: dict[str, Any], seed: int, dealer: int) -> None:
         self.seats = setup["seats"]
-        self.table = Table.create(GAME, TableSetup(
-            game="pontinho", seats=self.seats, seed=seed, dealer=dealer % self.seats,
-            options=setup["options"], scores=setup["scores"], balances=setup["balances"]))
+        self.table = Table.create(
+            GAME,
+            TableSetup(
+                game="pontinho",
+                seats=self.seats,
+                seed=seed,
+                dealer=dealer % self.seats,
+                options=setup["options"],
+                scores=setup["scores"],
+                balances=setup["balances"],
+            ),
+        )
         # GEN-6: what the seats held before the entry stakes is all the chips there are
         self.chips = sum((setup["balances"] or {}).values())
         self.stakes = setup["options"]["stakes"]
@@ -151,8 +176,9 @@ class PontinhoMatch(RuleBasedStateMachine):
         was_over = self.table.is_over
         verdict = self.table.propose(seat, Move.from_data(data))
         if was_over and 0 <= seat < self.seats:
-            assert [(v.rule, v.code) for v in verdict.violations] == [("GEN-8", "hand_over")], \
+            assert [(v.rule, v.code) for v in verdict.violations] == [("GEN-8", "hand_over")], (
                 f"after the match, {data} of seat {seat}: {verdict}"
+            )
         if not verdict.accepted:
             assert self.table.state is state
             if full_check:
@@ -179,8 +205,9 @@ class PontinhoMatch(RuleBasedStateMachine):
         number = view["hand_number"]
         assert self.commitments.setdefault(number, view["commitment"]) == view["commitment"]
 
-    def check_scores(self, seat: int, kind: str, verdict: Verdict, before: dict[str, Any],
-                     after: dict[str, Any]) -> None:
+    def check_scores(
+        self, seat: int, kind: str, verdict: Verdict, before: dict[str, Any], after: dict[str, Any]
+    ) -> None:
         """Scores go up only when a hand is scored, by its points; a re-entry sets the seat
         that re-enters, and only it, to the highest score still in (PN-24, PN-28)."""
         kinds = [e.kind for e in verdict.events]
@@ -197,14 +224,16 @@ class PontinhoMatch(RuleBasedStateMachine):
             still_in = [old[str(s)] for s in range(self.seats) if s not in before["blown"]]
             assert new[str(seat)] == max(still_in) < BLOW_AT, (old, new, still_in)
             assert new[str(seat)] <= old[str(seat)]
-            assert {s: v for s, v in new.items() if s != str(seat)} == \
-                   {s: v for s, v in old.items() if s != str(seat)}
+            assert {s: v for s, v in new.items() if s != str(seat)} == {
+                s: v for s, v in old.items() if s != str(seat)
+            }
             event("a blown seat re-entered")
             return
         assert new == old, f"`{kind}` changed the scores: {old} -> {new}"
 
-    def check_transfers(self, verdict: Verdict, before: dict[str, Any],
-                        after: dict[str, Any]) -> None:
+    def check_transfers(
+        self, verdict: Verdict, before: dict[str, Any], after: dict[str, Any]
+    ) -> None:
         """Chips move only by `transfer` events, and by exactly what they say (GEN-6)."""
         moved = Counter[str]()
         for e in verdict.events:
@@ -247,7 +276,8 @@ class PontinhoMatch(RuleBasedStateMachine):
                 return
         raise AssertionError(
             f"seat {seat} has no legal move: phase {view['phase']}, hand {view['hand']}, "
-            f"options {self.options}, melds {[m['cards'] for m in view['melds']]}")
+            f"options {self.options}, melds {[m['cards'] for m in view['melds']]}"
+        )
 
     def discard_what_fits(self, seat: int, view: dict[str, Any], rng: random.Random) -> bool:
         """While some seats are out of the match, now and then discard a card that would
@@ -268,8 +298,11 @@ class PontinhoMatch(RuleBasedStateMachine):
     def last_card_layoffs(view: dict[str, Any]) -> list[dict[str, Any]]:
         if len(view["hand"]) != 1:
             return []
-        return [{"type": "go_out", "layoffs": [{"meld": m["id"], "cards": view["hand"], "at": at}]}
-                for m in view["melds"] for at in ("low", "high")]
+        return [
+            {"type": "go_out", "layoffs": [{"meld": m["id"], "cards": view["hand"], "at": at}]}
+            for m in view["melds"]
+            for at in ("low", "high")
+        ]
 
     @property
     def adjudicator(self) -> dict[str, Any]:
@@ -323,8 +356,11 @@ class PontinhoMatch(RuleBasedStateMachine):
         seat = self.some_seat(data)
         hand = self.hand(seat) or ALL_CODES
         melds = len(self.adjudicator["melds"])
-        move = {"type": "layoff", "meld": data.draw(st.integers(0, melds + 1)),
-                "cards": data.draw(st.lists(st.sampled_from(hand), min_size=1, max_size=2))}
+        move = {
+            "type": "layoff",
+            "meld": data.draw(st.integers(0, melds + 1)),
+            "cards": data.draw(st.lists(st.sampled_from(hand), min_size=1, max_size=2)),
+        }
         if data.draw(st.booleans()):
             move["at"] = data.draw(st.sampled_from(["low", "high"]))
         if self.propose(seat, move).accepted:
@@ -337,17 +373,22 @@ class PontinhoMatch(RuleBasedStateMachine):
         view = self.adjudicator
         hand = self.hand(seat) or ALL_CODES
         wild = [m for m in view["melds"] if m["wild"]]
-        meld: dict[str, Any] = (data.draw(st.sampled_from(wild)) if wild
-                                else {"id": 1, "cards": [], "wild": [0]})
+        meld: dict[str, Any] = (
+            data.draw(st.sampled_from(wild)) if wild else {"id": 1, "cards": [], "wild": [0]}
+        )
         card = data.draw(st.sampled_from(hand))
-        joker = meld["cards"][meld["wild"][0]] if meld["cards"] else data.draw(
-            st.sampled_from(ALL_CODES))
+        joker = (
+            meld["cards"][meld["wild"][0]]
+            if meld["cards"]
+            else data.draw(st.sampled_from(ALL_CODES))
+        )
         others = data.draw(st.lists(st.sampled_from(hand), min_size=2, max_size=2))
         new_meld = sorted([joker, *others], key=lambda c: (c[1], RANKS.find(c[0])))
         if data.draw(st.booleans()):
             new_meld = [others[0], joker, others[1]]
-        verdict = self.propose(seat, {"type": "swap_joker", "meld": meld["id"], "card": card,
-                                      "new_meld": new_meld})
+        verdict = self.propose(
+            seat, {"type": "swap_joker", "meld": meld["id"], "card": card, "new_meld": new_meld}
+        )
         if verdict.accepted:
             assert self.options["joker_recovery"] == "substitute"
             event("a joker was swapped")
@@ -389,12 +430,16 @@ class PontinhoMatch(RuleBasedStateMachine):
         for seat in view["blown"]:
             for meld in view["melds"]:
                 for at in ("low", "high"):
-                    move = {"type": "go_out", "take": "discard",
-                            "layoffs": [{"meld": meld["id"], "cards": [top], "at": at}]}
+                    move = {
+                        "type": "go_out",
+                        "take": "discard",
+                        "layoffs": [{"meld": meld["id"], "cards": [top], "at": at}],
+                    }
                     verdict = self.propose(seat, move)
                     assert not verdict.accepted, (
                         f"seat {seat}, out of the match (blown {view['blown']}), went out of a "
-                        f"hand it was not dealt into: {move}; events {verdict.events}")
+                        f"hand it was not dealt into: {move}; events {verdict.events}"
+                    )
 
     @precondition(lambda self: self.in_hand() and bool(self.adjudicator["blown"]))
     @rule()
@@ -405,16 +450,21 @@ class PontinhoMatch(RuleBasedStateMachine):
             self.reject(seat, {"type": "take_discard", "meld": [view["discard_top"]] * 3})
         self.out_seats_try_the_discard()
 
-    @rule(offset=st.integers(0, 40), move=st.sampled_from([{"type": "draw"}, {"type": "go_out"},
-                                                            {"type": "reenter"}]),
-          below=st.booleans())
+    @rule(
+        offset=st.integers(0, 40),
+        move=st.sampled_from([{"type": "draw"}, {"type": "go_out"}, {"type": "reenter"}]),
+        below=st.booleans(),
+    )
     def no_such_seat(self, offset: int, move: dict[str, Any], below: bool) -> None:
         seat = -1 - offset if below else self.seats + offset
         verdict = self.reject(seat, move)
         assert [(v.rule, v.code) for v in verdict.violations] == [("GEN-8", "unknown_seat")]
 
-    @rule(offset=st.integers(1, 4), data=st.data(),
-          kind=st.sampled_from(["draw", "discard", "meld", "layoff", "take_discard"]))
+    @rule(
+        offset=st.integers(1, 4),
+        data=st.data(),
+        kind=st.sampled_from(["draw", "discard", "meld", "layoff", "take_discard"]),
+    )
     def out_of_turn(self, offset: int, data: st.DataObject, kind: str) -> None:
         """A seat other than the one to act (a seat out of the match included)."""
         view = self.adjudicator
@@ -426,11 +476,15 @@ class PontinhoMatch(RuleBasedStateMachine):
         moves: dict[str, dict[str, Any]] = {
             "draw": {"type": "draw"},
             "discard": {"type": "discard", "card": data.draw(st.sampled_from(hand))},
-            "meld": {"type": "meld",
-                     "cards": data.draw(st.lists(st.sampled_from(hand), min_size=3, max_size=3))},
+            "meld": {
+                "type": "meld",
+                "cards": data.draw(st.lists(st.sampled_from(hand), min_size=3, max_size=3)),
+            },
             "layoff": {"type": "layoff", "meld": 1, "cards": [data.draw(st.sampled_from(hand))]},
-            "take_discard": {"type": "take_discard",
-                             "meld": [view["discard_top"] or "AS", *hand[:2]]},
+            "take_discard": {
+                "type": "take_discard",
+                "meld": [view["discard_top"] or "AS", *hand[:2]],
+            },
         }
         verdict = self.reject(seat, moves[kind])
         if self.in_hand():
@@ -472,11 +526,20 @@ class PontinhoMatch(RuleBasedStateMachine):
     @rule(seat=st.integers(0, 4), data=st.data())
     def move_after_the_end(self, seat: int, data: st.DataObject) -> None:
         card = data.draw(st.sampled_from(ALL_CODES))
-        move: dict[str, Any] = data.draw(st.sampled_from([
-            {"type": "draw"}, {"type": "discard", "card": card}, {"type": "meld", "cards": [card]},
-            {"type": "go_out", "take": "discard"}, {"type": "pass"}, {"type": "reenter"},
-            {"type": "decline"}, {"type": "swap_joker", "meld": 1, "card": card,
-                                  "new_meld": [card]}]))
+        move: dict[str, Any] = data.draw(
+            st.sampled_from(
+                [
+                    {"type": "draw"},
+                    {"type": "discard", "card": card},
+                    {"type": "meld", "cards": [card]},
+                    {"type": "go_out", "take": "discard"},
+                    {"type": "pass"},
+                    {"type": "reenter"},
+                    {"type": "decline"},
+                    {"type": "swap_joker", "meld": 1, "card": card, "new_meld": [card]},
+                ]
+            )
+        )
         self.reject(seat % self.seats, move)
         event("a move after the end was rejected")
 
@@ -576,7 +639,10 @@ class PontinhoMatch(RuleBasedStateMachine):
 # No shrinking: a match is long, and shrinking one takes minutes; a failure prints its steps
 # (and the example database replays it on the next run).
 PontinhoMatch.TestCase.settings = settings(
-    max_examples=30, stateful_step_count=25, deadline=None,
+    max_examples=30,
+    stateful_step_count=25,
+    deadline=None,
     phases=[Phase.explicit, Phase.reuse, Phase.generate],
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
 TestPontinhoMatch = pytest.mark.slow(PontinhoMatch.TestCase)

@@ -34,8 +34,11 @@ from tests.games import shipped_games
 GAMES = shipped_games()
 JOKER_RULES = ("same_rank_other_colour", "next_rank_same_suit")
 SEAT, DISCARDER = 1, 0
-SETTINGS = settings(max_examples=60, deadline=None,
-                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+SETTINGS = settings(
+    max_examples=60,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 
 
 def mechanic(game: str = "pontinho") -> RummyMechanic:
@@ -44,15 +47,29 @@ def mechanic(game: str = "pontinho") -> RummyMechanic:
     return found
 
 
-def position(hand: list[str], top: str, melds: list[list[str]], turned: str,
-             joker_rule: str = JOKER_RULES[0], game: str = "pontinho",
-             covered: bool = True) -> RummyState:
+def position(
+    hand: list[str],
+    top: str,
+    melds: list[list[str]],
+    turned: str,
+    joker_rule: str = JOKER_RULES[0],
+    game: str = "pontinho",
+    covered: bool = True,
+) -> RummyState:
     """Seat 1 in turn to take a card, the stock empty, `top` alone on the discard pile (seat 0's
     discard), `melds` on the table (laid by seat 2). Cards need not be conserved: judging reads
     only the hand, the pile and the melds."""
-    table = Table.create(GAMES[game], TableSetup(
-        game=game, seats=3, dealer=0, seed=1, options={"joker_rule": joker_rule},
-        deal=stack_deal(3, {}, turned)))
+    table = Table.create(
+        GAMES[game],
+        TableSetup(
+            game=game,
+            seats=3,
+            dealer=0,
+            seed=1,
+            options={"joker_rule": joker_rule},
+            deal=stack_deal(3, {}, turned),
+        ),
+    )
     state: RummyState = table.state.clone()
     state.hands[SEAT] = [Card.parse(c) for c in hand]
     state.stock, state.discard, state.discarders = [], [Card.parse(top)], [DISCARDER]
@@ -74,6 +91,7 @@ def accepted(state: RummyState, move: Move, game: str = "pontinho") -> bool:
 
 
 # --- the brute force: every ordering of every card list ------------------------------------
+
 
 def sub_multisets(cards: list[Card]) -> Iterator[list[Card]]:
     """Every distinct sub-multiset of `cards`, smallest first."""
@@ -114,7 +132,7 @@ def partitions(cards: list[Card]) -> list[list[list[Card]]]:
     for smaller in partitions(rest):
         result.append([[first], *smaller])
         for i in range(len(smaller)):
-            result.append(smaller[:i] + [[first, *smaller[i]]] + smaller[i + 1:])
+            result.append(smaller[:i] + [[first, *smaller[i]]] + smaller[i + 1 :])
     return result
 
 
@@ -131,8 +149,10 @@ def brute_go_outs(state: RummyState) -> list[Move]:
                 continue
             for choice in itertools.product(*[_group_uses(state, g) for g in rest]):
                 fields: dict[str, Any] = {
-                    "take": "discard", "melds": [c for kind, c in choice if kind == "meld"],
-                    "layoffs": [c for kind, c in choice if kind == "layoff"]}
+                    "take": "discard",
+                    "melds": [c for kind, c in choice if kind == "meld"],
+                    "layoffs": [c for kind, c in choice if kind == "layoff"],
+                }
                 if discard is not None:
                     fields["discard"] = str(discard)
                 moves.append(Move("go_out", fields))
@@ -151,6 +171,7 @@ def _group_uses(state: RummyState, group: list[Card]) -> list[tuple[str, Any]]:
 
 
 # --- random positions near the boundary of what a meld is -----------------------------------
+
 
 def _jokers(joker_rule: str, turned: Card) -> list[Card]:
     every = sorted({Card(r, s) for r in FRENCH_RANKS for s in FRENCH_SUITS})
@@ -190,7 +211,7 @@ def positions(draw: st.DrawFn, max_hand: int) -> RummyState:
     if draw(st.integers(0, 3)) == 0:
         cards.pop(draw(st.integers(0, len(cards) - 1)))
     cards += draw(st.lists(st.sampled_from([*jokers, *cards]), max_size=1))
-    cards = draw(st.permutations(cards))[:max_hand + 1]
+    cards = draw(st.permutations(cards))[: max_hand + 1]
     top, hand = cards[0], list(cards[1:]) or [draw(st.sampled_from(jokers or [turned]))]
     if draw(st.booleans()):
         melds.append(draw(near_meld([]))[:3])
@@ -224,19 +245,63 @@ def test_the_search_misses_no_going_out(state: RummyState) -> None:
 
 
 # cases the random positions reach only now and then, each needing one part of the search
-@pytest.mark.parametrize("hand, top, melds, turned, move_type, wanted", [
-    (["QC", "KC", "2D"], "AC", [], "5H", "take_discard", {"meld": ["QC", "KC", "AC"]}),  # ace high
-    (["5C", "9S", "2D"], "7C", [], "9D", "take_discard", {"meld": ["5C", "9S", "7C"]}),  # a racha
-    (["8C", "5H"], "9C", [["5C", "6C", "7C"], ["2H", "3H", "4H"]], "KD", "go_out",
-     {"take": "discard", "melds": [],
-      "layoffs": [{"meld": 1, "cards": ["8C", "9C"], "at": "high"},
-                  {"meld": 2, "cards": ["5H"], "at": "high"}]}),
-    (["5D", "JC"], "QC", [["4D", "9S", "6D"]], "9D", "go_out",
-     {"take": "discard", "steals": [{"meld": 1, "card": "5D"}],
-      "melds": [["JC", "QC", "9S"]], "layoffs": []}),
-])
-def test_the_search_finds(hand: list[str], top: str, melds: list[list[str]], turned: str,
-                          move_type: str, wanted: dict[str, Any]) -> None:
+@pytest.mark.parametrize(
+    "hand, top, melds, turned, move_type, wanted",
+    [
+        (
+            ["QC", "KC", "2D"],
+            "AC",
+            [],
+            "5H",
+            "take_discard",
+            {"meld": ["QC", "KC", "AC"]},
+        ),  # ace high
+        (
+            ["5C", "9S", "2D"],
+            "7C",
+            [],
+            "9D",
+            "take_discard",
+            {"meld": ["5C", "9S", "7C"]},
+        ),  # a racha
+        (
+            ["8C", "5H"],
+            "9C",
+            [["5C", "6C", "7C"], ["2H", "3H", "4H"]],
+            "KD",
+            "go_out",
+            {
+                "take": "discard",
+                "melds": [],
+                "layoffs": [
+                    {"meld": 1, "cards": ["8C", "9C"], "at": "high"},
+                    {"meld": 2, "cards": ["5H"], "at": "high"},
+                ],
+            },
+        ),
+        (
+            ["5D", "JC"],
+            "QC",
+            [["4D", "9S", "6D"]],
+            "9D",
+            "go_out",
+            {
+                "take": "discard",
+                "steals": [{"meld": 1, "card": "5D"}],
+                "melds": [["JC", "QC", "9S"]],
+                "layoffs": [],
+            },
+        ),
+    ],
+)
+def test_the_search_finds(
+    hand: list[str],
+    top: str,
+    melds: list[list[str]],
+    turned: str,
+    move_type: str,
+    wanted: dict[str, Any],
+) -> None:
     state = position(hand, top, melds, turned)
     assert accepted(state, Move(move_type, wanted))
     found = searched(state, move_type)
@@ -244,37 +309,56 @@ def test_the_search_finds(hand: list[str], top: str, melds: list[list[str]], tur
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.lists(st.sampled_from(sorted(set(Card(r, s) for r in FRENCH_RANKS for s in FRENCH_SUITS))),
-                min_size=1, max_size=6),
-       st.sampled_from(JOKER_RULES), st.sampled_from(FRENCH_RANKS), st.sampled_from(FRENCH_SUITS),
-       st.booleans())
+@given(
+    st.lists(
+        st.sampled_from(sorted(set(Card(r, s) for r in FRENCH_RANKS for s in FRENCH_SUITS))),
+        min_size=1,
+        max_size=6,
+    ),
+    st.sampled_from(JOKER_RULES),
+    st.sampled_from(FRENCH_RANKS),
+    st.sampled_from(FRENCH_SUITS),
+    st.booleans(),
+)
 def test_a_kinds_shape_does_not_depend_on_where_the_jokers_lie(
-        cards: list[Card], joker_rule: str, rank: str, suit: str, going_out: bool) -> None:
+    cards: list[Card], joker_rule: str, rank: str, suit: str, going_out: bool
+) -> None:
     """The one assumption of the search: shapes judged on one arrangement hold for all."""
     state = position(["2C"], "3C", [], rank + suit, joker_rule)
     move_type = "go_out" if going_out else "meld"
     env = Turn(mechanic(), state, SEAT, move_type, {"present": []}).env()
     reader = mechanic().reader
     for kind in reader.kinds.values():
-        shapes = {bool(kind.shape(reader.meld_env(env, kind.name, arranged, new=True)))
-                  for arranged in arrangements(cards, state.jokers)}
+        shapes = {
+            bool(kind.shape(reader.meld_env(env, kind.name, arranged, new=True)))
+            for arranged in arrangements(cards, state.jokers)
+        }
         assert len(shapes) == 1, (kind.name, cards)
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.lists(st.sampled_from(sorted(set(Card(r, s) for r in FRENCH_RANKS for s in FRENCH_SUITS))),
-                min_size=1, max_size=6),
-       st.sampled_from(sorted(set(Card(r, s) for r in FRENCH_RANKS for s in FRENCH_SUITS))),
-       st.sampled_from(JOKER_RULES), st.sampled_from(FRENCH_RANKS), st.sampled_from(FRENCH_SUITS),
-       st.booleans())
-def test_a_card_added_never_mends_a_kinds_shape(cards: list[Card], added: Card, joker_rule: str,
-                                                rank: str, suit: str, going_out: bool) -> None:
+@given(
+    st.lists(
+        st.sampled_from(sorted(set(Card(r, s) for r in FRENCH_RANKS for s in FRENCH_SUITS))),
+        min_size=1,
+        max_size=6,
+    ),
+    st.sampled_from(sorted(set(Card(r, s) for r in FRENCH_RANKS for s in FRENCH_SUITS))),
+    st.sampled_from(JOKER_RULES),
+    st.sampled_from(FRENCH_RANKS),
+    st.sampled_from(FRENCH_SUITS),
+    st.booleans(),
+)
+def test_a_card_added_never_mends_a_kinds_shape(
+    cards: list[Card], added: Card, joker_rule: str, rank: str, suit: str, going_out: bool
+) -> None:
     """The other assumption: a group with a natural card that no shape admits is not worth
     growing."""
     state = position(["2C"], "3C", [], rank + suit, joker_rule)
     assume(any(c not in state.jokers for c in cards))
     env = Turn(mechanic(), state, SEAT, "go_out" if going_out else "meld", {"present": []}).env()
     reader = mechanic().reader
+
     def admits(kind: MeldKind, group: list[Card]) -> bool:
         first = next(arrangements(group, state.jokers))
         return bool(kind.shape(reader.meld_env(env, kind.name, first, new=True)))
@@ -293,6 +377,7 @@ def test_arrangements_list_naturals_low_to_high_and_jokers_everywhere() -> None:
 
 
 # --- the void hand (PN-21) ------------------------------------------------------------------
+
 
 def judge(state: RummyState, seat: int, move: dict[str, Any], game: str = "pontinho") -> Any:
     spec = GAMES[game].spec

@@ -20,7 +20,10 @@ def test_the_tarocchi_golden_plays_a_deal_and_shows_the_discard_to_the_dealer_on
     lines = text.splitlines()
     assert lines[-1].startswith("=== match over after 1 hand(s): winner team ")
     assert text.count("> trick_won ") == 15 and "    rejected: " in text
-    before_the_count = lines[:next(i for i, line in enumerate(lines) if "> deal_over " in line)]
+    before_the_count = lines[: next(i for i, line in enumerate(lines) if "> deal_over " in line)]
     seat_lines = [line for line in before_the_count if " sees: " in line]
-    assert seat_lines and all(("| discard [" in line) == line.startswith("    seat 0 sees:")
-                              for line in seat_lines if "(discard)" not in line)
+    assert seat_lines and all(
+        ("| discard [" in line) == line.startswith("    seat 0 sees:")
+        for line in seat_lines
+        if "(discard)" not in line
+    )

@@ -40,13 +40,19 @@ PACK = Counter(codes(TAROCCHI.spec.pack()))
 
 # --- the stateful test ----------------------------------------------------------------------
 class TarocchiDeal(RuleBasedStateMachine):
-    @initialize(seed=st.integers(0, 2**31), dealer=st.integers(0, 3),
-                top_trump=st.sampled_from(["21", "angel_20"]), packets=st.sampled_from([1, 3, 5, 15]),
-                deals=st.integers(1, 2))
+    @initialize(
+        seed=st.integers(0, 2**31),
+        dealer=st.integers(0, 3),
+        top_trump=st.sampled_from(["21", "angel_20"]),
+        packets=st.sampled_from([1, 3, 5, 15]),
+        deals=st.integers(1, 2),
+    )
     def deal(self, seed: int, dealer: int, top_trump: str, packets: int, deals: int) -> None:
         options = {"top_trump": top_trump, "packets": packets, "deals_per_game": deals}
-        self.table = Table.create(TAROCCHI, TableSetup(game=TAROCCHI.name, seats=4, dealer=dealer,
-                                                       seed=seed, options=options))
+        self.table = Table.create(
+            TAROCCHI,
+            TableSetup(game=TAROCCHI.name, seats=4, dealer=dealer, seed=seed, options=options),
+        )
         self.top_trump = top_trump
         self.rng = random.Random(seed)
         self.plays: list[tuple[list[tuple[int, Card]], int]] = []
@@ -65,7 +71,9 @@ class TarocchiDeal(RuleBasedStateMachine):
             self.follow(seat, data, before, verdict)
         return verdict
 
-    def follow(self, seat: int, data: dict[str, Any], before: dict[str, Any], verdict: Verdict) -> None:
+    def follow(
+        self, seat: int, data: dict[str, Any], before: dict[str, Any], verdict: Verdict
+    ) -> None:
         """Check an accepted move's effects against the rules in plain Python."""
         kinds = [e.kind for e in verdict.events]
         if data["type"] == "discard":
@@ -100,7 +108,7 @@ class TarocchiDeal(RuleBasedStateMachine):
         hand = [card(c) for c in full["hands"][str(seat)]]
         trick = [card(p["card"]) for p in full["trick"]]
         if full["phase"] == "discard":
-            pairs = [[a, b] for i, a in enumerate(hand) for b in hand[i + 1:]]
+            pairs = [[a, b] for i, a in enumerate(hand) for b in hand[i + 1 :]]
             self.rng.shuffle(pairs)
             for pair in pairs[:40] + [p for p in pairs if may_discard(hand, p)][:1]:
                 verdict = self.propose(seat, {"type": "discard", "cards": codes(pair)})
@@ -112,13 +120,21 @@ class TarocchiDeal(RuleBasedStateMachine):
         self.rng.shuffle(order)
         for c in order:
             verdict = self.propose(seat, {"type": "play", "card": str(c)})
-            assert (verdict.outcome is Outcome.ACCEPTED) == may_play(hand, trick, c), (codes(hand), codes(trick), c)
+            assert (verdict.outcome is Outcome.ACCEPTED) == may_play(hand, trick, c), (
+                codes(hand),
+                codes(trick),
+                c,
+            )
             if verdict.outcome is Outcome.ACCEPTED:
                 return
         raise AssertionError(f"no card accepted from {codes(hand)} on {codes(trick)}")
 
-    @rule(seat=st.integers(-1, 4), code=st.sampled_from([*PACK, "XX", "T22", "10S", "AH"]),
-          kind=st.sampled_from(["play", "discard", "bid"]), announce=st.integers(-1, 3))
+    @rule(
+        seat=st.integers(-1, 4),
+        code=st.sampled_from([*PACK, "XX", "T22", "10S", "AH"]),
+        kind=st.sampled_from(["play", "discard", "bid"]),
+        announce=st.integers(-1, 3),
+    )
     def random_move(self, seat: int, code: str, kind: str, announce: int) -> None:
         """Mostly illegal: wrong seat, a card not held, a wrong announcement, unknown moves."""
         data: dict[str, Any] = {"type": kind, "card": code}
@@ -132,8 +148,11 @@ class TarocchiDeal(RuleBasedStateMachine):
     @invariant()
     def every_card_somewhere(self) -> None:
         full = self.full()
-        where = [*(c for hand in full["hands"].values() for c in hand), *full["discard"],
-                 *(p["card"] for p in full["trick"])]
+        where = [
+            *(c for hand in full["hands"].values() for c in hand),
+            *full["discard"],
+            *(p["card"] for p in full["trick"]),
+        ]
         where += [str(c) for plays, _ in self.plays for _, c in plays]
         if not full["match_over"] and not full["hand_over"]:
             assert Counter(where) == PACK
@@ -150,8 +169,12 @@ class TarocchiDeal(RuleBasedStateMachine):
 
 
 TestTarocchiDeal = TarocchiDeal.TestCase
-TestTarocchiDeal.settings = settings(max_examples=20, stateful_step_count=200, deadline=None,
-                                     suppress_health_check=[HealthCheck.too_slow])
+TestTarocchiDeal.settings = settings(
+    max_examples=20,
+    stateful_step_count=200,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 
 
 def test_options_are_validated_at_creation() -> None:
@@ -163,7 +186,9 @@ def test_options_are_validated_at_creation() -> None:
 # --- whist: another game, the same mechanic ---------------------------------------------------
 @pytest.mark.parametrize("trumps", ["H", "none"])
 def test_whist_runs_on_the_same_mechanic(trumps: str) -> None:
-    table = Table.create(WHIST, TableSetup(game="whist", seats=4, seed=5, options={"trumps": trumps}))
+    table = Table.create(
+        WHIST, TableSetup(game="whist", seats=4, seed=5, options={"trumps": trumps})
+    )
     rng = random.Random(5)
     won = [0, 0]
     trick: list[tuple[int, Card]] = []

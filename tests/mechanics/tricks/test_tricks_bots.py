@@ -41,9 +41,9 @@ from tests.oracles import tarocchi
 from tests.oracles.tarocchi import DEAL_POINTS, team_of
 
 GAME = "tarocchi_piedicavallo"
-MAX_PROPOSALS = 3000                           # per game: a deal of bots takes about 70
+MAX_PROPOSALS = 3000  # per game: a deal of bots takes about 70
 SPECTATOR = None
-Observer = int | None                          # a seat, or the spectator
+Observer = int | None  # a seat, or the spectator
 
 
 @pytest.fixture
@@ -64,13 +64,14 @@ def client(target: str) -> Iterator[RefereeClient]:
 
 # --- what every seat receives ----------------------------------------------------------------------
 
+
 @dataclass
 class Received:
     """Everything one observer got over gRPC, in order."""
 
     views: list[dict[str, Any]] = field(default_factory=list)
-    verdicts: list[dict[str, Any]] = field(default_factory=list)   # its accepted verdicts
-    stream: list[dict[str, Any]] = field(default_factory=list)     # its Watch updates
+    verdicts: list[dict[str, Any]] = field(default_factory=list)  # its accepted verdicts
+    stream: list[dict[str, Any]] = field(default_factory=list)  # its Watch updates
 
 
 @dataclass
@@ -85,9 +86,12 @@ class Game:
                 yield update["version"], event
 
 
-def watch(client: RefereeClient, table_id: str, token: str | None, into: Received) -> threading.Thread:
+def watch(
+    client: RefereeClient, table_id: str, token: str | None, into: Received
+) -> threading.Thread:
     def read() -> None:
         into.stream.extend(client.watch(table_id, token))  # the stream ends with the game
+
     thread = threading.Thread(target=read, daemon=True)
     thread.start()
     return thread
@@ -95,8 +99,9 @@ def watch(client: RefereeClient, table_id: str, token: str | None, into: Receive
 
 def play_game(client: RefereeClient, seed: int, *, dealer: int = 0, deals: int = 1) -> Game:
     """Four bots play a whole game; every seat's views, verdicts and Watch stream recorded."""
-    table = client.create_table(GAME, seats=4, seed=seed, dealer=dealer,
-                                options={"deals_per_game": deals})
+    table = client.create_table(
+        GAME, seats=4, seed=seed, dealer=dealer, options={"deals_per_game": deals}
+    )
     tokens: dict[Observer, str | None] = {seat: token for seat, token in table.tokens.items()}
     tokens[SPECTATOR] = None
     received = {observer: Received() for observer in tokens}
@@ -127,6 +132,7 @@ def play_game(client: RefereeClient, seed: int, *, dealer: int = 0, deals: int =
 
 # --- the deals, as the spectator saw them ----------------------------------------------------------
 
+
 @dataclass
 class Deal:
     number: int
@@ -134,8 +140,8 @@ class Deal:
     hands: dict[int, set[str]] = field(default_factory=dict)  # as dealt: each seat's first view
     plays: list[tuple[int, int, str]] = field(default_factory=list)  # (version, seat, card)
     tricks: list[tuple[list[tuple[int, str]], int]] = field(default_factory=list)  # plays, winner
-    over: dict[str, Any] = field(default_factory=dict)         # the `deal_over` event
-    discard: list[str] = field(default_factory=list)           # as the dealer saw it
+    over: dict[str, Any] = field(default_factory=dict)  # the `deal_over` event
+    discard: list[str] = field(default_factory=list)  # as the dealer saw it
 
     def played_by(self, version: int) -> set[str]:
         """The cards played in this deal once the move of `version` was made."""
@@ -164,8 +170,11 @@ def deals_of(game: Game) -> list[Deal]:
         for seat in range(4):
             first = next(v for v in game.received[seat].views if v["hand_number"] == deal.number)
             deal.hands[seat] = set(first["hand"])
-        dealer_views = [v for v in game.received[deal.dealer].views
-                        if v["hand_number"] == deal.number and v["discard"]]
+        dealer_views = [
+            v
+            for v in game.received[deal.dealer].views
+            if v["hand_number"] == deal.number and v["discard"]
+        ]
         deal.discard = dealer_views[0]["discard"]
     return deals
 
@@ -183,10 +192,13 @@ def cards_in(value: Any, pack: set[str]) -> set[str]:
 
 # --- the checks --------------------------------------------------------------------------------
 
+
 def check_deals_dealt(deals: list[Deal]) -> set[str]:
     """TA-2, TA-5: four disjoint hands, 15 each and 17 to the dealer, the whole 62-card pack."""
     pack = set().union(*deals[0].hands.values())
-    assert len(pack) == 62 and sum(tarocchi.points(tarocchi.card(c)) for c in pack) == DEAL_POINTS  # TA-2, TA-4
+    assert (
+        len(pack) == 62 and sum(tarocchi.points(tarocchi.card(c)) for c in pack) == DEAL_POINTS
+    )  # TA-2, TA-4
     for deal in deals:
         sizes = {seat: len(hand) for seat, hand in deal.hands.items()}
         assert sizes == {s: 17 if s == deal.dealer else 15 for s in range(4)}, sizes
@@ -202,8 +214,9 @@ def check_views(game: Game, deals: list[Deal], pack: set[str]) -> None:
             deal = deals[view["hand_number"] - 1]
             played = deal.played_by(view["version"])
             assert not {"hands", "deck", "salt"} & set(view), (observer, sorted(view))
-            rest = {k: v for k, v in view.items()
-                    if k not in ("hand", "discard", "last_hand", "legal")}
+            rest = {
+                k: v for k, v in view.items() if k not in ("hand", "discard", "last_hand", "legal")
+            }
             assert cards_in(rest, pack) <= played, (observer, cards_in(rest, pack) - played)
             # its legal moves name its own cards only
             assert cards_in(view.get("legal", {}), pack) <= set(view.get("hand", ())), observer
@@ -252,8 +265,9 @@ def check_events(game: Game, deals: list[Deal], pack: set[str]) -> None:
         assert len(versions) == len(game.received[observer].verdicts)
 
 
-def check_stream(observer: Observer, events: list[tuple[int, dict[str, Any]]],
-                 deals: list[Deal], pack: set[str]) -> None:
+def check_stream(
+    observer: Observer, events: list[tuple[int, dict[str, Any]]], deals: list[Deal], pack: set[str]
+) -> None:
     number, discards = 1, 0
     for version, event in events:
         deal = deals[number - 1]
@@ -295,8 +309,9 @@ def check_announcement_in_views(game: Game, deals: list[Deal]) -> None:
 def check_plays_add_up(game: Game, deals: list[Deal], pack: set[str]) -> None:
     """Every observer saw the same 60 plays per deal: 15 from each seat, of its own cards."""
     for observer in game.received:
-        seen = [(e["seat"], e["card"]) for _, e in game.stream_events(observer)
-                if e["kind"] == "played"]
+        seen = [
+            (e["seat"], e["card"]) for _, e in game.stream_events(observer) if e["kind"] == "played"
+        ]
         assert seen == [(s, c) for d in deals for _, s, c in d.plays], observer
     for deal in deals:
         cards = [card for _, _, card in deal.plays]
@@ -316,8 +331,9 @@ def trumps_in(codes: list[str]) -> int:
 
 def expected_points(deal: Deal) -> list[int]:
     """TA-10, TA-11: the count of the deal's tricks and discard (tests/oracles/tarocchi.py)."""
-    tricks = [([(seat, tarocchi.card(c)) for seat, c in plays], winner)
-              for plays, winner in deal.tricks]
+    tricks = [
+        ([(seat, tarocchi.card(c)) for seat, c in plays], winner) for plays, winner in deal.tricks
+    ]
     return tarocchi.count(tricks, [tarocchi.card(c) for c in deal.discard], deal.dealer)
 
 
@@ -345,9 +361,11 @@ def check_game(game: Game) -> list[Deal]:
 
 # --- the tests -------------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize(("seed", "dealer"), [(3, 0), (11, 2), (2024, 3)])
 def test_bots_play_a_deal_and_no_seat_sees_more_than_it_may(
-        client: RefereeClient, seed: int, dealer: int) -> None:
+    client: RefereeClient, seed: int, dealer: int
+) -> None:
     game = play_game(client, seed, dealer=dealer)
     deals = check_game(game)
     assert [d.dealer for d in deals] == [dealer]
@@ -381,10 +399,32 @@ def test_a_token_plays_its_own_seat_only(client: RefereeClient) -> None:
 
 # --- the bot alone -----------------------------------------------------------------------------
 
-DEALER_VIEW: dict[str, Any] = {"seat": 0, "to_act": 0, "phase": "discard", "trick": [],
-               "hand": ["2C", "TB", "7B", "KB", "AD", "2D", "6S", "JC", "T1", "KC", "TS", "T21",
-                        "T8", "QB", "8S", "T6", "AC"],
-               "hand_sizes": {"0": 17, "1": 15, "2": 15, "3": 15}}
+DEALER_VIEW: dict[str, Any] = {
+    "seat": 0,
+    "to_act": 0,
+    "phase": "discard",
+    "trick": [],
+    "hand": [
+        "2C",
+        "TB",
+        "7B",
+        "KB",
+        "AD",
+        "2D",
+        "6S",
+        "JC",
+        "T1",
+        "KC",
+        "TS",
+        "T21",
+        "T8",
+        "QB",
+        "8S",
+        "T6",
+        "AC",
+    ],
+    "hand_sizes": {"0": 17, "1": 15, "2": 15, "3": 15},
+}
 
 
 def test_the_bot_proposes_every_pair_for_the_discard() -> None:
@@ -395,18 +435,29 @@ def test_the_bot_proposes_every_pair_for_the_discard() -> None:
 
 
 def test_the_bot_leads_any_card_and_follows_the_suit_first() -> None:
-    view = {**DEALER_VIEW, "phase": "play", "hand": DEALER_VIEW["hand"][:15],
-            "trick": [{"seat": 3, "card": "5B"}]}
+    view = {
+        **DEALER_VIEW,
+        "phase": "play",
+        "hand": DEALER_VIEW["hand"][:15],
+        "trick": [{"seat": 3, "card": "5B"}],
+    }
     cards = [m["card"] for m in turn_candidates(view, random.Random(2))]
     assert sorted(cards) == sorted(view["hand"])
     batons = [c for c in view["hand"] if tricks_bot.suit(c) == "B"]
-    assert set(cards[:len(batons)]) == set(batons) == {"TB", "7B", "KB", "QB"}
-    assert [tricks_bot.suit(c) for c in ("T1", "T21", "TS", "MT", "KC")] == ["T", "T", "S", "T", "C"]
+    assert set(cards[: len(batons)]) == set(batons) == {"TB", "7B", "KB", "QB"}
+    assert [tricks_bot.suit(c) for c in ("T1", "T21", "TS", "MT", "KC")] == [
+        "T",
+        "T",
+        "S",
+        "T",
+        "C",
+    ]
 
 
 def test_the_bot_is_deterministic_and_waits_its_turn() -> None:
     def first(seed: int) -> list[dict[str, Any]]:
         return list(turn_candidates(DEALER_VIEW, random.Random(seed)))[:5]
+
     assert first(7) == first(7) and first(7) != first(8)
     assert list(turn_candidates({**DEALER_VIEW, "to_act": 1}, random.Random(7))) == []
     assert list(turn_candidates({**DEALER_VIEW, "seat": None}, random.Random(7))) == []
@@ -416,6 +467,7 @@ def test_the_bot_is_deterministic_and_waits_its_turn() -> None:
 
 
 # --- the command and the example -------------------------------------------------------------------
+
 
 def test_referee_play_tarocchi(capsys: pytest.CaptureFixture[str]) -> None:
     from referee.cli import main
@@ -429,7 +481,8 @@ def test_referee_play_tarocchi(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_referee_play_tarocchi_four_deals_in_process_and_over_grpc_alike(
-        target: str, capsys: pytest.CaptureFixture[str]) -> None:
+    target: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     from referee.cli import main
 
     command = ["play", GAME, "--bots", "4", "--seed", "3", "--option", "deals_per_game=4"]
@@ -439,8 +492,9 @@ def test_referee_play_tarocchi_four_deals_in_process_and_over_grpc_alike(
         assert main([*command, "--target", target]) == 0
     there = capsys.readouterr().out.splitlines()
     assert here[1:] == there[1:]  # the first line differs: its commitment (a fresh salt)
-    assert [line.split(":")[0] for line in here if line.startswith("deal ") and "over" in line] \
-        == [f"deal {n} over" for n in range(1, 5)]
+    assert [line.split(":")[0] for line in here if line.startswith("deal ") and "over" in line] == [
+        f"deal {n} over" for n in range(1, 5)
+    ]
     totals = here[-1].split("totals ")[1].split(";")[0]
     assert sum(int(part.split()[-1]) for part in totals.split(",")) == 4 * 114
 
