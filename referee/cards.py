@@ -141,7 +141,7 @@ def codes(cards: Iterable[Card]) -> list[str]:
 
 
 # A card code written inside text (a message): upper case, on its own (not part of a word, a
-# number or a rule id such as `TD-4`).
+# number or a rule id such as `GEN-4`).
 _CODE_IN_TEXT = {
     PackKind.FRENCH: r"(?:10|[A2-9TJQK])[SHDC]",
     PackKind.TAROT: r"T(?:1[0-9]|2[01]|[1-9])|MT|(?:10|[A2-9TJNQK])[SBCD]",

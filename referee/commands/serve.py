@@ -299,7 +299,7 @@ def run(args: argparse.Namespace) -> int:
     server.start()
     log_started(f"{args.host}:{port}", service.games, store, metrics.port if metrics else None)
     print(f"referee listening on {args.host}:{port}", flush=True)
-    # claim windows left open by a previous run get their deadlines back (TD-4), while serving
+    # deadlines left open by a previous run (a claim window's) come back, while serving
     threading.Thread(target=service.resume_deadlines, name="resume-deadlines", daemon=True).start()
     stopping.wait()
     server.enter_graceful_shutdown()  # health answers NOT_SERVING: balancers look elsewhere

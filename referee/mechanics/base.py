@@ -33,7 +33,7 @@ class Judgement:
     violations: list[Violation] = field(default_factory=list)
     state: Any = None
     events: list[Event] = field(default_factory=list)
-    pending: bool = False  # accepted into the log, its effect awaiting others (a claim, TD-4)
+    pending: bool = False  # accepted into the log, its effect awaiting others (a claim)
 
     @property
     def accepted(self) -> bool:

@@ -106,7 +106,7 @@ class CheckStep:
 
 @dataclass(frozen=True)
 class CloseWindowStep:
-    """`{close_window: true}`: the open claim window's deadline passes (virtual clock, TD-4)."""
+    """`{close_window: true}`: the open claim window's deadline passes (virtual clock)."""
 
     where: Where
 

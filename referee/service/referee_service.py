@@ -246,7 +246,7 @@ class RefereeService:
         """How many tables are held in memory."""
         return self._tables.count
 
-    # -- deadlines (a claim window's, TD-4): the service's clock makes them pass ---------------
+    # -- deadlines (a claim window's): the service's clock makes them pass ---------------
 
     def resume_deadlines(self) -> int:
         """Load every stored table whose game may set deadlines and arm the deadline it has (a

@@ -134,7 +134,7 @@ class GameSpec:
     rules: tuple[RuleSpec, ...]
     sections: Mapping[str, Any]  # mechanic-owned sections, raw
     located: Located
-    pack_without: tuple[str, ...] = ()  # cards taken out of the full pack (TA-2)
+    pack_without: tuple[str, ...] = ()  # cards taken out of the full pack
     languages: tuple[str, ...] = ("en",)  # what its sentences are written in, English first
     # the words a sentence may show (`{led}`: `swords`), in its other languages: word -> lang -> word
     words: Mapping[str, Mapping[str, str]] = field(default_factory=dict)

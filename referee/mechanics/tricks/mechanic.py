@@ -139,7 +139,7 @@ class TricksMechanic(Mechanic[TrickState]):
 
     def _dealt(self, state: TrickState) -> tuple[list[list[Card]], tuple[Card, ...]]:
         """From the seed: packets round the table from the seat after the dealer, the dealer's
-        extra cards last (TA-5)."""
+        extra cards last."""
         shuffle = chance.shuffle(self.pack, state.seed, "deal", state.deal_number)
         deck, state.keys = shuffle.cards, {shuffle.purpose: shuffle.key}
         packet = self.config["packet"]({"options": state.options, "seats": state.seats})
@@ -173,7 +173,7 @@ class TricksMechanic(Mechanic[TrickState]):
     ) -> None:
         state.hands, state.deck = hands, deck
         state.trick, state.tricks, state.discard, state.announced = [], [], [], None
-        state.leader = (state.dealer + 1) % state.seats  # TA-7: the seat after the dealer leads
+        state.leader = (state.dealer + 1) % state.seats  # the seat after the dealer leads
         if self.config["dealer_extra"]:
             state.phase, state.to_act = "discard", state.dealer
         else:
@@ -246,7 +246,7 @@ class TricksMechanic(Mechanic[TrickState]):
         env: dict[str, Any],
         events: list[Event],
     ) -> None:
-        """TA-5, TA-6: the dealer's cards go face down; how many are trumps is announced."""
+        """The dealer's cards go face down; how many are trumps is announced."""
         remove_cards(s.hands[seat], move["cards"])
         s.discard = list(move["cards"])
         announce = self.config.get("announce")
@@ -293,7 +293,7 @@ class TricksMechanic(Mechanic[TrickState]):
             )
         )
         s.trick = []
-        s.leader = s.to_act = winner  # TA-9: the winner leads the next trick
+        s.leader = s.to_act = winner  # the winner leads the next trick
         if not any(s.hands):
             self._end_deal(s, events)
 
@@ -338,7 +338,7 @@ class TricksMechanic(Mechanic[TrickState]):
         return owned
 
     def count(self, s: TrickState) -> list[int]:
-        """Each team's points for the deal just played (TA-12)."""
+        """Each team's points for the deal just played."""
         points = [0] * len(s.teams)
         base = {
             "options": s.options,
@@ -387,7 +387,7 @@ class TricksMechanic(Mechanic[TrickState]):
         )
         s.deal_ended = True
         if s.deal_number < self._deals(s):
-            s.dealer = (s.dealer + 1) % s.seats  # TA-12: the deal passes on
+            s.dealer = (s.dealer + 1) % s.seats  # the deal passes on
             s.deal_number += 1
             hands, deck = self._dealt(s)
             self._start_deal(s, hands, deck)

@@ -31,7 +31,7 @@ class TrickState:
     trick: list[tuple[int, Card]] = field(default_factory=list)  # (seat, card) as played
     tricks: list[Trick] = field(default_factory=list)  # this deal's, in order
     discard: list[Card] = field(default_factory=list)  # the dealer's, face down
-    announced: int | None = None  # how many trumps the discard holds (TA-6), once made
+    announced: int | None = None  # how many trumps the discard holds, once announced
     deal_number: int = 1
     deck: tuple[Card, ...] = ()  # this deal's pack order (for the commitment)
     keys: dict[str, str] = field(default_factory=dict)  # its shuffle's key, by purpose

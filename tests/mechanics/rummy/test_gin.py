@@ -11,14 +11,12 @@ carry the ids the spec gives them (`GN-6`), never Pontinho's.
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 from typing import Any
 
 import pytest
 from jsonschema import Draft202012Validator
 
-import referee.mechanics.rummy as rummy_package
 from referee.engine.table import Table, TableSetup
 from referee.errors import SpecError, SpecErrors
 from referee.mechanics.rummy.mechanic import RummyMechanic
@@ -156,13 +154,3 @@ def test_the_game_is_its_spec() -> None:
     assert isinstance(GIN, Game) and GIN.spec.mechanics == "rummy"
     config = mechanic_of(GIN, RummyMechanic).config
     assert config.match is None and not config.turned_card
-
-
-def test_the_mechanic_names_no_rule_of_a_game() -> None:
-    """Pontinho's and Taradinho's procedure is their specs' parts: no PN- or TD- id in the code."""
-    folder = Path(rummy_package.__file__).parent
-    cited = {
-        path.name: re.findall(r"\b(?:PN|TD)-\d+", path.read_text(encoding="utf-8"))
-        for path in sorted(folder.glob("*.py"))
-    }
-    assert {name: ids for name, ids in cited.items() if ids} == {}
