@@ -38,6 +38,7 @@ class KittyPart(Protocol):
     ) -> None: ...
     def leave(self, state: BankState, events: list[Event]) -> None: ...
     def shown(self, state: BankState) -> dict[str, JSON]: ...
+    def shown_hand(self, hand: Hand) -> dict[str, JSON]: ...
 
 
 class NoKitty:
@@ -72,6 +73,9 @@ class NoKitty:
         pass
 
     def shown(self, state: BankState) -> dict[str, JSON]:
+        return {}
+
+    def shown_hand(self, hand: Hand) -> dict[str, JSON]:
         return {}
 
 
@@ -165,6 +169,9 @@ class Kitty:
 
     def shown(self, state: BankState) -> dict[str, JSON]:
         return {"kitty": state.kitty}
+
+    def shown_hand(self, hand: Hand) -> dict[str, JSON]:
+        return {"shoot": hand.shoot}
 
 
 __all__ = ["KITTY_PHASE", "Kitty", "KittyPart", "NoKitty"]

@@ -89,7 +89,7 @@ class BankingMechanic(Mechanic[BankState]):
         return chance.hand_commitment(state.salt, state.shuffle_number, state.deck)
 
     def view(self, state: BankState, seat: int | None) -> dict[str, JSON]:
-        return views.view(state, seat, self.commitment(state), self.kitty.shown(state))
+        return views.view(state, seat, self.commitment(state), self.kitty)
 
     # --- proofs: the spec expressions computed with (what a checkpoint accepts is the base's:
     # its rules; the handlers add no condition of their own, but for a card left in the pack)

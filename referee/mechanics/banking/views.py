@@ -3,15 +3,15 @@
 Face-down cards are seen only by their holder; the banker does not see its own first card until
 its turn (nor while it puts up a kitty); hands shown (pontoons, busts, the banker's at its turn,
 all at the end) are public. The view is built from the state alone and what the mechanic passes
-in (its commitment, what its parts show), so this module needs nothing of the mechanic's.
+in (its commitment, its kitty part), so this module needs nothing of the mechanic's. What the
+kitty part keeps (the kitty, a hand's shoot bets) is shown by the part: a game without it shows
+none of it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 from referee.cards import codes
-from referee.mechanics.banking.kitty import KITTY_PHASE
+from referee.mechanics.banking.kitty import KITTY_PHASE, KittyPart
 from referee.mechanics.banking.state import BankState, Hand
 from referee.model import ADJUDICATOR, JSON
 
@@ -19,10 +19,8 @@ HIDDEN = "??"
 BANKER_BLIND = (KITTY_PHASE, "bet", "play")  # the phases the banker does not see its first card in
 
 
-def view(
-    state: BankState, seat: int | None, commitment: str, parts: Mapping[str, JSON]
-) -> dict[str, JSON]:
-    """`seat`'s view; `parts`: what the game's optional parts show (a kitty's amount)."""
+def view(state: BankState, seat: int | None, commitment: str, kitty: KittyPart) -> dict[str, JSON]:
+    """`seat`'s view, with what the game's kitty part shows (nothing without the part)."""
     result: dict[str, JSON] = {
         "seats": state.seats,
         "banker": state.banker,
@@ -40,10 +38,10 @@ def view(
         "last_hand": dict(state.last_hand),
         "revealed_deck": state.revealed,
         "hands": {
-            str(s): [_hand(state, s, i, h, seat) for i, h in enumerate(hands)]
+            str(s): [_hand(state, s, h, seat, kitty) for h in hands]
             for s, hands in enumerate(state.hands)
         },
-        **parts,
+        **kitty.shown(state),
     }
     if seat == ADJUDICATOR:
         result["pack"] = codes(reversed(state.pack))  # what is left, top first
@@ -75,14 +73,14 @@ def seen_cards(state: BankState, holder: int, hand: Hand, viewer: int | None) ->
 
 
 def _hand(
-    state: BankState, holder: int, index: int, hand: Hand, viewer: int | None
+    state: BankState, holder: int, hand: Hand, viewer: int | None, kitty: KittyPart
 ) -> dict[str, JSON]:
     cards = seen_cards(state, holder, hand, viewer)
     return {
         "cards": cards,
         "stake": hand.stake,
         "paid": list(hand.paid),
-        "shoot": hand.shoot,
+        **kitty.shown_hand(hand),  # its shoot bets, with the kitty part
         "twisted": hand.twisted,
         "split": hand.split,
         "done": hand.done,

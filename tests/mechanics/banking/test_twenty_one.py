@@ -4,13 +4,14 @@ mechanic with no Python of its own: no kitty, no split, no pontoon, no sale of t
 Hands are played to the end through the engine's table, and each is settled as the game says,
 written here in plain Python: a bust hand pays its stake, a hand beating the banker's total or
 standing against a bust banker is paid 1:1, the banker wins ties. The parts the spec leaves out
-are no-ops: no kitty phase, no kitty in the view, no shoot bet; the bank never changes hands
+are no-ops: no kitty phase, no kitty or shoot bet in any view or event; the bank never changes hands
 (no `takes_bank`), the banker never wins at once (no `banker_wins_at_once`).
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +19,7 @@ import pytest
 
 from referee.engine.table import Table, TableSetup
 from referee.errors import SpecErrors
-from referee.model import ADJUDICATOR, Move, Outcome, Verdict
+from referee.model import ADJUDICATOR, JSON, Move, Outcome, Verdict
 from referee.spec.registry import DEFAULT_SPECS, Game, load_game
 from tests.oracles.banking import best_total
 from tests.oracles.twenty_one import paid
@@ -33,10 +34,13 @@ def propose(table: Table, seat: int, move: dict[str, Any]) -> Verdict:
     return table.propose(seat, Move.from_data(move))
 
 
-def play_hand(table: Table, rng: random.Random, events: list[Any]) -> None:
+def play_hand(
+    table: Table, rng: random.Random, events: list[Any], watch: Callable[[], None] = lambda: None
+) -> None:
     """One hand, from the first bet to `between`: players twist below a random total, the
-    banker as the rules say (after trying the move they refuse)."""
+    banker as the rules say (after trying the move they refuse); `watch` runs before each move."""
     while True:
+        watch()
         view = table.view(ADJUDICATOR)
         seat, phase = view["to_act"], view["phase"]
         if phase == "between":
@@ -100,6 +104,36 @@ def test_the_parts_it_leaves_out_are_no_ops(games: dict[str, Game]) -> None:
     assert "banking.kitty.shoot_settle" in shoot
     verdict = propose(table, 1, {"type": "kitty", "amount": 5})  # a move the game does not have
     assert verdict.rule_ids() == {"GEN-8"}
+
+
+def keys(data: JSON) -> set[str]:
+    """Every key of `data`, however deep."""
+    if isinstance(data, dict):
+        return set(data).union(*(keys(value) for value in data.values()))
+    if isinstance(data, list):
+        return set().union(*(keys(value) for value in data))
+    return set()
+
+
+def test_no_view_or_event_shows_what_the_kitty_part_keeps() -> None:
+    """Without the kitty part, no kitty and no shoot bet in any seat's view, the adjudicator's,
+    a spectator's, nor in any event: that data is the part's."""
+    seats = 3
+    table = Table.create(GAME, TableSetup(game="twenty_one", seats=seats, seed=5))
+    seen: set[str] = set()
+
+    def watch() -> None:
+        for seat in [*range(seats), ADJUDICATOR, None]:
+            seen.update(keys(table.view(seat)))
+
+    events: list[Any] = []
+    for _ in range(3):
+        play_hand(table, random.Random(5), events, watch)
+        watch()
+        events += propose(table, 0, {"type": "next_hand"}).events
+    assert {"stake", "balances"} <= seen  # the views were looked at
+    assert not seen & {"shoot", "kitty"}
+    assert events and not keys([event.data for event in events]) & {"shoot", "kitty"}
 
 
 def edited(tmp_path: Path, source: Path, old: str, new: str) -> Path:
