@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
-from referee.spec.expr import Scope, Type
+from referee.spec.expr import BOOL, CARD, INT, STR, ListType, RecordType, Scope, Type
 from referee.spec.expr.symbolic import BoolLike
 from referee.spec.schema import GameSpec
 
@@ -110,6 +110,15 @@ class Context(Generic[Source]):
     def facts(self) -> list[Fact]:
         return [fact for name in self.names.values() for fact in name.facts]
 
+    def neutral_env(self, spec: GameSpec, card: Any) -> dict[str, Any]:
+        """The computed names of `spec`, each at a value that tells nothing (`neutral`): a
+        context built without a table (a proof's replay), before it sets what it is about."""
+        return {
+            n: neutral(name.type_in(spec), card)
+            for n, name in self.names.items()
+            if name.compute is not None and name.is_in(spec)
+        }
+
 
 @dataclass(frozen=True)
 class Builder(Generic[Source]):
@@ -119,6 +128,17 @@ class Builder(Generic[Source]):
 
     def env(self, source: Source) -> dict[str, Any]:
         return {name: compute(source) for name, compute in self.computes}
+
+
+def neutral(type_: Type, card: Any) -> Any:
+    """A value of `type_` that tells nothing: false, 0, "", an empty list, `card` for a card
+    (there is no card that says nothing: the caller's choice), a record of such values."""
+    if isinstance(type_, ListType):
+        return []
+    if isinstance(type_, RecordType):
+        return {field: neutral(of, card) for field, of in type_.fields}
+    values: dict[Type, Any] = {BOOL: False, INT: 0, STR: "", CARD: card}
+    return values[type_]
 
 
 def facts_of(contexts: Iterable[Context[Any]]) -> tuple[Fact, ...]:

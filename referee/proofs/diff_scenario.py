@@ -67,6 +67,12 @@ class _Found:
 def attach_scenario(pair: Pair, check: Check, finding: Finding) -> None:
     """Give a meld-kind difference a confirmed scenario, or say why it has none."""
     yes, no = pair.sides[finding.accepts], pair.sides[1 - finding.accepts]
+    unturned = [s.text for s in pair.sides if not rummy.mechanic(s.game).config.turned_card]
+    if unturned:  # the scenario's deal, its first turn's context, and its proof need the card
+        finding.no_scenario = (
+            f"the scenario is built on a deal that turns a card, and `{unturned[0]}` turns none"
+        )
+        return
     judges = [judge(yes, check)] + _kinds(no, check)
     tried: Witness | None = None
     for going_out in (False, True):

@@ -300,3 +300,22 @@ def test_a_side_reads_typed_options(games: dict[str, Game]) -> None:
     side = parse_side("pontinho:ace_one_at_98=false,go_out_discard=required", games)
     assert dict(side.given) == {"ace_one_at_98": False, "go_out_discard": "required"}
     assert side.options["joker_rule"] == "same_rank_other_colour"
+
+
+# --- a rummy without the optional parts (the test-only gin) ----------------------------------
+
+GIN = Path(__file__).parents[1] / "mechanics" / "rummy" / "specs" / "gin.yaml"
+
+
+def test_a_rummy_without_match_claims_or_turned_card_is_compared(tmp_path: Path) -> None:
+    text = GIN.read_text(encoding="utf-8").replace("game: gin", "game: strict", 1)
+    stricter = tmp_path / "strict.yaml"
+    stricter.write_text(text.replace("size(cards) >= 3", "size(cards) >= 4", 1), encoding="utf-8")
+    games = {"gin": load_game(GIN), "strict": load_game(stricter)}
+    results = _by_label(list(compare(_pair(games, "gin", "strict"))))
+    assert {label for label, c in results.items() if c.status == "differs"} == {"set", "run"}
+    finding = results["set"].findings[0]
+    assert finding.broken == ["GN-3-size"] and len(finding.situation["cards"]) == 3
+    assert not {"turned", "blows", "window_open"} & set(finding.situation)
+    # the scenario builder deals a turned card: without one, the situation is the answer
+    assert finding.scenario is None and "turns none" in finding.no_scenario

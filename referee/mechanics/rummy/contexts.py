@@ -60,10 +60,25 @@ class Judging(Protocol):
         """A card name where there is no card (the turned card, or the pack's first)."""
 
 
+# The optional parts a spec selects (config.py), read raw: the scopes come before the config.
 def turns_a_card(spec: GameSpec) -> bool:
-    """Does the spec's deal turn a card (`rummy.turned_card`)? Read raw: the scopes come first."""
+    """Does the spec's deal turn a card (`rummy.turned_card`)?"""
+    return _rummy_part(spec, "turned_card") is True
+
+
+def plays_a_match(spec: GameSpec) -> bool:
+    """Is the game an elimination match (`rummy.match`), not a single hand?"""
+    return _rummy_part(spec, "match") is not None
+
+
+def opens_claims(spec: GameSpec) -> bool:
+    """Can a discard open a claim window (`rummy.claims`)?"""
+    return _rummy_part(spec, "claims") is not None
+
+
+def _rummy_part(spec: GameSpec, key: str) -> Any:
     section = spec.sections.get("rummy")
-    return isinstance(section, dict) and section.get("turned_card") is True
+    return section.get(key) if isinstance(section, dict) else None
 
 
 # --- the facts ---------------------------------------------------------------------------------
@@ -296,24 +311,32 @@ COMMON: Context[Judging] = Context(
                 ),
             ),
         ),
-        # the match: the proposer's total, re-entry state, players still in
-        "score": Name(INT, "the proposer's match total", lambda t: t.s.scores[t.seat]),
+        # the match (`rummy.match` only): the proposer's total, re-entry state, players still in
+        "score": Name(
+            INT,
+            "the proposer's match total",
+            lambda t: t.s.scores[t.seat],
+            present=plays_a_match,
+        ),
         "deciding": Name(
             BOOL,
             "the proposer, blown, is deciding whether to re-enter",
             lambda t: t.seat in t.s.deciding,
+            present=plays_a_match,
         ),
         "reentries": Name(
             INT,
             "how often the proposer has re-entered the match",
             lambda t: t.s.reentries[t.seat],
             (Fact("`reentries` is a count", (("reentries",),), lambda e, c: e["reentries"] >= 0),),
+            present=plays_a_match,
         ),
         "blows": Name(
             INT,
             "how often the proposer has blown",
             lambda t: t.s.blows[t.seat],
             (Fact("`blows` is a count", (("blows",),), lambda e, c: e["blows"] >= 0),),
+            present=plays_a_match,
         ),
         "under": Name(
             INT,
@@ -326,11 +349,13 @@ COMMON: Context[Judging] = Context(
                     lambda e, c: s_and(e["under"] >= 0, e["under"] <= e["seats"]),
                 ),
             ),
+            present=plays_a_match,
         ),
         "playing": Name(
             BOOL,
             "the proposer is dealt in: in the match and not blown",
             lambda t: t.seat in t.s.playing,
+            present=plays_a_match,
         ),
         "stolen": Name(
             ListType(CARD), "the jokers this move took back from the table", lambda t: t.stolen
@@ -343,19 +368,25 @@ COMMON: Context[Judging] = Context(
             "the jokers this move laid as jokers (not as themselves)",
             lambda t: t.laid_wild,
         ),
-        # a claim window is open on the last discard; the proposer already answered it
+        # claim windows (`rummy.claims` only): one is open on the last discard; the proposer
+        # already answered it
         "window_open": Name(
-            BOOL, "a claim window is open on the last discard", lambda t: t.s.window is not None
+            BOOL,
+            "a claim window is open on the last discard",
+            lambda t: t.s.window is not None,
+            present=opens_claims,
         ),
         "responded": Name(
             BOOL,
             "the proposer has answered the open claim window",
             lambda t: t.s.window is not None and t.s.window.answered(t.seat),
+            present=opens_claims,
         ),
         "claims_closed": Name(
             BOOL,
             "the top discard's claim window has closed: out of turn it is no longer claimable",
             _claims_closed,
+            present=opens_claims,
         ),
     }
 )
@@ -407,7 +438,7 @@ TABLE: Context[Any] = Context({"options": OPTIONS, "turned": TURNED_CARD})
 CARD_CONTEXT = TABLE | {"c": Name(CARD, "the card asked about: is it a joker?")}
 SCORING_CONTEXT = TABLE | {
     "hand": Name(ListType(CARD), "the hand a seat is left with at the end"),
-    "score": Name(INT, "the seat's match total before this hand"),
+    "score": Name(INT, "the seat's match total before this hand", present=plays_a_match),
 }
 
 # every fact, for `referee diff`

@@ -31,6 +31,18 @@ from referee.spec.sections import ANY, VERDICT
 
 Env = dict[str, Any]
 
+# Where a proof's counterexample meld is replayed, besides the names it gives and the neutral
+# values of the others: a one-seat table whose seat plays, in the play step of a `meld` move, the
+# turned card (if any) on the discard pile.
+REPLAYED_MELD: Env = {
+    "seats": 1,
+    "under": 1,
+    "playing": True,
+    "phase": "play",
+    "move_type": "meld",
+    "discarder": TURNED,
+}
+
 
 class RummyMechanic(Mechanic[RummyState]):
     name = "rummy"
@@ -147,36 +159,8 @@ class RummyMechanic(Mechanic[RummyState]):
         self, checkpoint: str, given: Mapping[str, Any], cards: list[Card], turned: Card | None
     ) -> bool:
         """Does the engine's own meld checker accept `cards` as a `checkpoint` meld?"""
-        env: dict[str, Any] = {
-            name: False
-            for name in ("in_turn", "has_discard", "top_is_turned", "going_out", "has_taken")
-        }
-        env.update(
-            seat=0,
-            to_act=0,
-            mao=0,
-            seats=1,
-            phase="play",
-            hand=[],
-            discard_top=turned,
-            discarder=TURNED,
-            move_type="meld",
-            taken_card=turned,
-            turned=turned,
-            score=0,
-            deciding=False,
-            reentries=0,
-            blows=0,
-            under=1,
-            stolen=[],
-            window_open=False,
-            responded=False,
-            claims_closed=False,
-            playing=True,
-            laid=[],
-            laid_wild=[],
-            turned_covered=False,
-        )
+        env = COMMON.neutral_env(self.spec, turned)  # the turned card stands for any card
+        env.update({name: value for name, value in REPLAYED_MELD.items() if name in env})
         env.update(given)
         kind = self.reader.kinds[checkpoint]
         meld_env = self.reader.meld_env(env, checkpoint, cards, new=bool(given.get("new", True)))

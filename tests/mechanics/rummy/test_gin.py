@@ -19,9 +19,10 @@ from jsonschema import Draft202012Validator
 
 from referee.engine.table import Table, TableSetup
 from referee.errors import SpecError, SpecErrors
+from referee.mechanics.rummy.contexts import checkpoint_scopes
 from referee.mechanics.rummy.mechanic import RummyMechanic
 from referee.model import ADJUDICATOR, Move, Verdict
-from referee.spec.registry import Game, load_game
+from referee.spec.registry import DEFAULT_SPECS, Game, load_game
 from tests.mechanic_of import mechanic_of
 
 SPEC = Path(__file__).parent / "specs" / "gin.yaml"
@@ -132,6 +133,22 @@ def refusal(path: Path) -> str:
     [
         # a rule naming the turned card, where the deal turns none
         ("require: in_turn\n", "require: in_turn and rank(turned) > 0\n", "unknown name `turned`"),
+        # a rule reading the match, or a claim window, where the spec selects neither
+        (
+            "require: in_turn\n",
+            "require: in_turn and blows == 0\n",
+            "at `rules[0].require`: unknown name `blows`",
+        ),
+        (
+            "require: in_turn\n",
+            "require: in_turn and not window_open\n",
+            "at `rules[0].require`: unknown name `window_open`",
+        ),
+        (
+            "hand_points: '",
+            "hand_points: 'score + ",
+            "at `scoring.hand_points`: unknown name `score`",
+        ),
         # a move of the match, without the match
         ("moves:\n", "moves:\n  reenter:\n    text: {en: come back}\n", "needs `rummy.match`"),
         # claim windows with a misspelt priority
@@ -147,7 +164,26 @@ def refusal(path: Path) -> str:
 def test_a_part_the_spec_leaves_out_cannot_be_half_used(
     tmp_path: Path, old: str, new: str, says: str
 ) -> None:
-    assert says in refusal(edited(tmp_path, old, new))
+    path = edited(tmp_path, old, new)
+    refused = refusal(path)
+    assert says in refused and refused.startswith(f"{path}:")  # located in the spec
+
+
+MATCH_NAMES = {"score", "deciding", "reentries", "blows", "under", "playing"}
+CLAIM_NAMES = {"window_open", "responded", "claims_closed"}
+
+
+def test_the_rules_know_only_the_names_of_the_parts_selected() -> None:
+    pontinho = load_game(Path(DEFAULT_SPECS) / "pontinho.yaml")
+    for checkpoint in ("discard", "take", "set"):
+        names = set(checkpoint_scopes(GIN.spec)[checkpoint].names())
+        assert {"in_turn", "hand", "laid"} <= names
+        assert not names & (MATCH_NAMES | CLAIM_NAMES | {"turned", "turned_covered"}), checkpoint
+    for checkpoint in ("discard", "take", "trio"):
+        names = set(checkpoint_scopes(pontinho.spec)[checkpoint].names())
+        assert MATCH_NAMES | CLAIM_NAMES | {"turned", "turned_covered"} <= names, checkpoint
+    assert "score" not in checkpoint_scopes(GIN.spec)["scoring"]
+    assert "score" in checkpoint_scopes(pontinho.spec)["scoring"]
 
 
 def test_the_game_is_its_spec() -> None:
