@@ -17,6 +17,9 @@ from tests.games import shipped_games
 
 StackDeal = Callable[..., dict[str, Any]]
 
+# `pg_server`, `pg_url`: a throw-away PostgreSQL and a fresh database of it for each test
+pytest_plugins = ["tests.postgres_server"]
+
 
 @pytest.fixture(scope="session")
 def games() -> dict[str, Game]:

@@ -3,7 +3,9 @@
 Prints one line, `referee listening on HOST:PORT`, once the port is bound (`--port 0` picks a
 free one), then logs JSON lines on stderr. Tables live in an SQLite file (`--db`) and resume after
 any stop, `kill -9` included (a claim window left open gets a full new deadline at startup);
-`--memory` keeps them in memory only.
+`--store postgresql://...` keeps them in PostgreSQL, shared by several referee processes, once
+it has checked the database is durable (`referee.store.durability`); `--memory` keeps them in
+memory only.
 
 Limits (README, "Security and limits"): requests a second per address and per seat token, tables
 created per address, open Watch streams per address and per table, concurrent calls. Binding to
@@ -41,9 +43,11 @@ from referee.service import MAX_LIVE_TABLES, MAX_STREAMS_PER_TABLE, RefereeServi
 from referee.spec.registry import DEFAULT_SPECS, Game, load_games
 from referee.store.base import Store
 from referee.store.memory import MemoryStore
+from referee.store.postgres import PostgresStore
 from referee.store.sqlite import SqliteStore
 
 GRACE_S = 5.0  # in-flight calls get this long to finish on shutdown
+POSTGRES_SCHEMES = ("postgresql://", "postgres://")  # the URLs libpq reads
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -52,6 +56,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     where = parser.add_mutually_exclusive_group()
     where.add_argument("--db", default="var/referee.db", help="SQLite file of the tables")
     where.add_argument("--memory", action="store_true", help="keep tables in memory only")
+    where.add_argument(
+        "--store",
+        type=postgres_url,
+        help="a PostgreSQL database of the tables, `postgresql://...`, "
+        "shared by every referee process serving on it",
+    )
+    parser.add_argument(
+        "--unsafe-durability",
+        action="store_true",
+        help="serve on a --store database that may lose commits in a crash "
+        "(fsync or synchronous_commit off): acknowledged moves may be lost",
+    )
     parser.add_argument(
         "--max-message-bytes",
         type=positive,
@@ -198,9 +214,17 @@ def is_loopback(host: str) -> bool:
         return False
 
 
+def postgres_url(text: str) -> str:
+    if not text.startswith(POSTGRES_SCHEMES):
+        raise argparse.ArgumentTypeError(f"`{text}` is not a `postgresql://` URL")
+    return text
+
+
 def open_store(args: argparse.Namespace) -> Store:
     if args.memory:
         return MemoryStore()
+    if args.store:
+        return PostgresStore(args.store, unsafe_durability=args.unsafe_durability)
     path = Path(args.db)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)

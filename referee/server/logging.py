@@ -16,6 +16,7 @@ import structlog.tracebacks
 from referee import __version__
 from referee.service import Ruling
 from referee.store.base import Store
+from referee.store.postgres import PostgresStore, safe_url
 from referee.store.sqlite import SqliteStore
 
 log = structlog.get_logger("referee.server")
@@ -69,7 +70,11 @@ def log_verdict(table_id: str, move_type: str, ruling: Ruling, latency_s: float)
 
 def log_started(address: str, games: list[str], store: Store, metrics_port: int | None) -> None:
     """The start-up line: what runs, where, with which games and which store."""
-    where = f"sqlite:{store.path}" if isinstance(store, SqliteStore) else "memory"
+    where = "memory"
+    if isinstance(store, SqliteStore):
+        where = f"sqlite:{store.path}"
+    elif isinstance(store, PostgresStore):
+        where = f"postgresql:{safe_url(store.url)}"
     log.info(
         "referee_started",
         version=__version__,

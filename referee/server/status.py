@@ -28,7 +28,7 @@ STATUS_OF_CODE: dict[str, grpc.StatusCode] = {
     "malformed_card": grpc.StatusCode.INVALID_ARGUMENT,
     "resource_exhausted": grpc.StatusCode.RESOURCE_EXHAUSTED,
     "failed_precondition": grpc.StatusCode.FAILED_PRECONDITION,
-    "unavailable": grpc.StatusCode.UNAVAILABLE,  # the referee is shutting down
+    "unavailable": grpc.StatusCode.UNAVAILABLE,  # shutting down; the database unreachable
 }
 
 INTERNAL_MESSAGE = "internal error: the referee logged the details"

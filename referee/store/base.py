@@ -7,8 +7,8 @@ came with a `move_id` (so a retry gets the same answer). The unique keys (table,
 (table, move_id) are what make several referee processes on one database safe: the second writer
 gets `StoreConflict`, reloads the table and judges again.
 
-Implementations: `MemoryStore` (tests), `SqliteStore` (the default, embedded); PostgreSQL fits the
-same interface with the same two unique keys.
+Implementations: `MemoryStore` (tests), `SqliteStore` (the default, embedded), `PostgresStore`
+(shared by several processes), with the same two unique keys.
 """
 
 from __future__ import annotations
@@ -18,13 +18,20 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from referee.errors import NotFound, VersionConflict
+from referee.errors import NotFound, RefereeError, VersionConflict
 
 JSON = Any
 
 
 class StoreConflict(VersionConflict):
     """Another writer already used this (table, seq) or (table, move_id): reload and judge again."""
+
+
+class StoreUnavailable(RefereeError):
+    """The database cannot be reached (down, restarting, a connection cut): try again later. A
+    move whose commit was cut may have been committed: retry it by its `move_id`."""
+
+    code = "unavailable"
 
 
 @dataclass(frozen=True)

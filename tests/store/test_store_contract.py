@@ -1,4 +1,4 @@
-"""The contract every store keeps (memory and SQLite alike; PostgreSQL must pass it too)."""
+"""The contract every store keeps: memory, SQLite and PostgreSQL alike."""
 
 from __future__ import annotations
 

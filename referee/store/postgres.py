@@ -1,0 +1,278 @@
+"""The shared store: one PostgreSQL database for several referee processes.
+
+Each call takes a connection from a pool (psycopg_pool), runs in its own transaction and commits
+before it returns: with `fsync` and `synchronous_commit` on (checked at start-up, `durability`),
+an accepted move is on the database's disk before its verdict is sent. A move takes the row lock of
+its table (`SELECT ... FOR UPDATE`), so two processes appending to one table take turns: the
+second sees the first's move and gets `StoreConflict` (the (table, seq) unique key backs this up).
+
+A database that cannot be reached (down, restarting, a connection cut) is `StoreUnavailable`,
+which clients get as UNAVAILABLE: they retry, by `move_id`, and get the first verdict if the move
+was committed before the connection was lost.
+
+The schema is versioned in a one-row `schema_version` table: each entry of `MIGRATIONS` moves the
+database one version up, in one transaction, under an advisory lock (processes starting together
+migrate one after the other).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from typing import Any
+
+import psycopg
+import psycopg_pool
+from psycopg import errors as pg_errors
+
+from referee.errors import RefereeError
+from referee.store import codec
+from referee.store.base import (
+    JSON,
+    Proposal,
+    Store,
+    StoreConflict,
+    StoreUnavailable,
+    TableRecord,
+    unknown_table,
+)
+from referee.store.durability import check_durable
+
+MIGRATIONS: tuple[str, ...] = (
+    # version 1: as SQLite's version 1, JSON kept as text (codec.py: what comes back is what went in)
+    """
+    CREATE TABLE tables (
+        id          TEXT PRIMARY KEY,
+        game        TEXT NOT NULL,
+        setup       TEXT NOT NULL,
+        created_at  TIMESTAMPTZ NOT NULL DEFAULT now(),
+        created     BIGSERIAL NOT NULL
+    );
+    CREATE TABLE seat_tokens (
+        table_id      TEXT NOT NULL REFERENCES tables(id),
+        seat          INTEGER NOT NULL,
+        token_sha256  TEXT NOT NULL,
+        PRIMARY KEY (table_id, seat)
+    );
+    CREATE TABLE proposals (
+        table_id    TEXT NOT NULL REFERENCES tables(id),
+        seq         INTEGER,
+        move_id     TEXT,
+        seat        INTEGER NOT NULL,
+        move        TEXT NOT NULL,
+        verdict     TEXT NOT NULL,
+        created_at  TIMESTAMPTZ NOT NULL DEFAULT now(),
+        CHECK (seq IS NOT NULL OR move_id IS NOT NULL),
+        UNIQUE (table_id, seq),
+        UNIQUE (table_id, move_id)
+    );
+    """,
+)
+
+MIGRATION_LOCK = 0x7265_6665  # pg_advisory_xact_lock key of the migrations ("refe")
+CONNECT_TIMEOUT_S = 5  # a database that does not answer is unavailable, not waited for
+POOL_TIMEOUT_S = 5.0  # longest wait for a pooled connection before the call is UNAVAILABLE
+POOL_SIZE = 8  # connections per referee process (its worker threads share them)
+# what psycopg raises when the database is down or the connection was cut: the database is
+# unavailable, the call may be retried (a SQL error of ours is not among them: it stays a bug)
+UNREACHABLE = (psycopg.OperationalError, psycopg.InterfaceError, psycopg_pool.PoolTimeout)
+
+
+class PostgresStore(Store):
+    def __init__(
+        self, url: str, *, unsafe_durability: bool = False, pool_size: int = POOL_SIZE
+    ) -> None:
+        self.url = url
+        with _reachable(url):
+            with psycopg.connect(url, autocommit=True, connect_timeout=CONNECT_TIMEOUT_S) as db:
+                if not unsafe_durability:
+                    check_durable(_setting(db, "fsync"), _setting(db, "synchronous_commit"))
+                migrate(db)
+            self._pool = psycopg_pool.ConnectionPool(
+                url,
+                min_size=1,
+                max_size=pool_size,
+                timeout=POOL_TIMEOUT_S,
+                kwargs={"autocommit": True, "connect_timeout": CONNECT_TIMEOUT_S},
+                # a connection left broken by a database restart is replaced, not handed out
+                check=psycopg_pool.ConnectionPool.check_connection,
+                open=False,
+            )
+            self._pool.open(wait=True, timeout=POOL_TIMEOUT_S)
+
+    @contextmanager
+    def _connection(self) -> Iterator[psycopg.Connection[Any]]:
+        with _reachable(self.url), self._pool.connection() as db:
+            yield db
+
+    @contextmanager
+    def _transaction(self) -> Iterator[psycopg.Connection[Any]]:
+        """One transaction, committed when the block ends (and before the caller returns)."""
+        with self._connection() as db, db.transaction():
+            yield db
+
+    def create_table(
+        self, table_id: str, setup: Mapping[str, JSON], token_hashes: Mapping[int, str]
+    ) -> None:
+        with self._transaction() as db:
+            try:
+                db.execute(
+                    "INSERT INTO tables (id, game, setup) VALUES (%s, %s, %s)",
+                    (table_id, str(setup.get("game", "")), codec.encode(setup)),
+                )
+            except pg_errors.UniqueViolation as error:
+                raise StoreConflict(f"table `{table_id}` already exists") from error
+            db.cursor().executemany(
+                "INSERT INTO seat_tokens (table_id, seat, token_sha256) VALUES (%s, %s, %s)",
+                [(table_id, seat, digest) for seat, digest in token_hashes.items()],
+            )
+
+    def load_table(self, table_id: str) -> TableRecord:
+        with self._transaction() as db:  # one snapshot: the set-up and moves of one moment
+            db.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+            row = db.execute("SELECT setup FROM tables WHERE id = %s", (table_id,)).fetchone()
+            if row is None:
+                raise unknown_table(table_id)
+            tokens = db.execute(
+                "SELECT seat, token_sha256 FROM seat_tokens WHERE table_id = %s", (table_id,)
+            ).fetchall()
+            moves = db.execute(
+                "SELECT seat, move, verdict, move_id, seq FROM proposals "
+                "WHERE table_id = %s AND seq IS NOT NULL ORDER BY seq",
+                (table_id,),
+            ).fetchall()
+        return TableRecord(
+            table_id, codec.decode(row[0]), dict(tokens), tuple(_proposal(m) for m in moves)
+        )
+
+    def append_move(
+        self,
+        table_id: str,
+        seq: int,
+        seat: int,
+        move: Mapping[str, JSON],
+        move_id: str | None,
+        verdict: Mapping[str, JSON],
+    ) -> None:
+        with self._transaction() as db:
+            # the table's row lock: appends to one table take turns, the version read is fresh
+            if db.execute("SELECT 1 FROM tables WHERE id = %s FOR UPDATE", (table_id,)).fetchone():
+                if _version(db, table_id) != seq - 1:
+                    raise StoreConflict(f"table `{table_id}` is not at version {seq - 1}")
+            else:
+                raise unknown_table(table_id)
+            _insert(db, table_id, seq, seat, move, move_id, verdict)
+
+    def record_rejection(
+        self,
+        table_id: str,
+        seat: int,
+        move: Mapping[str, JSON],
+        move_id: str,
+        verdict: Mapping[str, JSON],
+    ) -> None:
+        with self._transaction() as db:
+            _version(db, table_id)  # NotFound for an unknown table
+            _insert(db, table_id, None, seat, move, move_id, verdict)
+
+    def find_verdict(self, table_id: str, move_id: str) -> Proposal | None:
+        with self._connection() as db:
+            row = db.execute(
+                "SELECT seat, move, verdict, move_id, seq FROM proposals "
+                "WHERE table_id = %s AND move_id = %s",
+                (table_id, move_id),
+            ).fetchone()
+        return _proposal(row) if row else None
+
+    def version(self, table_id: str) -> int:
+        with self._connection() as db:
+            return _version(db, table_id)
+
+    def table_ids(self) -> list[str]:
+        with self._connection() as db:
+            rows = db.execute("SELECT id FROM tables ORDER BY created").fetchall()
+        return [r[0] for r in rows]
+
+    def close(self) -> None:
+        self._pool.close()
+
+
+def migrate(db: psycopg.Connection[Any]) -> None:
+    """Bring the database's schema to `len(MIGRATIONS)`; refuse a newer one."""
+    with db.transaction():
+        db.execute("SELECT pg_advisory_xact_lock(%s)", (MIGRATION_LOCK,))
+        db.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+        row = db.execute("SELECT version FROM schema_version").fetchone()
+        current = 0 if row is None else int(row[0])
+        if current > len(MIGRATIONS):
+            raise RefereeError(
+                f"the database has schema version {current}, newer than this "
+                f"referee's {len(MIGRATIONS)}: upgrade the referee"
+            )
+        for script in MIGRATIONS[current:]:
+            db.execute(script)  # several statements: psycopg sends a query without parameters whole
+        if row is None:
+            db.execute("INSERT INTO schema_version (version) VALUES (%s)", (len(MIGRATIONS),))
+        else:
+            db.execute("UPDATE schema_version SET version = %s", (len(MIGRATIONS),))
+
+
+@contextmanager
+def _reachable(url: str) -> Iterator[None]:
+    """Turn a database that cannot be reached into `StoreUnavailable`, said in one line."""
+    try:
+        yield
+    except UNREACHABLE as problem:
+        reason = str(problem).strip().splitlines()[0] if str(problem).strip() else "no answer"
+        raise StoreUnavailable(
+            f"the database `{safe_url(url)}` is unavailable: {reason}: try again"
+        ) from problem
+
+
+def safe_url(url: str) -> str:
+    """`url` without its password, to be logged and shown."""
+    info = psycopg.conninfo.conninfo_to_dict(url)
+    shown = {k: v for k, v in info.items() if k != "password" and v not in (None, "")}
+    return " ".join(f"{k}={v}" for k, v in sorted(shown.items()))
+
+
+def _setting(db: psycopg.Connection[Any], name: str) -> str:
+    row = db.execute(f"SHOW {name}").fetchone()  # a name of ours: SHOW takes no parameter
+    return str(row[0]) if row else ""
+
+
+def _version(db: psycopg.Connection[Any], table_id: str) -> int:
+    row = db.execute(
+        "SELECT (SELECT MAX(seq) FROM proposals WHERE table_id = t.id) "
+        "FROM tables t WHERE t.id = %s",
+        (table_id,),
+    ).fetchone()
+    if row is None:
+        raise unknown_table(table_id)
+    return int(row[0] or 0)
+
+
+def _insert(
+    db: psycopg.Connection[Any],
+    table_id: str,
+    seq: int | None,
+    seat: int,
+    move: Mapping[str, JSON],
+    move_id: str | None,
+    verdict: Mapping[str, JSON],
+) -> None:
+    try:  # a failed insert fails the caller's transaction: it is rolled back whole
+        db.execute(
+            "INSERT INTO proposals (table_id, seq, move_id, seat, move, verdict)"
+            " VALUES (%s, %s, %s, %s, %s, %s)",
+            (table_id, seq, move_id, seat, codec.encode(move), codec.encode(verdict)),
+        )
+    except pg_errors.UniqueViolation as error:  # the table exists (checked): a key is taken
+        raise StoreConflict(
+            f"move {seq} or move id `{move_id}` of table `{table_id}` is taken"
+        ) from error
+
+
+def _proposal(row: tuple[int, str, str, str | None, int | None]) -> Proposal:
+    seat, move, verdict, move_id, seq = row
+    return Proposal(seat, codec.decode(move), codec.decode(verdict), move_id, seq)
