@@ -80,7 +80,12 @@ UNREACHABLE = (psycopg.OperationalError, psycopg.InterfaceError, psycopg_pool.Po
 
 class PostgresStore(Store):
     def __init__(
-        self, url: str, *, unsafe_durability: bool = False, pool_size: int = POOL_SIZE
+        self,
+        url: str,
+        *,
+        unsafe_durability: bool = False,
+        pool_size: int = POOL_SIZE,
+        pool_timeout: float = POOL_TIMEOUT_S,
     ) -> None:
         self.url = url
         with _reachable(url):
@@ -92,13 +97,13 @@ class PostgresStore(Store):
                 url,
                 min_size=1,
                 max_size=pool_size,
-                timeout=POOL_TIMEOUT_S,
+                timeout=pool_timeout,
                 kwargs={"autocommit": True, "connect_timeout": CONNECT_TIMEOUT_S},
                 # a connection left broken by a database restart is replaced, not handed out
                 check=psycopg_pool.ConnectionPool.check_connection,
                 open=False,
             )
-            self._pool.open(wait=True, timeout=POOL_TIMEOUT_S)
+            self._pool.open(wait=True, timeout=pool_timeout)
 
     @contextmanager
     def _connection(self) -> Iterator[psycopg.Connection[Any]]:

@@ -1,0 +1,161 @@
+"""What only the PostgreSQL store promises: a durable database or a refusal, a versioned schema,
+one winner of a race between processes, and UNAVAILABLE (never INTERNAL) when out of reach."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+
+import grpc
+import psycopg
+import pytest
+
+from referee.errors import RefereeError
+from referee.server.status import status_of
+from referee.store import postgres
+from referee.store.base import StoreConflict, StoreUnavailable
+from referee.store.durability import NotDurable, durability_problem
+from referee.store.postgres import MIGRATIONS, PostgresStore
+
+SETUP = {"game": "pontinho", "seats": 3}
+DRAW = {"type": "draw"}
+VERDICT = {"outcome": "accepted", "violations": [], "events": [], "version": 1}
+
+
+@pytest.fixture
+def store(pg_url: str) -> Iterator[PostgresStore]:
+    opened = PostgresStore(pg_url)
+    yield opened
+    opened.close()
+
+
+def schema_version(url: str) -> int:
+    with psycopg.connect(url) as db:
+        row = db.execute("SELECT version FROM schema_version").fetchone()
+    assert row is not None
+    return int(row[0])
+
+
+def run_sql(url: str, statement: str) -> None:
+    with psycopg.connect(url, autocommit=True) as db:
+        db.execute(statement)
+
+
+def database_name(url: str) -> str:
+    return psycopg.conninfo.conninfo_to_dict(url)["dbname"]  # type: ignore[return-value]
+
+
+def test_a_fresh_database_gets_the_latest_schema(store: PostgresStore, pg_url: str) -> None:
+    assert schema_version(pg_url) == len(MIGRATIONS)
+    PostgresStore(pg_url).close()  # opening again migrates nothing
+    assert schema_version(pg_url) == len(MIGRATIONS)
+
+
+def test_an_older_schema_is_migrated_keeping_the_tables(
+    store: PostgresStore, pg_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store.create_table("t1", SETUP, {0: "h0"})
+    store.append_move("t1", 1, 1, DRAW, "m1", VERDICT)
+    store.close()
+    later = (*MIGRATIONS, "ALTER TABLE tables ADD COLUMN note TEXT")
+    monkeypatch.setattr(postgres, "MIGRATIONS", later)
+    again = PostgresStore(pg_url)
+    assert schema_version(pg_url) == len(later)
+    assert again.load_table("t1").version == 1
+    run_sql(pg_url, "UPDATE tables SET note = 'the new column is there'")
+    again.close()
+
+
+def test_a_newer_schema_is_refused(store: PostgresStore, pg_url: str) -> None:
+    run_sql(pg_url, f"UPDATE schema_version SET version = {len(MIGRATIONS) + 1}")
+    with pytest.raises(RefereeError, match="newer than this referee's 1: upgrade the referee"):
+        PostgresStore(pg_url)
+
+
+def test_a_database_that_answers_before_it_syncs_is_refused(pg_url: str) -> None:
+    run_sql(pg_url, f'ALTER DATABASE "{database_name(pg_url)}" SET synchronous_commit = off')
+    with pytest.raises(NotDurable, match="`synchronous_commit` is `off`: turn it on, or serve"):
+        PostgresStore(pg_url)
+    PostgresStore(pg_url, unsafe_durability=True).close()  # said out loud: it serves
+
+
+def test_every_level_of_synchronous_commit_but_off_syncs_and_fsync_must_be_on() -> None:
+    for level in ("on", "local", "remote_write", "remote_apply"):
+        assert durability_problem("on", level) is None
+    assert durability_problem("off", "on") == "`fsync` is `off`"
+
+
+def test_two_processes_race_for_one_move_and_one_wins(store: PostgresStore, pg_url: str) -> None:
+    stores = [store, PostgresStore(pg_url)]
+    store.create_table("t1", SETUP, {0: "h0"})
+    outcomes: list[str] = []
+    start = threading.Barrier(2)
+
+    def append(racer: PostgresStore, seat: int) -> None:
+        start.wait()
+        try:
+            racer.append_move("t1", 1, seat, DRAW, None, VERDICT)
+            outcomes.append("won")
+        except StoreConflict:
+            outcomes.append("conflict")
+
+    threads = [threading.Thread(target=append, args=(s, i)) for i, s in enumerate(stores)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(outcomes) == ["conflict", "won"]
+    assert [m.seq for m in stores[1].load_table("t1").moves] == [1]
+    stores[1].close()
+
+
+def test_a_move_is_committed_when_append_move_returns(store: PostgresStore, pg_url: str) -> None:
+    store.create_table("t1", SETUP, {0: "h0"})
+    store.append_move("t1", 1, 1, DRAW, None, VERDICT)
+    with psycopg.connect(pg_url) as reader:  # another session sees it at once
+        assert reader.execute("SELECT count(*) FROM proposals").fetchone() == (1,)
+
+
+def test_a_database_out_of_reach_is_unavailable_in_one_line(tmp_path: object) -> None:
+    with pytest.raises(StoreUnavailable) as refused:
+        PostgresStore(f"postgresql://postgres@/referee?host={tmp_path}")  # no server there
+    assert "\n" not in refused.value.message
+    assert refused.value.message.startswith("the database `dbname=referee host=")
+    assert status_of(refused.value)[0] is grpc.StatusCode.UNAVAILABLE
+
+
+def test_a_cut_connection_is_replaced(store: PostgresStore, pg_url: str) -> None:
+    store.create_table("t1", SETUP, {0: "h0"})
+    cut_connections(pg_url)
+    assert store.version("t1") == 0  # through a new connection, not an error
+
+
+def test_calls_while_the_database_refuses_connections_are_unavailable(pg_url: str) -> None:
+    store = PostgresStore(pg_url, pool_timeout=0.5)
+    store.create_table("t1", SETUP, {0: "h0"})
+    name = database_name(pg_url)
+    server = postgres_of(pg_url)
+    run_sql(server, f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS false')
+    cut_connections(pg_url)
+    for call in (lambda: store.append_move("t1", 1, 1, DRAW, "m1", VERDICT), store.table_ids):
+        with pytest.raises(StoreUnavailable) as down:
+            call()
+        assert status_of(down.value)[0] is grpc.StatusCode.UNAVAILABLE
+    run_sql(server, f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS true')
+    store.append_move("t1", 1, 1, DRAW, "m1", VERDICT)  # back: the retry goes through
+    assert store.version("t1") == 1
+    store.close()
+
+
+def postgres_of(url: str) -> str:
+    """The server's `postgres` database, from which another database is altered."""
+    return psycopg.conninfo.make_conninfo(url, dbname="postgres")
+
+
+def cut_connections(url: str) -> None:
+    """End every session of `url`'s database but the caller's, as a restart would."""
+    run_sql(
+        postgres_of(url),
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+        f"WHERE datname = '{database_name(url)}' AND pid <> pg_backend_pid()",
+    )
