@@ -38,6 +38,14 @@ BAD_COMMAND_LINES = [
     ),
     (["serve", "--peer-rate", "fast"], "referee serve: argument --peer-rate:"),
     (
+        ["serve", "--store", "mysql://db/tables"],
+        "referee serve: argument --store: `mysql://db/tables` is not a `postgresql://` URL",
+    ),
+    (
+        ["serve", "--db", "x.db", "--store", "postgresql:///tables"],
+        "referee serve: argument --store: not allowed with argument --db",
+    ),
+    (
         ["serve", "--create-token-file", "{tmp}/none"],
         "referee serve: no such file or directory: `{tmp}/none`",
     ),
@@ -226,6 +234,26 @@ def test_a_flag_beats_the_variables_of_the_flags_it_excludes(
     assert (args.memory, args.db) == (False, "y.db")
     args = serve_args(["--open-create"], monkeypatch, REFEREE_CREATE_TOKEN="secret")
     assert (args.open_create, args.create_token) == (True, None)
+
+
+def test_the_store_comes_from_its_variable_unless_a_flag_names_another(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    url = "postgresql://referee@db.example/tables"
+    args = serve_args(["--unsafe-durability"], monkeypatch, REFEREE_STORE=url)
+    assert (args.store, args.unsafe_durability) == (url, True)
+    args = serve_args(["--db", "x.db"], monkeypatch)  # REFEREE_STORE still set
+    assert (args.store, args.db) == (None, "x.db")
+
+
+def test_serve_on_a_database_out_of_reach_is_one_line(tmp_path: Path) -> None:
+    done = referee(
+        "serve", "--port", "0", "--store", f"postgresql:///t?host={tmp_path}", cwd=tmp_path
+    )
+    assert done.returncode == 2
+    assert done.stderr.count("\n") == 1, done.stderr
+    assert done.stderr.startswith("referee serve: the database `dbname=t host="), done.stderr
+    assert "is unavailable:" in done.stderr and done.stderr.endswith(": try again\n")
 
 
 def test_without_variables_the_defaults_hold(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -7,7 +7,7 @@ import contextlib
 import signal
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -45,22 +45,13 @@ DEAL: dict[str, Any] = {
 
 
 class ServerProcess:
-    """`python -m referee serve --port 0 --db FILE --allow-stacked`, reached through its
-    printed port."""
+    """`python -m referee serve --port 0 --db FILE --allow-stacked` (or with `store`, the flags
+    naming another store: `--store URL`), reached through its printed port."""
 
-    def __init__(self, db: Path) -> None:
+    def __init__(self, db: Path | None = None, *, store: Sequence[str] = ()) -> None:
+        where = ["--db", str(db)] if db is not None else list(store)
         self.process = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "referee",
-                "serve",
-                "--port",
-                "0",
-                "--db",
-                str(db),
-                "--allow-stacked",
-            ],
+            [sys.executable, "-m", "referee", "serve", "--port", "0", *where, "--allow-stacked"],
             cwd=ROOT,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
