@@ -1,8 +1,8 @@
 """A throw-away PostgreSQL for the tests, and a fresh database of it for each test.
 
 The server is `REFEREE_TEST_PG` (the URL of a database whose role may create databases) when it
-is set, else a PostgreSQL 16 that pgserver (a pip package shipping the binaries) starts in the
-session's temporary folder, one per pytest-xdist worker: nothing to install, nothing shared
+is set, else a PostgreSQL 16 that pgserver (a pip package shipping the binaries) starts in a
+temporary folder, one per pytest-xdist worker (about a second): nothing to install, nothing shared
 between workers, stopped and deleted at the end. Each test gets its own database (`pg_url`),
 created in some 30 ms and dropped after, so tests stand alone.
 """
@@ -10,9 +10,12 @@ created in some 30 ms and dropped after, so tests stand alone.
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
 import uuid
 import warnings
 from collections.abc import Iterator
+from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
 import psycopg
@@ -35,15 +38,22 @@ def database_url(server_url: str, name: str) -> str:
 
 
 @pytest.fixture(scope="session")
-def pg_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def pg_server() -> Iterator[str]:
     """The URL of a PostgreSQL database from which tests create their own."""
     given = os.environ.get(SERVER_VARIABLE)
     if given:
         yield given
         return
-    server = get_server(tmp_path_factory.mktemp("postgres"), cleanup_mode="delete")
-    yield server.get_uri()
-    server.cleanup()
+    # not under pytest's temporary folder: run as root, pgserver runs PostgreSQL as another user,
+    # who must traverse the folders above its data, and every pytest session that starts makes
+    # its /tmp/pytest-of-USER private again (the server of a session running beside it fails)
+    folder = Path(tempfile.mkdtemp(prefix="referee-test-pg-"))
+    server = get_server(folder / "data", cleanup_mode="delete")
+    try:
+        yield server.get_uri()
+    finally:
+        server.cleanup()
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 @pytest.fixture

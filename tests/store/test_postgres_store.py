@@ -4,6 +4,7 @@ one winner of a race between processes, and UNAVAILABLE (never INTERNAL) when ou
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Iterator
 
 import grpc
@@ -20,6 +21,8 @@ from referee.store.postgres import MIGRATIONS, PostgresStore
 SETUP = {"game": "pontinho", "seats": 3}
 DRAW = {"type": "draw"}
 VERDICT = {"outcome": "accepted", "violations": [], "events": [], "version": 1}
+CUT_TIMEOUT_S = 5.0
+RECONNECT_TIMEOUT_S = 10.0
 
 
 @pytest.fixture
@@ -142,7 +145,14 @@ def test_calls_while_the_database_refuses_connections_are_unavailable(pg_url: st
             call()
         assert status_of(down.value)[0] is grpc.StatusCode.UNAVAILABLE
     run_sql(server, f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS true')
-    store.append_move("t1", 1, 1, DRAW, "m1", VERDICT)  # back: the retry goes through
+    # back: a retry goes through once the pool has reconnected (it waits 1 s, then 2 s, ...)
+    deadline = time.monotonic() + RECONNECT_TIMEOUT_S
+    while True:
+        try:
+            store.append_move("t1", 1, 1, DRAW, "m1", VERDICT)
+            break
+        except StoreUnavailable:
+            assert time.monotonic() < deadline, "the store did not reconnect"
     assert store.version("t1") == 1
     store.close()
 
@@ -153,9 +163,14 @@ def postgres_of(url: str) -> str:
 
 
 def cut_connections(url: str) -> None:
-    """End every session of `url`'s database but the caller's, as a restart would."""
-    run_sql(
-        postgres_of(url),
-        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-        f"WHERE datname = '{database_name(url)}' AND pid <> pg_backend_pid()",
+    """End every session of `url`'s database but the caller's, as a restart would, and wait for
+    them to be gone (pg_terminate_backend only signals them)."""
+    others = (
+        f"FROM pg_stat_activity WHERE datname = '{database_name(url)}' AND pid <> pg_backend_pid()"
     )
+    run_sql(postgres_of(url), f"SELECT pg_terminate_backend(pid) {others}")
+    deadline = time.monotonic() + CUT_TIMEOUT_S
+    with psycopg.connect(postgres_of(url), autocommit=True) as db:
+        while db.execute(f"SELECT count(*) {others}").fetchone() != (0,):
+            assert time.monotonic() < deadline, "the sessions outlived pg_terminate_backend"
+            time.sleep(0.01)
