@@ -43,7 +43,7 @@ from referee.service import MAX_LIVE_TABLES, MAX_STREAMS_PER_TABLE, RefereeServi
 from referee.spec.registry import DEFAULT_SPECS, Game, load_games
 from referee.store.base import Store
 from referee.store.memory import MemoryStore
-from referee.store.postgres import PostgresStore
+from referee.store.postgres import PostgresStore, url_problem
 from referee.store.sqlite import SqliteStore
 
 GRACE_S = 5.0  # in-flight calls get this long to finish on shutdown
@@ -217,6 +217,9 @@ def is_loopback(host: str) -> bool:
 def postgres_url(text: str) -> str:
     if not text.startswith(POSTGRES_SCHEMES):
         raise argparse.ArgumentTypeError(f"`{text}` is not a `postgresql://` URL")
+    problem = url_problem(text)
+    if problem is not None:
+        raise argparse.ArgumentTypeError(f"cannot read the database URL: {problem}")
     return text
 
 

@@ -87,6 +87,9 @@ class PostgresStore(Store):
         pool_size: int = POOL_SIZE,
         pool_timeout: float = POOL_TIMEOUT_S,
     ) -> None:
+        problem = url_problem(url)
+        if problem is not None:
+            raise RefereeError(f"cannot read the database URL: {problem}")
         self.url = url
         with _reachable(url):
             with psycopg.connect(url, autocommit=True, connect_timeout=CONNECT_TIMEOUT_S) as db:
@@ -232,6 +235,15 @@ def _reachable(url: str) -> Iterator[None]:
         raise StoreUnavailable(
             f"the database `{safe_url(url)}` is unavailable: {reason}: try again"
         ) from problem
+
+
+def url_problem(url: str) -> str | None:
+    """What libpq cannot read in `url` (an unknown parameter, a broken address), or None."""
+    try:
+        psycopg.conninfo.conninfo_to_dict(url)
+    except psycopg.ProgrammingError as problem:
+        return str(problem).strip().splitlines()[0]
+    return None
 
 
 def safe_url(url: str) -> str:

@@ -42,6 +42,10 @@ BAD_COMMAND_LINES = [
         "referee serve: argument --store: `mysql://db/tables` is not a `postgresql://` URL",
     ),
     (
+        ["serve", "--store", "postgresql://db/tables?colour=blue"],
+        'referee serve: argument --store: cannot read the database URL: invalid URI query parameter: "colour"',
+    ),
+    (
         ["serve", "--db", "x.db", "--store", "postgresql:///tables"],
         "referee serve: argument --store: not allowed with argument --db",
     ),

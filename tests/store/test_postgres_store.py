@@ -174,3 +174,10 @@ def cut_connections(url: str) -> None:
         while db.execute(f"SELECT count(*) {others}").fetchone() != (0,):
             assert time.monotonic() < deadline, "the sessions outlived pg_terminate_backend"
             time.sleep(0.01)
+
+
+def test_a_url_libpq_cannot_read_is_refused_before_any_connection() -> None:
+    with pytest.raises(
+        RefereeError, match='cannot read the database URL: invalid URI query parameter: "x"'
+    ):
+        PostgresStore("postgresql:///referee?x=1")
