@@ -20,12 +20,11 @@ from urllib.parse import urlsplit, urlunsplit
 
 import psycopg
 import pytest
-from platformdirs import RuntimeDirWarning
 
 with warnings.catch_warnings():
     # pgserver picks its lock folder when imported (platformdirs' runtime dir): with no
     # XDG_RUNTIME_DIR it says it falls back to /tmp/runtime-UID, which serves as well
-    warnings.simplefilter("ignore", RuntimeDirWarning)
+    warnings.filterwarnings("ignore", message="XDG_RUNTIME_DIR")
     from pgserver.postgres_server import get_server
 
 SERVER_VARIABLE = "REFEREE_TEST_PG"
