@@ -26,7 +26,7 @@ import psycopg_pool
 from psycopg import errors as pg_errors
 
 from referee.errors import RefereeError
-from referee.store import codec
+from referee.store import codec, rows
 from referee.store.base import (
     JSON,
     Proposal,
@@ -149,9 +149,7 @@ class PostgresStore(Store):
                 "WHERE table_id = %s AND seq IS NOT NULL ORDER BY seq",
                 (table_id,),
             ).fetchall()
-        return TableRecord(
-            table_id, codec.decode(row[0]), dict(tokens), tuple(_proposal(m) for m in moves)
-        )
+        return rows.table_record(table_id, row[0], tokens, moves)
 
     def append_move(
         self,
@@ -190,7 +188,7 @@ class PostgresStore(Store):
                 "WHERE table_id = %s AND move_id = %s",
                 (table_id, move_id),
             ).fetchone()
-        return _proposal(row) if row else None
+        return rows.proposal(row) if row else None
 
     def version(self, table_id: str) -> int:
         with self._connection() as db:
@@ -288,8 +286,3 @@ def _insert(
         raise StoreConflict(
             f"move {seq} or move id `{move_id}` of table `{table_id}` is taken"
         ) from error
-
-
-def _proposal(row: tuple[int, str, str, str | None, int | None]) -> Proposal:
-    seat, move, verdict, move_id, seq = row
-    return Proposal(seat, codec.decode(move), codec.decode(verdict), move_id, seq)

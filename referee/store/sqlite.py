@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from referee.errors import RefereeError
-from referee.store import codec
+from referee.store import codec, rows
 from referee.store.base import JSON, Proposal, Store, StoreConflict, TableRecord, unknown_table
 
 MIGRATIONS: tuple[str, ...] = (
@@ -176,9 +176,7 @@ class SqliteStore(Store):
                 "WHERE table_id = ? AND seq IS NOT NULL ORDER BY seq",
                 (table_id,),
             ).fetchall()
-        return TableRecord(
-            table_id, codec.decode(row[0]), dict(tokens), tuple(_proposal(m) for m in moves)
-        )
+        return rows.table_record(table_id, row[0], tokens, moves)
 
     def append_move(
         self,
@@ -254,7 +252,7 @@ class SqliteStore(Store):
                 "WHERE table_id = ? AND move_id = ?",
                 (table_id, move_id),
             ).fetchone()
-        return _proposal(row) if row else None
+        return rows.proposal(row) if row else None
 
     def version(self, table_id: str) -> int:
         with self._lock:
@@ -305,11 +303,6 @@ def _insert(
         raise StoreConflict(
             f"move {seq} or move id `{move_id}` of table `{table_id}` is taken"
         ) from error
-
-
-def _proposal(row: tuple[int, str, str, str | None, int | None]) -> Proposal:
-    seat, move, verdict, move_id, seq = row
-    return Proposal(seat, codec.decode(move), codec.decode(verdict), move_id, seq)
 
 
 def _statements(script: str) -> list[str]:
