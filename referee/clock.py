@@ -24,6 +24,10 @@ class Clock(Protocol):
     def now(self) -> float:
         """Seconds on a clock that never goes back (its origin means nothing)."""
 
+    def time(self) -> float:
+        """Seconds since the epoch: the time a store keeps a deadline's due time in (processes
+        sharing a store must agree on it, as NTP keeps machines)."""
+
     def call_later(self, delay_s: float, function: Callable[..., Any], *args: Any) -> Timer:
         """Call `function(*args)` once `delay_s` seconds have passed."""
 
@@ -58,6 +62,10 @@ class ManualClock:
     def now(self) -> float:
         with self._lock:
             return self._now
+
+    def time(self) -> float:
+        """The same as `now`: a test's epoch is the clock's start."""
+        return self.now()
 
     def call_later(self, delay_s: float, function: Callable[..., Any], *args: Any) -> Call:
         with self._lock:

@@ -34,6 +34,9 @@ class Scheduler:
     def now(self) -> float:
         return time.monotonic()
 
+    def time(self) -> float:
+        return time.time()
+
     def call_later(self, delay_s: float, function: Callable[..., Any], *args: Any) -> Call:
         call = Call(time.monotonic() + max(0.0, delay_s), next(self._numbers), function, args)
         with self._wake:

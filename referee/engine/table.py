@@ -83,13 +83,18 @@ class Table:
         """Rebuild a table by folding its accepted moves (loading from a store)."""
         table = cls.create(game, setup)
         for seat, move in moves:
-            verdict = table.expire() if seat == SYSTEM else table.propose(seat, move)
-            if verdict is None or verdict.outcome is Outcome.REJECTED:
-                raise SetupError(
-                    f"the stored log does not replay: move {table.version + 1} "
-                    f"`{move.type}` of seat {seat} is now rejected"
-                )
+            table.redo(seat, move)
         return table
+
+    def redo(self, seat: int, move: Move) -> Verdict:
+        """Apply the table's next logged move again (`SetupError` if it is now rejected)."""
+        verdict = self.expire() if seat == SYSTEM else self.propose(seat, move)
+        if verdict is None or verdict.outcome is Outcome.REJECTED:
+            raise SetupError(
+                f"the stored log does not replay: move {self.version + 1} "
+                f"`{move.type}` of seat {seat} is now rejected"
+            )
+        return verdict
 
     @property
     def is_over(self) -> bool:

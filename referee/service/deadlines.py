@@ -1,6 +1,9 @@
 """Deadlines on the service's clock: a table whose state expires (a mechanic says when, and what
 expiring does) has one call armed on the clock, made when the deadline passes. The clock is
-injected (`referee.clock`): the real one in service, a `ManualClock` in tests."""
+injected (`referee.clock`): the real one in service, a `ManualClock` in tests.
+
+A deadline's due time is kept in the store with the move that set it (`referee.store.base.Due`),
+so a restarted process, or another process on a shared store, arms it for the time it has left."""
 
 from __future__ import annotations
 
@@ -8,7 +11,7 @@ import threading
 from collections.abc import Callable
 
 from referee.clock import Clock, Timer
-from referee.mechanics.base import Deadline
+from referee.store.base import Due
 
 
 class Deadlines:
@@ -22,9 +25,10 @@ class Deadlines:
         self._lock = threading.Lock()
         self._closed = False
 
-    def arm(self, table_id: str, deadline: Deadline | None) -> None:
-        """Start the clock on a table's new deadline (a reloaded table's gets a full one); the
-        same deadline armed again is left running."""
+    def arm(self, table_id: str, deadline: Due | None, *, late_by: float = 0.0) -> None:
+        """Start the clock on a table's new deadline, to be called `late_by` seconds after it
+        falls due (a deadline another process set: that process calls it first); the same
+        deadline armed again is left running."""
         if deadline is None:
             return
         with self._lock:
@@ -33,10 +37,16 @@ class Deadlines:
                 return
             if armed is not None:  # an earlier deadline's call, not made: it has nothing to do
                 armed[1].cancel()
-            timer = self._clock.call_later(
-                deadline.after_ms / 1000, self._passed, table_id, deadline.number
-            )
+            delay = deadline.at + late_by - self._clock.time()
+            timer = self._clock.call_later(delay, self._passed, table_id, deadline.number)
             self._armed[table_id] = (deadline.number, timer)
+
+    def disarm(self, table_id: str) -> None:
+        """The table has no deadline any more (another process's move closed it)."""
+        with self._lock:
+            armed = self._armed.pop(table_id, None)
+        if armed is not None:
+            armed[1].cancel()
 
     @property
     def armed(self) -> int:

@@ -11,8 +11,9 @@ proposal at a time is judged, recorded, then answered. The promises it keeps:
 - a seat acts only with its own token (only its sha256 is stored); a view, a verdict or an event
   stream shows a seat only what that seat may see: views are the table's (`Table.view(seat)`),
   verdicts and events pass the one redaction point (`referee.redaction`);
-- several processes may share one store: before judging, a table is checked against the store's
-  version, and a write that loses a race (`StoreConflict`) makes the table reload and judge again.
+- several processes may share one store: before judging, a table catches up with the moves the
+  store has that it lacks, and a write that loses a race (`StoreConflict`) makes the table reload
+  and judge again. Watchers and deadlines follow what the other processes write (`following`).
 """
 
 from __future__ import annotations
@@ -36,11 +37,12 @@ from referee.scheduler import Scheduler
 from referee.service import auth
 from referee.service.answers import CreatedTable, Ruling, SeatView
 from referee.service.deadlines import Deadlines
+from referee.service.following import HEARD_LATE_S, Following
 from referee.service.tables import MAX_LIVE_TABLES, LiveTable, LiveTables
 from referee.service.watching import SHUTTING_DOWN, Accepted, ShuttingDown, Subscription, Watchers
 from referee.spec.registry import Game, find_game
 from referee.store import codec
-from referee.store.base import Store, StoreConflict
+from referee.store.base import KEEP, Due, Store, StoreConflict
 
 log = structlog.get_logger("referee.service")
 
@@ -73,12 +75,13 @@ class RefereeService:
         self._tables = LiveTables(
             store, self._game, self._watchers, most=max_live_tables, loaded=self._arm_deadline
         )
-        self._deadlines = Deadlines(
-            clock if clock is not None else Scheduler(), self._deadline_passed
-        )
+        self._clock = clock if clock is not None else Scheduler()
+        self._deadlines = Deadlines(self._clock, self._deadline_passed)
         self._closed = False
         self.metrics = metrics if metrics is not None else Metrics()  # a registry of its own
         self.metrics.bind(lambda: self.live_tables, store)
+        self._following = Following(store, self._deadlines, self._watchers, self._catch_up)
+        store.follow(self._following)
 
     @property
     def games(self) -> list[str]:
@@ -238,6 +241,7 @@ class RefereeService:
     def close(self) -> None:
         """End every watch stream (with `ShuttingDown`) and every deadline (on shutdown)."""
         self._closed = True
+        self._following.close()
         self._deadlines.close()
         self._watchers.shut_down()
 
@@ -249,24 +253,13 @@ class RefereeService:
     # -- deadlines (a claim window's): the service's clock makes them pass ---------------
 
     def resume_deadlines(self) -> int:
-        """Load every stored table whose game may set deadlines and arm the deadline it has (a
-        full one again), so a restarted referee expires what was left waiting without anyone
-        touching the table. Returns how many it armed. Each table is replayed: run it in the
-        background at startup."""
-        armed = 0
-        for table_id in self._store.table_ids():
-            if self._closed:
-                break
-            try:
-                setup = TableSetup.from_data(self._store.load_table(table_id).setup)
-                game = self._game(setup.game)
-                if not game.mechanic.has_deadlines(game.resolve_options(setup.options)):
-                    continue
-                armed += self._tables.live(table_id).table.deadline is not None
-            except RefereeError as error:  # one broken table must not stop the others
-                log.error("deadline_not_resumed", table=table_id, error=str(error))
-        log.info("deadlines_resumed", armed=armed)
-        return armed
+        """Arm every deadline the store keeps, for the time it has left, so a restarted referee
+        expires what was left waiting without anyone touching the table. Returns how many."""
+        pending = self._store.deadlines()
+        for table_id, due in pending.items():
+            self._deadlines.arm(table_id, due)
+        log.info("deadlines_resumed", armed=len(pending))
+        return len(pending)
 
     @property
     def armed_deadlines(self) -> int:
@@ -274,23 +267,47 @@ class RefereeService:
         return self._deadlines.armed
 
     def _arm_deadline(self, live: LiveTable) -> None:
+        live.due = self._due_after(live)
         if not self._closed:
-            self._deadlines.arm(live.table_id, live.table.deadline)
+            self._deadlines.arm(live.table_id, live.due)
+
+    def _due_after(self, live: LiveTable) -> Due | None:
+        """The table's pending deadline in its state now: the one it had if it is the same, else
+        a new one due its full length from now."""
+        deadline = live.table.deadline
+        if deadline is None:
+            return None
+        if live.due is not None and live.due.number == deadline.number:
+            return live.due
+        return Due(deadline.number, self._clock.time() + deadline.after_ms / 1000)
 
     def _deadline_passed(self, table_id: str, number: int) -> None:
         try:
+            if not self._tables.holds(table_id):  # ask the store before loading the table
+                stored = self._store.deadline(table_id)
+                if stored is None or stored.number != number:  # called elsewhere, or moved on
+                    self._deadlines.arm(table_id, stored, late_by=HEARD_LATE_S)
+                    return
             with self._tables.locked(table_id) as live:
                 deadline = live.table.deadline
                 if deadline is None or deadline.number != number:
-                    return  # the state moved on before its deadline (every seat answered)
+                    self._arm_deadline(live)  # the state moved on: its own deadline, if any
+                    return
                 before = live.table.version
                 verdict = live.table.expire()
                 if verdict is not None:
                     self._record(live, SYSTEM, Move(EXPIRE), "", verdict, before)
                     log.info("deadline_passed", table=table_id, deadline=number)
+        except StoreConflict:  # another process called it first: nothing to do
+            self._tables.retire_quietly(table_id)
+            log.info("deadline_passed_elsewhere", table=table_id, deadline=number)
         except RefereeError as error:  # a timer has nobody to answer: log, never crash
             self._tables.retire_quietly(table_id)
             log.error("deadline_not_applied", table=table_id, deadline=number, error=str(error))
+
+    def _catch_up(self, table_id: str) -> None:
+        with self._tables.locked(table_id):
+            pass  # locking a table catches it up and tells its watchers
 
     # -- proposals -----------------------------------------------------------------------------
 
@@ -346,6 +363,7 @@ class RefereeService:
                 f"one move moved table `{live.table_id}` from version "
                 f"{version_before} to {live.table.version}"
             )
+        due = self._due_after(live)
         self._store.append_move(
             live.table_id,
             live.table.version,
@@ -353,7 +371,9 @@ class RefereeService:
             move.to_data(),
             move_id or None,
             verdict.to_data(),
+            deadline=KEEP if due == live.due else due,
         )
+        live.due = due
         live.history.append(Accepted(live.table.version, seat, verdict.events))
         self._tables.tell_watchers(live)
         self._arm_deadline(live)

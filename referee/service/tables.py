@@ -1,6 +1,7 @@
 """The live tables: a bounded cache of the store, least recently used first. A table is replayed
-from its record when first asked for; each has a lock (one proposal at a time); one gone stale
-(another process moved it, or a write failed) is replaced, never repaired."""
+from its record when first asked for; each has a lock (one proposal at a time). One another
+process moved catches up: the moves it lacks are read from the log and applied again, as a reload
+would. One whose write failed, or that does not catch up, is replaced, never repaired."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ from referee.model import Move, Verdict
 from referee.service.auth import not_valid
 from referee.service.watching import Accepted, Watchers
 from referee.spec.registry import Game
-from referee.store.base import Store, TableRecord
+from referee.store.base import Due, Store, TableRecord
 
 log = structlog.get_logger("referee.service")
 
@@ -34,6 +35,7 @@ class LiveTable:
     table: Table
     seat_of_token: dict[str, int]  # sha256 of the token -> seat
     history: list[Accepted]
+    due: Due | None = None  # the pending deadline as the store keeps it (when it falls due)
     lock: threading.Lock = field(default_factory=threading.Lock)
     retired: bool = False  # dropped from the cache: whoever holds it must fetch a fresh one
 
@@ -64,6 +66,12 @@ class LiveTables:
         with self._lock:
             return len(self._tables)
 
+    def holds(self, table_id: str) -> bool:
+        """Whether the table is in memory (a deadline of a table that is not can be checked in
+        the store before loading it)."""
+        with self._lock:
+            return table_id in self._tables
+
     def add(self, live: LiveTable) -> None:
         with self._lock:
             self._tables[live.table_id] = live
@@ -86,7 +94,7 @@ class LiveTables:
             with live.lock:
                 if live.retired:
                     continue
-                if self._store.version(table_id) != live.table.version:
+                if not self._catch_up(live):
                     self.retire(live, "stale")
                     continue
                 self.tell_watchers(live)  # of moves another process made, if any
@@ -132,6 +140,26 @@ class LiveTables:
             live.retired = True
             self._watchers.forget_if_unwatched(live.table_id)
 
+    def _catch_up(self, live: LiveTable) -> bool:
+        """Apply the moves other processes logged since the table's version (under its lock):
+        False if one does not apply, and the table, left half way, must be reloaded."""
+        logged = self._store.moves_after(live.table_id, live.table.version)
+        if not logged:
+            return True
+        try:
+            for stored in logged:
+                if stored.seq != live.table.version + 1:
+                    return False
+                live.table.redo(stored.seat, Move.from_data(stored.move))
+                live.history.append(
+                    Accepted(stored.seq, stored.seat, Verdict.from_data(stored.verdict).events)
+                )
+        except RefereeError as error:
+            log.error("table_not_caught_up", table=live.table_id, error=str(error))
+            return False
+        live.due = self._store.deadline(live.table_id) if live.table.deadline else None
+        return True
+
     def _load(self, record: TableRecord) -> LiveTable:
         setup = TableSetup.from_data(record.setup)
         game = self._game(setup.game)
@@ -149,4 +177,4 @@ class LiveTables:
             Accepted(m.seq or 0, m.seat, Verdict.from_data(m.verdict).events) for m in record.moves
         ]
         seats = {digest: seat for seat, digest in record.token_hashes.items()}
-        return LiveTable(record.table_id, table, seats, history)
+        return LiveTable(record.table_id, table, seats, history, record.deadline)

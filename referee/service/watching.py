@@ -160,7 +160,8 @@ class Broadcast:
     """The watchers of one table, and the last version they were sent.
 
     Moves are published under the table's lock, so every watcher gets them in order. Moves that
-    another process made reach the watchers when this process reloads the table (`catch_up`).
+    another process made reach the watchers when this process catches the table up (`catch_up`),
+    told of them by the store (`referee.service.following`) or at the next call on the table.
     """
 
     def __init__(self, version: int) -> None:
@@ -228,6 +229,17 @@ class Watchers:
             broadcast = self._broadcasts.get(table_id)
         if broadcast is not None:
             broadcast.catch_up(history, over=over)
+
+    def watched(self) -> list[str]:
+        """The tables with a watcher here."""
+        with self._lock:
+            broadcasts = list(self._broadcasts.items())
+        return [table_id for table_id, broadcast in broadcasts if broadcast.watched]
+
+    def is_watched(self, table_id: str) -> bool:
+        with self._lock:
+            broadcast = self._broadcasts.get(table_id)
+        return broadcast is not None and broadcast.watched
 
     def forget_if_unwatched(self, table_id: str) -> None:
         with self._lock:

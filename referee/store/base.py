@@ -7,6 +7,10 @@ came with a `move_id` (so a retry gets the same answer). The unique keys (table,
 (table, move_id) are what make several referee processes on one database safe: the second writer
 gets `StoreConflict`, reloads the table and judges again.
 
+A store also keeps each table's pending deadline (`Due`: a claim window's, say), written with the
+move that set it, so that whichever process is alive can fire it. A store several processes share
+tells each of them what the others wrote (`follow`), so their watchers and deadlines keep up.
+
 Implementations: `MemoryStore` (tests), `SqliteStore` (the default, embedded), `PostgresStore`
 (shared by several processes), with the same two unique keys.
 """
@@ -16,7 +20,8 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from enum import Enum
+from typing import Any, Protocol
 
 from referee.errors import NotFound, RefereeError, VersionConflict
 
@@ -50,6 +55,24 @@ class Proposal:
 
 
 @dataclass(frozen=True)
+class Due:
+    """A table's pending deadline: the mechanic's deadline `number` and when it falls due, in
+    seconds since the epoch (`Clock.time()`: processes sharing a store share a wall clock)."""
+
+    number: int
+    at: float
+
+
+class Keep(Enum):
+    """`append_move(deadline=KEEP)`: the move leaves the table's pending deadline as it was."""
+
+    KEEP = "keep"
+
+
+KEEP = Keep.KEEP
+
+
+@dataclass(frozen=True)
 class TableRecord:
     """Everything needed to rebuild a table: fold `moves` over `setup`."""
 
@@ -57,6 +80,7 @@ class TableRecord:
     setup: Mapping[str, JSON]
     token_hashes: Mapping[int, str]  # seat -> hex sha256 of its token
     moves: tuple[Proposal, ...] = field(default=())  # accepted moves, by seq
+    deadline: Due | None = None  # the pending deadline the last move left, if any
 
     @property
     def version(self) -> int:
@@ -65,6 +89,16 @@ class TableRecord:
 
 def unknown_table(table_id: str) -> NotFound:
     return NotFound(f"unknown table `{table_id}`")
+
+
+class Follower(Protocol):
+    """Told by a shared store what other processes wrote (`Store.follow`)."""
+
+    def moved(self, table_id: str, version: int, deadline: Due | Keep | None) -> None:
+        """Another process committed move `version` of the table, which left `deadline`."""
+
+    def missed(self) -> None:
+        """What others wrote may have gone untold (a lost connection, now back): check anew."""
 
 
 class Store(ABC):
@@ -89,8 +123,11 @@ class Store(ABC):
         move: Mapping[str, JSON],
         move_id: str | None,
         verdict: Mapping[str, JSON],
+        *,
+        deadline: Due | Keep | None = KEEP,
     ) -> None:
-        """Commit accepted move number `seq`; `StoreConflict` if `seq` or `move_id` is taken."""
+        """Commit accepted move number `seq` and the table's pending deadline after it (None:
+        none, KEEP: as it was); `StoreConflict` if `seq` or `move_id` is taken."""
 
     @abstractmethod
     def record_rejection(
@@ -104,6 +141,11 @@ class Store(ABC):
         """Remember a rejected proposal by its move id; `StoreConflict` if the id is taken."""
 
     @abstractmethod
+    def moves_after(self, table_id: str, version: int) -> tuple[Proposal, ...]:
+        """The accepted moves after `version`, by seq (a cached table catching up); none for an
+        unknown table (one query: this is how a cached table learns it is fresh)."""
+
+    @abstractmethod
     def find_verdict(self, table_id: str, move_id: str) -> Proposal | None:
         """The first verdict given to `move_id` at this table, if any."""
 
@@ -114,6 +156,17 @@ class Store(ABC):
     @abstractmethod
     def table_ids(self) -> list[str]:
         """Every table, oldest first."""
+
+    @abstractmethod
+    def deadlines(self) -> dict[str, Due]:
+        """Every table's pending deadline, by table id."""
+
+    @abstractmethod
+    def deadline(self, table_id: str) -> Due | None:
+        """The table's pending deadline, if any (`NotFound` if the table is unknown)."""
+
+    def follow(self, follower: Follower) -> None:  # noqa: B027 - one writer: nothing to tell
+        """Tell `follower` what other processes write, from now on, until `close`."""
 
     def close(self) -> None:  # noqa: B027 - a no-op unless the store holds connections
         """Release connections; the store is unusable afterwards."""

@@ -11,7 +11,17 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from referee.store import codec
-from referee.store.base import JSON, Proposal, Store, StoreConflict, TableRecord, unknown_table
+from referee.store.base import (
+    JSON,
+    KEEP,
+    Due,
+    Keep,
+    Proposal,
+    Store,
+    StoreConflict,
+    TableRecord,
+    unknown_table,
+)
 
 
 @dataclass
@@ -34,6 +44,7 @@ class _Table:
     token_hashes: dict[int, str]
     moves: list[_Row] = field(default_factory=list)
     by_move_id: dict[str, _Row] = field(default_factory=dict)
+    deadline: Due | None = None
 
 
 class MemoryStore(Store):
@@ -57,6 +68,7 @@ class MemoryStore(Store):
                 codec.decode(table.setup),
                 dict(table.token_hashes),
                 tuple(row.proposal() for row in table.moves),
+                table.deadline,
             )
 
     def append_move(
@@ -67,6 +79,8 @@ class MemoryStore(Store):
         move: Mapping[str, JSON],
         move_id: str | None,
         verdict: Mapping[str, JSON],
+        *,
+        deadline: Due | Keep | None = KEEP,
     ) -> None:
         with self._lock:
             table = self._get(table_id)
@@ -75,6 +89,14 @@ class MemoryStore(Store):
             row = _Row(seat, codec.encode(move), codec.encode(verdict), move_id, seq)
             self._remember(table, row)
             table.moves.append(row)
+            if deadline is not KEEP:
+                table.deadline = deadline
+
+    def moves_after(self, table_id: str, version: int) -> tuple[Proposal, ...]:
+        with self._lock:
+            table = self._tables.get(table_id)
+            moves = table.moves[max(0, version) :] if table else []
+            return tuple(row.proposal() for row in moves)
 
     def record_rejection(
         self,
@@ -102,6 +124,14 @@ class MemoryStore(Store):
     def table_ids(self) -> list[str]:
         with self._lock:
             return list(self._tables)
+
+    def deadlines(self) -> dict[str, Due]:
+        with self._lock:
+            return {i: t.deadline for i, t in self._tables.items() if t.deadline is not None}
+
+    def deadline(self, table_id: str) -> Due | None:
+        with self._lock:
+            return self._get(table_id).deadline
 
     def _get(self, table_id: str) -> _Table:
         table = self._tables.get(table_id)

@@ -10,6 +10,11 @@ A database that cannot be reached (down, restarting, a connection cut) is `Store
 which clients get as UNAVAILABLE: they retry, by `move_id`, and get the first verdict if the move
 was committed before the connection was lost.
 
+Every move is also announced on the channel `referee_moves` (NOTIFY, sent when its transaction
+commits): each process listens on a connection of its own (`follow`), so its watchers see moves
+made through the others, and it learns of the deadlines they set. A process that was not
+listening (a connection lost, now back) is told it may have missed some (`Follower.missed`).
+
 The schema is versioned in a one-row `schema_version` table: each entry of `MIGRATIONS` moves the
 database one version up, in one transaction, under an advisory lock (processes starting together
 migrate one after the other).
@@ -17,6 +22,7 @@ migrate one after the other).
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any
@@ -29,6 +35,10 @@ from referee.errors import RefereeError
 from referee.store import codec, rows
 from referee.store.base import (
     JSON,
+    KEEP,
+    Due,
+    Follower,
+    Keep,
     Proposal,
     Store,
     StoreConflict,
@@ -37,6 +47,7 @@ from referee.store.base import (
     unknown_table,
 )
 from referee.store.durability import check_durable
+from referee.store.listening import CHANNEL, Listener, announcement
 
 MIGRATIONS: tuple[str, ...] = (
     # version 1: as SQLite's version 1, JSON kept as text (codec.py: what comes back is what went in)
@@ -67,6 +78,12 @@ MIGRATIONS: tuple[str, ...] = (
         UNIQUE (table_id, move_id)
     );
     """,
+    # version 2: each table's pending deadline (a claim window's), set with the move that opened it
+    """
+    ALTER TABLE tables ADD COLUMN deadline_number INTEGER;
+    ALTER TABLE tables ADD COLUMN deadline_at DOUBLE PRECISION;
+    CREATE INDEX tables_by_deadline ON tables (deadline_at) WHERE deadline_at IS NOT NULL;
+    """,
 )
 
 MIGRATION_LOCK = 0x7265_6665  # pg_advisory_xact_lock key of the migrations ("refe")
@@ -91,6 +108,8 @@ class PostgresStore(Store):
         if problem is not None:
             raise RefereeError(f"cannot read the database URL: {problem}")
         self.url = url
+        self.instance = secrets.token_hex(6)  # names this process's announcements
+        self._listeners: list[Listener] = []
         with _reachable(url):
             with psycopg.connect(url, autocommit=True, connect_timeout=CONNECT_TIMEOUT_S) as db:
                 if not unsafe_durability:
@@ -138,7 +157,9 @@ class PostgresStore(Store):
     def load_table(self, table_id: str) -> TableRecord:
         with self._transaction() as db:  # one snapshot: the set-up and moves of one moment
             db.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
-            row = db.execute("SELECT setup FROM tables WHERE id = %s", (table_id,)).fetchone()
+            row = db.execute(
+                "SELECT setup, deadline_number, deadline_at FROM tables WHERE id = %s", (table_id,)
+            ).fetchone()
             if row is None:
                 raise unknown_table(table_id)
             tokens = db.execute(
@@ -149,7 +170,16 @@ class PostgresStore(Store):
                 "WHERE table_id = %s AND seq IS NOT NULL ORDER BY seq",
                 (table_id,),
             ).fetchall()
-        return rows.table_record(table_id, row[0], tokens, moves)
+        return rows.table_record(table_id, row[0], tokens, moves, row[1:])
+
+    def moves_after(self, table_id: str, version: int) -> tuple[Proposal, ...]:
+        with self._connection() as db:
+            found = db.execute(
+                "SELECT seat, move, verdict, move_id, seq FROM proposals "
+                "WHERE table_id = %s AND seq > %s ORDER BY seq",
+                (table_id, version),
+            ).fetchall()
+        return tuple(map(rows.proposal, found))
 
     def append_move(
         self,
@@ -159,6 +189,8 @@ class PostgresStore(Store):
         move: Mapping[str, JSON],
         move_id: str | None,
         verdict: Mapping[str, JSON],
+        *,
+        deadline: Due | Keep | None = KEEP,
     ) -> None:
         with self._transaction() as db:
             # the table's row lock: appends to one table take turns, the version read is fresh
@@ -168,6 +200,16 @@ class PostgresStore(Store):
             else:
                 raise unknown_table(table_id)
             _insert(db, table_id, seq, seat, move, move_id, verdict)
+            if deadline is not KEEP:
+                db.execute(
+                    "UPDATE tables SET deadline_number = %s, deadline_at = %s WHERE id = %s",
+                    (*rows.due_columns(deadline), table_id),
+                )
+            # sent when the transaction commits, not before: nobody hears of an undone move
+            db.execute(
+                "SELECT pg_notify(%s, %s)",
+                (CHANNEL, announcement(self.instance, table_id, seq, deadline)),
+            )
 
     def record_rejection(
         self,
@@ -199,7 +241,30 @@ class PostgresStore(Store):
             rows = db.execute("SELECT id FROM tables ORDER BY created").fetchall()
         return [r[0] for r in rows]
 
+    def deadlines(self) -> dict[str, Due]:
+        with self._connection() as db:
+            found = db.execute(
+                "SELECT id, deadline_number, deadline_at FROM tables WHERE deadline_at IS NOT NULL"
+            ).fetchall()
+        return {table_id: Due(int(number), float(at)) for table_id, number, at in found}
+
+    def deadline(self, table_id: str) -> Due | None:
+        with self._connection() as db:
+            row = db.execute(
+                "SELECT deadline_number, deadline_at FROM tables WHERE id = %s", (table_id,)
+            ).fetchone()
+        if row is None:
+            raise unknown_table(table_id)
+        return rows.due(row)
+
+    def follow(self, follower: Follower) -> None:
+        listener = Listener(self.url, self.instance, follower, connect_timeout=CONNECT_TIMEOUT_S)
+        self._listeners.append(listener)
+        listener.start()
+
     def close(self) -> None:
+        for listener in self._listeners:
+            listener.stop()
         self._pool.close()
 
 

@@ -6,10 +6,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from referee.store import codec
-from referee.store.base import Proposal, TableRecord
+from referee.store.base import Due, Proposal, TableRecord
 
 # seat, move, verdict, move_id, seq: the columns a proposal is selected with
 ProposalRow = tuple[int, str, str, str | None, int | None]
+# deadline_number, deadline_at: a table's pending deadline (both NULL: none)
+DueRow = tuple[int | None, float | None]
 
 
 def proposal(row: ProposalRow) -> Proposal:
@@ -17,8 +19,24 @@ def proposal(row: ProposalRow) -> Proposal:
     return Proposal(seat, codec.decode(move), codec.decode(verdict), move_id, seq)
 
 
+def due(row: DueRow) -> Due | None:
+    number, at = row
+    return None if number is None or at is None else Due(int(number), float(at))
+
+
+def due_columns(deadline: Due | None) -> DueRow:
+    return (None, None) if deadline is None else (deadline.number, deadline.at)
+
+
 def table_record(
-    table_id: str, setup: str, tokens: Iterable[tuple[int, str]], moves: Iterable[ProposalRow]
+    table_id: str,
+    setup: str,
+    tokens: Iterable[tuple[int, str]],
+    moves: Iterable[ProposalRow],
+    deadline: DueRow,
 ) -> TableRecord:
-    """A table from its setup column, its seat tokens' digests and its accepted proposals."""
-    return TableRecord(table_id, codec.decode(setup), dict(tokens), tuple(map(proposal, moves)))
+    """A table from its setup and deadline columns, its seat tokens' digests and its accepted
+    proposals."""
+    return TableRecord(
+        table_id, codec.decode(setup), dict(tokens), tuple(map(proposal, moves)), due(deadline)
+    )

@@ -29,7 +29,17 @@ from typing import Any, Protocol
 
 from referee.errors import RefereeError
 from referee.store import codec, rows
-from referee.store.base import JSON, Proposal, Store, StoreConflict, TableRecord, unknown_table
+from referee.store.base import (
+    JSON,
+    KEEP,
+    Due,
+    Keep,
+    Proposal,
+    Store,
+    StoreConflict,
+    TableRecord,
+    unknown_table,
+)
 
 MIGRATIONS: tuple[str, ...] = (
     # version 1
@@ -59,6 +69,12 @@ MIGRATIONS: tuple[str, ...] = (
         UNIQUE (table_id, seq),
         UNIQUE (table_id, move_id)
     );
+    """,
+    # version 2: each table's pending deadline (a claim window's), set with the move that opened it
+    """
+    ALTER TABLE tables ADD COLUMN deadline_number INTEGER;
+    ALTER TABLE tables ADD COLUMN deadline_at REAL;        -- seconds since the epoch
+    CREATE INDEX tables_by_deadline ON tables (deadline_at) WHERE deadline_at IS NOT NULL;
     """,
 )
 
@@ -165,7 +181,9 @@ class SqliteStore(Store):
 
     def load_table(self, table_id: str) -> TableRecord:
         with self._lock:
-            row = self._db.execute("SELECT setup FROM tables WHERE id = ?", (table_id,)).fetchone()
+            row = self._db.execute(
+                "SELECT setup, deadline_number, deadline_at FROM tables WHERE id = ?", (table_id,)
+            ).fetchone()
             if row is None:
                 raise unknown_table(table_id)
             tokens = self._db.execute(
@@ -176,7 +194,16 @@ class SqliteStore(Store):
                 "WHERE table_id = ? AND seq IS NOT NULL ORDER BY seq",
                 (table_id,),
             ).fetchall()
-        return rows.table_record(table_id, row[0], tokens, moves)
+        return rows.table_record(table_id, row[0], tokens, moves, row[1:])
+
+    def moves_after(self, table_id: str, version: int) -> tuple[Proposal, ...]:
+        with self._lock:
+            found = self._db.execute(
+                "SELECT seat, move, verdict, move_id, seq FROM proposals "
+                "WHERE table_id = ? AND seq > ? ORDER BY seq",
+                (table_id, version),
+            ).fetchall()
+        return tuple(map(rows.proposal, found))
 
     def append_move(
         self,
@@ -186,6 +213,8 @@ class SqliteStore(Store):
         move: Mapping[str, JSON],
         move_id: str | None,
         verdict: Mapping[str, JSON],
+        *,
+        deadline: Due | Keep | None = KEEP,
     ) -> None:
         error: RefereeError | None = None
         with self._lock:
@@ -197,6 +226,11 @@ class SqliteStore(Store):
                 if _version(self._db, table_id) != seq - 1:
                     raise StoreConflict(f"table `{table_id}` is not at version {seq - 1}")
                 _insert(self._db, table_id, seq, seat, move, move_id, verdict)
+                if deadline is not KEEP:
+                    self._db.execute(
+                        "UPDATE tables SET deadline_number = ?, deadline_at = ? WHERE id = ?",
+                        (*rows.due_columns(deadline), table_id),
+                    )
             except RefereeError as exc:
                 error = exc
         self._wait_durable(group)  # even after a conflict: never leave the write lock held
@@ -262,6 +296,22 @@ class SqliteStore(Store):
         with self._lock:
             rows = self._db.execute("SELECT id FROM tables ORDER BY created_at, rowid").fetchall()
         return [r[0] for r in rows]
+
+    def deadlines(self) -> dict[str, Due]:
+        with self._lock:
+            found = self._db.execute(
+                "SELECT id, deadline_number, deadline_at FROM tables WHERE deadline_at IS NOT NULL"
+            ).fetchall()
+        return {table_id: Due(int(number), float(at)) for table_id, number, at in found}
+
+    def deadline(self, table_id: str) -> Due | None:
+        with self._lock:
+            row = self._db.execute(
+                "SELECT deadline_number, deadline_at FROM tables WHERE id = ?", (table_id,)
+            ).fetchone()
+        if row is None:
+            raise unknown_table(table_id)
+        return rows.due(row)
 
     def close(self) -> None:
         with self._lock:

@@ -13,6 +13,7 @@ from referee.errors import InvalidArgument, NotFound
 from referee.model import Move, Outcome
 from referee.service import CreatedTable, RefereeService, WatcherTooSlow
 from referee.spec.registry import Game
+from referee.store.base import KEEP, Due, Keep
 from referee.store.memory import MemoryStore
 from referee.store.sqlite import SqliteStore
 
@@ -71,11 +72,13 @@ class RacingStore(SqliteStore):
         move: Mapping[str, Any],
         move_id: str | None,
         verdict: Mapping[str, Any],
+        *,
+        deadline: Due | Keep | None = KEEP,
     ) -> None:
         rival, self.rival = self.rival, None
         if rival is not None:
             rival()
-        super().append_move(table_id, seq, seat, move, move_id, verdict)
+        super().append_move(table_id, seq, seat, move, move_id, verdict, deadline=deadline)
 
 
 def test_two_processes_on_one_database_judge_each_move_once(

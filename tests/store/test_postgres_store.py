@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import grpc
 import psycopg
@@ -13,9 +13,10 @@ import pytest
 
 from referee.errors import RefereeError
 from referee.server.status import status_of
-from referee.store import postgres
-from referee.store.base import StoreConflict, StoreUnavailable
+from referee.store import listening, postgres
+from referee.store.base import KEEP, Due, Keep, StoreConflict, StoreUnavailable
 from referee.store.durability import NotDurable, durability_problem
+from referee.store.listening import APPLICATION_NAME, announcement, heard
 from referee.store.postgres import MIGRATIONS, PostgresStore
 
 SETUP = {"game": "pontinho", "seats": 3}
@@ -71,7 +72,9 @@ def test_an_older_schema_is_migrated_keeping_the_tables(
 
 def test_a_newer_schema_is_refused(store: PostgresStore, pg_url: str) -> None:
     run_sql(pg_url, f"UPDATE schema_version SET version = {len(MIGRATIONS) + 1}")
-    with pytest.raises(RefereeError, match="newer than this referee's 1: upgrade the referee"):
+    with pytest.raises(
+        RefereeError, match=f"newer than this referee's {len(MIGRATIONS)}: upgrade the referee"
+    ):
         PostgresStore(pg_url)
 
 
@@ -181,3 +184,93 @@ def test_a_url_libpq_cannot_read_is_refused_before_any_connection() -> None:
         RefereeError, match='cannot read the database URL: invalid URI query parameter: "x"'
     ):
         PostgresStore("postgresql:///referee?x=1")
+
+
+class Heard:
+    """A follower that writes down what it is told."""
+
+    def __init__(self) -> None:
+        self.moves: list[tuple[str, int, Due | Keep | None]] = []
+        self.misses = 0
+        self.changed = threading.Condition()
+
+    def moved(self, table_id: str, version: int, deadline: Due | Keep | None) -> None:
+        with self.changed:
+            self.moves.append((table_id, version, deadline))
+            self.changed.notify_all()
+
+    def missed(self) -> None:
+        with self.changed:
+            self.misses += 1
+            self.changed.notify_all()
+
+    def wait_for(self, what: Callable[[], bool]) -> bool:
+        with self.changed:
+            return self.changed.wait_for(what, RECONNECT_TIMEOUT_S)
+
+
+def following(store: PostgresStore) -> Heard:
+    heard = Heard()
+    store.follow(heard)
+    assert heard.wait_for(lambda: heard.misses == 1)  # told once it listens
+    return heard
+
+
+def test_a_process_hears_the_moves_of_the_others_not_its_own(
+    store: PostgresStore, pg_url: str
+) -> None:
+    other = PostgresStore(pg_url)
+    try:
+        mine, theirs = following(store), following(other)
+        store.create_table("t1", SETUP, {0: "h0"})
+        store.append_move("t1", 1, 0, DRAW, None, VERDICT, deadline=Due(3, 12.5))
+        store.append_move("t1", 2, 0, DRAW, None, VERDICT)
+        store.append_move("t1", 3, 0, DRAW, None, VERDICT, deadline=None)
+        assert theirs.wait_for(lambda: len(theirs.moves) == 3)
+        assert theirs.moves == [("t1", 1, Due(3, 12.5)), ("t1", 2, KEEP), ("t1", 3, None)]
+        other.append_move("t1", 4, 0, DRAW, None, VERDICT)
+        assert mine.wait_for(lambda: len(mine.moves) == 1)
+        assert mine.moves == [("t1", 4, KEEP)]  # its own three are not told back
+    finally:
+        other.close()
+
+
+def test_a_move_undone_is_never_heard(store: PostgresStore, pg_url: str) -> None:
+    other = PostgresStore(pg_url)
+    try:
+        theirs = following(other)
+        store.create_table("t1", SETUP, {0: "h0"})
+        store.append_move("t1", 1, 0, DRAW, None, VERDICT)
+        with pytest.raises(StoreConflict):
+            store.append_move("t1", 1, 0, DRAW, None, VERDICT)  # rolled back: no NOTIFY sent
+        store.append_move("t1", 2, 0, DRAW, None, VERDICT)
+        assert theirs.wait_for(lambda: len(theirs.moves) == 2)
+        assert [version for _, version, _ in theirs.moves] == [1, 2]
+    finally:
+        other.close()
+
+
+def test_a_listener_cut_off_listens_again_and_says_it_may_have_missed_moves(
+    store: PostgresStore, pg_url: str
+) -> None:
+    other = PostgresStore(pg_url)
+    try:
+        theirs = following(other)
+        run_sql(
+            pg_url,
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+            f"WHERE application_name = '{APPLICATION_NAME}' AND datname = current_database()",
+        )
+        assert theirs.wait_for(lambda: theirs.misses == 2)  # listening again, and told so
+        store.create_table("t1", SETUP, {0: "h0"})
+        store.append_move("t1", 1, 0, DRAW, None, VERDICT)
+        assert theirs.wait_for(lambda: theirs.moves == [("t1", 1, KEEP)])
+    finally:
+        other.close()
+
+
+def test_an_announcement_that_is_not_one_is_ignored() -> None:
+    said = announcement("p1", "t1", 4, Due(2, 9.0))
+    assert heard(said) == listening.Heard("p1", "t1", 4, Due(2, 9.0))
+    for garbage in ("", "{", "[]", '{"by": "p"}', '{"by":1,"table":2,"version":"x"}'):
+        assert heard(garbage) is None

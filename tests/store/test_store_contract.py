@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from referee.errors import NotFound, VersionConflict
-from referee.store.base import Store, StoreConflict
+from referee.store.base import KEEP, Due, Store, StoreConflict
 
 SETUP = {
     "game": "pontinho",
@@ -142,3 +142,42 @@ def test_decimal_keys_are_read_back_as_seat_numbers(store: Store) -> None:
     """JSON has only string keys: `{"1": 40}` and `{1: 40}` are one thing, read back as seat 1."""
     store.create_table("t1", {"game": "pontinho", "scores": {"1": 40, "-1": 0, "01": 2}}, TOKENS)
     assert store.load_table("t1").setup["scores"] == {1: 40, -1: 0, "01": 2}
+
+
+def test_the_moves_after_a_version_are_the_ones_a_cached_table_lacks(store: Store) -> None:
+    store.create_table("t1", SETUP, TOKENS)
+    for seq in (1, 2, 3):
+        store.append_move("t1", seq, 1, DRAW, f"m{seq}", ACCEPTED)
+    store.record_rejection("t1", 2, DRAW, "r1", REJECTED)  # not a move
+    assert [m.seq for m in store.moves_after("t1", 1)] == [2, 3]
+    assert [m.move_id for m in store.moves_after("t1", 0)] == ["m1", "m2", "m3"]
+    assert store.moves_after("t1", 3) == ()
+    assert store.moves_after("nope", 0) == ()
+
+
+def test_a_move_sets_keeps_or_clears_its_tables_deadline(store: Store) -> None:
+    """The pending deadline is written with the move that leaves it, in the same commit."""
+    store.create_table("t1", SETUP, TOKENS)
+    store.create_table("t2", SETUP, TOKENS)
+    assert store.deadline("t1") is None and store.deadlines() == {}
+    window = Due(1, 1_800_000_000.25)
+    store.append_move("t1", 1, 1, DRAW, None, ACCEPTED, deadline=window)
+    assert store.deadline("t1") == window == store.load_table("t1").deadline
+    store.append_move("t1", 2, 2, DRAW, None, ACCEPTED)  # KEEP, the default
+    store.append_move("t2", 1, 1, DRAW, None, ACCEPTED, deadline=Due(7, 5.5))
+    assert store.deadlines() == {"t1": window, "t2": Due(7, 5.5)}
+    store.append_move("t1", 3, 1, DRAW, None, ACCEPTED, deadline=None)
+    assert store.deadline("t1") is None and store.load_table("t1").deadline is None
+    assert store.deadlines() == {"t2": Due(7, 5.5)}
+    with pytest.raises(NotFound):
+        store.deadline("nope")
+
+
+def test_a_move_that_loses_its_race_leaves_the_deadline_alone(store: Store) -> None:
+    store.create_table("t1", SETUP, TOKENS)
+    store.append_move("t1", 1, 1, DRAW, None, ACCEPTED, deadline=Due(1, 10.0))
+    with pytest.raises(StoreConflict):
+        store.append_move("t1", 1, 2, DRAW, None, ACCEPTED, deadline=Due(2, 20.0))
+    with pytest.raises(StoreConflict):
+        store.append_move("t1", 1, 2, DRAW, None, ACCEPTED, deadline=KEEP)
+    assert store.deadline("t1") == Due(1, 10.0)
