@@ -2,7 +2,8 @@
 
 Prints one line, `referee listening on HOST:PORT`, once the port is bound (`--port 0` picks a
 free one), then logs JSON lines on stderr. Tables live in an SQLite file (`--db`) and resume after
-any stop, `kill -9` included (a claim window left open gets a full new deadline at startup);
+any stop, `kill -9` included (a claim window left open gets a full new deadline at startup); one
+process serves a file, a second refuses to start (`referee.store.sqlite_claim`);
 `--store postgresql://...` keeps them in PostgreSQL, shared by several referee processes, once
 it has checked the database is durable (`referee.store.durability`); `--memory` keeps them in
 memory only.
@@ -21,6 +22,7 @@ start with no games to serve (exit status 2), as it does on a busy port.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import errno
 import ipaddress
 import signal
@@ -45,6 +47,7 @@ from referee.store.base import Store
 from referee.store.memory import MemoryStore
 from referee.store.postgres import PostgresStore, url_problem
 from referee.store.sqlite import SqliteStore
+from referee.store.sqlite_claim import ServingClaim
 
 GRACE_S = 5.0  # in-flight calls get this long to finish on shutdown
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")  # the URLs libpq reads
@@ -223,6 +226,16 @@ def postgres_url(text: str) -> str:
     return text
 
 
+def claim_store(args: argparse.Namespace) -> contextlib.AbstractContextManager[object]:
+    """This process's claim on its SQLite file (a ServedElsewhere if another process serves it),
+    held while it serves; nothing to claim in memory or in PostgreSQL, made for several."""
+    if args.memory or args.store:
+        return contextlib.nullcontext()
+    path = Path(args.db)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return ServingClaim(path)
+
+
 def open_store(args: argparse.Namespace) -> Store:
     if args.memory:
         return MemoryStore()
@@ -295,6 +308,13 @@ def run(args: argparse.Namespace) -> int:
         return 2
     configure_logging(args.log_level)  # once the command line holds: its errors are plain lines
     games = load_served_games(args.specs)
+    with claim_store(args):
+        return serve_until_stopped(args, config, games)
+
+
+def serve_until_stopped(
+    args: argparse.Namespace, config: ServerConfig, games: dict[str, Game]
+) -> int:
     store = open_store(args)
     service = RefereeService(
         store,

@@ -5,8 +5,9 @@ accepted move survives `kill -9` and power loss; the service sends the verdict a
 One connection, guarded by a lock: SQLite has a single writer anyway, and the cost of a move is
 the sync, not the SQL. So accepted moves are committed in groups: a move's insert joins the open
 transaction, and one commit (one sync) makes every move in it durable before any of their verdicts
-is sent (`append_move` returns only once its group is committed). Several processes may open the same file (the busy timeout makes them take
-turns); the unique keys turn a race on one table into `StoreConflict` for the loser.
+is sent (`append_move` returns only once its group is committed). Several stores may open the same file (the busy timeout makes them take
+turns); the unique keys turn a race on one table into `StoreConflict` for the loser. `referee
+serve` lets one process serve a file (`referee.store.sqlite_claim`): two would starve each other.
 
 The schema is versioned with `PRAGMA user_version`: each entry of `MIGRATIONS` moves the file one
 version up, inside a transaction.
