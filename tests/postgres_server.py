@@ -55,12 +55,24 @@ def pg_server() -> Iterator[str]:
         shutil.rmtree(folder, ignore_errors=True)
 
 
+def fresh_database(server_url: str) -> str:
+    """The URL of a new, empty database on the server."""
+    name = f"referee_test_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(server_url, autocommit=True) as admin:
+        admin.execute(f'CREATE DATABASE "{name}"')
+    return database_url(server_url, name)
+
+
+def drop_database(server_url: str, url: str) -> None:
+    """Drop the database of `url`, connected to the server's own (`server_url`)."""
+    name = psycopg.conninfo.conninfo_to_dict(url)["dbname"]
+    with psycopg.connect(server_url, autocommit=True) as admin:
+        admin.execute(f'DROP DATABASE "{name}" WITH (FORCE)')
+
+
 @pytest.fixture
 def pg_url(pg_server: str) -> Iterator[str]:
     """The URL of a new, empty database on the test server, dropped after the test."""
-    name = f"referee_test_{uuid.uuid4().hex[:12]}"
-    with psycopg.connect(pg_server, autocommit=True) as admin:
-        admin.execute(f'CREATE DATABASE "{name}"')
-    yield database_url(pg_server, name)
-    with psycopg.connect(pg_server, autocommit=True) as admin:
-        admin.execute(f'DROP DATABASE "{name}" WITH (FORCE)')
+    url = fresh_database(pg_server)
+    yield url
+    drop_database(pg_server, url)

@@ -261,6 +261,8 @@ class PostgresStore(Store):
         listener = Listener(self.url, self.instance, follower, connect_timeout=CONNECT_TIMEOUT_S)
         self._listeners.append(listener)
         listener.start()
+        # a process serves once it hears the others (else it keeps trying, in the background)
+        listener.listening.wait(CONNECT_TIMEOUT_S)
 
     def close(self) -> None:
         for listener in self._listeners:

@@ -1,0 +1,39 @@
+"""A PostgreSQL of one test's own, which the test may stop and start again (pgserver's)."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+from pgserver._commands import POSTGRES_BIN_PATH
+from pgserver.postgres_server import get_server
+
+from tests.postgres_server import fresh_database
+
+
+class RestartablePostgres:
+    def __init__(self, scratch: Path) -> None:
+        # not under `scratch` (pytest's): the server runs as another user when the tests run as
+        # root, and must reach its folder (see tests/postgres_server.py)
+        self._folder = Path(tempfile.mkdtemp(prefix="referee-restart-pg-"))
+        self._server = get_server(self._folder / "data", cleanup_mode="delete")
+        self.url = fresh_database(self._server.get_uri())
+
+    def restart(self, *, down_for_s: float) -> None:
+        """Stop the server (fast: open connections are cut), wait, and start it again."""
+        subprocess.run(
+            [POSTGRES_BIN_PATH / "pg_ctl", "-D", self._server.pgdata, "-w", "-m", "fast", "stop"],
+            user=self._server.system_user,  # the server's own (not root), as pgserver runs it
+            check=True,
+            stdout=subprocess.DEVNULL,  # not a pipe: pg_ctl's server may hold it open
+            timeout=30,
+        )
+        time.sleep(down_for_s)
+        self._server.ensure_postgres_running()
+
+    def cleanup(self) -> None:
+        self._server.cleanup()
+        shutil.rmtree(self._folder, ignore_errors=True)

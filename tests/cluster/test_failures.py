@@ -1,0 +1,233 @@
+"""Processes and the database failing under a cluster (issue 13, point 3): `kill -9` of any
+referee process during play, PostgreSQL itself restarted mid-load, and a claim window whose
+opener is killed. Clients retry a failed call by its `move_id` on another process; at the end
+every acknowledged move is in the store once, at the version its verdict gave."""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+import uuid
+from collections import Counter
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any, TypeVar
+
+import grpc
+import pytest
+
+from referee.store.postgres import PostgresStore
+from referee_client.client import RefereeClient, TableHandle
+from tests.cluster.cluster import Cluster, scaled
+from tests.cluster.postgres_restart import RestartablePostgres
+from tests.harden.ledger import Ledger, draw_or_discard
+from tests.postgres_server import drop_database, fresh_database
+from tests.server.test_claim_deadline import DEAL, SEAT_3_CLAIM
+
+MOVES = scaled(1000)  # acknowledged, over all tables
+TABLES = 4  # each played by a client thread of its own, through every process in turn
+KILL_EVERY = (MOVES // 8, MOVES // 4)  # acknowledged moves between two kills
+RETRY_FOR_S = 60.0  # a call is tried again, process after process, for this long
+WINDOW_MS = 1500
+T = TypeVar("T")
+
+
+class Clients:
+    """Calls spread over the cluster's processes, each call on the next process; a failed call
+    is made again, unchanged (the same `move_id`), on the next, until one answers."""
+
+    def __init__(self, cluster: Cluster) -> None:
+        self.cluster = cluster
+        self.failures: Counter[str] = Counter()  # status codes of the calls that failed
+        self._turn = 0
+        self._lock = threading.Lock()
+
+    def call(self, action: Callable[[RefereeClient], T]) -> T:
+        given_up_at = time.monotonic() + RETRY_FOR_S
+        while True:
+            with self._lock:
+                self._turn += 1
+                turn = self._turn
+            try:
+                return action(self.cluster.client(turn))
+            except (grpc.RpcError, ValueError) as error:  # ValueError: a killed process's channel
+                code = error.code().name if isinstance(error, grpc.RpcError) else "CLOSED"
+                with self._lock:
+                    self.failures[code] += 1
+                if time.monotonic() > given_up_at:
+                    raise
+                time.sleep(0.01)
+
+
+def viewing(table: TableHandle, seat: int | None = None) -> Callable[[RefereeClient], Any]:
+    return lambda client: client.view(table.id, None if seat is None else table.tokens[seat])
+
+
+def proposing(
+    table: TableHandle, seat: int, move: dict[str, Any], move_id: str
+) -> Callable[[RefereeClient], dict[str, Any]]:
+    return lambda client: client.propose(table.id, table.tokens[seat], move, move_id=move_id)
+
+
+def creating(seed: int) -> Callable[[RefereeClient], TableHandle]:
+    return lambda client: client.create_table("pontinho", seats=3, seed=seed)
+
+
+def play(clients: Clients, table: TableHandle, moves: int, ledger: Ledger, seed: int) -> None:
+    rng = random.Random(seed)
+    while ledger.version(table.id) < moves:
+        seat = int(clients.call(viewing(table))["to_act"])
+        move = draw_or_discard(clients.call(viewing(table, seat)), rng)
+        move_id = uuid.uuid4().hex
+        verdict = clients.call(proposing(table, seat, move, move_id))
+        assert verdict["accepted"], verdict
+        ledger.acknowledge(table.id, verdict["version"], move_id)
+
+
+def play_everywhere(
+    clients: Clients, during: Callable[[Ledger, threading.Event], None]
+) -> tuple[Ledger, list[TableHandle]]:
+    """`MOVES` moves over `TABLES` tables, `during(ledger, done)` running beside them."""
+    ledger, done = Ledger(), threading.Event()
+    tables = [clients.call(creating(number)) for number in range(TABLES)]
+    for table in tables:
+        ledger.open(table.id)
+    with ThreadPoolExecutor(TABLES + 1) as pool:
+        meanwhile = pool.submit(during, ledger, done)
+        players = [
+            pool.submit(play, clients, table, -(-MOVES // TABLES), ledger, number)
+            for number, table in enumerate(tables)
+        ]
+        try:
+            for player in players:
+                player.result()
+        finally:
+            done.set()
+        meanwhile.result()
+    return ledger, tables
+
+
+def audited(url: str, ledger: Ledger) -> tuple[int, int, int]:
+    store = PostgresStore(url)
+    try:
+        audit = ledger.audit(store)
+    finally:
+        store.close()
+    assert audit.acknowledged >= MOVES
+    return audit.lost, audit.doubled, audit.unacknowledged
+
+
+@pytest.fixture(scope="module")
+def cluster(pg_server: str) -> Iterator[Cluster]:
+    """One cluster for the module's tests; a process one of them kills, it starts again."""
+    running = Cluster(fresh_database(pg_server), 3)
+    try:
+        yield running
+    finally:
+        running.stop()
+        drop_database(pg_server, running.url)
+
+
+@pytest.fixture
+def own_postgres(tmp_path: Path) -> Iterator[RestartablePostgres]:
+    """A PostgreSQL of this test's own: restarting it must not cut the other tests' off."""
+    server = RestartablePostgres(tmp_path)
+    try:
+        yield server
+    finally:
+        server.cleanup()
+
+
+def test_postgresql_restarted_mid_load_is_unavailable_then_loses_nothing(
+    own_postgres: RestartablePostgres,
+) -> None:
+    cluster = Cluster(own_postgres.url, 2)
+    clients = Clients(cluster)
+
+    def restart_once(ledger: Ledger, done: threading.Event) -> None:
+        if ledger.wait_for_total(MOVES // 3, timeout_s=RETRY_FOR_S):
+            own_postgres.restart(down_for_s=1.0)
+
+    try:
+        ledger, _ = play_everywhere(clients, restart_once)
+    finally:
+        codes = cluster.stop()
+    assert audited(own_postgres.url, ledger) == (0, 0, 0)
+    assert clients.failures["UNAVAILABLE"] > 0  # the clients saw it down...
+    assert set(clients.failures) == {"UNAVAILABLE"}, clients.failures  # ...and nothing else
+    assert codes == [0, 0]
+
+
+def open_window(client: RefereeClient) -> tuple[TableHandle, int]:
+    """A Taradinho table whose seat 1 has discarded 5C, with seat 3's claim pending: the
+    window's close will give seat 3 the meld. The table's version then."""
+    table = client.create_table(
+        "taradinho", seats=4, dealer=0, deal=DEAL, options={"claim_window_ms": WINDOW_MS}
+    )
+    assert client.propose(table.id, table.tokens[1], {"type": "draw"})["accepted"]
+    assert client.propose(table.id, table.tokens[1], {"type": "discard", "card": "5C"})["accepted"]
+    assert client.propose(table.id, table.tokens[3], SEAT_3_CLAIM)["outcome"] == "pending"
+    return table, int(client.view(table.id)["version"])
+
+
+def wait_for_version(client: RefereeClient, table: TableHandle, version: int) -> dict[str, Any]:
+    give_up = time.monotonic() + 10 * WINDOW_MS / 1000
+    while (seen := client.view(table.id))["version"] < version:
+        assert time.monotonic() < give_up, f"still at version {seen['version']}"
+        time.sleep(0.02)
+    return seen
+
+
+def closes(cluster: Cluster, url: str, table: TableHandle) -> int:
+    store = PostgresStore(url)
+    try:
+        return sum(m.move["type"] == "close_window" for m in store.load_table(table.id).moves)
+    finally:
+        store.close()
+
+
+def test_a_claim_window_closes_once_when_its_opener_is_killed(cluster: Cluster) -> None:
+    """Process 0 opens the window and is killed at once; another process, told of the deadline
+    by the store, closes it: once, by the server's clock, with seat 3's claim applied."""
+    table, version = open_window(cluster.client(0))
+    opened = time.monotonic()
+    cluster.kill(0)
+    try:
+        after = wait_for_version(cluster.client(1), table, version + 1)
+    finally:
+        cluster.restart(0)
+    assert time.monotonic() - opened >= WINDOW_MS / 1000 * 0.9  # not before its deadline
+    assert after["to_act"] == 0 and after["melds"][0]["cards"] == ["3C", "4C", "5C"]
+    time.sleep(WINDOW_MS / 1000)  # long enough for a second close, if any process made one
+    assert cluster.client(2).view(table.id)["version"] == version + 1
+    assert closes(cluster, cluster.url, table) == 1
+
+
+def test_a_claim_window_closes_once_with_every_process_alive(cluster: Cluster) -> None:
+    table, version = open_window(cluster.client(1))
+    wait_for_version(cluster.client(2), table, version + 1)
+    time.sleep(WINDOW_MS / 1000)
+    assert cluster.client(0).view(table.id)["version"] == version + 1
+    assert closes(cluster, cluster.url, table) == 1
+
+
+def test_kill_9_of_any_process_loses_or_doubles_no_move(cluster: Cluster) -> None:
+    clients, rng, kills = Clients(cluster), random.Random(9), []
+
+    def kill_now_and_then(ledger: Ledger, done: threading.Event) -> None:
+        target = rng.randint(*KILL_EVERY)
+        while not done.is_set() and target < MOVES:
+            if ledger.wait_for_total(target, timeout_s=0.5):
+                victim = rng.randrange(len(cluster))
+                time.sleep(rng.uniform(0, 0.02))  # lands mid-call
+                cluster.kill(victim)
+                kills.append(victim)
+                cluster.restart(victim)
+                target = ledger.total() + rng.randint(*KILL_EVERY)
+
+    ledger, _ = play_everywhere(clients, kill_now_and_then)
+    assert audited(cluster.url, ledger) == (0, 0, 0)
+    assert len(kills) >= 3 and sum(clients.failures.values()) > 0
+    assert set(clients.failures) <= {"UNAVAILABLE", "CLOSED", "CANCELLED"}, clients.failures
