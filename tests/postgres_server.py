@@ -1,4 +1,5 @@
-"""A throw-away PostgreSQL for the tests, and a fresh database of it for each test.
+"""A throw-away PostgreSQL for the tests (and `make bench-cluster`), and a fresh database of it
+for each test.
 
 The server is `REFEREE_TEST_PG` (the URL of a database whose role may create databases) when it
 is set, else a PostgreSQL 16 that pgserver (a pip package shipping the binaries) starts in a

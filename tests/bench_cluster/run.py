@@ -56,7 +56,11 @@ def _measure(
     before = cpu.read(counters)
     _sleep_until(window.stop)
     after = cpu.read(counters)
-    return summary(pool.collect()), cpu.cores_used(before, after)
+    latencies = pool.collect()
+    # `summary`'s rate is the closed loop's (calls over the time spent in them); the CPU a call
+    # costs is the CPU of the window over the calls made in it
+    made = {"made_per_s": sum(len(per) for per in latencies) / seconds}
+    return summary(latencies) | made, cpu.cores_used(before, after)
 
 
 def _rows(
@@ -95,15 +99,25 @@ def figures_line(row: Row) -> str:
 
 
 def cores_line(row: Row) -> str:
-    each = [v for k, v in row.cores.items() if k.startswith("referee ")]
-    postgres = f"{row.cores['postgres']:.2f}" if "postgres" in row.cores else "-"
     c = row.cores
+    each = [v for k, v in c.items() if k.startswith("referee ")]
+    postgres = c.get("postgres")
+    per_propose = 1000 / row.propose["made_per_s"]  # ms of a core's time a Propose, a core busy
     return (
         f"{row.deployment:<14}{row.clients:>7}  referee {sum(each):.2f} "
-        f"({' + '.join(f'{v:.2f}' for v in each)})  postgres {postgres}  "
-        f"clients {c['clients']:.2f}  harness {c['harness']:.2f}  other {c['other']:.2f}  "
-        f"iowait {c['iowait']:.2f}  idle {c['idle']:.2f}"
+        f"({' + '.join(f'{v:.2f}' for v in each)})  postgres "
+        f"{'-' if postgres is None else f'{postgres:.2f}'}  clients {c['clients']:.2f}  "
+        f"harness {c['harness']:.2f}  other {c['other']:.2f}  iowait {c['iowait']:.2f}  "
+        f"idle {c['idle']:.2f} | a Propose: referee {sum(each) * per_propose:.1f} ms, "
+        f"postgres {'-' if postgres is None else f'{postgres * per_propose:.1f} ms'}"
     )
+
+
+CORES_NOTE = (
+    "(other: processes not of this run, other work on the machine; a referee's and PostgreSQL's "
+    "CPU a Propose counts the untimed calls between them too: the Pontoon and Tarocchi "
+    "clients' GetView, each client's CreateTable)"
+)
 
 
 def preamble(args: argparse.Namespace, client_processes: int) -> str:
@@ -167,4 +181,5 @@ def main(argv: Sequence[str] | None = None) -> list[Row]:
     print(f"\ncores busy during each Propose measurement, of {cpu.CORES}:")
     for row in rows:
         print(cores_line(row))
+    print(CORES_NOTE)
     return rows
