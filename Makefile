@@ -24,10 +24,10 @@ FUZZ_SCALE  ?= 20  # make fuzz: examples per property, times those of the make t
 TS     := clients/typescript
 TS_DEPS := $(TS)/node_modules/.installed
 
-.PHONY: help install proto run lint test test-fast ts-test wheel bench soak fuzz harden mutants
+.PHONY: help install proto run lint test test-fast ts-test wheel bench bench-cluster cluster soak fuzz harden mutants
 
 help: ## list the targets
-	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  %-8s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
+	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  %-14s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
 install: $(STAMP) ## create .venv and install the referee with its dev tools (again when pyproject.toml changes)
 
@@ -78,8 +78,15 @@ mutants: $(STAMP) $(API) ## disable each spec rule in turn: which do the scenari
 bench: $(STAMP) $(API) ## measure proposals per second and verdict latency
 	$(BIN)/python -m referee.bench
 
+# in tests/, not in the wheel: it starts PostgreSQL with pgserver, a dev tool
+bench-cluster: $(STAMP) $(API) ## Propose/s, p50/p99 of 1, 2, 4 referees on one PostgreSQL, beside SQLite; cores used (2 min)
+	$(BIN)/python -m tests.bench_cluster
+
 soak: $(STAMP) $(API) ## the liveness checks at 10 times their size, with what they covered (several minutes)
 	LIVENESS_SCALE=10 LIVENESS_REPORT=1 $(BIN)/python -m pytest -s -q tests/liveness
+
+cluster: $(STAMP) $(API) ## several referees on one PostgreSQL at the issue's sizes: races, kill -9, restarts (2 min)
+	CLUSTER_SCALE=1 $(BIN)/python -m pytest -s -q -n 2 tests/cluster
 
 # scale 7: the smallest at which the kill -9 attack plays 1,000 acknowledged moves; the fuzz and
 # the redaction property run 5 and 3 times their make test size beside the attacks

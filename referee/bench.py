@@ -14,14 +14,16 @@ Machines here are noisy, so every figure comes with a ratio to a baseline measur
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import subprocess
 import sys
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Generator, Iterator
+from collections.abc import Callable, Generator, Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -40,6 +42,7 @@ from referee.server.logging import configure_logging
 from referee.spec.registry import load_games
 from referee_bots import pontoon_bot, tricks_bot
 from referee_client import RefereeClient
+from referee_client.client import CHANNEL_OPTIONS, RETRY_POLICY
 
 
 def recorded_game(game: Any, seed: int) -> tuple[TableSetup, list[tuple[int, Move]]]:
@@ -102,39 +105,74 @@ class BenchError(RuntimeError):
 
 
 def _drive(clients: int, seconds: float, session: Callable[[int], Session]) -> dict[str, float]:
-    """Run `clients` threads for `seconds`, each timing the calls its session yields.
+    """Run `clients` threads for `seconds`, each timing the calls its session yields."""
+    start = time.time()
+    return summary(timed_calls(range(clients), session, start, start + seconds))
 
-    Throughput is each client's calls over the time it spent in them, summed over the clients
-    (a closed loop: clients / latency), so untimed work between calls does not count."""
-    latencies: list[list[float]] = [[] for _ in range(clients)]
+
+def timed_calls(
+    clients: Sequence[int], session: Callable[[int], Session], start: float, stop: float
+) -> list[list[float]]:
+    """A thread per client index: each sets its session up (untimed), waits for `start`, then
+    times the calls its session yields until `stop`; each client's latencies, in seconds.
+    `start` and `stop` are wall-clock times (`time.time()`), the same in every process, so that
+    clients in several processes measure the same window."""
+    latencies: list[list[float]] = [[] for _ in clients]
     errors: list[Exception] = []
-    stop = time.perf_counter() + seconds
 
-    def worker(index: int) -> None:
+    def worker(slot: int, index: int) -> None:
         try:
             calls = session(index)
             call = next(calls)
-            while time.perf_counter() < stop:
+            time.sleep(max(0.0, start - time.time()))
+            while time.time() < stop:
                 begin = time.perf_counter()
                 result = call()
-                latencies[index].append(time.perf_counter() - begin)
+                latencies[slot].append(time.perf_counter() - begin)
                 call = calls.send(result)
         except Exception as exc:  # noqa: BLE001 - unseen in its thread: raised once all are joined
             errors.append(exc)
 
-    threads = [threading.Thread(target=worker, args=(i,)) for i in range(clients)]
+    threads = [threading.Thread(target=worker, args=slot) for slot in enumerate(clients)]
     for t in threads:
         t.start()
     for t in threads:
         t.join()
     if errors:
         raise errors[0]
+    return latencies
+
+
+def summary(latencies: list[list[float]]) -> dict[str, float]:
+    """Throughput and p50/p99 (ms) of clients' latencies. Throughput is each client's calls over
+    the time it spent in them, summed over the clients (a closed loop: clients / latency), so
+    untimed work between calls does not count."""
     every = sorted(x for per in latencies for x in per)
+    if not every:
+        raise BenchError("no call completed in the measured time")
     return {
         "rps": sum(len(per) / sum(per) for per in latencies if per),
         "p50_ms": 1000 * every[len(every) // 2],
         "p99_ms": 1000 * every[min(len(every) - 1, int(len(every) * 0.99))],
     }
+
+
+@dataclass(frozen=True)
+class Servers:
+    """Where the bench's clients call: one referee, or several behind gRPC's client-side round
+    robin, each call to the next process (no table affinity: any process judges any table)."""
+
+    addresses: tuple[str, ...]
+
+    def channel(self) -> grpc.Channel:
+        if len(self.addresses) == 1:
+            return grpc.insecure_channel(self.addresses[0], CHANNEL_OPTIONS)
+        config = {**RETRY_POLICY, "loadBalancingConfig": [{"round_robin": {}}]}
+        options = [("grpc.enable_retries", 1), ("grpc.service_config", json.dumps(config))]
+        return grpc.insecure_channel("ipv4:" + ",".join(self.addresses), options)
+
+    def client(self) -> RefereeClient:
+        return RefereeClient(",".join(self.addresses), self.channel())
 
 
 def _accepted(verdict: dict[str, Any]) -> list[dict[str, Any]]:
@@ -145,12 +183,12 @@ def _accepted(verdict: dict[str, Any]) -> list[dict[str, Any]]:
     return events
 
 
-def _pontinho_session(address: str) -> Callable[[int], Session]:
+def _pontinho_session(servers: Servers) -> Callable[[int], Session]:
     """Each client plays draw/discard on its own table forever (the stock is rebuilt, PN-21):
     every Propose is accepted, so every one is committed to SQLite before its verdict."""
 
     def session(index: int) -> Session:
-        client = RefereeClient(address)
+        client = servers.client()
         table = client.create_table("pontinho", seats=3, seed=index)
         seat = 1  # dealer 0: seat 1 plays first
         while True:
@@ -163,7 +201,7 @@ def _pontinho_session(address: str) -> Callable[[int], Session]:
     return session
 
 
-def _pontoon_session(address: str) -> Callable[[int], Session]:
+def _pontoon_session(servers: Servers) -> Callable[[int], Session]:
     """Each client banks and plays a two-seat Pontoon table of its own, hand after hand: the
     player bets 1, twists below 15 and then sticks (PO-5), the banker sticks (PO-6) and deals the
     next hand (PO-8). Every Propose is accepted, so every one is committed to SQLite. The
@@ -171,7 +209,7 @@ def _pontoon_session(address: str) -> Callable[[int], Session]:
     between the timed calls."""
 
     def session(index: int) -> Session:
-        client = RefereeClient(address)
+        client = servers.client()
         table = client.create_table("pontoon", seats=2, seed=index, balances={0: 1000, 1: 1000})
 
         def move(seat: int, kind: str, **fields: Any) -> Call:
@@ -200,13 +238,13 @@ def _pontoon_session(address: str) -> Callable[[int], Session]:
     return session
 
 
-def _tarocchi_session(address: str) -> Callable[[int], Session]:
+def _tarocchi_session(servers: Servers) -> Callable[[int], Session]:
     """Each client plays a Tarocchi game of its own, seat after seat, deal after deal: the dealer
     discards (untimed: it tries the bot's pairs until one is accepted), then each seat plays a
     card it may play (TA-7, TA-8), read from its own view between the timed calls."""
 
     def session(index: int) -> Session:
-        client = RefereeClient(address)
+        client = servers.client()
         rng = random.Random(index)
         while True:
             table = client.create_table(
@@ -246,9 +284,9 @@ def _playable(hand: list[str], trick: list[str]) -> str:
     return hand[0]
 
 
-def _floor(address: str) -> Callable[[int], Session]:
+def health_floor(servers: Servers) -> Callable[[int], Session]:
     def session(index: int) -> Session:
-        stub = health_pb2_grpc.HealthStub(grpc.insecure_channel(address))
+        stub = health_pb2_grpc.HealthStub(servers.channel())
         request = health_pb2.HealthCheckRequest(service="")
         while True:
             yield partial(stub.Check, request)
@@ -256,18 +294,17 @@ def _floor(address: str) -> Callable[[int], Session]:
     return session
 
 
-@contextmanager
-def referee_process(folder: str) -> Iterator[str]:
-    """A real referee in its own process (as in production: the clients do not share its GIL)."""
-    command = [
+def serve_command(store: Sequence[str]) -> list[str]:
+    """`referee serve` on a free port with the bench's flags, its tables in `store` (`--db FILE`
+    or `--store URL`)."""
+    return [
         sys.executable,
         "-m",
         "referee",
         "serve",
         "--port",
         "0",
-        "--db",
-        str(Path(folder) / "bench.db"),
+        *store,
         "--log-level",
         "warning",
         "--allow-stacked",
@@ -277,12 +314,23 @@ def referee_process(folder: str) -> Iterator[str]:
         "--token-rate",
         "0",
     ]
+
+
+def listening_address(process: subprocess.Popen[str]) -> str:
+    """The address a referee of `serve_command` prints once its port is bound."""
+    line = process.stdout.readline() if process.stdout else ""
+    if "listening on" not in line:
+        raise RuntimeError(f"the referee did not start: {line!r}")
+    return line.rsplit(" ", 1)[-1].strip()
+
+
+@contextmanager
+def referee_process(folder: str) -> Iterator[str]:
+    """A real referee in its own process (as in production: the clients do not share its GIL)."""
+    command = serve_command(["--db", str(Path(folder) / "bench.db")])
     process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
     try:
-        line = process.stdout.readline() if process.stdout else ""
-        if "listening on" not in line:
-            raise RuntimeError(f"the referee did not start: {line!r}")
-        yield line.rsplit(" ", 1)[-1].strip()
+        yield listening_address(process)
     finally:
         process.terminate()
         process.wait(timeout=30)
@@ -300,10 +348,11 @@ def over_grpc(seconds: float) -> dict[int, dict[str, dict[str, float]]]:
     """Per concurrency: the floor, then each game's Propose workload, on one referee."""
     results: dict[int, dict[str, dict[str, float]]] = {}
     with tempfile.TemporaryDirectory() as folder, referee_process(folder) as address:
+        servers = Servers((address,))
         for clients in (1, 16):
-            results[clients] = {"floor": _drive(clients, seconds, _floor(address))}
+            results[clients] = {"floor": _drive(clients, seconds, health_floor(servers))}
             for game, workload in SESSIONS.items():
-                results[clients][game] = _drive(clients, seconds, workload(address))
+                results[clients][game] = _drive(clients, seconds, workload(servers))
     return results
 
 

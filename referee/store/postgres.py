@@ -88,7 +88,9 @@ MIGRATIONS: tuple[str, ...] = (
 
 MIGRATION_LOCK = 0x7265_6665  # pg_advisory_xact_lock key of the migrations ("refe")
 CONNECT_TIMEOUT_S = 5  # a database that does not answer is unavailable, not waited for
-POOL_TIMEOUT_S = 5.0  # longest wait for a pooled connection before the call is UNAVAILABLE
+# longest wait for a pooled connection before the call is UNAVAILABLE: a database restarting in
+# less is not noticed by clients, one down for longer is said so rather than waited for
+POOL_TIMEOUT_S = 2.0
 POOL_SIZE = 8  # connections per referee process (its worker threads share them)
 # what psycopg raises when the database is down or the connection was cut: the database is
 # unavailable, the call may be retried (a SQL error of ours is not among them: it stays a bug)

@@ -6,6 +6,7 @@ import shutil
 import subprocess
 import tempfile
 import time
+from contextlib import ExitStack
 from pathlib import Path
 
 from pgserver._commands import POSTGRES_BIN_PATH
@@ -20,7 +21,8 @@ class RestartablePostgres:
         # root, and must reach its folder (see tests/postgres_server.py)
         self._folder = Path(tempfile.mkdtemp(prefix="referee-restart-pg-"))
         self._server = get_server(self._folder / "data", cleanup_mode="delete")
-        self.url = fresh_database(self._server.get_uri())
+        self._database = ExitStack()
+        self.url = self._database.enter_context(fresh_database(self._server.get_uri()))
 
     def restart(self, *, down_for_s: float) -> None:
         """Stop the server (fast: open connections are cut), wait, and start it again."""
@@ -35,5 +37,6 @@ class RestartablePostgres:
         self._server.ensure_postgres_running()
 
     def cleanup(self) -> None:
+        self._database.close()
         self._server.cleanup()
         shutil.rmtree(self._folder, ignore_errors=True)

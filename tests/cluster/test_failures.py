@@ -18,17 +18,19 @@ from typing import Any, TypeVar
 import grpc
 import pytest
 
-from referee.store.postgres import PostgresStore
+from referee.store.postgres import POOL_TIMEOUT_S, PostgresStore
 from referee_client.client import RefereeClient, TableHandle
 from tests.cluster.cluster import Cluster, scaled
 from tests.cluster.postgres_restart import RestartablePostgres
 from tests.harden.ledger import Ledger, draw_or_discard
-from tests.postgres_server import drop_database, fresh_database
+from tests.postgres_server import fresh_database
 from tests.server.test_claim_deadline import DEAL, SEAT_3_CLAIM
+
+# the module's tests share its processes: one worker runs them all
+pytestmark = pytest.mark.xdist_group("cluster-failures")
 
 MOVES = scaled(1000)  # acknowledged, over all tables
 TABLES = 4  # each played by a client thread of its own, through every process in turn
-KILL_EVERY = (MOVES // 8, MOVES // 4)  # acknowledged moves between two kills
 RETRY_FOR_S = 60.0  # a call is tried again, process after process, for this long
 WINDOW_MS = 1500
 T = TypeVar("T")
@@ -122,12 +124,12 @@ def audited(url: str, ledger: Ledger) -> tuple[int, int, int]:
 @pytest.fixture(scope="module")
 def cluster(pg_server: str) -> Iterator[Cluster]:
     """One cluster for the module's tests; a process one of them kills, it starts again."""
-    running = Cluster(fresh_database(pg_server), 3)
-    try:
-        yield running
-    finally:
-        running.stop()
-        drop_database(pg_server, running.url)
+    with fresh_database(pg_server) as url:
+        running = Cluster(url, 3)
+        try:
+            yield running
+        finally:
+            running.stop()
 
 
 @pytest.fixture
@@ -148,7 +150,7 @@ def test_postgresql_restarted_mid_load_is_unavailable_then_loses_nothing(
 
     def restart_once(ledger: Ledger, done: threading.Event) -> None:
         if ledger.wait_for_total(MOVES // 3, timeout_s=RETRY_FOR_S):
-            own_postgres.restart(down_for_s=1.0)
+            own_postgres.restart(down_for_s=2 * POOL_TIMEOUT_S)  # long enough to be seen
 
     try:
         ledger, _ = play_everywhere(clients, restart_once)
@@ -216,18 +218,20 @@ def test_a_claim_window_closes_once_with_every_process_alive(cluster: Cluster) -
 def test_kill_9_of_any_process_loses_or_doubles_no_move(cluster: Cluster) -> None:
     clients, rng, kills = Clients(cluster), random.Random(9), []
 
-    def kill_now_and_then(ledger: Ledger, done: threading.Event) -> None:
-        target = rng.randint(*KILL_EVERY)
-        while not done.is_set() and target < MOVES:
-            if ledger.wait_for_total(target, timeout_s=0.5):
-                victim = rng.randrange(len(cluster))
+    def kill_each_once(ledger: Ledger, done: threading.Event) -> None:
+        """Each process in turn, at a random moment of its quarter of the moves, started again
+        in the background (the clients use the others meanwhile)."""
+        with ThreadPoolExecutor(len(cluster)) as restarting:
+            for victim in range(len(cluster)):
+                target = MOVES * (victim + 1) // (len(cluster) + 1) + rng.randint(0, MOVES // 8)
+                if not ledger.wait_for_total(target, timeout_s=RETRY_FOR_S) or done.is_set():
+                    return
                 time.sleep(rng.uniform(0, 0.02))  # lands mid-call
                 cluster.kill(victim)
                 kills.append(victim)
-                cluster.restart(victim)
-                target = ledger.total() + rng.randint(*KILL_EVERY)
+                restarting.submit(cluster.restart, victim)
 
-    ledger, _ = play_everywhere(clients, kill_now_and_then)
+    ledger, _ = play_everywhere(clients, kill_each_once)
     assert audited(cluster.url, ledger) == (0, 0, 0)
-    assert len(kills) >= 3 and sum(clients.failures.values()) > 0
+    assert kills == [0, 1, 2] and sum(clients.failures.values()) > 0
     assert set(clients.failures) <= {"UNAVAILABLE", "CLOSED", "CANCELLED"}, clients.failures

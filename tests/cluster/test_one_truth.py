@@ -19,7 +19,10 @@ import pytest
 from referee_client.client import RefereeClient, TableHandle
 from tests.cluster.cluster import Cluster, scaled
 from tests.harden.ledger import draw_or_discard
-from tests.postgres_server import drop_database, fresh_database
+from tests.postgres_server import fresh_database
+
+# the module's tests share its processes: one worker runs them all
+pytestmark = pytest.mark.xdist_group("cluster-one-truth")
 
 ROUNDS = scaled(200)
 CLIENTS = 16
@@ -31,12 +34,12 @@ WATCH_TIMEOUT_S = 10.0
 def cluster(pg_server: str) -> Iterator[Cluster]:
     """One cluster for the module (starting four processes takes seconds): each test plays
     tables of its own, and the frozen process is thawed before its test ends."""
-    running = Cluster(fresh_database(pg_server), 4)
-    try:
-        yield running
-    finally:
-        assert all(code == 0 for code in running.stop())
-        drop_database(pg_server, running.url)
+    with fresh_database(pg_server) as url:
+        running = Cluster(url, 4)
+        try:
+            yield running
+        finally:
+            assert all(code == 0 for code in running.stop())
 
 
 def logged(url: str, table_id: str) -> list[tuple[int, str | None]]:

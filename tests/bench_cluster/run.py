@@ -1,0 +1,185 @@
+"""`make bench-cluster`: Propose throughput and p50/p99 of 1, 2 and 4 referee processes on one
+PostgreSQL, beside one referee on SQLite, each against the health-check floor of the same
+processes measured just before (machines here are noisy: ratios to a baseline of the same run,
+as `make bench` does), and where the cores went meanwhile.
+
+The clients play the Propose workloads of `referee.bench` (every move accepted, so committed
+before its verdict), each on tables of its own, in client processes of their own; each call goes
+to the next referee process (gRPC's client-side round robin, no table affinity), or with
+`--affinity` each client keeps to one. PostgreSQL is a throw-away one (tests/postgres_server.py:
+pgserver, or the server of `REFEREE_TEST_PG`), a fresh database for each number of processes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import tempfile
+import time
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from referee.bench import SESSIONS, Servers, summary
+from tests.bench_cluster import cpu
+from tests.bench_cluster.cluster import Referee, referees
+from tests.bench_cluster.load import FLOOR, GAMES, ClientProcesses
+from tests.postgres_server import fresh_database, throwaway_server
+
+Figures = dict[str, float]
+
+
+@dataclass(frozen=True)
+class Row:
+    deployment: str
+    clients: int
+    propose: Figures
+    floor: Figures
+    cores: Figures  # during the Propose measurement
+
+
+def _sleep_until(moment: float) -> None:
+    time.sleep(max(0.0, moment - time.time()))
+
+
+def _measure(
+    pool: ClientProcesses,
+    workload: str,
+    servers: Sequence[Servers],
+    clients: int,
+    seconds: float,
+    counters: Mapping[str, cpu.Counter],
+) -> tuple[Figures, Figures]:
+    """One measurement: its throughput and latencies, and the cores used during it."""
+    window = pool.begin(workload, servers, clients, seconds)
+    _sleep_until(window.start)
+    before = cpu.read(counters)
+    _sleep_until(window.stop)
+    after = cpu.read(counters)
+    latencies = pool.collect()
+    # `summary`'s rate is the closed loop's (calls over the time spent in them); the CPU a call
+    # costs is the CPU of the window over the calls made in it
+    made = {"made_per_s": sum(len(per) for per in latencies) / seconds}
+    return summary(latencies) | made, cpu.cores_used(before, after)
+
+
+def _rows(
+    deployment: str,
+    serving: list[Referee],
+    pool: ClientProcesses,
+    args: argparse.Namespace,
+    background: Mapping[str, cpu.Counter],
+) -> Iterator[Row]:
+    """At each number of clients: the floor, then Propose, on the processes `serving`."""
+    counters = {f"referee {i}": cpu.processes([r.pid]) for i, r in enumerate(serving, 1)}
+    counters.update(background)
+    addresses = tuple(r.address for r in serving)
+    servers = [Servers((a,)) for a in addresses] if args.affinity else [Servers(addresses)]
+    for clients in args.clients:
+        floor, _ = _measure(pool, FLOOR, servers, clients, args.seconds, counters)
+        propose, cores = _measure(pool, GAMES, servers, clients, args.seconds, counters)
+        yield Row(deployment, clients, propose, floor, cores)
+
+
+HEADER = (
+    f"{'':21} {'Propose':>26} | {'floor (health check)':>24} | {'Propose / floor':>18}\n"
+    f"{'store':<14}{'clients':>7} {'/s':>10}{'p50 ms':>8}{'p99 ms':>8} | "
+    f"{'/s':>8}{'p50 ms':>8}{'p99 ms':>8} | {'/s':>6}{'p50':>6}{'p99':>6}"
+)
+
+
+def figures_line(row: Row) -> str:
+    p, f = row.propose, row.floor
+    return (
+        f"{row.deployment:<14}{row.clients:>7} {p['rps']:>10,.0f}{p['p50_ms']:>8.2f}"
+        f"{p['p99_ms']:>8.2f} | {f['rps']:>8,.0f}{f['p50_ms']:>8.2f}{f['p99_ms']:>8.2f} | "
+        f"{p['rps'] / f['rps']:>6.2f}{p['p50_ms'] / f['p50_ms']:>6.1f}"
+        f"{p['p99_ms'] / f['p99_ms']:>6.1f}"
+    )
+
+
+def cores_line(row: Row) -> str:
+    c = row.cores
+    each = [v for k, v in c.items() if k.startswith("referee ")]
+    postgres = c.get("postgres")
+    per_propose = 1000 / row.propose["made_per_s"]  # ms of a core's time a Propose, a core busy
+    return (
+        f"{row.deployment:<14}{row.clients:>7}  referee {sum(each):.2f} "
+        f"({' + '.join(f'{v:.2f}' for v in each)})  postgres "
+        f"{'-' if postgres is None else f'{postgres:.2f}'}  clients {c['clients']:.2f}  "
+        f"harness {c['harness']:.2f}  other {c['other']:.2f}  iowait {c['iowait']:.2f}  "
+        f"idle {c['idle']:.2f} | a Propose: referee {sum(each) * per_propose:.1f} ms, "
+        f"postgres {'-' if postgres is None else f'{postgres * per_propose:.1f} ms'}"
+    )
+
+
+CORES_NOTE = (
+    "(other: processes not of this run, other work on the machine; a referee's and PostgreSQL's "
+    "CPU a Propose counts the untimed calls between them too: the Pontoon and Tarocchi "
+    "clients' GetView, each client's CreateTable)"
+)
+
+
+def preamble(args: argparse.Namespace, client_processes: int) -> str:
+    most = max(args.clients)
+    games = ", ".join(SESSIONS)
+    routing = (
+        "each client keeps to one referee process (table affinity)"
+        if args.affinity
+        else "each call to the next referee process (gRPC round robin, no table affinity)"
+    )
+    return (
+        f"bench-cluster: Propose over gRPC, every move accepted and committed before its "
+        f"verdict; client i plays the (i mod {len(SESSIONS)})th of {games}, on tables of its "
+        f"own; {routing}; {most} clients in {client_processes} client processes "
+        f"({-(-most // client_processes)} threads each at most); {args.seconds:g} s a "
+        f"measurement; the floor "
+        f"is the gRPC health check on the same processes and clients, just before; "
+        f"{cpu.CORES} cores"
+    )
+
+
+def _numbers(text: str) -> list[int]:
+    return [int(n) for n in text.split(",")]
+
+
+def parse(argv: Sequence[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="python -m tests.bench_cluster", description=__doc__)
+    parser.add_argument("--seconds", type=float, default=4.0, help="per measurement")
+    parser.add_argument("--clients", type=_numbers, default=[1, 16], help="e.g. 1,16")
+    parser.add_argument("--processes", type=_numbers, default=[1, 2, 4], help="on PostgreSQL")
+    parser.add_argument("--client-processes", type=int, default=4)
+    parser.add_argument("--affinity", action="store_true", help="each client keeps to a process")
+    return parser.parse_args(argv)
+
+
+def main(argv: Sequence[str] | None = None) -> list[Row]:
+    args = parse(argv)
+    pool = ClientProcesses(min(args.client_processes, max(args.clients)))
+    rows: list[Row] = []
+    print(preamble(args, len(pool.pids)))
+    print(HEADER, flush=True)
+    try:
+        with throwaway_server() as postgres, tempfile.TemporaryDirectory() as folder:
+            background = {
+                "clients": cpu.processes(pool.pids),
+                "harness": cpu.processes([os.getpid()]),
+            }
+            if postgres.pid is not None:  # not REFEREE_TEST_PG's: its processes are not ours
+                background["postgres"] = cpu.tree(postgres.pid)
+            with referees(["--db", str(Path(folder) / "bench.db")], 1) as serving:
+                for row in _rows("SQLite ×1", serving, pool, args, background):
+                    rows.append(row)
+                    print(figures_line(row), flush=True)
+            for count in args.processes:
+                with fresh_database(postgres.url) as url, referees(["--store", url], count) as on:
+                    for row in _rows(f"PostgreSQL ×{count}", on, pool, args, background):
+                        rows.append(row)
+                        print(figures_line(row), flush=True)
+    finally:
+        pool.close()
+    print(f"\ncores busy during each Propose measurement, of {cpu.CORES}:")
+    for row in rows:
+        print(cores_line(row))
+    print(CORES_NOTE)
+    return rows

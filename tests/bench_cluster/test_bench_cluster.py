@@ -1,0 +1,30 @@
+"""`make bench-cluster` at a tiny size: it starts PostgreSQL and the referee processes, drives
+every bench game through client processes, spreads the calls over the processes, and prints its
+figures and where the cores went."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.bench_cluster.run import cores_line, figures_line, main
+
+
+@pytest.mark.slow
+def test_the_cluster_bench_measures_sqlite_and_several_processes_on_postgresql(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    rows = main(
+        ["--seconds", "0.5", "--clients", "3", "--processes", "2", "--client-processes", "2"]
+    )
+    assert [(row.deployment, row.clients) for row in rows] == [
+        ("SQLite ×1", 3),
+        ("PostgreSQL ×2", 3),
+    ]
+    for row in rows:
+        assert row.propose["rps"] > 0 and row.floor["rps"] > 0
+        assert row.propose["p50_ms"] <= row.propose["p99_ms"]
+    spread = rows[1].cores
+    assert spread["referee 1"] > 0 and spread["referee 2"] > 0  # round robin: both judged
+    printed = capsys.readouterr().out
+    assert "3 clients in 2 client processes" in printed
+    assert all(figures_line(row) in printed and cores_line(row) in printed for row in rows)
