@@ -9,9 +9,11 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 import pytest
+import structlog
 
 from referee.cards import Card, codes, french_pack
 from referee.scenario.target import Target
+from referee.server import logging as server_logging
 from referee.spec.registry import Game
 from tests.games import shipped_games
 
@@ -74,3 +76,14 @@ def over_grpc(games: dict[str, Game]) -> Iterator[Target]:
     target.close()
     service.close()
     server.stop(None).wait()
+
+
+@pytest.fixture(autouse=True)
+def logging_left_as_found() -> Iterator[None]:
+    """A test that runs `serve` in-process configures the log on its captured stderr, closed
+    once the test ends: the log goes back to structlog's defaults, or every later log line of a
+    background thread (a listener, a scheduler) would fail on the closed file."""
+    yield
+    if server_logging.is_configured():
+        structlog.reset_defaults()
+        server_logging.forget_configuration()

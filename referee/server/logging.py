@@ -38,6 +38,16 @@ def configure_logging(level: str = "info", stream: TextIO | None = None) -> None
     _configured = True
 
 
+def is_configured() -> bool:
+    return _configured
+
+
+def forget_configuration() -> None:
+    """The next `configure_logging` configures again (tests that run `serve` in-process)."""
+    global _configured
+    _configured = False
+
+
 def processors() -> list[Any]:
     """The chain every log event goes through. Tracebacks are kept without the frames' local
     variables: those hold the callers' seat tokens and cards no log may show."""
