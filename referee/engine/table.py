@@ -82,14 +82,19 @@ class Table:
     def replay(cls, game: Game, setup: TableSetup, moves: Iterable[tuple[int, Move]]) -> Table:
         """Rebuild a table by folding its accepted moves (loading from a store)."""
         table = cls.create(game, setup)
+        table.fold(moves)
+        return table
+
+    def fold(self, moves: Iterable[tuple[int, Move]]) -> None:
+        """Judge stored moves again, in order, each of which must be accepted (a replay, or the
+        moves after a snapshot: `referee.engine.snapshot`)."""
         for seat, move in moves:
-            verdict = table.expire() if seat == SYSTEM else table.propose(seat, move)
+            verdict = self.expire() if seat == SYSTEM else self.propose(seat, move)
             if verdict is None or verdict.outcome is Outcome.REJECTED:
                 raise SetupError(
-                    f"the stored log does not replay: move {table.version + 1} "
+                    f"the stored log does not replay: move {self.version + 1} "
                     f"`{move.type}` of seat {seat} is now rejected"
                 )
-        return table
 
     @property
     def is_over(self) -> bool:
