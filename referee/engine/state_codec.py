@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import math
 import types
 import typing
 from collections.abc import Callable
@@ -47,7 +48,7 @@ class StateCodec:
         self._hints: dict[type, dict[str, Any]] = {}
         self._reading: set[Any] = set()  # the annotations being read: one met again is a cycle
         self._reach(kind)
-        self._codecs: dict[type, tuple[Encode, Decode]] = {}
+        self._codecs: dict[Any, tuple[Encode, Decode]] = {}  # by annotation, made once each
         self._encode, self._decode = self._compile(kind)
         self.layout = hashlib.sha256(self._layout_text().encode()).hexdigest()
 
@@ -103,6 +104,11 @@ class StateCodec:
     # -- compiling an annotation into its encoder and decoder -------------------------------
 
     def _compile(self, annotation: Any) -> tuple[Encode, Decode]:
+        if annotation not in self._codecs:
+            self._codecs[annotation] = self._compiled(annotation)
+        return self._codecs[annotation]
+
+    def _compiled(self, annotation: Any) -> tuple[Encode, Decode]:
         if annotation is Any:
             return self._encode_untyped, self._decode_untyped
         if not self._untyped[annotation]:  # msgspec's alone, checked strictly
@@ -121,8 +127,6 @@ class StateCodec:
         raise TypeError(f"the state codec cannot hold a `{annotation!r}`")
 
     def _compile_class(self, kind: type) -> tuple[Encode, Decode]:
-        if kind in self._codecs:
-            return self._codecs[kind]
         fields = {f.name: f for f in dataclasses.fields(kind)}
         codecs = {name: self._compile(self._hints[kind][name]) for name in fields}
         required = {
@@ -142,7 +146,6 @@ class StateCodec:
                 raise Invalid(f"`{kind.__name__}`: {problem}")
             return kind(**{name: codecs[name][1](value) for name, value in data.items()})
 
-        self._codecs[kind] = encode, decode
         return encode, decode
 
     def _compile_optional(self, annotation: Any, args: tuple[Any, ...]) -> tuple[Encode, Decode]:
@@ -192,6 +195,8 @@ class StateCodec:
 
     def _encode_untyped(self, value: Any) -> Any:
         kind, encode = type(value), self._encode_untyped
+        if kind is float and not math.isfinite(value):  # JSON has none: it would come back null
+            raise TypeError(f"a value typed `Any` is `{value}`: JSON has no such number")
         if value is None or kind in SCALARS:
             return value
         if kind is list:
@@ -203,8 +208,10 @@ class StateCodec:
         if kind in (tuple, frozenset):
             return {kind.__name__: [encode(item) for item in value]}
         if self._classes.get(kind.__name__) is kind:
-            return {kind.__name__: self._compile_class(kind)[0](value)}
-        raise TypeError(f"the state codec cannot hold a `{kind.__name__}` typed `Any`")
+            return {kind.__name__: self._compile(kind)[0](value)}
+        raise TypeError(
+            f"a value typed `Any` is a `{kind.__name__}`: the state codec cannot hold it"
+        )
 
     def _decode_untyped(self, data: Any) -> Any:
         decode = self._decode_untyped
@@ -228,7 +235,7 @@ class StateCodec:
         except TypeError as error:  # an unhashable key or member
             raise Invalid(f"`{tag}`: {error}") from None
         if tag in self._classes:
-            return self._compile_class(self._classes[tag])[1](payload)
+            return self._compile(self._classes[tag])[1](payload)
         raise Invalid(f"a value typed `Any` tagged `{_short(tag)}`")
 
 

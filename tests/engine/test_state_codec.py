@@ -39,7 +39,12 @@ class Toy:
 CODEC = StateCodec(Toy)
 CARDS = st.sampled_from(french_pack())
 UNTYPED = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text() | CARDS,
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text()
+    | CARDS,
     lambda inner: (
         st.lists(inner, max_size=3)
         | st.lists(inner, max_size=3).map(tuple)
@@ -123,8 +128,11 @@ def test_a_missing_or_unknown_field_is_invalid() -> None:
 
 
 def test_a_value_of_no_known_kind_is_not_encoded() -> None:
-    with pytest.raises(TypeError, match="cannot hold a `set` typed `Any`"):
+    with pytest.raises(TypeError, match="a value typed `Any` is a `set`"):
         CODEC.encode(Toy(3, {1, 2}))
+    for number in (float("inf"), float("nan")):
+        with pytest.raises(TypeError, match="JSON has no such number"):
+            CODEC.encode(Toy(3, [number]))
     with pytest.raises(TypeError, match="a `int`, not a `Toy`"):
         CODEC.encode(3)
 
