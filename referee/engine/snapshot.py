@@ -9,10 +9,11 @@ and fingerprints of what it fits, each refused when it differs: its format (`FOR
 the game's spec as loaded (sha256), the state's layout (its classes, fields and types), the
 table's setup, and the last move it folds in.
 
-It does not hold the log (`Table.history`): the loader reads the stored moves anyway, and each
-snapshot of a table of 5,000 moves would write them all again. `restore` takes the stored log,
-keeps the moves up to the snapshot's version as they are (not judged) and judges the rest, as
-replay would: a snapshot taken every N moves serves every version after it.
+It does not hold the log (`Table.history`): the store holds it already, and each snapshot of a
+table of 5,000 moves would write them all again. `restore` takes the stored log and judges only
+the moves after the snapshot's version, as replay would (a snapshot taken every N moves serves
+every version after it); the moves before are kept unjudged, and unread until a game record
+asks for them (`Table.resumed`): reading 5,000 stored moves costs more than restoring.
 """
 
 from __future__ import annotations
@@ -76,7 +77,7 @@ def snapshot(table: Table) -> str:
             layout=codec.layout,
             setup=_digest(table.setup.to_data()),
             version=table.version,
-            last_move=_last_move(table.history, table.version),
+            last_move=_digest_move(table.last_move),
             contributions=table.contributions,
             commitment=table.commitment,
             state=msgspec.Raw(state),
@@ -95,16 +96,24 @@ def restore(
     game: Game, setup: TableSetup, data: str | bytes, moves: Sequence[tuple[int, Move]]
 ) -> Table:
     """The table `Table.replay(game, setup, moves)` gives, from its snapshot `data` at a version
-    of its log `moves`: the moves after that version are judged, those before are not.
+    of its log `moves`: the moves after that version are judged again; those before are not,
+    and are not even read until the table's `history` is asked for (a game record), so `moves`
+    may be a sequence of the store's that reads its rows only then: restore asks it for its
+    length, the move at the snapshot's version, and the moves after.
     Raises SnapshotError if the snapshot does not fit (the caller replays instead), SetupError
     if a move after it is now rejected (as replay does)."""
     body = _read(data)
     codec = _codec(game)
     _check_fits(body, game, codec, setup, moves)
-    table = Table(game, setup, _state(codec, body))
-    table.version, table.contributions = body.version, body.contributions
-    table.commitment = body.commitment  # the first deal's, not the restored state's
-    table.history = list(moves[: body.version])
+    table = Table.resumed(
+        game,
+        setup,
+        _state(codec, body),
+        version=body.version,
+        contributions=body.contributions,
+        commitment=body.commitment,
+        earlier=moves[: body.version],
+    )
     table.fold(moves[body.version :])
     return table
 
@@ -143,7 +152,7 @@ def _check_fits(
         raise SnapshotError("a snapshot of a table of another setup")
     if not 0 <= body.version <= len(moves) or not 0 <= body.contributions <= body.version:
         raise SnapshotError(f"a snapshot at version {body.version}, of a log of {len(moves)} moves")
-    if body.last_move != _last_move(moves, body.version):
+    if body.last_move != _digest_move(moves[body.version - 1] if body.version else None):
         raise SnapshotError(f"a snapshot whose move {body.version} is not the log's")
 
 
@@ -154,11 +163,8 @@ def _state(codec: StateCodec, body: _Snapshot) -> Any:
         raise SnapshotError(f"the snapshot's state does not read: {error}") from None
 
 
-def _last_move(moves: Sequence[tuple[int, Move]], version: int) -> str:
-    if version == 0:
-        return NO_MOVE
-    seat, move = moves[version - 1]
-    return _digest([seat, move.to_data()])
+def _digest_move(last: tuple[int, Move] | None) -> str:
+    return NO_MOVE if last is None else _digest([last[0], last[1].to_data()])
 
 
 def _digest(value: Any) -> str:

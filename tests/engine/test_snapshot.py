@@ -23,6 +23,7 @@ import shutil
 import statistics
 import time
 import typing
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -54,9 +55,11 @@ STEPS = 60  # proposals per random game
 BOT_TRIES = 100
 # what a table holds: each restored by `restore` (a new attribute must be added there, and here)
 TABLE_ATTRIBUTES = {
-    "game", "setup", "state", "version", "history", "contributions", "commitment",
+    "game", "setup", "state", "version", "contributions", "commitment",
+    "_history", "_earlier",  # `history`: a restored table's earlier moves, read when asked for
     "_legal", "_legal_for",  # the legal moves' cache, made anew
 }  # fmt: skip
+COMPARED = ("game", "setup", "version", "contributions", "commitment", "last_move", "history")
 
 
 def table_of(name: str, seats: int = 4, seed: int = 1) -> Table:
@@ -73,7 +76,7 @@ def restored(table: Table, data: str | None = None) -> Table:
 def assert_same(again: Table, table: Table) -> None:
     assert again.state == table.state
     assert set(vars(again)) == set(vars(table)) == TABLE_ATTRIBUTES
-    for name in TABLE_ATTRIBUTES - {"state", "_legal", "_legal_for"}:
+    for name in COMPARED:
         assert getattr(again, name) == getattr(table, name), name
     assert (again.is_over, again.deadline) == (table.is_over, table.deadline)
     for seat in (None, ADJUDICATOR, *range(table.setup.seats)):
@@ -94,20 +97,29 @@ def next_move(game: Game, table: Table, rng: random.Random) -> tuple[int, Move] 
         seat, data = junk_move(game, table, rng)
         return seat, Move.from_data(data)
     if roll < 0.5:
-        return oracle_move(game, table, rng)
+        return readable(oracle_move, game, table, rng)
     # twenty-one has no bet limits for the Pontoon bot: the oracle plays it
     if not (isinstance(table.state, BankState) and "min_bet" not in table.state.options):
         for count, (seat, data) in enumerate(bot_moves(game, table, rng)):
             if count < BOT_TRIES and acceptable(game, table, seat, Move.from_data(data)):
                 return seat, Move.from_data(data)
-    return witness(game, table.state)
+    return readable(witness, game, table.state)
 
 
 def acceptable(game: Game, table: Table, seat: int, move: Move) -> bool:
+    return bool(readable(accepted, game, table.state, seat, move))
+
+
+T = typing.TypeVar("T")
+
+
+def readable(find: typing.Callable[..., T], *args: Any) -> T | None:
+    """What the bot or the oracle finds, or None where it tries a move this spec's move cannot
+    read (the liveness oracle knows the shipped games' moves: gin's `take_discard` has no meld)."""
     try:
-        return accepted(game, table.state, seat, move)
-    except MoveFormatError:  # a bot's move of a field this spec's move lacks
-        return False
+        return find(*args)
+    except MoveFormatError:
+        return None
 
 
 def play(game: Game, setup: TableSetup, seed: int) -> None:
@@ -230,6 +242,51 @@ def test_a_snapshot_serves_the_log_after_it() -> None:
     for seat, move in [(1, {"type": "bet", "amount": 5}), (2, {"type": "bet", "amount": 3})]:
         assert table.propose(seat, Move.from_data(move)).accepted
     assert_same(restore(table.game, table.setup, data, table.history), table)
+
+
+class StoredLog(Sequence[tuple[int, Move]]):
+    """A log as a store might hand it over: each move read (and counted) only when asked for."""
+
+    def __init__(
+        self, moves: list[tuple[int, Move]], start: int = 0, stop: int | None = None
+    ) -> None:
+        self.moves, self.start = moves, start
+        self.stop = len(moves) if stop is None else stop
+        self.read: set[int] = set()
+
+    def __len__(self) -> int:
+        return self.stop - self.start
+
+    @typing.overload
+    def __getitem__(self, at: int) -> tuple[int, Move]: ...
+    @typing.overload
+    def __getitem__(self, at: slice) -> StoredLog: ...
+    def __getitem__(self, at: int | slice) -> tuple[int, Move] | StoredLog:
+        if isinstance(at, slice):
+            first, last, _ = at.indices(len(self))
+            part = StoredLog(self.moves, self.start + first, self.start + max(first, last))
+            part.read = self.read  # what a part reads, the log has read
+            return part
+        index = self.start + range(len(self))[at]
+        self.read.add(index)
+        return self.moves[index]
+
+
+def test_the_moves_before_the_snapshot_are_read_only_for_the_record() -> None:
+    table = table_of("pontoon")
+    for seat in (1, 2, 3, 0):
+        assert table.propose(seat, Move("contribute", {"entropy": str(seat)})).accepted
+    data = snapshot(table)
+    assert table.propose(1, Move("bet", {"amount": 1})).accepted
+    log = StoredLog(list(table.history))
+    again = restore(table.game, table.setup, data, log)
+    assert again.view(1, legal=True) == table.view(1, legal=True)
+    assert again.propose(2, Move("bet", {"amount": 2})).accepted
+    assert again.last_move == (2, Move("bet", {"amount": 2}))
+    snapshot(again)
+    assert sorted(log.read) == [3, 4]  # the snapshot's last move, and the one after it
+    assert again.history[:5] == table.history
+    assert sorted(log.read) == [0, 1, 2, 3, 4]
 
 
 def test_a_move_after_the_snapshot_now_rejected_fails_as_replay_does() -> None:
