@@ -122,7 +122,7 @@ class Table:
     @property
     def history(self) -> list[tuple[int, Move]]:
         """Every accepted move, in order (what a game record lists: `referee.engine.record`)."""
-        if self._earlier is not None:
+        if self._earlier is not None:  # read once (a table is used by one thread at a time)
             earlier, self._earlier = self._earlier, None
             self._history[:0] = earlier
         return self._history
