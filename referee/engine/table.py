@@ -7,7 +7,7 @@ rule broken and nothing changed (GEN-4). Illegal or unreadable moves are verdict
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -43,7 +43,9 @@ class Table:
         self.setup = setup
         self.state = state
         self.version = 0
-        self.history: list[tuple[int, Move]] = []
+        self._history: list[tuple[int, Move]] = []
+        # a resumed table's moves before its snapshot, not read until `history` is asked for
+        self._earlier: Sequence[tuple[int, Move]] | None = None
         self.contributions = 0  # `contribute` moves accepted
         # each seat's legal moves, judged once for the state they were judged on (views are
         # read far more often than moves are made)
@@ -82,8 +84,34 @@ class Table:
     def replay(cls, game: Game, setup: TableSetup, moves: Iterable[tuple[int, Move]]) -> Table:
         """Rebuild a table by folding its accepted moves (loading from a store)."""
         table = cls.create(game, setup)
+        table.fold(moves)
+        return table
+
+    def fold(self, moves: Iterable[tuple[int, Move]]) -> None:
+        """Judge stored moves again, in order, each of which must be accepted (a replay, or the
+        moves after a snapshot: `referee.engine.snapshot`)."""
         for seat, move in moves:
-            table.redo(seat, move)
+            self.redo(seat, move)
+
+    @classmethod
+    def resumed(
+        cls,
+        game: Game,
+        setup: TableSetup,
+        state: Any,
+        *,
+        version: int,
+        contributions: int,
+        commitment: str,
+        earlier: Sequence[tuple[int, Move]],
+    ) -> Table:
+        """The table at `version` as its replay left it, without judging its log again (from a
+        snapshot: `referee.engine.snapshot`). `earlier`, its first `version` moves, is read when
+        `history` is first asked for (a store may pass a sequence that reads its rows then)."""
+        table = cls(game, setup, state)
+        table.version, table.contributions = version, contributions
+        table.commitment = commitment  # the first deal's, not `state`'s
+        table._earlier = earlier
         return table
 
     def redo(self, seat: int, move: Move) -> Verdict:
@@ -95,6 +123,21 @@ class Table:
                 f"`{move.type}` of seat {seat} is now rejected"
             )
         return verdict
+
+    @property
+    def history(self) -> list[tuple[int, Move]]:
+        """Every accepted move, in order (what a game record lists: `referee.engine.record`)."""
+        if self._earlier is not None:  # read once (a table is used by one thread at a time)
+            earlier, self._earlier = self._earlier, None
+            self._history[:0] = earlier
+        return self._history
+
+    @property
+    def last_move(self) -> tuple[int, Move] | None:
+        """The last accepted move (None before the first), without reading `earlier`'s others."""
+        if self._history:
+            return self._history[-1]
+        return self._earlier[-1] if self._earlier else None
 
     @property
     def is_over(self) -> bool:
@@ -141,7 +184,7 @@ class Table:
     def _commit(self, seat: int, move: Move, judgement: Judgement) -> Verdict:
         self.state = judgement.state
         self.version += 1
-        self.history.append((seat, move))
+        self._history.append((seat, move))
         outcome = Outcome.PENDING if judgement.pending else Outcome.ACCEPTED
         return Verdict(outcome, (), tuple(judgement.events), self.version)
 
