@@ -8,6 +8,7 @@ and open Watch streams; `serve --metrics-port` exposes the registry over HTTP (`
     referee_rejections_total{game, rule}        each rule a rejected proposal broke (the spec id)
     referee_propose_seconds                     Propose latency, call to answer (histogram)
     referee_store_commit_seconds                one group commit of the SQLite store (histogram)
+    referee_table_loads_total{source}           tables read into memory: from a snapshot, or the log
     referee_live_tables                         tables held in memory
     referee_watch_streams                       Watch streams open now
 """
@@ -57,6 +58,12 @@ class Metrics:
             "referee_store_commit_seconds",
             "one group commit of the store",
             buckets=LATENCY_BUCKETS,
+            registry=into,
+        )
+        self.table_loads = Counter(
+            "referee_table_loads",
+            "tables read into memory, by source: `snapshot` (and the moves after it) or `log`",
+            ["source"],
             registry=into,
         )
         self.live_tables = Gauge("referee_live_tables", "tables held in memory", registry=into)

@@ -24,9 +24,10 @@ from collections.abc import Mapping, Sequence
 import structlog
 
 from referee.clock import Clock
-from referee.engine import seeding
+from referee.engine import seeding, snapshot
 from referee.engine.replay import adjudicate, adjudicate_yaml
 from referee.engine.setup import TableSetup
+from referee.engine.snapshot import SnapshotError
 from referee.engine.table import EXPIRE, SYSTEM, Table
 from referee.errors import FailedPrecondition, InvalidArgument, RefereeError, VersionConflict
 from referee.i18n.events import Narrator
@@ -38,11 +39,12 @@ from referee.service import auth
 from referee.service.answers import CreatedTable, Ruling, SeatView
 from referee.service.deadlines import Deadlines
 from referee.service.following import HEARD_LATE_S, Following
+from referee.service.stored_log import StoredLog
 from referee.service.tables import MAX_LIVE_TABLES, LiveTable, LiveTables
 from referee.service.watching import SHUTTING_DOWN, Accepted, ShuttingDown, Subscription, Watchers
 from referee.spec.registry import Game, find_game
 from referee.store import codec
-from referee.store.base import KEEP, Due, Store, StoreConflict
+from referee.store.base import KEEP, Due, Snapshot, Store, StoreConflict
 
 log = structlog.get_logger("referee.service")
 
@@ -50,6 +52,9 @@ MAX_MOVE_ID_LENGTH = 128
 CONFLICT_RETRIES = 5  # races lost in a row before giving up with VersionConflict
 WATCH_CAPACITY = 1024  # moves a watcher may fall behind before its stream is cut
 MAX_STREAMS_PER_TABLE = 64  # Watch streams open on one table at once
+# a table's state is snapshot with every this many moves: a reload judges fewer again (about
+# 0.1 ms a move; restoring takes some 0.4 ms) for a 5 KB write and 0.4 ms every so many moves
+SNAPSHOT_EVERY = 50
 
 
 class RefereeService:
@@ -64,16 +69,19 @@ class RefereeService:
         allow_stacked: bool = False,
         metrics: Metrics | None = None,
         clock: Clock | None = None,
+        snapshot_every: int = SNAPSHOT_EVERY,
     ) -> None:
-        """`clock`: what deadlines are measured by (the real one, `Scheduler`, by default)."""
+        """`clock`: what deadlines are measured by (the real one, `Scheduler`, by default);
+        `snapshot_every`: how many moves between two snapshots of a table (0: none)."""
         self._store = store
+        self._snapshot_every = snapshot_every
         self._allow_stacked = allow_stacked  # a chosen seed or a stacked deal (test mode)
         self._games = dict(games)
         self._watch_capacity = watch_capacity
         self._max_streams_per_table = max_streams_per_table
         self._watchers = Watchers()
         self._tables = LiveTables(
-            store, self._game, self._watchers, most=max_live_tables, loaded=self._arm_deadline
+            store, self._game, self._watchers, most=max_live_tables, loaded=self._loaded
         )
         self._clock = clock if clock is not None else Scheduler()
         self._deadlines = Deadlines(self._clock, self._deadline_passed)
@@ -147,7 +155,8 @@ class RefereeService:
         # the table's own setup: the engine filled in the seed and the commitment's salt, which
         # a restart needs to deal the same cards behind the same commitment
         self._store.create_table(table_id, table.setup.to_data(), digests)
-        self._tables.add(LiveTable(table_id, table, {d: s for s, d in digests.items()}, []))
+        seat_of = {digest: seat for seat, digest in digests.items()}
+        self._tables.add(LiveTable(table_id, table, seat_of, StoredLog(0, [], tuple)))
         log.info("table_created", table=table_id, game=game.name, seats=seats)
         return CreatedTable(
             table_id, tokens, table.commitment, table.version, table.deal_commitment
@@ -266,6 +275,11 @@ class RefereeService:
         """How many deadlines wait on the clock."""
         return self._deadlines.armed
 
+    def _loaded(self, live: LiveTable) -> None:
+        source = "log" if live.restored_from is None else "snapshot"
+        self.metrics.table_loads.labels(source=source).inc()
+        self._arm_deadline(live)
+
     def _arm_deadline(self, live: LiveTable) -> None:
         live.due = self._due_after(live)
         if not self._closed:
@@ -372,11 +386,23 @@ class RefereeService:
             move_id or None,
             verdict.to_data(),
             deadline=KEEP if due == live.due else due,
+            snapshot=self._snapshot(live),
         )
         live.due = due
         live.history.append(Accepted(live.table.version, seat, verdict.events))
         self._tables.tell_watchers(live)
         self._arm_deadline(live)
+
+    def _snapshot(self, live: LiveTable) -> Snapshot | None:
+        """The table's snapshot, if its version is one to take it at."""
+        version = live.table.version
+        if not self._snapshot_every or version % self._snapshot_every:
+            return None
+        try:
+            return Snapshot(version, snapshot.snapshot(live.table))
+        except SnapshotError as error:  # a cache only: the table is replayed instead
+            log.warning("snapshot_not_taken", table=live.table_id, version=version, why=str(error))
+            return None
 
 
 def _ruling(

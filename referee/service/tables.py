@@ -7,20 +7,23 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 import structlog
 
+from referee.engine import snapshot
 from referee.engine.setup import TableSetup
+from referee.engine.snapshot import SnapshotError
 from referee.engine.table import Table
 from referee.errors import InvalidArgument, NotFound, RefereeError, Unauthenticated
 from referee.model import Move, Verdict
 from referee.service.auth import not_valid
+from referee.service.stored_log import StoredLog
 from referee.service.watching import Accepted, Watchers
 from referee.spec.registry import Game
-from referee.store.base import Due, Store, TableRecord
+from referee.store.base import Due, Proposal, Snapshot, Store
 
 log = structlog.get_logger("referee.service")
 
@@ -34,8 +37,9 @@ class LiveTable:
     table_id: str
     table: Table
     seat_of_token: dict[str, int]  # sha256 of the token -> seat
-    history: list[Accepted]
+    history: StoredLog[Accepted]  # the events of each accepted move, by version
     due: Due | None = None  # the pending deadline as the store keeps it (when it falls due)
+    restored_from: int | None = None  # the version of the snapshot it was loaded from, if any
     lock: threading.Lock = field(default_factory=threading.Lock)
     retired: bool = False  # dropped from the cache: whoever holds it must fetch a fresh one
 
@@ -108,7 +112,7 @@ class LiveTables:
                 self._tables.move_to_end(table_id)
         if live is not None:
             return live
-        loaded = self._load(self._store.load_table(table_id))  # outside the lock: replay is slow
+        loaded = self._load(table_id)  # outside the lock: a replay is slow
         with self._lock:
             live = self._tables.setdefault(table_id, loaded)
             self._evict_idle()
@@ -151,30 +155,76 @@ class LiveTables:
                 if stored.seq != live.table.version + 1:
                     return False
                 live.table.redo(stored.seat, Move.from_data(stored.move))
-                live.history.append(
-                    Accepted(stored.seq, stored.seat, Verdict.from_data(stored.verdict).events)
-                )
+                live.history.append(_accepted(stored))
         except RefereeError as error:
             log.error("table_not_caught_up", table=live.table_id, error=str(error))
             return False
         live.due = self._store.deadline(live.table_id) if live.table.deadline else None
         return True
 
-    def _load(self, record: TableRecord) -> LiveTable:
+    def _load(self, table_id: str) -> LiveTable:
+        """The table from its latest snapshot and the moves after it, else replayed whole (a
+        snapshot is a cache: one that does not fit is set aside, and the log decides)."""
+        record = self._store.load_table(table_id, after_snapshot=True)
         setup = TableSetup.from_data(record.setup)
         game = self._game(setup.game)
-        moves = [(m.seat, Move.from_data(m.move)) for m in record.moves]
+        skipped = self._skipped_reader(table_id, record.skipped)
+        moves = StoredLog(
+            record.skipped, map(_logged_move, record.moves), lambda: [*map(_logged_move, skipped())]
+        )
+        table = restored_from = None
         try:
-            table = Table.replay(game, setup, moves)
+            if record.snapshot is not None:
+                table = self._restored(game, setup, record.snapshot, moves, table_id)
+                restored_from = record.snapshot.version if table is not None else None
+            if table is None:
+                table = Table.replay(game, setup, moves)
         except RefereeError as error:  # the server's problem (a spec changed), not the client's
-            raise RefereeError(f"table `{record.table_id}` does not replay: {error}") from error
+            raise RefereeError(f"table `{table_id}` does not replay: {error}") from error
         if table.version != record.version:
             raise RefereeError(
-                f"table `{record.table_id}` does not replay: {record.version} "
+                f"table `{table_id}` does not replay: {record.version} "
                 f"moves stored, {table.version} accepted again"
             )
-        history = [
-            Accepted(m.seq or 0, m.seat, Verdict.from_data(m.verdict).events) for m in record.moves
-        ]
+        history = StoredLog(
+            record.skipped, map(_accepted, record.moves), lambda: [*map(_accepted, skipped())]
+        )
         seats = {digest: seat for seat, digest in record.token_hashes.items()}
-        return LiveTable(record.table_id, table, seats, history, record.deadline)
+        return LiveTable(table_id, table, seats, history, record.deadline, restored_from)
+
+    def _restored(
+        self,
+        game: Game,
+        setup: TableSetup,
+        stored: Snapshot,
+        moves: StoredLog[tuple[int, Move]],
+        table_id: str,
+    ) -> Table | None:
+        try:
+            table = snapshot.restore(game, setup, stored.data, moves)
+        except SnapshotError as refused:
+            log.warning(
+                "snapshot_refused", table=table_id, version=stored.version, why=str(refused)
+            )
+            return None
+        log.debug("table_restored", table=table_id, snapshot=stored.version, version=table.version)
+        return table
+
+    def _skipped_reader(self, table_id: str, skipped: int) -> Callable[[], Sequence[Proposal]]:
+        """Reads the first `skipped` moves, once, when a log first needs them."""
+        read: list[Sequence[Proposal]] = []
+
+        def first_moves() -> Sequence[Proposal]:
+            if not read:
+                read.append(self._store.load_table(table_id).moves[:skipped])
+            return read[0]
+
+        return first_moves
+
+
+def _logged_move(stored: Proposal) -> tuple[int, Move]:
+    return stored.seat, Move.from_data(stored.move)
+
+
+def _accepted(stored: Proposal) -> Accepted:
+    return Accepted(stored.seq or 0, stored.seat, Verdict.from_data(stored.verdict).events)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import threading
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from referee.errors import RefereeError
@@ -187,7 +187,7 @@ class Broadcast:
         with self._lock:
             return bool(self._subscriptions)
 
-    def catch_up(self, history: list[Accepted], *, over: bool) -> None:
+    def catch_up(self, history: Sequence[Accepted], *, over: bool) -> None:
         """Send the moves of `history` not sent yet; after the last move of a table, end."""
         fresh = history[self.version :]
         if not fresh:
@@ -223,7 +223,7 @@ class Watchers:
         with self._lock:
             return self._broadcasts.setdefault(table_id, Broadcast(version))
 
-    def tell(self, table_id: str, history: list[Accepted], *, over: bool) -> None:
+    def tell(self, table_id: str, history: Sequence[Accepted], *, over: bool) -> None:
         """Send the table's watchers the moves of `history` they have not had yet."""
         with self._lock:
             broadcast = self._broadcasts.get(table_id)

@@ -7,6 +7,10 @@ came with a `move_id` (so a retry gets the same answer). The unique keys (table,
 (table, move_id) are what make several referee processes on one database safe: the second writer
 gets `StoreConflict`, reloads the table and judges again.
 
+A store may also keep a snapshot of a table (`Snapshot`: its state at a version, written with the
+move that made it), a cache of the log's fold: loading a table then reads the snapshot and the
+moves after it, not the whole log (`load_table(..., after_snapshot=True)`).
+
 A store also keeps each table's pending deadline (`Due`: a claim window's, say), written with the
 move that set it, so that whichever process is alive can fire it. A store several processes share
 tells each of them what the others wrote (`follow`), so their watchers and deadlines keep up.
@@ -73,18 +77,29 @@ KEEP = Keep.KEEP
 
 
 @dataclass(frozen=True)
+class Snapshot:
+    """A table's state at `version` (`referee.engine.snapshot`'s text): a cache, never the truth."""
+
+    version: int
+    data: str
+
+
+@dataclass(frozen=True)
 class TableRecord:
-    """Everything needed to rebuild a table: fold `moves` over `setup`."""
+    """Everything needed to rebuild a table: fold `moves` over `setup` (or, read after its
+    snapshot, restore `snapshot` and fold the moves after it)."""
 
     table_id: str
     setup: Mapping[str, JSON]
     token_hashes: Mapping[int, str]  # seat -> hex sha256 of its token
-    moves: tuple[Proposal, ...] = field(default=())  # accepted moves, by seq
+    moves: tuple[Proposal, ...] = field(default=())  # accepted moves, by seq, after `skipped`
     deadline: Due | None = None  # the pending deadline the last move left, if any
+    snapshot: Snapshot | None = None  # read with `after_snapshot` only
+    skipped: int = 0  # the first moves, not read: all but the last the snapshot folds in
 
     @property
     def version(self) -> int:
-        return len(self.moves)
+        return self.skipped + len(self.moves)
 
 
 def unknown_table(table_id: str) -> NotFound:
@@ -111,8 +126,10 @@ class Store(ABC):
         """Record a new table; `StoreConflict` if the id is taken."""
 
     @abstractmethod
-    def load_table(self, table_id: str) -> TableRecord:
-        """The table's set-up, token hashes and accepted moves; `NotFound` if unknown."""
+    def load_table(self, table_id: str, *, after_snapshot: bool = False) -> TableRecord:
+        """The table's set-up, token hashes and accepted moves; `NotFound` if unknown. With
+        `after_snapshot`, its latest snapshot too, and only the moves from the last one that
+        snapshot folds in (the one it is checked against) on."""
 
     @abstractmethod
     def append_move(
@@ -125,9 +142,11 @@ class Store(ABC):
         verdict: Mapping[str, JSON],
         *,
         deadline: Due | Keep | None = KEEP,
+        snapshot: Snapshot | None = None,
     ) -> None:
         """Commit accepted move number `seq` and the table's pending deadline after it (None:
-        none, KEEP: as it was); `StoreConflict` if `seq` or `move_id` is taken."""
+        none, KEEP: as it was), and its `snapshot` at `seq` if given (replacing the table's
+        last); `StoreConflict` if `seq` or `move_id` is taken."""
 
     @abstractmethod
     def record_rejection(

@@ -17,6 +17,7 @@ from referee.store.base import (
     Due,
     Keep,
     Proposal,
+    Snapshot,
     Store,
     StoreConflict,
     TableRecord,
@@ -45,6 +46,7 @@ class _Table:
     moves: list[_Row] = field(default_factory=list)
     by_move_id: dict[str, _Row] = field(default_factory=dict)
     deadline: Due | None = None
+    snapshot: Snapshot | None = None
 
 
 class MemoryStore(Store):
@@ -60,15 +62,19 @@ class MemoryStore(Store):
                 raise StoreConflict(f"table `{table_id}` already exists")
             self._tables[table_id] = _Table(codec.encode(setup), dict(token_hashes))
 
-    def load_table(self, table_id: str) -> TableRecord:
+    def load_table(self, table_id: str, *, after_snapshot: bool = False) -> TableRecord:
         with self._lock:
             table = self._get(table_id)
+            snapshot = table.snapshot if after_snapshot else None
+            skipped = 0 if snapshot is None else max(0, snapshot.version - 1)
             return TableRecord(
                 table_id,
                 codec.decode(table.setup),
                 dict(table.token_hashes),
-                tuple(row.proposal() for row in table.moves),
+                tuple(row.proposal() for row in table.moves[skipped:]),
                 table.deadline,
+                snapshot,
+                skipped,
             )
 
     def append_move(
@@ -81,6 +87,7 @@ class MemoryStore(Store):
         verdict: Mapping[str, JSON],
         *,
         deadline: Due | Keep | None = KEEP,
+        snapshot: Snapshot | None = None,
     ) -> None:
         with self._lock:
             table = self._get(table_id)
@@ -91,6 +98,10 @@ class MemoryStore(Store):
             table.moves.append(row)
             if deadline is not KEEP:
                 table.deadline = deadline
+            if snapshot is not None and (
+                table.snapshot is None or snapshot.version > table.snapshot.version
+            ):
+                table.snapshot = snapshot
 
     def moves_after(self, table_id: str, version: int) -> tuple[Proposal, ...]:
         with self._lock:

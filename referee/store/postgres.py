@@ -40,6 +40,7 @@ from referee.store.base import (
     Follower,
     Keep,
     Proposal,
+    Snapshot,
     Store,
     StoreConflict,
     StoreUnavailable,
@@ -84,6 +85,21 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE tables ADD COLUMN deadline_at DOUBLE PRECISION;
     CREATE INDEX tables_by_deadline ON tables (deadline_at) WHERE deadline_at IS NOT NULL;
     """,
+    # version 3: each table's latest snapshot (a cache of the log's fold: referee.engine.snapshot)
+    """
+    CREATE TABLE snapshots (
+        table_id    TEXT PRIMARY KEY REFERENCES tables(id),
+        version     INTEGER NOT NULL,
+        data        TEXT NOT NULL
+    );
+    """,
+)
+
+# the table's latest snapshot replaces an older one (a cache: only the newest is of use)
+SAVE_SNAPSHOT = (
+    "INSERT INTO snapshots (table_id, version, data) VALUES (%s, %s, %s) "
+    "ON CONFLICT (table_id) DO UPDATE SET version = excluded.version, data = excluded.data "
+    "WHERE excluded.version > snapshots.version"
 )
 
 MIGRATION_LOCK = 0x7265_6665  # pg_advisory_xact_lock key of the migrations ("refe")
@@ -156,7 +172,7 @@ class PostgresStore(Store):
                 [(table_id, seat, digest) for seat, digest in token_hashes.items()],
             )
 
-    def load_table(self, table_id: str) -> TableRecord:
+    def load_table(self, table_id: str, *, after_snapshot: bool = False) -> TableRecord:
         with self._transaction() as db:  # one snapshot: the set-up and moves of one moment
             db.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
             row = db.execute(
@@ -167,12 +183,19 @@ class PostgresStore(Store):
             tokens = db.execute(
                 "SELECT seat, token_sha256 FROM seat_tokens WHERE table_id = %s", (table_id,)
             ).fetchall()
+            snapshot = (
+                db.execute(
+                    "SELECT version, data FROM snapshots WHERE table_id = %s", (table_id,)
+                ).fetchone()
+                if after_snapshot
+                else None
+            )
             moves = db.execute(
                 "SELECT seat, move, verdict, move_id, seq FROM proposals "
-                "WHERE table_id = %s AND seq IS NOT NULL ORDER BY seq",
-                (table_id,),
+                "WHERE table_id = %s AND seq > %s ORDER BY seq",
+                (table_id, rows.skipped_before(snapshot)),
             ).fetchall()
-        return rows.table_record(table_id, row[0], tokens, moves, row[1:])
+        return rows.table_record(table_id, row[0], tokens, moves, row[1:], snapshot)
 
     def moves_after(self, table_id: str, version: int) -> tuple[Proposal, ...]:
         with self._connection() as db:
@@ -193,6 +216,7 @@ class PostgresStore(Store):
         verdict: Mapping[str, JSON],
         *,
         deadline: Due | Keep | None = KEEP,
+        snapshot: Snapshot | None = None,
     ) -> None:
         with self._transaction() as db:
             # the table's row lock: appends to one table take turns, the version read is fresh
@@ -207,6 +231,8 @@ class PostgresStore(Store):
                     "UPDATE tables SET deadline_number = %s, deadline_at = %s WHERE id = %s",
                     (*rows.due_columns(deadline), table_id),
                 )
+            if snapshot is not None:
+                db.execute(SAVE_SNAPSHOT, (table_id, *rows.snapshot_columns(snapshot)))
             # sent when the transaction commits, not before: nobody hears of an undone move
             db.execute(
                 "SELECT pg_notify(%s, %s)",

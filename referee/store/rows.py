@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from referee.store import codec
-from referee.store.base import Due, Proposal, TableRecord
+from referee.store.base import Due, Proposal, Snapshot, TableRecord
 
 # seat, move, verdict, move_id, seq: the columns a proposal is selected with
 ProposalRow = tuple[int, str, str, str | None, int | None]
@@ -34,9 +34,25 @@ def table_record(
     tokens: Iterable[tuple[int, str]],
     moves: Iterable[ProposalRow],
     deadline: DueRow,
+    snapshot: tuple[int, str] | None = None,
 ) -> TableRecord:
-    """A table from its setup and deadline columns, its seat tokens' digests and its accepted
-    proposals."""
+    """A table from its setup and deadline columns, its seat tokens' digests, its accepted
+    proposals (from `skipped_before(snapshot)` on) and its snapshot row."""
     return TableRecord(
-        table_id, codec.decode(setup), dict(tokens), tuple(map(proposal, moves)), due(deadline)
+        table_id,
+        codec.decode(setup),
+        dict(tokens),
+        tuple(map(proposal, moves)),
+        due(deadline),
+        None if snapshot is None else Snapshot(int(snapshot[0]), str(snapshot[1])),
+        skipped_before(snapshot),
     )
+
+
+def skipped_before(snapshot: tuple[int, str] | None) -> int:
+    """How many first moves a load after `snapshot` does not read: all it folds in but its last."""
+    return 0 if snapshot is None else max(0, int(snapshot[0]) - 1)
+
+
+def snapshot_columns(snapshot: Snapshot) -> tuple[int, str]:
+    return (snapshot.version, snapshot.data)

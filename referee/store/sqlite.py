@@ -36,6 +36,7 @@ from referee.store.base import (
     Due,
     Keep,
     Proposal,
+    Snapshot,
     Store,
     StoreConflict,
     TableRecord,
@@ -77,6 +78,21 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE tables ADD COLUMN deadline_at REAL;        -- seconds since the epoch
     CREATE INDEX tables_by_deadline ON tables (deadline_at) WHERE deadline_at IS NOT NULL;
     """,
+    # version 3: each table's latest snapshot (a cache of the log's fold: referee.engine.snapshot)
+    """
+    CREATE TABLE snapshots (
+        table_id    TEXT PRIMARY KEY REFERENCES tables(id),
+        version     INTEGER NOT NULL,
+        data        TEXT NOT NULL
+    );
+    """,
+)
+
+# the table's latest snapshot replaces an older one (a cache: only the newest is of use)
+SAVE_SNAPSHOT = (
+    "INSERT INTO snapshots (table_id, version, data) VALUES (?, ?, ?) "
+    "ON CONFLICT (table_id) DO UPDATE SET version = excluded.version, data = excluded.data "
+    "WHERE excluded.version > snapshots.version"
 )
 
 BUSY_TIMEOUT_S = 10.0
@@ -180,7 +196,7 @@ class SqliteStore(Store):
                 [(table_id, seat, digest) for seat, digest in token_hashes.items()],
             )
 
-    def load_table(self, table_id: str) -> TableRecord:
+    def load_table(self, table_id: str, *, after_snapshot: bool = False) -> TableRecord:
         with self._lock:
             row = self._db.execute(
                 "SELECT setup, deadline_number, deadline_at FROM tables WHERE id = ?", (table_id,)
@@ -190,12 +206,19 @@ class SqliteStore(Store):
             tokens = self._db.execute(
                 "SELECT seat, token_sha256 FROM seat_tokens WHERE table_id = ?", (table_id,)
             ).fetchall()
+            snapshot = (
+                self._db.execute(
+                    "SELECT version, data FROM snapshots WHERE table_id = ?", (table_id,)
+                ).fetchone()
+                if after_snapshot
+                else None
+            )
             moves = self._db.execute(
                 "SELECT seat, move, verdict, move_id, seq FROM proposals "
-                "WHERE table_id = ? AND seq IS NOT NULL ORDER BY seq",
-                (table_id,),
+                "WHERE table_id = ? AND seq > ? ORDER BY seq",
+                (table_id, rows.skipped_before(snapshot)),
             ).fetchall()
-        return rows.table_record(table_id, row[0], tokens, moves, row[1:])
+        return rows.table_record(table_id, row[0], tokens, moves, row[1:], snapshot)
 
     def moves_after(self, table_id: str, version: int) -> tuple[Proposal, ...]:
         with self._lock:
@@ -216,6 +239,7 @@ class SqliteStore(Store):
         verdict: Mapping[str, JSON],
         *,
         deadline: Due | Keep | None = KEEP,
+        snapshot: Snapshot | None = None,
     ) -> None:
         error: RefereeError | None = None
         with self._lock:
@@ -232,6 +256,8 @@ class SqliteStore(Store):
                         "UPDATE tables SET deadline_number = ?, deadline_at = ? WHERE id = ?",
                         (*rows.due_columns(deadline), table_id),
                     )
+                if snapshot is not None:
+                    self._db.execute(SAVE_SNAPSHOT, (table_id, *rows.snapshot_columns(snapshot)))
             except RefereeError as exc:
                 error = exc
         self._wait_durable(group)  # even after a conflict: never leave the write lock held

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from referee.bench import SESSIONS, Servers, summary
-from tests.bench_cluster import cpu
+from tests.bench_cluster import cpu, reload
 from tests.bench_cluster.cluster import Referee, referees
 from tests.bench_cluster.load import FLOOR, GAMES, ClientProcesses
 from tests.postgres_server import fresh_database, throwaway_server
@@ -150,6 +150,9 @@ def parse(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--processes", type=_numbers, default=[1, 2, 4], help="on PostgreSQL")
     parser.add_argument("--client-processes", type=int, default=4)
     parser.add_argument("--affinity", action="store_true", help="each client keeps to a process")
+    parser.add_argument(
+        "--reload-moves", type=int, default=5000, help="the long table reloaded (0: none)"
+    )
     return parser.parse_args(argv)
 
 
@@ -176,6 +179,12 @@ def main(argv: Sequence[str] | None = None) -> list[Row]:
                     for row in _rows(f"PostgreSQL ×{count}", on, pool, args, background):
                         rows.append(row)
                         print(figures_line(row), flush=True)
+            if args.reload_moves:
+                print(
+                    "\nreloading a long table (median of several loads, each into an empty cache):"
+                )
+                with fresh_database(postgres.url) as url:
+                    reload.measure(Path(folder), url, args.reload_moves)
     finally:
         pool.close()
     print(f"\ncores busy during each Propose measurement, of {cpu.CORES}:")

@@ -13,7 +13,7 @@ from referee.errors import InvalidArgument, NotFound
 from referee.model import Move, Outcome
 from referee.service import CreatedTable, RefereeService, WatcherTooSlow
 from referee.spec.registry import Game
-from referee.store.base import KEEP, Due, Keep
+from referee.store.base import KEEP, Due, Keep, Snapshot
 from referee.store.memory import MemoryStore
 from referee.store.sqlite import SqliteStore
 
@@ -74,11 +74,14 @@ class RacingStore(SqliteStore):
         verdict: Mapping[str, Any],
         *,
         deadline: Due | Keep | None = KEEP,
+        snapshot: Snapshot | None = None,
     ) -> None:
         rival, self.rival = self.rival, None
         if rival is not None:
             rival()
-        super().append_move(table_id, seq, seat, move, move_id, verdict, deadline=deadline)
+        super().append_move(
+            table_id, seq, seat, move, move_id, verdict, deadline=deadline, snapshot=snapshot
+        )
 
 
 def test_two_processes_on_one_database_judge_each_move_once(

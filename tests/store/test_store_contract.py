@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from referee.errors import NotFound, VersionConflict
-from referee.store.base import KEEP, Due, Store, StoreConflict
+from referee.store.base import KEEP, Due, Snapshot, Store, StoreConflict
 
 SETUP = {
     "game": "pontinho",
@@ -181,3 +181,32 @@ def test_a_move_that_loses_its_race_leaves_the_deadline_alone(store: Store) -> N
     with pytest.raises(StoreConflict):
         store.append_move("t1", 1, 2, DRAW, None, ACCEPTED, deadline=KEEP)
     assert store.deadline("t1") == Due(1, 10.0)
+
+
+def test_a_table_read_after_its_snapshot_skips_the_moves_before_it(store: Store) -> None:
+    store.create_table("t1", SETUP, TOKENS)
+    for seq in range(1, 6):
+        taken = Snapshot(seq, f"state {seq}") if seq in (2, 3) else None
+        store.append_move("t1", seq, 1, DRAW, f"m{seq}", ACCEPTED, snapshot=taken)
+    whole = store.load_table("t1")
+    assert (whole.snapshot, whole.skipped, whole.version, len(whole.moves)) == (None, 0, 5, 5)
+    after = store.load_table("t1", after_snapshot=True)
+    assert after.snapshot == Snapshot(3, "state 3")
+    assert after.skipped == 2 and after.version == 5  # move 3 is read: the snapshot's check
+    assert [m.seq for m in after.moves] == [3, 4, 5] and after.moves == whole.moves[2:]
+
+
+def test_a_table_with_no_snapshot_is_read_whole(store: Store) -> None:
+    store.create_table("t1", SETUP, TOKENS)
+    store.append_move("t1", 1, 1, DRAW, None, ACCEPTED)
+    after = store.load_table("t1", after_snapshot=True)
+    assert (after.snapshot, after.skipped, [m.seq for m in after.moves]) == (None, 0, [1])
+
+
+def test_only_a_newer_snapshot_replaces_the_last(store: Store) -> None:
+    store.create_table("t1", SETUP, TOKENS)
+    store.append_move("t1", 1, 1, DRAW, None, ACCEPTED, snapshot=Snapshot(1, "one"))
+    store.append_move("t1", 2, 1, DRAW, None, ACCEPTED, snapshot=Snapshot(1, "stale"))
+    with pytest.raises(StoreConflict):  # a move that loses its race leaves no snapshot
+        store.append_move("t1", 2, 1, DRAW, None, ACCEPTED, snapshot=Snapshot(2, "lost"))
+    assert store.load_table("t1", after_snapshot=True).snapshot == Snapshot(1, "one")
