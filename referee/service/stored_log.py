@@ -2,8 +2,8 @@
 its snapshot on are read with the table, the first `skipped` only when something asks for them
 (a Watch from an early version, a game record), in one read of the store.
 
-A slice that lies wholly within the unread entries stays unread (`Table.resumed` keeps such a
-slice for its `history`): it reads them when it is itself read.
+A slice that reaches into the unread entries stays unread (`Table.resumed` keeps such a slice
+for its `history`): it reads them when it is itself read.
 """
 
 from __future__ import annotations
@@ -47,7 +47,7 @@ class StoredLog(Sequence[T]):
             start, stop, step = index.indices(len(self))
             if step == 1 and start >= self._skipped:
                 return self._later[start - self._skipped : stop - self._skipped]
-            if step == 1 and stop <= self._skipped and self._earlier is None:
+            if step == 1 and self._earlier is None:
                 return _Unread(self, start, max(start, stop))
             return [self[i] for i in range(start, stop, step)]
         position = index + len(self) if index < 0 else index
@@ -59,10 +59,11 @@ class StoredLog(Sequence[T]):
 
 
 class _Unread(Sequence[T]):
-    """Entries `start`..`stop` of a log's unread part, read with it when first asked for."""
+    """Entries `start`..`stop` of a log, some not read yet: read when first asked for."""
 
     def __init__(self, log: StoredLog[T], start: int, stop: int) -> None:
         self._log, self._start, self._stop = log, start, stop
+        self._entries: list[T] | None = None
 
     def __len__(self) -> int:
         return self._stop - self._start
@@ -72,4 +73,6 @@ class _Unread(Sequence[T]):
     @overload
     def __getitem__(self, index: slice) -> Sequence[T]: ...
     def __getitem__(self, index: int | slice) -> T | Sequence[T]:
-        return self._log.earlier()[self._start : self._stop][index]
+        if self._entries is None:
+            self._entries = [self._log[i] for i in range(self._start, self._stop)]
+        return self._entries[index]

@@ -24,6 +24,7 @@ from referee.engine import snapshot
 from referee.engine.setup import TableSetup
 from referee.engine.table import Table
 from referee.model import Move
+from referee.server.logging import configure_logging
 from referee.service.referee_service import SNAPSHOT_EVERY
 from referee.service.tables import LiveTables
 from referee.service.watching import Watchers
@@ -103,6 +104,7 @@ def stores(folder: Path, postgres_url: str | None) -> Iterator[dict[str, Store]]
 def measure(
     folder: Path, postgres_url: str | None, moves: int = 5000, say: Callable[[str], None] = print
 ) -> list[Reload]:
+    configure_logging("warning")  # not a line a load: the figure is of loading
     games = shipped_games()
     # the worst case: the most moves after a snapshot there can be (5,049 for 5,000)
     table = played(games["pontinho"], moves - moves % SNAPSHOT_EVERY + SNAPSHOT_EVERY - 1)

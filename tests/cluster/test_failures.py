@@ -157,7 +157,7 @@ def test_postgresql_restarted_mid_load_is_unavailable_then_loses_nothing(
     finally:
         codes = cluster.stop()
     assert audited(own_postgres.url, ledger) == (0, 0, 0)
-    assert clients.failures["UNAVAILABLE"] > 0  # the clients saw it down...
+    assert clients.failures["UNAVAILABLE"] > 0, clients.failures  # the clients saw it down...
     assert set(clients.failures) == {"UNAVAILABLE"}, clients.failures  # ...and nothing else
     assert codes == [0, 0]
 
