@@ -33,7 +33,9 @@ def configure_logging(level: str = "info", stream: TextIO | None = None) -> None
         processors=processors(),
         wrapper_class=structlog.make_filtering_bound_logger(logging.getLevelName(level.upper())),
         logger_factory=structlog.PrintLoggerFactory(stream or sys.stderr),
-        cache_logger_on_first_use=True,
+        # not cached: a module's logger follows the configuration of the moment (a test that ran
+        # `serve` in-process gives it back, `forget_configuration`), at a microsecond or so a line
+        cache_logger_on_first_use=False,
     )
     _configured = True
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from referee.bench import SESSIONS, Servers, summary
-from tests.bench_cluster import cpu, reload
+from tests.bench_cluster import cpu, reload, watch_delay
 from tests.bench_cluster.cluster import Referee, referees
 from tests.bench_cluster.load import FLOOR, GAMES, ClientProcesses
 from tests.postgres_server import fresh_database, throwaway_server
@@ -153,6 +153,9 @@ def parse(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--reload-moves", type=int, default=5000, help="the long table reloaded (0: none)"
     )
+    parser.add_argument(
+        "--watch-moves", type=int, default=200, help="moves watched across processes (0: none)"
+    )
     return parser.parse_args(argv)
 
 
@@ -179,6 +182,10 @@ def main(argv: Sequence[str] | None = None) -> list[Row]:
                     for row in _rows(f"PostgreSQL ×{count}", on, pool, args, background):
                         rows.append(row)
                         print(figures_line(row), flush=True)
+            if args.watch_moves:
+                print("\na watcher's delay, verdict to the watcher, moves made through process 0:")
+                with fresh_database(postgres.url) as url, referees(["--store", url], 2) as on:
+                    watch_delay.measure(on, args.watch_moves)
             if args.reload_moves:
                 print(
                     "\nreloading a long table (median of several loads, each into an empty cache):"

@@ -16,7 +16,7 @@ def test_the_cluster_bench_measures_sqlite_and_several_processes_on_postgresql(
     rows = main(
         [
             *("--seconds", "0.5", "--clients", "3", "--processes", "2"),
-            *("--client-processes", "2", "--reload-moves", "60"),
+            *("--client-processes", "2", "--reload-moves", "60", "--watch-moves", "12"),
         ]
     )
     assert [(row.deployment, row.clients) for row in rows] == [
@@ -31,5 +31,6 @@ def test_the_cluster_bench_measures_sqlite_and_several_processes_on_postgresql(
     printed = capsys.readouterr().out
     assert "3 clients in 2 client processes" in printed
     assert all(figures_line(row) in printed and cores_line(row) in printed for row in rows)
+    assert "another process  12 moves: p50" in printed
     assert "SQLite      99 moves: from its snapshot and the 49 after it" in printed
     assert "PostgreSQL  99 moves: from its snapshot and the 49 after it" in printed
