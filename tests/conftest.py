@@ -4,6 +4,13 @@ in-process and remotely."""
 
 from __future__ import annotations
 
+import os
+
+# gRPC's fork handlers are for a process that forks and goes on without exec; the tests only
+# start programs (fork and exec), often while client threads are in gRPC calls, where the
+# handlers only say they skip themselves: off, before grpc is imported
+os.environ.setdefault("GRPC_ENABLE_FORK_SUPPORT", "false")
+
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any

@@ -222,14 +222,17 @@ def test_kill_9_of_any_process_loses_or_doubles_no_move(cluster: Cluster) -> Non
         """Each process in turn, at a random moment of its quarter of the moves, started again
         in the background (the clients use the others meanwhile)."""
         with ThreadPoolExecutor(len(cluster)) as restarting:
+            started = []
             for victim in range(len(cluster)):
                 target = MOVES * (victim + 1) // (len(cluster) + 1) + rng.randint(0, MOVES // 8)
                 if not ledger.wait_for_total(target, timeout_s=RETRY_FOR_S) or done.is_set():
-                    return
+                    break
                 time.sleep(rng.uniform(0, 0.02))  # lands mid-call
                 cluster.kill(victim)
                 kills.append(victim)
-                restarting.submit(cluster.restart, victim)
+                started.append(restarting.submit(cluster.restart, victim))
+            for restarted in started:
+                restarted.result()  # each process serves again
 
     ledger, _ = play_everywhere(clients, kill_each_once)
     assert audited(cluster.url, ledger) == (0, 0, 0)
