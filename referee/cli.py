@@ -26,6 +26,7 @@ COMMANDS = {
     "prove": "prove",
     "describe": "describe",
     "replay": "replay",
+    "readjudicate": "readjudicate",
     "conformance": "conformance",
     "play": "play",
     "diff": "diff",

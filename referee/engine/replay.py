@@ -47,8 +47,12 @@ def adjudicate_yaml(
     return replay(games, load_text(text, source))
 
 
-def replay(games: Mapping[str, Any], scenario: Scenario) -> dict[str, JSON]:
-    target = InProcessTarget(games)
+def replay(
+    games: Mapping[str, Any], scenario: Scenario, target: InProcessTarget | None = None
+) -> dict[str, JSON]:
+    """Adjudicate's answer for `scenario` (see `adjudicate`), on `target` if given (its tables
+    made its way: re-adjudication gives both sides one salt)."""
+    target = target if target is not None else InProcessTarget(games)
     try:
         table = target.create_table(scenario.setup)
     except RefereeError as exc:
