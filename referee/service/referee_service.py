@@ -89,7 +89,8 @@ class RefereeService:
         self.metrics = metrics if metrics is not None else Metrics()  # a registry of its own
         self.metrics.bind(lambda: self.live_tables, store)
         self._following = Following(store, self._deadlines, self._watchers, self._catch_up)
-        store.follow(self._following)
+        if store.follow(self._following):  # a store other processes write too
+            self._following.check_every(self._clock)
 
     @property
     def games(self) -> list[str]:

@@ -184,8 +184,10 @@ class Store(ABC):
     def deadline(self, table_id: str) -> Due | None:
         """The table's pending deadline, if any (`NotFound` if the table is unknown)."""
 
-    def follow(self, follower: Follower) -> None:  # noqa: B027 - one writer: nothing to tell
-        """Tell `follower` what other processes write, from now on, until `close`."""
+    def follow(self, follower: Follower) -> bool:
+        """Tell `follower` what other processes write, from now on, until `close`; whether there
+        is anything to tell (False: a store only this process writes)."""
+        return False
 
     def close(self) -> None:  # noqa: B027 - a no-op unless the store holds connections
         """Release connections; the store is unusable afterwards."""

@@ -285,12 +285,13 @@ class PostgresStore(Store):
             raise unknown_table(table_id)
         return rows.due(row)
 
-    def follow(self, follower: Follower) -> None:
+    def follow(self, follower: Follower) -> bool:
         listener = Listener(self.url, self.instance, follower, connect_timeout=CONNECT_TIMEOUT_S)
         self._listeners.append(listener)
         listener.start()
         # a process serves once it hears the others (else it keeps trying, in the background)
         listener.listening.wait(CONNECT_TIMEOUT_S)
+        return True
 
     def close(self) -> None:
         for listener in self._listeners:
