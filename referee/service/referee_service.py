@@ -210,14 +210,13 @@ class RefereeService:
         with self._tables.locked(table_id, token) as live:
             viewer = auth.viewer(table_id, live.seat_of_token, token, seat)
             table = live.table
-            # which rules the table plays: a table keeps its version when the spec changes
-            view = {**table.view(viewer, legal=True), "rules_version": rules_version(table.game)}
             return SeatView(
-                view,
+                table.view(viewer, legal=True),
                 table.version,
                 viewer,
                 table.commitment,
                 table.is_over,
+                rules_version(table.game),
             )
 
     def watch(

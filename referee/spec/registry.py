@@ -50,13 +50,13 @@ class Game:
         self,
         spec: GameSpec,
         mechanic: Mechanic[Any],
+        source: SpecSource,
         proofs: Located | None = None,
-        source: SpecSource | None = None,
     ) -> None:
         self.spec = spec
         self.mechanic = mechanic
         # the text of every file its spec was read from: what a table pins (`spec.versions`)
-        self.source = source or SpecSource(((spec.located.file, ""),))
+        self.source = source
         # its `properties:` (`specs/GAME.proofs.yaml`, merged over its base's): what `referee
         # prove` reads, located in the file that states each one
         self.proofs = proofs or Located(data={"properties": []}, file="<no proofs>")
@@ -211,7 +211,7 @@ def _compiled(
     if errors:
         raise SpecErrors(errors)
     try:
-        return Game(spec, mechanic, proofs, source)
+        return Game(spec, mechanic, source, proofs)
     except SpecError as exc:
         raise SpecErrors([exc]) from None
 

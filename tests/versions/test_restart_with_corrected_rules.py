@@ -89,18 +89,18 @@ def test_an_old_table_keeps_its_rules_and_a_new_one_follows_the_correction(
     shipped, fixed = rules_version(games["pontoon"]), rules_version(corrected["pontoon"])
     first = restarts.start(games)
     old = first.create_table("pontoon", seats=3)
-    assert first.view(old.table_id, None).view["rules_version"] == shipped
+    assert first.view(old.table_id, None).rules_version == shipped
 
     again = restarts.start(corrected)  # the rule corrected, the referee restarted
     new = again.create_table("pontoon", seats=3)
     assert bet(again, old.table_id, old.tokens) == []  # judged by the rule it was created under
     assert bet(again, new.table_id, new.tokens) == ["PO-3"]  # by the corrected one
-    assert again.view(old.table_id, old.tokens[1]).view["rules_version"] == shipped
-    assert again.view(new.table_id, new.tokens[1]).view["rules_version"] == fixed
+    assert again.view(old.table_id, old.tokens[1]).rules_version == shipped
+    assert again.view(new.table_id, new.tokens[1]).rules_version == fixed
     assert again.describe_game("pontoon")["rules_version"] == fixed
 
     third = restarts.start(corrected)  # both tables load again, each under its own rules
-    assert third.view(old.table_id, None).view["rules_version"] == shipped
+    assert third.view(old.table_id, None).rules_version == shipped
     assert third.view(new.table_id, None).view["version"] == 0
 
 
@@ -133,7 +133,7 @@ def test_a_table_from_before_rules_versions_plays_the_rules_loaded_now(
     )
     assert store.load_table("legacy").rules_version is None
     assert bet(service, "legacy", tokens) == ["PO-3"]
-    assert service.view("legacy", None).view["rules_version"] == rules_version(corrected["pontoon"])
+    assert service.view("legacy", None).rules_version == rules_version(corrected["pontoon"])
 
 
 def test_a_stored_version_that_no_longer_compiles_is_said_so(
