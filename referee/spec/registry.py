@@ -173,8 +173,9 @@ def load_source(source: SpecSource) -> Game:
     """Compile a spec from the text it was once loaded from (a table's pinned rules version),
     whatever the files on disk say now; with no proofs (they are not part of the rules)."""
     files = _Files(source)
-    main = Path(source.main)
-    located, chain = _load_with_parents(main, main.parent, files)
+    # a game's bases were found in one folder, the folder of the first (the base of them all)
+    bases = Path(source.files[0][0]).parent
+    located, chain = _load_with_parents(Path(source.main), bases, files)
     return _compiled(located, files.source(chain), lambda: None)
 
 
