@@ -20,9 +20,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import hashlib
 import typing
-import weakref
 from collections.abc import Sequence
 from typing import Any
 
@@ -35,6 +33,7 @@ from referee.errors import RefereeError
 from referee.mechanics.base import Mechanic
 from referee.model import Move
 from referee.spec.registry import Game
+from referee.spec.versions import digest, rules_version
 
 FORMAT = 1  # the layout of a snapshot itself: a snapshot of another format is refused
 NO_MOVE = ""  # the last move folded in, at version 0
@@ -168,20 +167,13 @@ def _digest_move(last: tuple[int, Move] | None) -> str:
 
 
 def _digest(value: Any) -> str:
-    """sha256 of `value` as JSON, its keys as text and sorted (a stacked deal's seats are ints)."""
-    text = msgspec.json.encode(msgspec.to_builtins(value, str_keys=True), order="sorted")
-    return hashlib.sha256(text).hexdigest()
-
-
-_SPEC_DIGESTS: weakref.WeakKeyDictionary[Game, str] = weakref.WeakKeyDictionary()
+    return digest(value)
 
 
 def _spec_digest(game: Game) -> str:
-    """sha256 of the spec as loaded: any change to it (a rule, an option, a card) refuses the
-    snapshots taken before. Made once a game."""
-    if game not in _SPEC_DIGESTS:
-        _SPEC_DIGESTS[game] = _digest(game.spec.located.data)
-    return _SPEC_DIGESTS[game]
+    """The spec's rules version (sha256 of the spec as loaded): any change to it (a rule, an
+    option, a card) refuses the snapshots taken before, unless the table keeps its old version."""
+    return rules_version(game)
 
 
 def _codec(game: Game) -> StateCodec:

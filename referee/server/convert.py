@@ -162,6 +162,7 @@ def view_to_proto(view: SeatView) -> pb.GetViewResponse:
         seat=view.seat,
         commitment=view.commitment,
         over=view.over,
+        rules_version=view.rules_version,
     )
 
 

@@ -39,10 +39,12 @@ from referee.service import auth
 from referee.service.answers import CreatedTable, Ruling, SeatView
 from referee.service.deadlines import Deadlines
 from referee.service.following import HEARD_LATE_S, Following
+from referee.service.rules_versions import RulesVersions
 from referee.service.stored_log import StoredLog
 from referee.service.tables import MAX_LIVE_TABLES, LiveTable, LiveTables
 from referee.service.watching import SHUTTING_DOWN, Accepted, ShuttingDown, Subscription, Watchers
-from referee.spec.registry import Game, find_game
+from referee.spec.registry import Game
+from referee.spec.versions import rules_version, short
 from referee.store import codec
 from referee.store.base import KEEP, Due, Snapshot, Store, StoreConflict
 
@@ -77,11 +79,16 @@ class RefereeService:
         self._snapshot_every = snapshot_every
         self._allow_stacked = allow_stacked  # a chosen seed or a stacked deal (test mode)
         self._games = dict(games)
+        self._versions = RulesVersions(store, games)
         self._watch_capacity = watch_capacity
         self._max_streams_per_table = max_streams_per_table
         self._watchers = Watchers()
         self._tables = LiveTables(
-            store, self._game, self._watchers, most=max_live_tables, loaded=self._loaded
+            store,
+            self._versions.of_table,
+            self._watchers,
+            most=max_live_tables,
+            loaded=self._loaded,
         )
         self._clock = clock if clock is not None else Scheduler()
         self._deadlines = Deadlines(self._clock, self._deadline_passed)
@@ -105,14 +112,16 @@ class RefereeService:
 
     def describe_game(self, name: str, languages: Sequence[str] = ()) -> dict[str, JSON]:
         """The game's options, moves and rules, worded in the first of `languages` (the caller's,
-        most wanted first) that the game is written in, else in English."""
+        most wanted first) that the game is written in, else in English; and the rules version
+        a new table plays (`referee.spec.versions`)."""
         game = self._game(name)
-        return {"name": game.name, **game.describe(game.language(languages))}
+        described = game.describe(game.language(languages))
+        return {"name": game.name, **described, "rules_version": rules_version(game)}
 
     def _game(self, name: str) -> Game:
         if not name:
             raise InvalidArgument("missing `game`")
-        return find_game(self._games, name)
+        return self._versions.current(name)
 
     # -- tables --------------------------------------------------------------------------------
 
@@ -155,10 +164,16 @@ class RefereeService:
         table_id = secrets.token_hex(8)
         # the table's own setup: the engine filled in the seed and the commitment's salt, which
         # a restart needs to deal the same cards behind the same commitment
-        self._store.create_table(table_id, table.setup.to_data(), digests)
+        self._store.create_table(table_id, table.setup.to_data(), digests, self._versions.pin(game))
         seat_of = {digest: seat for seat, digest in digests.items()}
         self._tables.add(LiveTable(table_id, table, seat_of, StoredLog(0, [], tuple)))
-        log.info("table_created", table=table_id, game=game.name, seats=seats)
+        log.info(
+            "table_created",
+            table=table_id,
+            game=game.name,
+            seats=seats,
+            rules_version=short(rules_version(game)),
+        )
         return CreatedTable(
             table_id, tokens, table.commitment, table.version, table.deal_commitment
         )
@@ -202,6 +217,7 @@ class RefereeService:
                 viewer,
                 table.commitment,
                 table.is_over,
+                rules_version(table.game),
             )
 
     def watch(

@@ -45,19 +45,20 @@ class LiveTable:
 
 
 class LiveTables:
-    """The cache. `loaded` is told of each table replayed into memory (to arm its deadline)."""
+    """The cache. `game_of(table_id, game, rules_version)` is the game a stored table plays (its
+    own version); `loaded` is told of each table replayed into memory (to arm its deadline)."""
 
     def __init__(
         self,
         store: Store,
-        game_named: Callable[[str], Game],
+        game_of: Callable[[str, str, str | None], Game],
         watchers: Watchers,
         *,
         most: int = MAX_LIVE_TABLES,
         loaded: Callable[[LiveTable], None],
     ) -> None:
         self._store = store
-        self._game = game_named
+        self._game = game_of
         self._watchers = watchers
         self._most = most
         self._loaded = loaded
@@ -167,7 +168,7 @@ class LiveTables:
         snapshot is a cache: one that does not fit is set aside, and the log decides)."""
         record = self._store.load_table(table_id, after_snapshot=True)
         setup = TableSetup.from_data(record.setup)
-        game = self._game(setup.game)
+        game = self._game(table_id, setup.game, record.rules_version)
         skipped = self._skipped_reader(table_id, record.skipped)
         moves = StoredLog(
             record.skipped, map(_logged_move, record.moves), lambda: [*map(_logged_move, skipped())]

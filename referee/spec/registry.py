@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from importlib.resources import files
 from pathlib import Path
 from typing import Any
@@ -22,8 +22,9 @@ from referee.spec.proofs_file import load_proofs, spec_files
 from referee.spec.rules import origin
 from referee.spec.schema import GameSpec, expression_at, read_spec
 from referee.spec.sections import unknown_keys
+from referee.spec.source import SpecSource
 from referee.spec.texts import as_texts, in_language, verdict_texts
-from referee.spec.yamlsource import Located, PathKey, load_yaml
+from referee.spec.yamlsource import Located, PathKey, parse_yaml
 
 
 def _default_specs() -> Path:
@@ -46,10 +47,16 @@ class Game:
     """A compiled spec: its rules, options and mechanic, ready to run tables."""
 
     def __init__(
-        self, spec: GameSpec, mechanic: Mechanic[Any], proofs: Located | None = None
+        self,
+        spec: GameSpec,
+        mechanic: Mechanic[Any],
+        source: SpecSource,
+        proofs: Located | None = None,
     ) -> None:
         self.spec = spec
         self.mechanic = mechanic
+        # the text of every file its spec was read from: what a table pins (`spec.versions`)
+        self.source = source
         # its `properties:` (`specs/GAME.proofs.yaml`, merged over its base's): what `referee
         # prove` reads, located in the file that states each one
         self.proofs = proofs or Located(data={"properties": []}, file="<no proofs>")
@@ -155,9 +162,26 @@ def read_option_rules(spec: GameSpec) -> list[tuple[Any, str]]:
 
 def load_game(path: str | Path, specs_dir: str | Path | None = None) -> Game:
     """Load and compile one spec file; raises SpecErrors listing every problem found."""
+    files = _Files()
     located, chain = _load_with_parents(
-        Path(path), Path(specs_dir) if specs_dir else Path(path).parent
+        Path(path), Path(specs_dir) if specs_dir else Path(path).parent, files
     )
+    return _compiled(located, files.source(chain), lambda: load_proofs(chain))
+
+
+def load_source(source: SpecSource) -> Game:
+    """Compile a spec from the text it was once loaded from (a table's pinned rules version),
+    whatever the files on disk say now; with no proofs (they are not part of the rules)."""
+    files = _Files(source)
+    # a game's bases were found in one folder, the folder of the first (the base of them all)
+    bases = Path(source.files[0][0]).parent
+    located, chain = _load_with_parents(Path(source.main), bases, files)
+    return _compiled(located, files.source(chain), lambda: None)
+
+
+def _compiled(
+    located: Located, source: SpecSource, read_proofs: Callable[[], Located | None]
+) -> Game:
     data = located.data if isinstance(located.data, dict) else {}
     kinds = mechanics()
     mechanic_class = kinds.get(str(data.get("mechanics")))
@@ -176,8 +200,9 @@ def load_game(path: str | Path, specs_dir: str | Path | None = None) -> Game:
     if spec is None:
         raise SpecErrors(errors)
     errors += mechanic_class.move_errors(spec)
+    proofs = None
     try:
-        proofs = load_proofs(chain)
+        proofs = read_proofs()
     except SpecError as exc:
         errors.append(exc)
     try:  # compile what could be read, so expression errors are reported with schema errors
@@ -187,7 +212,7 @@ def load_game(path: str | Path, specs_dir: str | Path | None = None) -> Game:
     if errors:
         raise SpecErrors(errors)
     try:
-        return Game(spec, mechanic, proofs)
+        return Game(spec, mechanic, source, proofs)
     except SpecError as exc:
         raise SpecErrors([exc]) from None
 
@@ -210,21 +235,47 @@ def find_game(games: Mapping[str, Game], name: str) -> Game:
     return games[name]
 
 
+class _Files:
+    """Where spec files are read from: the disk, or the source a game was once loaded from.
+    Each text read is kept: the source of the game being loaded."""
+
+    def __init__(self, stored: SpecSource | None = None) -> None:
+        self._stored = stored
+        self._read: dict[str, str] = {}
+
+    def exists(self, path: Path) -> bool:
+        if self._stored is None:
+            return path.exists()
+        return self._stored.text_of(str(path)) is not None
+
+    def load(self, path: Path) -> Located:
+        text = (
+            path.read_text(encoding="utf-8")
+            if self._stored is None
+            else self._stored.text_of(str(path)) or ""
+        )
+        self._read[str(path)] = text
+        return parse_yaml(text, str(path))
+
+    def source(self, chain: Sequence[Path]) -> SpecSource:
+        return SpecSource(tuple((str(p), self._read[str(p)]) for p in chain))
+
+
 def _load_with_parents(
-    path: Path, specs_dir: Path, seen: tuple[Path, ...] = ()
+    path: Path, specs_dir: Path, files: _Files, seen: tuple[Path, ...] = ()
 ) -> tuple[Located, tuple[Path, ...]]:
     """A spec with `extends: parent` is the parent's data overridden by its own (see `merge`);
     every merged value keeps the file, line and column it was written at. With it, the files
     read, the base first (where their proofs files are found)."""
-    located = load_yaml(path)
+    located = files.load(path)
     parent_name = located.data.get("extends") if isinstance(located.data, dict) else None
     if parent_name is None:
         return located, (path,)
     parent_path = specs_dir / f"{parent_name}.yaml"
-    if parent_path in seen or not parent_path.exists():
+    if parent_path in seen or not files.exists(parent_path):
         problem = "extends itself" if parent_path in seen else "is not a spec in " + str(specs_dir)
         raise SpecErrors([located.error(("extends",), f"`{parent_name}` {problem}")])
-    parent, chain = _load_with_parents(parent_path, specs_dir, seen + (path,))
+    parent, chain = _load_with_parents(parent_path, specs_dir, files, seen + (path,))
     merged = Located(data=None, file=located.file, lines=located.lines)
     merged.data = _merge(parent, (), located, (), merged, ())
     return merged, chain + (path,)
@@ -321,4 +372,4 @@ def _at(data: Any, path: PathKey) -> Any:
     return data
 
 
-__all__ = ["Game", "SpecError", "find_game", "load_game", "load_games", "merge"]
+__all__ = ["Game", "SpecError", "find_game", "load_game", "load_games", "load_source", "merge"]

@@ -11,6 +11,10 @@ A store may also keep a snapshot of a table (`Snapshot`: its state at a version,
 move that made it), a cache of the log's fold: loading a table then reads the snapshot and the
 moves after it, not the whole log (`load_table(..., after_snapshot=True)`).
 
+A store keeps each table's rules version (`StoredSpec`: the hash of its game's spec as loaded,
+`referee.spec.versions`), and each version's text once, so that a table is judged by the rules it
+was created under after the specs change. A table from before rules versions has none.
+
 A store also keeps each table's pending deadline (`Due`: a claim window's, say), written with the
 move that set it, so that whichever process is alive can fire it. A store several processes share
 tells each of them what the others wrote (`follow`), so their watchers and deadlines keep up.
@@ -85,6 +89,16 @@ class Snapshot:
 
 
 @dataclass(frozen=True)
+class StoredSpec:
+    """A rules version: its hash (hex sha256), its game, and its spec's text
+    (`referee.spec.source.SpecSource`), kept once however many tables play it."""
+
+    version: str
+    game: str
+    text: str
+
+
+@dataclass(frozen=True)
 class TableRecord:
     """Everything needed to rebuild a table: fold `moves` over `setup` (or, read after its
     snapshot, restore `snapshot` and fold the moves after it)."""
@@ -96,6 +110,7 @@ class TableRecord:
     deadline: Due | None = None  # the pending deadline the last move left, if any
     snapshot: Snapshot | None = None  # read with `after_snapshot` only
     skipped: int = 0  # the first moves, not read: all but the last the snapshot folds in
+    rules_version: str | None = None  # its spec's hash; None: created before rules versions
 
     @property
     def version(self) -> int:
@@ -121,9 +136,18 @@ class Store(ABC):
 
     @abstractmethod
     def create_table(
-        self, table_id: str, setup: Mapping[str, JSON], token_hashes: Mapping[int, str]
+        self,
+        table_id: str,
+        setup: Mapping[str, JSON],
+        token_hashes: Mapping[int, str],
+        spec: StoredSpec | None = None,
     ) -> None:
-        """Record a new table; `StoreConflict` if the id is taken."""
+        """Record a new table, pinned to the rules version `spec` (its text kept unless the
+        store has it already); `StoreConflict` if the id is taken."""
+
+    @abstractmethod
+    def stored_spec(self, version: str) -> StoredSpec | None:
+        """The rules version of this hash, if the store keeps it."""
 
     @abstractmethod
     def load_table(self, table_id: str, *, after_snapshot: bool = False) -> TableRecord:

@@ -20,6 +20,7 @@ from referee.store.base import (
     Snapshot,
     Store,
     StoreConflict,
+    StoredSpec,
     TableRecord,
     unknown_table,
 )
@@ -47,20 +48,36 @@ class _Table:
     by_move_id: dict[str, _Row] = field(default_factory=dict)
     deadline: Due | None = None
     snapshot: Snapshot | None = None
+    rules_version: str | None = None
 
 
 class MemoryStore(Store):
     def __init__(self) -> None:
         self._tables: dict[str, _Table] = {}
+        self._specs: dict[str, StoredSpec] = {}  # by version: each kept once
         self._lock = threading.Lock()
 
     def create_table(
-        self, table_id: str, setup: Mapping[str, JSON], token_hashes: Mapping[int, str]
+        self,
+        table_id: str,
+        setup: Mapping[str, JSON],
+        token_hashes: Mapping[int, str],
+        spec: StoredSpec | None = None,
     ) -> None:
         with self._lock:
             if table_id in self._tables:
                 raise StoreConflict(f"table `{table_id}` already exists")
-            self._tables[table_id] = _Table(codec.encode(setup), dict(token_hashes))
+            if spec is not None:
+                self._specs.setdefault(spec.version, spec)
+            self._tables[table_id] = _Table(
+                codec.encode(setup),
+                dict(token_hashes),
+                rules_version=None if spec is None else spec.version,
+            )
+
+    def stored_spec(self, version: str) -> StoredSpec | None:
+        with self._lock:
+            return self._specs.get(version)
 
     def load_table(self, table_id: str, *, after_snapshot: bool = False) -> TableRecord:
         with self._lock:
@@ -75,6 +92,7 @@ class MemoryStore(Store):
                 table.deadline,
                 snapshot,
                 skipped,
+                table.rules_version,
             )
 
     def append_move(

@@ -43,6 +43,7 @@ from referee.store.base import (
     Snapshot,
     Store,
     StoreConflict,
+    StoredSpec,
     StoreUnavailable,
     TableRecord,
     unknown_table,
@@ -92,6 +93,16 @@ MIGRATIONS: tuple[str, ...] = (
         version     INTEGER NOT NULL,
         data        TEXT NOT NULL
     );
+    """,
+    # version 4: rules versions: each spec's text once, by its hash, and the one a table plays
+    """
+    CREATE TABLE specs (
+        sha256      TEXT PRIMARY KEY,
+        game        TEXT NOT NULL,
+        text        TEXT NOT NULL,
+        created_at  TIMESTAMPTZ NOT NULL DEFAULT now()
+    );
+    ALTER TABLE tables ADD COLUMN spec_sha256 TEXT REFERENCES specs(sha256);
     """,
 )
 
@@ -157,13 +168,28 @@ class PostgresStore(Store):
             yield db
 
     def create_table(
-        self, table_id: str, setup: Mapping[str, JSON], token_hashes: Mapping[int, str]
+        self,
+        table_id: str,
+        setup: Mapping[str, JSON],
+        token_hashes: Mapping[int, str],
+        spec: StoredSpec | None = None,
     ) -> None:
         with self._transaction() as db:
+            if spec is not None:  # kept once: the first table of a version writes its text
+                db.execute(
+                    "INSERT INTO specs (sha256, game, text) VALUES (%s, %s, %s) "
+                    "ON CONFLICT (sha256) DO NOTHING",
+                    (spec.version, spec.game, spec.text),
+                )
             try:
                 db.execute(
-                    "INSERT INTO tables (id, game, setup) VALUES (%s, %s, %s)",
-                    (table_id, str(setup.get("game", "")), codec.encode(setup)),
+                    "INSERT INTO tables (id, game, setup, spec_sha256) VALUES (%s, %s, %s, %s)",
+                    (
+                        table_id,
+                        str(setup.get("game", "")),
+                        codec.encode(setup),
+                        None if spec is None else spec.version,
+                    ),
                 )
             except pg_errors.UniqueViolation as error:
                 raise StoreConflict(f"table `{table_id}` already exists") from error
@@ -176,7 +202,8 @@ class PostgresStore(Store):
         with self._transaction() as db:  # one snapshot: the set-up and moves of one moment
             db.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
             row = db.execute(
-                "SELECT setup, deadline_number, deadline_at FROM tables WHERE id = %s", (table_id,)
+                "SELECT setup, deadline_number, deadline_at, spec_sha256 FROM tables WHERE id = %s",
+                (table_id,),
             ).fetchone()
             if row is None:
                 raise unknown_table(table_id)
@@ -195,7 +222,14 @@ class PostgresStore(Store):
                 "WHERE table_id = %s AND seq > %s ORDER BY seq",
                 (table_id, rows.skipped_before(snapshot)),
             ).fetchall()
-        return rows.table_record(table_id, row[0], tokens, moves, row[1:], snapshot)
+        return rows.table_record(table_id, row[0], tokens, moves, row[1:3], snapshot, row[3])
+
+    def stored_spec(self, version: str) -> StoredSpec | None:
+        with self._connection() as db:
+            row = db.execute(
+                "SELECT sha256, game, text FROM specs WHERE sha256 = %s", (version,)
+            ).fetchone()
+        return rows.stored_spec(row)
 
     def moves_after(self, table_id: str, version: int) -> tuple[Proposal, ...]:
         with self._connection() as db:

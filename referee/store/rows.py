@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from referee.store import codec
-from referee.store.base import Due, Proposal, Snapshot, TableRecord
+from referee.store.base import Due, Proposal, Snapshot, StoredSpec, TableRecord
 
 # seat, move, verdict, move_id, seq: the columns a proposal is selected with
 ProposalRow = tuple[int, str, str, str | None, int | None]
@@ -35,9 +35,10 @@ def table_record(
     moves: Iterable[ProposalRow],
     deadline: DueRow,
     snapshot: tuple[int, str] | None = None,
+    rules_version: str | None = None,
 ) -> TableRecord:
-    """A table from its setup and deadline columns, its seat tokens' digests, its accepted
-    proposals (from `skipped_before(snapshot)` on) and its snapshot row."""
+    """A table from its setup, deadline and rules version columns, its seat tokens' digests,
+    its accepted proposals (from `skipped_before(snapshot)` on) and its snapshot row."""
     return TableRecord(
         table_id,
         codec.decode(setup),
@@ -46,6 +47,7 @@ def table_record(
         due(deadline),
         None if snapshot is None else Snapshot(int(snapshot[0]), str(snapshot[1])),
         skipped_before(snapshot),
+        rules_version,
     )
 
 
@@ -56,3 +58,8 @@ def skipped_before(snapshot: tuple[int, str] | None) -> int:
 
 def snapshot_columns(snapshot: Snapshot) -> tuple[int, str]:
     return (snapshot.version, snapshot.data)
+
+
+def stored_spec(row: tuple[str, str, str] | None) -> StoredSpec | None:
+    """A `specs` row (sha256, game, text), if found."""
+    return None if row is None else StoredSpec(str(row[0]), str(row[1]), str(row[2]))

@@ -39,6 +39,7 @@ from referee.store.base import (
     Snapshot,
     Store,
     StoreConflict,
+    StoredSpec,
     TableRecord,
     unknown_table,
 )
@@ -85,6 +86,17 @@ MIGRATIONS: tuple[str, ...] = (
         version     INTEGER NOT NULL,
         data        TEXT NOT NULL
     );
+    """,
+    # version 4: rules versions: each spec's text once, by its hash, and the one a table plays
+    """
+    CREATE TABLE specs (
+        sha256      TEXT PRIMARY KEY,     -- referee.spec.versions.rules_version
+        game        TEXT NOT NULL,
+        text        TEXT NOT NULL,        -- referee.spec.source.SpecSource, JSON
+        created_at  TEXT NOT NULL
+    );
+    -- NULL: a table created before rules versions (served under the spec loaded now)
+    ALTER TABLE tables ADD COLUMN spec_sha256 TEXT REFERENCES specs(sha256);
     """,
 )
 
@@ -181,13 +193,30 @@ class SqliteStore(Store):
             self._commit()
 
     def create_table(
-        self, table_id: str, setup: Mapping[str, JSON], token_hashes: Mapping[int, str]
+        self,
+        table_id: str,
+        setup: Mapping[str, JSON],
+        token_hashes: Mapping[int, str],
+        spec: StoredSpec | None = None,
     ) -> None:
         with self._transaction() as db:
+            if spec is not None:  # kept once: the first table of a version writes its text
+                db.execute(
+                    "INSERT INTO specs (sha256, game, text, created_at) VALUES (?, ?, ?, ?) "
+                    "ON CONFLICT (sha256) DO NOTHING",
+                    (spec.version, spec.game, spec.text, _now()),
+                )
             try:
                 db.execute(
-                    "INSERT INTO tables (id, game, setup, created_at) VALUES (?, ?, ?, ?)",
-                    (table_id, str(setup.get("game", "")), codec.encode(setup), _now()),
+                    "INSERT INTO tables (id, game, setup, created_at, spec_sha256) "
+                    "VALUES (?, ?, ?, ?, ?)",
+                    (
+                        table_id,
+                        str(setup.get("game", "")),
+                        codec.encode(setup),
+                        _now(),
+                        None if spec is None else spec.version,
+                    ),
                 )
             except sqlite3.IntegrityError as error:
                 raise StoreConflict(f"table `{table_id}` already exists") from error
@@ -199,7 +228,8 @@ class SqliteStore(Store):
     def load_table(self, table_id: str, *, after_snapshot: bool = False) -> TableRecord:
         with self._lock:
             row = self._db.execute(
-                "SELECT setup, deadline_number, deadline_at FROM tables WHERE id = ?", (table_id,)
+                "SELECT setup, deadline_number, deadline_at, spec_sha256 FROM tables WHERE id = ?",
+                (table_id,),
             ).fetchone()
             if row is None:
                 raise unknown_table(table_id)
@@ -218,7 +248,14 @@ class SqliteStore(Store):
                 "WHERE table_id = ? AND seq > ? ORDER BY seq",
                 (table_id, rows.skipped_before(snapshot)),
             ).fetchall()
-        return rows.table_record(table_id, row[0], tokens, moves, row[1:], snapshot)
+        return rows.table_record(table_id, row[0], tokens, moves, row[1:3], snapshot, row[3])
+
+    def stored_spec(self, version: str) -> StoredSpec | None:
+        with self._lock:
+            row = self._db.execute(
+                "SELECT sha256, game, text FROM specs WHERE sha256 = ?", (version,)
+            ).fetchone()
+        return rows.stored_spec(row)
 
     def moves_after(self, table_id: str, version: int) -> tuple[Proposal, ...]:
         with self._lock:

@@ -26,6 +26,7 @@ from referee.engine.table import Table
 from referee.model import Move
 from referee.server.logging import configure_logging
 from referee.service.referee_service import SNAPSHOT_EVERY
+from referee.service.rules_versions import RulesVersions
 from referee.service.tables import LiveTables
 from referee.service.watching import Watchers
 from referee.spec.registry import Game
@@ -74,7 +75,7 @@ def write(store: Store, table_id: str, table: Table, *, snapshots: bool) -> None
 def median_load_ms(store: Store, games: dict[str, Game], table_id: str) -> float:
     took = []
     for _ in range(LOADS):
-        cache = LiveTables(store, games.__getitem__, Watchers(), loaded=_nothing)
+        cache = LiveTables(store, RulesVersions(store, games).of_table, Watchers(), loaded=_nothing)
         started = time.perf_counter()
         cache.live(table_id)
         took.append(time.perf_counter() - started)

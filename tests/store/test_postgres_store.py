@@ -274,3 +274,19 @@ def test_an_announcement_that_is_not_one_is_ignored() -> None:
     assert heard(said) == listening.Heard("p1", "t1", 4, Due(2, 9.0))
     for garbage in ("", "{", "[]", '{"by": "p"}', '{"by":1,"table":2,"version":"x"}'):
         assert heard(garbage) is None
+
+
+def test_a_table_from_before_rules_versions_is_migrated_with_none(
+    pg_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A database of schema version 3 (no `specs`): its tables come through version 4 unpinned."""
+    with monkeypatch.context() as patched:
+        patched.setattr(postgres, "MIGRATIONS", MIGRATIONS[:3])
+        PostgresStore(pg_url).close()
+    run_sql(pg_url, "INSERT INTO tables (id, game, setup) VALUES ('t1', 'pontinho', '{}')")
+    store = PostgresStore(pg_url)
+    try:
+        assert schema_version(pg_url) == len(MIGRATIONS) == 4
+        assert store.load_table("t1").rules_version is None
+    finally:
+        store.close()

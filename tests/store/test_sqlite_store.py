@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from referee.errors import RefereeError
+from referee.store import sqlite
 from referee.store.base import StoreConflict
 from referee.store.sqlite import MIGRATIONS, SqliteStore
 
@@ -97,3 +98,21 @@ def test_a_failed_write_leaves_no_trace(tmp_path: Path) -> None:
         store.append_move("t1", 1, 1, {"type": "bet", "amount": float("nan")}, None, VERDICT)
     assert store.version("t1") == 0
     store.append_move("t1", 1, 1, DRAW, None, VERDICT)  # and the store still works
+
+
+def test_a_table_from_before_rules_versions_is_migrated_with_none(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A file of schema version 3 (no `specs`): its tables come through version 4 unpinned."""
+    with monkeypatch.context() as patched:
+        patched.setattr(sqlite, "MIGRATIONS", MIGRATIONS[:3])
+        SqliteStore(tmp_path / "t.db").close()
+    db = sqlite3.connect(tmp_path / "t.db")
+    db.execute(
+        "INSERT INTO tables (id, game, setup, created_at) VALUES ('t1', 'pontinho', '{}', 'then')"
+    )
+    db.commit()
+    db.close()
+    store = SqliteStore(tmp_path / "t.db")
+    assert pragma(store, "user_version") == len(MIGRATIONS) == 4
+    assert store.load_table("t1").rules_version is None

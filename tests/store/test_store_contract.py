@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from referee.errors import NotFound, VersionConflict
-from referee.store.base import KEEP, Due, Snapshot, Store, StoreConflict
+from referee.store.base import KEEP, Due, Snapshot, Store, StoreConflict, StoredSpec
 
 SETUP = {
     "game": "pontinho",
@@ -19,6 +19,10 @@ SETUP = {
     "scores": {1: 40},
 }
 TOKENS = {0: "a" * 64, 1: "b" * 64, 2: "c" * 64}
+RULES = StoredSpec("1" * 64, "pontinho", '{"files":[{"file":"specs/pontinho.yaml","text":"x: 1"}]}')
+CORRECTED = StoredSpec(
+    "2" * 64, "pontinho", '{"files":[{"file":"specs/pontinho.yaml","text":"x: 2"}]}'
+)
 DRAW = {"type": "draw"}
 ACCEPTED = {
     "outcome": "accepted",
@@ -210,3 +214,33 @@ def test_only_a_newer_snapshot_replaces_the_last(store: Store) -> None:
     with pytest.raises(StoreConflict):  # a move that loses its race leaves no snapshot
         store.append_move("t1", 2, 1, DRAW, None, ACCEPTED, snapshot=Snapshot(2, "lost"))
     assert store.load_table("t1", after_snapshot=True).snapshot == Snapshot(1, "one")
+
+
+def test_a_table_is_pinned_to_its_rules_version_and_the_text_is_kept(store: Store) -> None:
+    store.create_table("t1", SETUP, TOKENS, RULES)
+    assert store.load_table("t1").rules_version == RULES.version
+    assert store.load_table("t1", after_snapshot=True).rules_version == RULES.version
+    assert store.stored_spec(RULES.version) == RULES
+
+
+def test_a_rules_version_is_kept_once_for_every_table_that_plays_it(store: Store) -> None:
+    store.create_table("t1", SETUP, TOKENS, RULES)
+    store.create_table("t2", SETUP, TOKENS, StoredSpec(RULES.version, "pontinho", "other text"))
+    store.create_table("t3", SETUP, TOKENS, CORRECTED)
+    assert store.stored_spec(RULES.version) == RULES  # the first text written stays
+    assert store.stored_spec(CORRECTED.version) == CORRECTED
+    versions = [store.load_table(t).rules_version for t in ("t1", "t2", "t3")]
+    assert versions == [RULES.version, RULES.version, CORRECTED.version]
+
+
+def test_a_table_created_with_no_rules_version_has_none(store: Store) -> None:
+    store.create_table("t1", SETUP, TOKENS)
+    assert store.load_table("t1").rules_version is None
+    assert store.stored_spec("3" * 64) is None
+
+
+def test_a_table_whose_id_is_taken_keeps_its_own_version(store: Store) -> None:
+    store.create_table("t1", SETUP, TOKENS, RULES)
+    with pytest.raises(StoreConflict):
+        store.create_table("t1", SETUP, TOKENS, CORRECTED)
+    assert store.load_table("t1").rules_version == RULES.version
