@@ -45,17 +45,23 @@ from referee_client import RefereeClient
 from referee_client.client import CHANNEL_OPTIONS, RETRY_POLICY
 
 
-def recorded_game(game: Any, seed: int) -> tuple[TableSetup, list[tuple[int, Move]]]:
+def recorded_game(
+    game: Any, seed: int, most: int | None = None
+) -> tuple[TableSetup, list[tuple[int, Move]]]:
     """Every proposal (accepted or not) of a seeded bot game, to replay as a workload: on the
-    table its mechanic's plugin sets for the bench, to the end or for the hands it says."""
+    table its mechanic's plugin sets for the bench, to the end or for the hands it says (or for
+    `most` proposals)."""
     plugin = installed.by_name()[game.spec.mechanics]
     if plugin.bench_setup is None or plugin.transcript is None:
         raise ValueError(f"`{game.name}`: its mechanics has no bench workload")
     setup, bot, hands = plugin.bench_setup(game.name, seed), plugin.transcript, plugin.bench_hands
     table = Table.create(game, setup)
     candidates = bot.candidates(game.resolve_options(setup.options))
-    rng, log = random.Random(seed), []
+    rng = random.Random(seed)
+    log: list[tuple[int, Move]] = []
     while not table.is_over and (hands is None or table.view(ADJUDICATOR)["hand_number"] <= hands):
+        if most is not None and len(log) >= most:
+            break
         seat = bot.next_seat(table.view(ADJUDICATOR))
         for data in candidates(table.view(seat), rng):
             move = Move.from_data(data)

@@ -27,6 +27,7 @@ COMMANDS = {
     "describe": "describe",
     "replay": "replay",
     "readjudicate": "readjudicate",
+    "export": "export",
     "conformance": "conformance",
     "play": "play",
     "diff": "diff",

@@ -16,8 +16,8 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
-from referee.commands.replay import SUMMARY_FIELDS
 from referee.engine.readjudication import Change, Readjudication, readjudicate
+from referee.engine.record import RESULT_FIELDS
 from referee.errors import RefereeError
 from referee.model import JSON
 from referee.scenario.checks import show
@@ -103,7 +103,7 @@ def _results_differ(before: Mapping[str, JSON], after: Mapping[str, JSON]) -> li
     """The summary fields of two final views that differ, each `before -> after`."""
     return [
         f"  {key}: {show(before.get(key))} -> {show(after.get(key))}"
-        for key in SUMMARY_FIELDS
+        for key in RESULT_FIELDS
         if before.get(key) != after.get(key)
     ]
 

@@ -10,27 +10,13 @@ import argparse
 import json
 from typing import Any
 
+from referee.engine.record import RESULT_FIELDS
 from referee.engine.replay import replay
 from referee.model import JSON
 from referee.scenario.checks import show
 from referee.scenario.format import load_file
 from referee.scenario.runner import reason
 from referee.scenario.target import default_specs, load_specs
-
-SUMMARY_FIELDS = (
-    "to_act",
-    "hand_over",
-    "match_over",
-    "winner",
-    "scores",
-    "blown",
-    "balances",
-    "pot",
-    "kitty",
-    "points",
-    "tricks",
-    "totals",
-)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -60,7 +46,7 @@ def _print(source: str, steps: Any, answer: dict[str, JSON]) -> None:
     if answer["legal"]:
         print(f"{source}: legal: {answer['moves']} moves accepted")
         result = answer["result"]
-        for key in SUMMARY_FIELDS:
+        for key in RESULT_FIELDS:
             if key in result:
                 print(f"  {key}: {show(result[key])}")
         return

@@ -12,6 +12,22 @@ from typing import Any
 from referee.engine.table import SYSTEM, Table
 from referee.model import JSON
 
+# what of a final state a record's `result` says, and `referee replay` prints (those a game has)
+RESULT_FIELDS = (
+    "to_act",
+    "hand_over",
+    "match_over",
+    "winner",
+    "scores",
+    "blown",
+    "balances",
+    "pot",
+    "kitty",
+    "points",
+    "tricks",
+    "totals",
+)
+
 
 def record_of(table: Table) -> dict[str, JSON]:
     setup = table.setup

@@ -40,9 +40,13 @@ TOP_KEYS = (
     "entropy",
     "deal_commitment",
     "steps",
+    # what an exported record carries besides (`referee export`): read, not judged by
+    "rules_version",
+    "result",
 )
 DEAL_KEYS = ("hands", "turned", "stock", "deck", "seed")
-STEP_KEYS = ("seat", "move", "expect", "rule", "check", "close_window")
+# `version` and `at`: an exported record's (the version the move made, the server's time)
+STEP_KEYS = ("seat", "move", "expect", "rule", "check", "close_window", "version", "at")
 
 
 class ScenarioError(InvalidArgument):
@@ -399,7 +403,7 @@ def _read_step(item: Any, seats: int, where: Where) -> Step:
         raise f.FieldError("a step has exactly one of `move`, `check` or `close_window`")
     if kinds[0] == "move":
         return _read_move_step(item, seats, where)
-    _only(item, kinds[0])
+    _only(item, kinds[0], *(RECORDED if kinds[0] == "close_window" else ()))
     if kinds[0] == "check":
         return CheckStep(where, checks.read(item["check"], seats))
     if item["close_window"] is not True:
@@ -407,8 +411,11 @@ def _read_step(item: Any, seats: int, where: Where) -> Step:
     return CloseWindowStep(where)
 
 
-def _only(item: Mapping[str, Any], key: str) -> None:
-    extra = [k for k in item if k != key]
+RECORDED = ("version", "at")  # what a record says of a step besides: when, at which version
+
+
+def _only(item: Mapping[str, Any], key: str, *also: str) -> None:
+    extra = [k for k in item if k != key and k not in also]
     if extra:
         raise f.FieldError(f"a `{key}` step takes no {_ticked(tuple(extra))}")
 

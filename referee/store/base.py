@@ -56,6 +56,7 @@ class Proposal:
     verdict: Mapping[str, JSON]
     move_id: str | None = None
     seq: int | None = None  # None: a rejection
+    at: str | None = None  # when the store took it: ISO 8601, UTC (a game record's server time)
 
     @property
     def accepted(self) -> bool:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 
 from referee.store import codec
 from referee.store.base import (
@@ -33,10 +34,16 @@ class _Row:
     verdict: str
     move_id: str | None
     seq: int | None
+    at: str = field(default_factory=lambda: datetime.now(UTC).isoformat(timespec="milliseconds"))
 
     def proposal(self) -> Proposal:
         return Proposal(
-            self.seat, codec.decode(self.move), codec.decode(self.verdict), self.move_id, self.seq
+            self.seat,
+            codec.decode(self.move),
+            codec.decode(self.verdict),
+            self.move_id,
+            self.seq,
+            self.at,
         )
 
 

@@ -4,19 +4,28 @@ the same tables and columns, each value encoded by `codec`."""
 from __future__ import annotations
 
 from collections.abc import Iterable
+from datetime import UTC, datetime
 
 from referee.store import codec
 from referee.store.base import Due, Proposal, Snapshot, StoredSpec, TableRecord
 
-# seat, move, verdict, move_id, seq: the columns a proposal is selected with
-ProposalRow = tuple[int, str, str, str | None, int | None]
+# seat, move, verdict, move_id, seq, created_at: the columns a proposal is selected with
+ProposalRow = tuple[int, str, str, str | None, int | None, str | datetime]
 # deadline_number, deadline_at: a table's pending deadline (both NULL: none)
 DueRow = tuple[int | None, float | None]
 
 
 def proposal(row: ProposalRow) -> Proposal:
-    seat, move, verdict, move_id, seq = row
-    return Proposal(seat, codec.decode(move), codec.decode(verdict), move_id, seq)
+    seat, move, verdict, move_id, seq, at = row
+    return Proposal(seat, codec.decode(move), codec.decode(verdict), move_id, seq, timestamp(at))
+
+
+def timestamp(at: str | datetime) -> str:
+    """A stored time as ISO 8601 in UTC, to the millisecond: SQLite keeps the text it was given
+    (`sqlite._now`), PostgreSQL a `timestamptz`."""
+    if isinstance(at, datetime):
+        return at.astimezone(UTC).isoformat(timespec="milliseconds")
+    return at
 
 
 def due(row: DueRow) -> Due | None:
