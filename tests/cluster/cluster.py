@@ -1,7 +1,7 @@
 """Several `referee serve` processes on one PostgreSQL database: what the cluster tests share.
 
 `CLUSTER_SCALE` sizes the runs: 1 is the issue's (200 rounds of a race, 1,000 moves under
-`kill -9`: `make cluster`), the default a quarter of it (`make test`).
+`kill -9`: `make cluster`), the default 0.15 of it (`make test`).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from concurrent.futures import ThreadPoolExecutor
 from referee_client.client import RefereeClient
 from tests.server.server_support import ServerProcess
 
-SCALE = float(os.environ.get("CLUSTER_SCALE", "0.25"))
+SCALE = float(os.environ.get("CLUSTER_SCALE", "0.15"))
 
 
 def scaled(size: int) -> int:
