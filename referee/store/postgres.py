@@ -218,7 +218,7 @@ class PostgresStore(Store):
                 else None
             )
             moves = db.execute(
-                "SELECT seat, move, verdict, move_id, seq, created_at FROM proposals "
+                f"SELECT {rows.PROPOSAL_COLUMNS} FROM proposals "
                 "WHERE table_id = %s AND seq > %s ORDER BY seq",
                 (table_id, rows.skipped_before(snapshot)),
             ).fetchall()
@@ -234,7 +234,7 @@ class PostgresStore(Store):
     def moves_after(self, table_id: str, version: int) -> tuple[Proposal, ...]:
         with self._connection() as db:
             found = db.execute(
-                "SELECT seat, move, verdict, move_id, seq, created_at FROM proposals "
+                f"SELECT {rows.PROPOSAL_COLUMNS} FROM proposals "
                 "WHERE table_id = %s AND seq > %s ORDER BY seq",
                 (table_id, version),
             ).fetchall()
@@ -288,7 +288,7 @@ class PostgresStore(Store):
     def find_verdict(self, table_id: str, move_id: str) -> Proposal | None:
         with self._connection() as db:
             row = db.execute(
-                "SELECT seat, move, verdict, move_id, seq, created_at FROM proposals "
+                f"SELECT {rows.PROPOSAL_COLUMNS} FROM proposals "
                 "WHERE table_id = %s AND move_id = %s",
                 (table_id, move_id),
             ).fetchone()
@@ -300,8 +300,8 @@ class PostgresStore(Store):
 
     def table_ids(self) -> list[str]:
         with self._connection() as db:
-            rows = db.execute("SELECT id FROM tables ORDER BY created").fetchall()
-        return [r[0] for r in rows]
+            found = db.execute("SELECT id FROM tables ORDER BY created").fetchall()
+        return [r[0] for r in found]
 
     def deadlines(self) -> dict[str, Due]:
         with self._connection() as db:

@@ -9,7 +9,8 @@ from datetime import UTC, datetime
 from referee.store import codec
 from referee.store.base import Due, Proposal, Snapshot, StoredSpec, TableRecord
 
-# seat, move, verdict, move_id, seq, created_at: the columns a proposal is selected with
+# the columns a proposal is selected with, in the order `proposal` reads them
+PROPOSAL_COLUMNS = "seat, move, verdict, move_id, seq, created_at"
 ProposalRow = tuple[int, str, str, str | None, int | None, str | datetime]
 # deadline_number, deadline_at: a table's pending deadline (both NULL: none)
 DueRow = tuple[int | None, float | None]

@@ -244,7 +244,7 @@ class SqliteStore(Store):
                 else None
             )
             moves = self._db.execute(
-                "SELECT seat, move, verdict, move_id, seq, created_at FROM proposals "
+                f"SELECT {rows.PROPOSAL_COLUMNS} FROM proposals "
                 "WHERE table_id = ? AND seq > ? ORDER BY seq",
                 (table_id, rows.skipped_before(snapshot)),
             ).fetchall()
@@ -260,7 +260,7 @@ class SqliteStore(Store):
     def moves_after(self, table_id: str, version: int) -> tuple[Proposal, ...]:
         with self._lock:
             found = self._db.execute(
-                "SELECT seat, move, verdict, move_id, seq, created_at FROM proposals "
+                f"SELECT {rows.PROPOSAL_COLUMNS} FROM proposals "
                 "WHERE table_id = ? AND seq > ? ORDER BY seq",
                 (table_id, version),
             ).fetchall()
@@ -346,8 +346,7 @@ class SqliteStore(Store):
     def find_verdict(self, table_id: str, move_id: str) -> Proposal | None:
         with self._lock:
             row = self._db.execute(
-                "SELECT seat, move, verdict, move_id, seq, created_at FROM proposals "
-                "WHERE table_id = ? AND move_id = ?",
+                f"SELECT {rows.PROPOSAL_COLUMNS} FROM proposals WHERE table_id = ? AND move_id = ?",
                 (table_id, move_id),
             ).fetchone()
         return rows.proposal(row) if row else None
@@ -358,8 +357,8 @@ class SqliteStore(Store):
 
     def table_ids(self) -> list[str]:
         with self._lock:
-            rows = self._db.execute("SELECT id FROM tables ORDER BY created_at, rowid").fetchall()
-        return [r[0] for r in rows]
+            found = self._db.execute("SELECT id FROM tables ORDER BY created_at, rowid").fetchall()
+        return [r[0] for r in found]
 
     def deadlines(self) -> dict[str, Due]:
         with self._lock:
