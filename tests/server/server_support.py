@@ -7,6 +7,7 @@ import contextlib
 import signal
 import subprocess
 import sys
+import tempfile
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -50,11 +51,12 @@ class ServerProcess:
 
     def __init__(self, db: Path | None = None, *, store: Sequence[str] = ()) -> None:
         where = ["--db", str(db)] if db is not None else list(store)
+        self.log = tempfile.TemporaryFile(mode="w+")  # read back when a stop goes wrong
         self.process = subprocess.Popen(
             [sys.executable, "-m", "referee", "serve", "--port", "0", *where, "--allow-stacked"],
             cwd=ROOT,
             stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
+            stderr=self.log,
             text=True,
         )
         assert self.process.stdout is not None
@@ -71,10 +73,20 @@ class ServerProcess:
     def stop(self, signum: signal.Signals = signal.SIGTERM) -> int:
         """Signal the process, then close the channel: calls in flight see the server go."""
         self.process.send_signal(signum)
-        code = self.process.wait(timeout=START_TIMEOUT_S)
+        try:
+            code = self.process.wait(timeout=START_TIMEOUT_S)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+            code = None
         self.channel.close()
         assert self.process.stdout is not None
         self.process.stdout.close()
+        self.log.seek(0)
+        said = self.log.read()
+        self.log.close()
+        assert code is not None, f"the server did not stop; its last words:\n{said[-4000:]}"
+        assert "Thread 0x" not in said, f"the server's stop stalled (faulthandler):\n{said[-4000:]}"
         return code
 
 
