@@ -82,8 +82,9 @@ bench: $(STAMP) $(API) ## measure proposals per second and verdict latency
 bench-cluster: $(STAMP) $(API) ## Propose/s, p50/p99 of 1, 2, 4 referees on one PostgreSQL, beside SQLite; cores used (2 min)
 	$(BIN)/python -m tests.bench_cluster
 
-soak: $(STAMP) $(API) ## the liveness checks at 10 times their size, with what they covered (several minutes)
-	LIVENESS_SCALE=10 LIVENESS_REPORT=1 $(BIN)/python -m pytest -s -q tests/liveness
+soak: $(STAMP) $(API) ## the liveness checks at 10 times their size, the long property runs at 3 (several minutes)
+	LIVENESS_SCALE=10 LIVENESS_REPORT=1 SOAK_SCALE=3 $(BIN)/python -m pytest -s -q -n 2 tests/liveness \
+	  tests/mechanics/rummy/test_stateful.py tests/engine/test_fair_deal_rederived.py
 
 cluster: $(STAMP) $(API) ## several referees on one PostgreSQL at the issue's sizes: races, kill -9, restarts (2 min)
 	CLUSTER_SCALE=1 $(BIN)/python -m pytest -s -q -n 2 tests/cluster

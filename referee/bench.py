@@ -46,15 +46,16 @@ from referee_client.client import CHANNEL_OPTIONS, RETRY_POLICY
 
 
 def recorded_game(
-    game: Any, seed: int, most: int | None = None
+    game: Any, seed: int, most: int | None = None, *, setup: TableSetup | None = None
 ) -> tuple[TableSetup, list[tuple[int, Move]]]:
     """Every proposal (accepted or not) of a seeded bot game, to replay as a workload: on the
-    table its mechanic's plugin sets for the bench, to the end or for the hands it says (or for
-    `most` proposals)."""
+    table its mechanic's plugin sets for the bench (or on `setup`), to the end or for the hands
+    it says (or for `most` proposals)."""
     plugin = installed.by_name()[game.spec.mechanics]
     if plugin.bench_setup is None or plugin.transcript is None:
         raise ValueError(f"`{game.name}`: its mechanics has no bench workload")
-    setup, bot, hands = plugin.bench_setup(game.name, seed), plugin.transcript, plugin.bench_hands
+    bot, hands = plugin.transcript, plugin.bench_hands
+    setup = setup if setup is not None else plugin.bench_setup(game.name, seed)
     table = Table.create(game, setup)
     candidates = bot.candidates(game.resolve_options(setup.options))
     rng = random.Random(seed)

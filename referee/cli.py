@@ -28,6 +28,8 @@ COMMANDS = {
     "replay": "replay",
     "readjudicate": "readjudicate",
     "export": "export",
+    "verify": "verify",
+    "key": "key",
     "conformance": "conformance",
     "play": "play",
     "diff": "diff",

@@ -38,6 +38,7 @@ from referee.commands.arguments import from_environment, non_negative, port, pos
 from referee.errors import RefereeError, SpecErrors
 from referee.metrics import serve_metrics
 from referee.proofs.typecheck import property_errors
+from referee.records.signing import signing_key
 from referee.server.app import MAX_MESSAGE_BYTES, MAX_WORKERS, Server, ServerConfig, create_server
 from referee.server.limits import Limits, Rate
 from referee.server.logging import configure_logging, log_started, log_stopped
@@ -127,6 +128,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--open-create",
         action="store_true",
         help="anyone may create tables, even on a non-loopback address",
+    )
+    access.add_argument(
+        "--signing-key",
+        type=Path,
+        help="sign game records with this Ed25519 key (PEM, or its seed in hex); "
+        "default: a key made on first start and kept in the store",
     )
     access.add_argument("--tls-cert", type=Path, help="PEM certificate chain: serve TLS")
     access.add_argument("--tls-key", type=Path, help="PEM private key of --tls-cert")
@@ -320,12 +327,18 @@ def serve_until_stopped(
     args: argparse.Namespace, config: ServerConfig, games: dict[str, Game]
 ) -> int:
     store = open_store(args)
+    try:
+        key = signing_key(args.signing_key, store)
+    except RefereeError:
+        store.close()
+        raise
     service = RefereeService(
         store,
         games,
         max_live_tables=args.max_live_tables,
         max_streams_per_table=config.limits.streams_per_table,
         allow_stacked=args.allow_stacked,
+        signing_key=key,
     )
     try:
         server, port = bind(service, args.host, args.port, config)
@@ -348,7 +361,13 @@ def serve_until_stopped(
     for signum in (signal.SIGTERM, signal.SIGINT):
         signal.signal(signum, lambda *_: stopping.set())
     server.start()
-    log_started(f"{args.host}:{port}", service.games, store, metrics.port if metrics else None)
+    log_started(
+        f"{args.host}:{port}",
+        service.games,
+        store,
+        metrics.port if metrics else None,
+        key.key_id,
+    )
     print(f"referee listening on {args.host}:{port}", flush=True)
     # deadlines left open by a previous run (a claim window's) come back, while serving
     threading.Thread(target=service.resume_deadlines, name="resume-deadlines", daemon=True).start()

@@ -40,13 +40,19 @@ TOP_KEYS = (
     "entropy",
     "deal_commitment",
     "steps",
-    # what an exported record carries besides (`referee export`): read, not judged by
+    # what an exported record carries besides (`referee export`, docs/records.md): read, not
+    # judged by (`referee verify` checks them)
+    "table",
     "rules_version",
+    "salt",
+    "decks",
     "result",
+    "signature",
 )
 DEAL_KEYS = ("hands", "turned", "stock", "deck", "seed")
-# `version` and `at`: an exported record's (the version the move made, the server's time)
-STEP_KEYS = ("seat", "move", "expect", "rule", "check", "close_window", "version", "at")
+# `version`, `at` and `prev`: an exported record's (the version the move made, the server's
+# time, the hash of the step before it)
+STEP_KEYS = ("seat", "move", "expect", "rule", "check", "close_window", "version", "at", "prev")
 
 
 class ScenarioError(InvalidArgument):
@@ -411,7 +417,7 @@ def _read_step(item: Any, seats: int, where: Where) -> Step:
     return CloseWindowStep(where)
 
 
-RECORDED = ("version", "at")  # what a record says of a step besides: when, at which version
+RECORDED = ("version", "at", "prev")  # what a record says of a step besides the move
 
 
 def _only(item: Mapping[str, Any], key: str, *also: str) -> None:

@@ -1,6 +1,7 @@
 """Who may create tables: with `serve --create-token`, only a caller that sends the operator's
 token (metadata `x-create-token`); everyone else gets PERMISSION_DENIED. Seats need no such
-token: each acts with the token CreateTable gave it."""
+token: each acts with the token CreateTable gave it. The same token makes a caller the operator,
+who gets the full record of a table in play (GetRecord)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from typing import Any
 
 import grpc
 
+from referee.errors import PermissionDenied
 from referee.server.limits import CREATE_TABLE
 from referee.server.metadata import CREATE_HEADER, metadata_value
 
@@ -38,3 +40,18 @@ class CreateTokenInterceptor(grpc.aio.ServerInterceptor):
             request_deserializer=handler.request_deserializer,
             response_serializer=handler.response_serializer,
         )
+
+
+class OperatorToken:
+    """Whether a call comes from the operator: it sends the create token (`x-create-token`).
+    A token sent that is not the operator's is refused, not taken for a seat's or nobody's."""
+
+    def __init__(self, expected: str | None) -> None:
+        self._expected = None if expected is None else expected.encode("utf-8")
+
+    def given(self, token: str | None) -> bool:
+        if not token:
+            return False
+        if self._expected is None or not hmac.compare_digest(token.encode("utf-8"), self._expected):
+            raise PermissionDenied(f"`{CREATE_HEADER}` is not the operator's token")
+        return True

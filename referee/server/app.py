@@ -134,7 +134,9 @@ async def _build(
             ("grpc.so_reuseport", 0),  # a second referee on a busy port fails, not shares
         ],
     )
-    add_referee_servicer(RefereeServicer(service, workers), aio_server)  # parses its own requests
+    add_referee_servicer(
+        RefereeServicer(service, workers, config.create_token), aio_server
+    )  # parses its own requests
     health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, aio_server)
     for name in ("", SERVICE_NAME):  # "": the server as a whole

@@ -80,8 +80,11 @@ def log_verdict(table_id: str, move_type: str, ruling: Ruling, latency_s: float)
     )
 
 
-def log_started(address: str, games: list[str], store: Store, metrics_port: int | None) -> None:
-    """The start-up line: what runs, where, with which games and which store."""
+def log_started(
+    address: str, games: list[str], store: Store, metrics_port: int | None, signing_key_id: str
+) -> None:
+    """The start-up line: what runs, where, with which games, which store and which signing key
+    (its id only: `referee.records.signing`)."""
     where = "memory"
     if isinstance(store, SqliteStore):
         where = f"sqlite:{store.path}"
@@ -94,6 +97,7 @@ def log_started(address: str, games: list[str], store: Store, metrics_port: int 
         games=games,
         store=where,
         metrics_port=metrics_port,
+        signing_key=signing_key_id,
     )
 
 

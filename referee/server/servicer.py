@@ -24,9 +24,11 @@ import grpc
 from referee.api.v1 import referee_pb2 as pb
 from referee.api.v1 import referee_pb2_grpc
 from referee.i18n import preferences
+from referee.records.signing import ALGORITHM
 from referee.server import convert
+from referee.server.access import OperatorToken
 from referee.server.logging import log_verdict
-from referee.server.metadata import LANGUAGE_HEADER, TOKEN_HEADER, metadata_value
+from referee.server.metadata import CREATE_HEADER, LANGUAGE_HEADER, TOKEN_HEADER, metadata_value
 from referee.server.status import abort
 from referee.service import RefereeService, SeenMove, Subscription
 
@@ -43,9 +45,14 @@ def languages(context: grpc.aio.ServicerContext[Any, Any]) -> list[str]:
 
 
 class RefereeServicer(referee_pb2_grpc.RefereeServicer):
-    def __init__(self, service: RefereeService, workers: Executor) -> None:
+    def __init__(
+        self, service: RefereeService, workers: Executor, operator_token: str | None = None
+    ) -> None:
+        """`operator_token`: the operator's (`serve --create-token`), which GetRecord shows
+        the full record of a table in play to; None: no caller is the operator."""
         self._service = service
         self._workers = workers
+        self._operator = OperatorToken(operator_token)
 
     async def _run(
         self,
@@ -98,6 +105,27 @@ class RefereeServicer(referee_pb2_grpc.RefereeServicer):
         self, request: pb.AdjudicateRequest, context: grpc.aio.ServicerContext[Any, Any]
     ) -> pb.AdjudicateResponse:
         return await self._run(context, "Adjudicate", self._adjudicate, request)
+
+    async def GetRecord(
+        self, request: pb.GetRecordRequest, context: grpc.aio.ServicerContext[Any, Any]
+    ) -> pb.GetRecordResponse:
+        metadata = context.invocation_metadata()
+        return await self._run(
+            context,
+            "GetRecord",
+            self._record,
+            request,
+            seat_token(context),
+            metadata_value(metadata, CREATE_HEADER),
+        )
+
+    async def GetSigningKey(
+        self, request: pb.GetSigningKeyRequest, context: grpc.aio.ServicerContext[Any, Any]
+    ) -> pb.GetSigningKeyResponse:
+        key = self._service.signing_key
+        return pb.GetSigningKeyResponse(
+            algorithm=ALGORITHM, public_key=key.public_hex, key_id=key.key_id
+        )
 
     async def Watch(
         self, request: pb.WatchRequest, context: grpc.aio.ServicerContext[Any, Any]
@@ -166,6 +194,13 @@ class RefereeServicer(referee_pb2_grpc.RefereeServicer):
     def _view(self, request: pb.GetViewRequest, token: str | None) -> pb.GetViewResponse:
         view = self._service.view(request.table_id, token, seat=convert.optional(request, "seat"))
         return convert.view_to_proto(view)
+
+    def _record(
+        self, request: pb.GetRecordRequest, token: str | None, operator_token: str | None
+    ) -> pb.GetRecordResponse:
+        operator = self._operator.given(operator_token)
+        given = self._service.record(request.table_id, token, operator=operator)
+        return pb.GetRecordResponse(record=given.text, full=given.full)
 
     def _adjudicate(self, request: pb.AdjudicateRequest) -> pb.AdjudicateResponse:
         if request.WhichOneof("record") == "record_yaml":

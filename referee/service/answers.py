@@ -53,3 +53,9 @@ class SeatView:
     commitment: str
     over: bool
     rules_version: str  # the table's own: it keeps it when the spec changes (`spec.versions`)
+
+
+@dataclass(frozen=True)
+class GivenRecord:
+    text: str  # the signed record, as signed (referee.records.seal)
+    full: bool  # False: what one seat, or a spectator, may see of a table in play

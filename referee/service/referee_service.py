@@ -33,12 +33,15 @@ from referee.errors import FailedPrecondition, InvalidArgument, RefereeError, Ve
 from referee.i18n.events import Narrator
 from referee.metrics import Metrics
 from referee.model import JSON, Move, Verdict
+from referee.records.seal import sealed
+from referee.records.signing import SigningKey, kept_signing_key
 from referee.redaction import events_for
 from referee.scheduler import Scheduler
 from referee.service import auth
-from referee.service.answers import CreatedTable, Ruling, SeatView
+from referee.service.answers import CreatedTable, GivenRecord, Ruling, SeatView
 from referee.service.deadlines import Deadlines
 from referee.service.following import HEARD_LATE_S, Following
+from referee.service.records import seen_record, stored_record
 from referee.service.rules_versions import RulesVersions
 from referee.service.stored_log import StoredLog
 from referee.service.tables import MAX_LIVE_TABLES, LiveTable, LiveTables
@@ -72,10 +75,14 @@ class RefereeService:
         metrics: Metrics | None = None,
         clock: Clock | None = None,
         snapshot_every: int = SNAPSHOT_EVERY,
+        signing_key: SigningKey | None = None,
     ) -> None:
         """`clock`: what deadlines are measured by (the real one, `Scheduler`, by default);
-        `snapshot_every`: how many moves between two snapshots of a table (0: none)."""
+        `snapshot_every`: how many moves between two snapshots of a table (0: none);
+        `signing_key`: what records are signed with (by default the store's, made if it has
+        none)."""
         self._store = store
+        self.signing_key = signing_key or kept_signing_key(store)
         self._snapshot_every = snapshot_every
         self._allow_stacked = allow_stacked  # a chosen seed or a stacked deal (test mode)
         self._games = dict(games)
@@ -219,6 +226,19 @@ class RefereeService:
                 table.is_over,
                 rules_version(table.game),
             )
+
+    def record(self, table_id: str, token: str | None, *, operator: bool = False) -> GivenRecord:
+        """The table's signed record: the full one when the table is over or for the operator,
+        else what the token's seat (a spectator, without a token) may see."""
+        with self._tables.locked(table_id, token) as live:
+            viewer = auth.viewer(table_id, live.seat_of_token, token, None)
+            full = operator or live.table.is_over
+            version = rules_version(live.table.game)
+        if full:
+            record = stored_record(self._store, self._versions, table_id)
+        else:
+            record = seen_record(self._store.load_table(table_id), version, viewer)
+        return GivenRecord(sealed(record, self.signing_key), full)
 
     def watch(
         self,

@@ -151,6 +151,11 @@ class Store(ABC):
         """The rules version of this hash, if the store keeps it."""
 
     @abstractmethod
+    def signing_key(self, new: str) -> str:
+        """The key the referee signs records with (an Ed25519 seed, hex): the one kept, else
+        `new`, kept from now on. Every process sharing the store gets the same."""
+
+    @abstractmethod
     def load_table(self, table_id: str, *, after_snapshot: bool = False) -> TableRecord:
         """The table's set-up, token hashes and accepted moves; `NotFound` if unknown. With
         `after_snapshot`, its latest snapshot too, and only the moves from the last one that

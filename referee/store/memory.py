@@ -62,6 +62,7 @@ class MemoryStore(Store):
     def __init__(self) -> None:
         self._tables: dict[str, _Table] = {}
         self._specs: dict[str, StoredSpec] = {}  # by version: each kept once
+        self._signing_key: str | None = None
         self._lock = threading.Lock()
 
     def create_table(
@@ -85,6 +86,12 @@ class MemoryStore(Store):
     def stored_spec(self, version: str) -> StoredSpec | None:
         with self._lock:
             return self._specs.get(version)
+
+    def signing_key(self, new: str) -> str:
+        with self._lock:
+            if self._signing_key is None:
+                self._signing_key = new
+            return self._signing_key
 
     def load_table(self, table_id: str, *, after_snapshot: bool = False) -> TableRecord:
         with self._lock:

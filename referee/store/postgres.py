@@ -104,6 +104,14 @@ MIGRATIONS: tuple[str, ...] = (
     );
     ALTER TABLE tables ADD COLUMN spec_sha256 TEXT REFERENCES specs(sha256);
     """,
+    # version 5: the referee's signing key (one row), made by the first process to start
+    """
+    CREATE TABLE signing_key (
+        one         INTEGER PRIMARY KEY CHECK (one = 1),
+        seed        TEXT NOT NULL,
+        created_at  TIMESTAMPTZ NOT NULL DEFAULT now()
+    );
+    """,
 )
 
 # the table's latest snapshot replaces an older one (a cache: only the newest is of use)
@@ -230,6 +238,17 @@ class PostgresStore(Store):
                 "SELECT sha256, game, text FROM specs WHERE sha256 = %s", (version,)
             ).fetchone()
         return rows.stored_spec(row)
+
+    def signing_key(self, new: str) -> str:
+        with self._transaction() as db:  # two processes starting at once: one row, both read it
+            db.execute(
+                "INSERT INTO signing_key (one, seed) VALUES (1, %s) ON CONFLICT (one) DO NOTHING",
+                (new,),
+            )
+            row = db.execute("SELECT seed FROM signing_key").fetchone()
+        if row is None:  # inserted, or there already, in this very transaction
+            raise RefereeError("the database keeps no signing key")
+        return str(row[0])
 
     def moves_after(self, table_id: str, version: int) -> tuple[Proposal, ...]:
         with self._connection() as db:

@@ -98,6 +98,14 @@ MIGRATIONS: tuple[str, ...] = (
     -- NULL: a table created before rules versions (served under the spec loaded now)
     ALTER TABLE tables ADD COLUMN spec_sha256 TEXT REFERENCES specs(sha256);
     """,
+    # version 5: the referee's signing key (one row), made on first start (referee.records)
+    """
+    CREATE TABLE signing_key (
+        one         INTEGER PRIMARY KEY CHECK (one = 1),
+        seed        TEXT NOT NULL,        -- Ed25519 private key seed, hex
+        created_at  TEXT NOT NULL
+    );
+    """,
 )
 
 # the table's latest snapshot replaces an older one (a cache: only the newest is of use)
@@ -256,6 +264,15 @@ class SqliteStore(Store):
                 "SELECT sha256, game, text FROM specs WHERE sha256 = ?", (version,)
             ).fetchone()
         return rows.stored_spec(row)
+
+    def signing_key(self, new: str) -> str:
+        with self._transaction() as db:
+            db.execute(
+                "INSERT INTO signing_key (one, seed, created_at) VALUES (1, ?, ?) "
+                "ON CONFLICT (one) DO NOTHING",
+                (new, _now()),
+            )
+            return str(db.execute("SELECT seed FROM signing_key").fetchone()[0])
 
     def moves_after(self, table_id: str, version: int) -> tuple[Proposal, ...]:
         with self._lock:

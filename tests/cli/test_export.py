@@ -1,6 +1,7 @@
 """`referee export`: the record of a table played through the service, from its store, replays
 with `referee replay` (and so Adjudicate) to the result it states, for every shipped game; each
-move carries the version it made and the server's time."""
+move carries the version it made and the server's time; it is signed by the store's key, and
+`referee verify` checks it."""
 
 from __future__ import annotations
 
@@ -49,9 +50,16 @@ def test_an_exported_record_replays_to_its_result(
     answer = adjudicate(games, record)
     assert answer["legal"]
     assert {k: answer["result"][k] for k in record["result"]} == record["result"]
-    assert set(record["result"]) == {k for k in RESULT_FIELDS if k in answer["result"]}
+    assert set(record["result"]) == {
+        k for k in ("version", *RESULT_FIELDS) if k in answer["result"]
+    }
     assert main(["replay", str(out)]) == 0  # the command line agrees
     assert "legal:" in capsys.readouterr().out
+    assert main(["key", "--db", str(db)]) == 0  # the store's key signed it
+    public = capsys.readouterr().out.strip()
+    assert record["signature"]["key"] == public
+    assert main(["verify", str(out), "--key", public]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == "verified"
 
 
 def test_an_unknown_table_or_store_is_one_line(

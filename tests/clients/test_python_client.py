@@ -5,6 +5,7 @@ are kept in memory: a whole match is thousands of moves, and every one would wai
 from __future__ import annotations
 
 import importlib.util
+import json
 from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
@@ -78,3 +79,10 @@ def test_rejected_move_is_explained_and_changes_nothing(client: RefereeClient) -
     fixes = [v["fix"] for v in verdict["violations"]]  # how to mend it, `{}` where none is told
     assert {"kind": "move_instead", "moves": ["draw", "take_discard"]} in fixes
     assert client.view(table.id, table.tokens[1]) == before
+
+
+def test_a_record_comes_signed_by_the_referees_key(client: RefereeClient) -> None:
+    table = client.create_table("pontinho", seats=3, seed=5)
+    record = json.loads(client.record(table.id, table.tokens[1]))
+    assert record["seen_by"] == 1 and record["signature"]["key"] == client.signing_key()
+    assert client.view(table.id)["rules_version"] == record["rules_version"]

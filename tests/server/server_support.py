@@ -51,7 +51,8 @@ class ServerProcess:
 
     def __init__(self, db: Path | None = None, *, store: Sequence[str] = ()) -> None:
         where = ["--db", str(db)] if db is not None else list(store)
-        self.log = tempfile.TemporaryFile(mode="w+")  # read back when a stop goes wrong
+        # read back when a stop goes wrong; closed by `stop`
+        self.log = tempfile.TemporaryFile(mode="w+")  # noqa: SIM115
         self.process = subprocess.Popen(
             [sys.executable, "-m", "referee", "serve", "--port", "0", *where, "--allow-stacked"],
             cwd=ROOT,

@@ -13,6 +13,7 @@ import structlog
 from referee.api.v1 import referee_pb2 as pb
 from referee.api.v1.referee_pb2_grpc import RefereeStub
 from referee.server.logging import processors
+from referee.service import RefereeService
 
 from server_support import open_table, status_of
 
@@ -54,9 +55,11 @@ def test_the_control_a_chain_with_locals_would_leak() -> None:
     assert TOKEN in out.getvalue()
 
 
-def test_no_issued_token_reaches_the_log_of_a_busy_server(stub: RefereeStub) -> None:
-    """Tables created, moves proposed with right and forged tokens, views and
-    watches asked: the server's log lines hold none of the tokens it issued."""
+def test_no_issued_token_reaches_the_log_of_a_busy_server(
+    stub: RefereeStub, service: RefereeService
+) -> None:
+    """Tables created, moves proposed with right and forged tokens, views, watches and records
+    asked: the server's log lines hold none of the tokens it issued, nor its signing key."""
     out = io.StringIO()
     structlog.configure(processors=processors(), logger_factory=structlog.PrintLoggerFactory(out))
     try:
@@ -74,8 +77,14 @@ def test_no_issued_token_reaches_the_log_of_a_busy_server(stub: RefereeStub) -> 
                 metadata=(("x-seat-token", table.tokens[0]),),
             )
             stream.cancel()
+            for token in (table.tokens[0], None):
+                stub.GetRecord(
+                    pb.GetRecordRequest(table_id=table.table_id),
+                    metadata=(("x-seat-token", token),) if token else (),
+                )
     finally:
         structlog.reset_defaults()
     logged = out.getvalue()
     assert logged.count("\n") > 10 and '"verdict"' in logged
     assert not [t for t in tokens if t in logged]
+    assert service.signing_key.seed_hex not in logged

@@ -103,7 +103,7 @@ def test_a_failed_write_leaves_no_trace(tmp_path: Path) -> None:
 def test_a_table_from_before_rules_versions_is_migrated_with_none(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A file of schema version 3 (no `specs`): its tables come through version 4 unpinned."""
+    """A file of schema version 3 (no `specs`): its tables come through the later versions unpinned."""
     with monkeypatch.context() as patched:
         patched.setattr(sqlite, "MIGRATIONS", MIGRATIONS[:3])
         SqliteStore(tmp_path / "t.db").close()
@@ -114,5 +114,12 @@ def test_a_table_from_before_rules_versions_is_migrated_with_none(
     db.commit()
     db.close()
     store = SqliteStore(tmp_path / "t.db")
-    assert pragma(store, "user_version") == len(MIGRATIONS) == 4
+    assert pragma(store, "user_version") == len(MIGRATIONS) == 5
     assert store.load_table("t1").rules_version is None
+
+
+def test_the_signing_key_outlives_the_process(tmp_path: Path) -> None:
+    first = SqliteStore(tmp_path / "t.db")
+    kept = first.signing_key("c" * 64)
+    first.close()
+    assert SqliteStore(tmp_path / "t.db").signing_key("d" * 64) == kept

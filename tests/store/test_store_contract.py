@@ -244,3 +244,8 @@ def test_a_table_whose_id_is_taken_keeps_its_own_version(store: Store) -> None:
     with pytest.raises(StoreConflict):
         store.create_table("t1", SETUP, TOKENS, CORRECTED)
     assert store.load_table("t1").rules_version == RULES.version
+
+
+def test_the_first_signing_key_offered_is_the_one_kept(store: Store) -> None:
+    assert store.signing_key("a" * 64) == "a" * 64
+    assert store.signing_key("b" * 64) == "a" * 64  # a second process starting: the same key

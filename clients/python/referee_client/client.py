@@ -130,6 +130,7 @@ class RefereeClient:
         self.channel = channel or grpc.insecure_channel(target, CHANNEL_OPTIONS)
         self.stub = pb_grpc.RefereeStub(self.channel)
         self._language = ((LANGUAGE_HEADER, language),) if language else ()
+        self._create_token = create_token
         self._create_metadata = self._with(CREATE_HEADER, create_token)
 
     def _with(self, key: str, value: str | None) -> tuple[tuple[str, str], ...]:
@@ -214,7 +215,20 @@ class RefereeClient:
         reply = self.stub.GetView(
             pb.GetViewRequest(table_id=table_id), metadata=self._with(TOKEN_HEADER, token)
         )
-        return {**_data(reply.view), "version": reply.version}
+        return {**_data(reply.view), "version": reply.version, "rules_version": reply.rules_version}
+
+    def record(self, table_id: str, token: str | None = None) -> str:
+        """The table's signed game record, as its text (docs/records.md): the full one once the
+        table is over (or for the operator's create token), else what `token`'s seat may see."""
+        operator = ((CREATE_HEADER, self._create_token),) if self._create_token else ()
+        metadata = self._with(TOKEN_HEADER, token) + operator
+        reply = self.stub.GetRecord(pb.GetRecordRequest(table_id=table_id), metadata=metadata)
+        return str(reply.record)
+
+    def signing_key(self) -> str:
+        """The referee's public key (Ed25519, hex): what its records are signed with."""
+        reply = self.stub.GetSigningKey(pb.GetSigningKeyRequest(), metadata=self._language)
+        return str(reply.public_key)
 
     def watch(
         self, table_id: str, token: str | None = None, from_version: int = 0

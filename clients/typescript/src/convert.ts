@@ -54,7 +54,7 @@ export function verdictFrom<E>(verdict: ProtoVerdict | undefined): Verdict<E> {
 
 export function viewFrom<V>(response: GetViewResponse): SeatView<V> {
   return { view: (response.view ?? {}) as V, version: response.version, seat: response.seat,
-    commitment: response.commitment, over: response.over };
+    commitment: response.commitment, over: response.over, rulesVersion: response.rulesVersion };
 }
 
 export function updateFrom<E>(response: WatchResponse): WatchUpdate<E> {

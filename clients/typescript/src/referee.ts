@@ -14,7 +14,7 @@ import {
   type WatchResponse,
 } from "./gen/referee/v1/referee.js";
 import type {
-  Adjudication, GameTypes, JsonObject, SeatView, TypesOf, Verdict, WatchUpdate,
+  Adjudication, GameRecord, GameTypes, JsonObject, SeatView, SigningKey, TypesOf, Verdict, WatchUpdate,
 } from "./types.js";
 
 export const TOKEN_HEADER = "x-seat-token";
@@ -103,9 +103,7 @@ export class Referee {
       options: options.options && (withoutUndefined(options.options) as JsonObject),
       deal: options.deal && (withoutUndefined(options.deal) as JsonObject),
     });
-    const metadata = new Metadata();
-    if (this.createToken) metadata.set(CREATE_HEADER, this.createToken);
-    const response = await this.call(this.client.createTable, request, metadata);
+    const response = await this.call(this.client.createTable, request, this.operatorMetadata());
     const tokens = new Map(response.seats.map((s) => [s.seat, s.token]));
     return new Table(this, response.tableId, tokens, response.commitment, response.dealCommitment);
   }
@@ -120,6 +118,19 @@ export class Referee {
     const request = AdjudicateRequest.fromPartial(typeof record === "string"
       ? { recordYaml: record } : { recordData: withoutUndefined(record) as JsonObject });
     return adjudicationFrom(await this.call(this.client.adjudicate, request));
+  }
+
+  /** The public key the referee signs game records with. */
+  async signingKey(): Promise<SigningKey> {
+    const { algorithm, publicKey, keyId } = await this.call(this.client.getSigningKey, {});
+    return { algorithm, publicKey, keyId };
+  }
+
+  /** The operator's metadata (its create token), when this connection holds one. */
+  operatorMetadata(): Metadata {
+    const metadata = new Metadata();
+    if (this.createToken) metadata.set(CREATE_HEADER, this.createToken);
+    return metadata;
   }
 
   /** One unary call, its failure a RefereeError with the gRPC status. */
@@ -165,6 +176,11 @@ export class Table<T extends GameTypes = GameTypes> {
   watch(options: { fromVersion?: number } = {}): AsyncIterable<WatchUpdate<T["event"]>> {
     return watch<T>(this, undefined, options.fromVersion ?? 0);
   }
+
+  /** The signed record: full once the table is over (or for the operator), else a spectator's. */
+  record(): Promise<GameRecord> {
+    return getRecord(this, this.referee.operatorMetadata());
+  }
 }
 
 /** One seat of a table: every call carries its token. */
@@ -187,6 +203,11 @@ export class Seat<T extends GameTypes = GameTypes> {
     return getView<T>(this.table, this.metadata());
   }
 
+  /** The signed record as this seat may see it (the full one once the table is over). */
+  record(): Promise<GameRecord> {
+    return getRecord(this.table, this.metadata());
+  }
+
   /** The accepted moves, redacted for this seat: ends when the table is over. */
   watch(options: { fromVersion?: number } = {}): AsyncIterable<WatchUpdate<T["event"]>> {
     return watch<T>(this.table, this.metadata(), options.fromVersion ?? 0);
@@ -203,6 +224,12 @@ async function getView<T extends GameTypes>(table: Table<T>, metadata?: Metadata
   const referee = table.referee;
   const response = await referee.call(referee.client.getView, { tableId: table.id }, metadata);
   return viewFrom<T["view"]>(response);
+}
+
+async function getRecord<T extends GameTypes>(table: Table<T>, metadata: Metadata): Promise<GameRecord> {
+  const referee = table.referee;
+  const response = await referee.call(referee.client.getRecord, { tableId: table.id }, metadata);
+  return { text: response.record, full: response.full };
 }
 
 /** A Watch stream as an async iterable; leaving the loop early cancels the call. */

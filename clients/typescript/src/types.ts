@@ -52,6 +52,24 @@ export interface SeatView<V = JsonObject> {
   seat: number | undefined;
   commitment: string;
   over: boolean;
+  /** The rules the table plays: the sha256 of its game's spec as loaded when it was created. */
+  rulesVersion: string;
+}
+
+/** A table's signed game record (docs/records.md), as GetRecord gives it. */
+export interface GameRecord {
+  /** The record's text, byte for byte as signed: `referee verify` checks it. */
+  text: string;
+  /** The full record (it replays); false: what one seat, or a spectator, may see. */
+  full: boolean;
+}
+
+/** The public key the referee signs records with. */
+export interface SigningKey {
+  algorithm: string;
+  /** 32 bytes, hex. */
+  publicKey: string;
+  keyId: string;
 }
 
 /** One accepted move, as a Watch stream gives it. */

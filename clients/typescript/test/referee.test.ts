@@ -127,6 +127,24 @@ describe("a table", () => {
     assert.equal(report.legal, true);
     assert.equal(report.moves, 1);
   });
+
+  test("GetRecord: a seat's signed record, by the key GetSigningKey gives", async () => {
+    const table = await referee.createTable("pontinho", { seats: 3, deal: DEAL });
+    await table.seat(1).propose(pontinho.draw());
+    const own = await table.seat(1).record();
+    const record = JSON.parse(own.text);
+    assert.equal(own.full, false);
+    assert.equal(record.seen_by, 1);
+    assert.equal(record.steps.length, 1);
+    const key = await referee.signingKey();
+    assert.equal(key.algorithm, "ed25519");
+    assert.equal(record.signature.key, key.publicKey);
+    const spectator = JSON.parse((await table.record()).text);
+    assert.equal(spectator.seen_by, "public");
+    assert.ok(!JSON.stringify(spectator).includes("4C"));  // seat 1 drew it: nobody else sees it
+    assert.ok(JSON.stringify(record).includes("4C"));
+    assert.equal((await table.view()).rulesVersion, record.rules_version);
+  });
 });
 
 describe("the example", () => {

@@ -33,6 +33,7 @@ from referee.engine.table import Table, TableSetup
 from referee.model import ADJUDICATOR, Move, Verdict
 from referee_bots.rummy_bot import turn_candidates
 from tests.games import shipped_games
+from tests.soak import SOAK_SCALE
 
 GAME = shipped_games()["pontinho"]
 TWO_PACKS = Counter(codes(french_pack(2)))
@@ -637,9 +638,10 @@ class PontinhoMatch(RuleBasedStateMachine):
 
 
 # No shrinking: a match is long, and shrinking one takes minutes; a failure prints its steps
-# (and the example database replays it on the next run).
+# (and the example database replays it on the next run). `make soak` plays three times as many
+# matches (`SOAK_SCALE`) as make test's ten.
 PontinhoMatch.TestCase.settings = settings(
-    max_examples=30,
+    max_examples=10 * SOAK_SCALE,
     stateful_step_count=25,
     deadline=None,
     phases=[Phase.explicit, Phase.reuse, Phase.generate],

@@ -1,0 +1,139 @@
+"""`referee.records.verification`: a signed record of every game verifies; every byte changed,
+every step dropped or altered, a result or a secret rewritten, a record re-signed by another key:
+each is caught, by the check that should catch it."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from referee.records.chain import chained
+from referee.records.seal import sealed, unsealed
+from referee.records.signing import SigningKey
+from referee.records.verification import Verification, verify
+from referee.spec.registry import Game
+from tests.games import shipped_games
+from tests.records.played import signed_record
+
+GAMES = sorted(shipped_games())
+KEY = SigningKey.generate()
+
+
+def failed(verified: Verification) -> set[str]:
+    return {check.name for check in verified.checks if check.holds is False}
+
+
+def unchecked(verified: Verification) -> set[str]:
+    return {check.name for check in verified.checks if check.holds is None}
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_signed_record_of_every_game_verifies(name: str, games: dict[str, Game]) -> None:
+    text = signed_record(games[name], most=60, key=KEY)
+    verified = verify(text, games.values(), trusted=KEY.public)
+    assert verified.holds and not unchecked(verified), verified.checks
+    assert [c.name for c in verified.checks] == [
+        "form", "signature", "chain", "commitments", "replay"
+    ]  # fmt: skip
+
+
+def test_a_fair_game_over_verifies_from_its_secret_and_revealed_decks(
+    games: dict[str, Game],
+) -> None:
+    game = games["tarocchi_piedicavallo"]
+    text = signed_record(game, fair=True, most=None, key=KEY)
+    record = json.loads(text)
+    assert record["result"]["match_over"] and record["secret"] and record["decks"]
+    verified = verify(text, games.values(), trusted=KEY.public)
+    assert verified.holds and not unchecked(verified), verified.checks
+    said = {check.name: check.said for check in verified.checks}
+    assert "the secret is the one committed to" in said["commitments"]
+
+    other = dict(record, secret="00" * 32)  # another secret, re-signed: its commitment fails
+    assert "commitments" in failed(verify(sealed(other, KEY), games.values()))
+    deck = dict(record["decks"][0], deck=record["decks"][0]["deck"][::-1])
+    redealt = dict(record, decks=[deck, *record["decks"][1:]])
+    assert failed(verify(sealed(redealt, KEY), games.values())) >= {"commitments", "replay"}
+
+
+def test_a_fair_game_in_play_is_sealed_but_replays_only_once_over(
+    games: dict[str, Game],
+) -> None:
+    text = signed_record(games["pontinho"], fair=True, most=60, key=KEY)
+    assert "secret" not in json.loads(text)
+    verified = verify(text, games.values(), trusted=KEY.public)
+    assert verified.holds
+    assert unchecked(verified) == {"commitments", "replay"}
+
+
+def test_every_byte_changed_is_caught(games: dict[str, Game]) -> None:
+    text = signed_record(games["pontinho"], most=30, key=KEY)
+    assert verify(text, games.values(), trusted=KEY.public).holds  # the control: it holds
+    data = text.encode("utf-8")
+    missed = []
+    for index in range(len(data)):
+        for flip in (0x01, 0x20):  # a letter or digit becomes another; a case, a sign changes
+            changed = bytearray(data)
+            changed[index] ^= flip
+            try:
+                altered = changed.decode("utf-8")
+            except UnicodeDecodeError:
+                continue  # not text: `referee verify` cannot even read it
+            if verify(altered, games.values(), trusted=KEY.public).holds:
+                missed.append((index, flip))
+    assert not missed
+
+
+def test_the_same_data_in_another_form_is_not_the_signed_record(
+    games: dict[str, Game],
+) -> None:
+    text = signed_record(games["pontinho"], most=30, key=KEY)
+    spaced = json.dumps(json.loads(text), indent=1) + "\n"  # equal data: only the form catches it
+    verified = verify(spaced, games.values(), trusted=KEY.public)
+    assert failed(verified) == {"form"}
+
+
+def resigned(record: dict[str, Any], key: SigningKey = KEY) -> str:
+    return sealed(record, key)
+
+
+def test_what_a_forger_with_another_key_changes_is_caught(games: dict[str, Game]) -> None:
+    record = json.loads(signed_record(games["pontinho"], most=200, key=KEY))
+    forger = SigningKey.generate()
+    body = unsealed(record)
+    # re-signed by the forger: only a trusted key tells
+    assert failed(verify(resigned(body, forger), games.values(), trusted=KEY.public)) == {
+        "signature"
+    }
+    # the last move dropped, the chain made again: the replay's result differs
+    dropped = chained({**body, "steps": body["steps"][:-1]})
+    assert "replay" in failed(verify(resigned(dropped, forger), games.values()))
+    # a move altered without making the chain again: the chain breaks after it, the replay too
+    steps = [dict(step) for step in body["steps"]]
+    steps[2]["seat"] = (steps[2]["seat"] + 1) % body["seats"]
+    assert failed(verify(resigned({**body, "steps": steps}), games.values())) >= {
+        "chain",
+        "replay",
+    }
+    # the result rewritten
+    result = {**body["result"], "to_act": (body["result"]["to_act"] + 1) % body["seats"]}
+    assert failed(verify(resigned({**body, "result": result}), games.values())) == {"replay"}
+
+
+def test_a_record_under_rules_not_given_is_not_replayed(games: dict[str, Game]) -> None:
+    record = json.loads(signed_record(games["pontinho"], most=30, key=KEY))
+    other = {**unsealed(record), "rules_version": "0" * 64}
+    verified = verify(resigned(chained(other)), games.values())
+    assert failed(verified) == {"replay"}
+    assert "--specs" in {c.name: c.said for c in verified.checks}["replay"]
+
+
+@pytest.mark.parametrize(
+    "text", ["", "[]", "{", '{"format": 1}\n', "null\n", '{"a":NaN}\n', "\ufeff{}\n"]
+)
+def test_what_is_no_record_fails_in_words(text: str, games: dict[str, Game]) -> None:
+    verified = verify(text, games.values())
+    assert not verified.holds
+    assert all(check.said for check in verified.checks)
