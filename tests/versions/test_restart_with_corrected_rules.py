@@ -104,6 +104,25 @@ def test_an_old_table_keeps_its_rules_and_a_new_one_follows_the_correction(
     assert third.view(new.table_id, None).view["version"] == 0
 
 
+def test_a_corrected_base_pins_the_variants_old_tables_too(
+    restarts: Restarts, games: dict[str, Game], corrected: dict[str, Game]
+) -> None:
+    """shoot_pontoon extends pontoon: correcting the base is a new version of the variant, and
+    a variant's table keeps the version it was created under."""
+    shipped, fixed = (
+        rules_version(games["shoot_pontoon"]),
+        rules_version(corrected["shoot_pontoon"]),
+    )
+    assert shipped != fixed
+    old = restarts.start(games).create_table("shoot_pontoon", seats=3)
+    again = restarts.start(corrected)
+    new = again.create_table("shoot_pontoon", seats=3)
+    assert again.view(old.table_id, None).rules_version == shipped
+    assert again.view(new.table_id, None).rules_version == fixed
+    stored = restarts.store.stored_spec(shipped)
+    assert stored is not None and "pontoon.yaml" in stored.text  # the base's old text is kept
+
+
 def test_an_old_table_reads_the_snapshots_taken_under_its_rules(
     restarts: Restarts, games: dict[str, Game], corrected: dict[str, Game]
 ) -> None:
