@@ -263,6 +263,24 @@ def test_get_view(fuzzed: Fuzzed) -> None:
     check()
 
 
+def test_get_record(fuzzed: Fuzzed) -> None:
+    def case(table: Open) -> st.SearchStrategy[tuple[pb.GetRecordRequest, str | None]]:
+        request = st.builds(pb.GetRecordRequest, table_id=table_ids(fuzzed, table))
+        return st.tuples(request, tokens(fuzzed, table))
+
+    @fuzz(20)
+    @given(asked=st.one_of(*[case(table) for table in fuzzed.tables]))
+    def check(asked: tuple[pb.GetRecordRequest, str | None]) -> None:
+        request, token = asked
+
+        def call() -> Any:
+            return fuzzed.stub.GetRecord(request, timeout=CALL_S, metadata=metadata(token))
+
+        assert_no_bug(outcome(call), request)
+
+    check()
+
+
 def test_watch(fuzzed: Fuzzed) -> None:
     def case(table: Open) -> st.SearchStrategy[tuple[pb.WatchRequest, str | None]]:
         request = st.builds(
@@ -310,6 +328,8 @@ def samples(fuzzed: Fuzzed) -> dict[str, list[bytes]]:
         "GetView": [pb.GetViewRequest(table_id=table.table_id, seat=1)],
         "Watch": [pb.WatchRequest(table_id=table.table_id, from_version=1)],
         "Adjudicate": [pb.AdjudicateRequest(record_yaml="game: pontinho\nseats: 3\nsteps: []")],
+        "GetRecord": [pb.GetRecordRequest(table_id=table.table_id)],
+        "GetSigningKey": [pb.GetSigningKeyRequest()],
     }
     return {name: [r.SerializeToString() for r in listed] for name, listed in requests.items()}
 
