@@ -23,6 +23,7 @@ async function gameOf(name) {
     games.set(key, {
       pack: packOf(description),
       schema: description.schemas?.view?.properties ?? {},
+      moves: (description.moves ?? []).map((move) => move.type),
       title: typeof description.title === "object" ? description.title[language()] ?? description.title.en : description.title ?? name,
     });
   }
@@ -76,7 +77,7 @@ async function refresh(here) {
       const game = await gameOf(answer.view.game);
       here.seat = answer.seat ?? null;
       $("table").replaceChildren(renderView(answer.view, { ...game, seat: here.seat }));
-      showProposeForm(answer.view);
+      showProposeForm(answer.view, game.moves);
     } while (here.again && live === here);
   } finally {
     here.refreshing = false;
@@ -92,18 +93,21 @@ function logEvent(answer) {
   item.append(head);
   for (const event of answer.events) {
     const text = document.createElement("span");
-    text.className = `event ${event.kind}`;
+    text.className = "event";
+    text.dataset.kind = event.kind;
     text.textContent = event.text || event.kind;
     item.append(text);
   }
   $("events").prepend(item);
 }
 
-function showProposeForm(view) {
+// every move of the game, those legal now first: an illegal one is judged too, with its reasons
+function showProposeForm(view, moves) {
   const form = $("propose-form");
   form.hidden = !live?.token;
   const select = $("move-type");
-  const wanted = Object.keys(view.legal ?? {});
+  const legal = Object.keys(view.legal ?? {});
+  const wanted = [...legal, ...moves.filter((type) => !legal.includes(type))];
   const current = [...select.options].map((o) => o.value);
   if (wanted.join() === current.join()) return;
   const chosen = select.value;

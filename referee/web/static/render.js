@@ -63,9 +63,14 @@ export function renderValue(value, pack, schema) {
 // a meld, a play of a trick, a Pontoon hand: its cards, its other fields as a caption
 function holding(value, pack, schema) {
   const box = element("span", "holding");
+  // a flag said only when it holds (`twisted`), a seat as a seat
   const caption = Object.entries(value)
-    .filter(([key, item]) => key !== "cards" && key !== "card" && item !== null && typeof item !== "object")
-    .map(([key, item]) => (key === "seat" || key === "owner" ? `seat ${item}` : `${key.replaceAll("_", " ")} ${item}`));
+    .filter(([key, item]) => key !== "cards" && key !== "card" && item !== null && item !== false && typeof item !== "object")
+    .map(([key, item]) => {
+      const name = key.replaceAll("_", " ");
+      if (key === "seat" || key === "owner") return `seat ${item}`;
+      return item === true ? name : `${name} ${item}`;
+    });
   if (caption.length) box.append(element("span", "caption", caption.join(" · ")));
   const cards = value.cards ?? [value.card];
   box.append(cards.length ? renderValue(cards, pack, schema) : element("span", "none", "no card"));
@@ -145,7 +150,9 @@ function seatPanels(view, seatMaps, pack, schema, me) {
       detail.append(renderValue(view[key][s], pack, schema));
       fields.append(term, detail);
     }
-    if (me === s && view.hand !== undefined) {
+    // a seat's own `hand`, unless a map by seat shows the same already
+    const shown = seatMaps.some((k) => JSON.stringify(view[k][s]) === JSON.stringify(view.hand));
+    if (me === s && view.hand !== undefined && !shown) {
       const term = element("dt");
       term.append(label("hand", schema));
       const detail = element("dd", "my-hand");
