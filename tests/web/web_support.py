@@ -38,12 +38,15 @@ class Http:
         raw: bytes | None = None,
         headers: Mapping[str, str] | None = None,
     ) -> Answer:
-        """One request: `body` sent as JSON, or `raw` bytes as they are."""
+        """One request: `body` sent as JSON, or `raw` bytes as they are (a stream that opens
+        is left unread)."""
         sent = raw if raw is not None else None if body is None else json.dumps(body).encode()
         connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=TIMEOUT_S)
         try:
             connection.request(method, path, body=sent, headers=dict(headers or {}))
             response = connection.getresponse()
+            if response.getheader("Content-Type", "").startswith("text/event-stream"):
+                return Answer(response.status, None, dict(response.getheaders()))  # open: unread
             text = response.read()
             return Answer(response.status, _json_or_none(text), dict(response.getheaders()))
         finally:
