@@ -24,7 +24,7 @@ FUZZ_SCALE  ?= 20  # make fuzz: examples per property, times those of the make t
 TS     := clients/typescript
 TS_DEPS := $(TS)/node_modules/.installed
 
-.PHONY: help install proto run lint test test-fast ts-test wheel bench bench-cluster cluster soak fuzz harden mutants
+.PHONY: help install proto run lint test test-fast ts-test wheel bench bench-cluster cluster soak fuzz harden mutants chromium screenshots
 
 help: ## list the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  %-14s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -62,10 +62,10 @@ $(TS_DEPS): $(TS)/package-lock.json
 ts-test: $(STAMP) $(API) $(TS_DEPS) ## the TypeScript client: build it and run its tests (node, npm)
 	cd $(TS) && npm test --silent
 
-test: lint ts-test ## lint, the TypeScript client's tests, then the whole test suite, one worker a core
+test: lint ts-test chromium ## lint, the TypeScript client's tests, then the whole test suite, one worker a core
 	$(BIN)/python -m pytest -n auto $(PYTEST_ARGS) || [ $$? -eq 5 ]
 
-test-fast: lint ## the whole test suite but the long runs (`@pytest.mark.slow`), one worker a core
+test-fast: lint chromium ## the whole test suite but the long runs (`@pytest.mark.slow`), one worker a core
 	$(BIN)/python -m pytest -n auto -m "not slow" $(PYTEST_ARGS) || [ $$? -eq 5 ]
 
 wheel: $(STAMP) ## build dist/referee-*.whl: gRPC code and specs inside, `pip install` it anywhere
@@ -97,3 +97,11 @@ harden: $(STAMP) $(API) ## the scripted attacks at full size, each printing its 
 
 fuzz: $(STAMP) $(API) ## hostile requests to every RPC, 20 times the make test pass (FUZZ_SCALE): no INTERNAL, RSS bounded
 	FUZZ_SCALE=$(FUZZ_SCALE) $(BIN)/python -m pytest -s -q tests/fuzz
+
+# tests/web drives Debian's Chromium with Playwright (never Playwright's own browser download);
+# CI runs as root on a fresh Debian machine: apt-get installs it there
+chromium: ## install Debian's Chromium for the browser tests (tests/web), when missing (root)
+	@test -x /usr/bin/chromium || { apt-get update -qq && apt-get install -y -qq chromium; }
+
+screenshots: $(STAMP) $(API) chromium ## a picture of each game's table in docs/screenshots/ (the page of serve --http)
+	$(BIN)/python -m tests.web.screenshots

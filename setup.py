@@ -27,8 +27,9 @@ ROOT = Path(__file__).resolve().parent
 
 
 def _generator():  # proto/ is no package: load proto/generate.py by path
-    spec = importlib.util.spec_from_file_location("referee_proto_generate",
-                                                  ROOT / "proto" / "generate.py")
+    spec = importlib.util.spec_from_file_location(
+        "referee_proto_generate", ROOT / "proto" / "generate.py"
+    )
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)

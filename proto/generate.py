@@ -14,6 +14,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+from google.api import annotations_pb2
 from grpc_tools import protoc
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -30,13 +31,21 @@ def protos() -> list[Path]:
     return sorted(PROTO_DIR.joinpath(PROTO_PACKAGE).rglob("*.proto"))
 
 
+def includes() -> list[Path]:
+    """The folders of the protos the API imports: google/protobuf/*.proto (struct.proto) ship
+    with grpc_tools, google/api/{annotations,http}.proto (the HTTP routes) with
+    googleapis-common-protos, beside the modules generated from them."""
+    return [
+        Path(protoc.__file__).parent / "_proto",
+        Path(annotations_pb2.__file__).parent.parent.parent,
+    ]
+
+
 def run_protoc(out: Path) -> None:
-    # google/protobuf/*.proto (struct.proto) ship with grpc_tools
-    include = Path(protoc.__file__).parent / "_proto"
     args = [
         "protoc",
         f"-I{PROTO_DIR}",
-        f"-I{include}",
+        *(f"-I{folder}" for folder in includes()),
         f"--python_out={out}",
         f"--pyi_out={out}",
         f"--grpc_python_out={out}",

@@ -1,7 +1,8 @@
 """Run the referee gRPC service until SIGTERM or SIGINT.
 
 Prints one line, `referee listening on HOST:PORT`, once the port is bound (`--port 0` picks a
-free one), then logs JSON lines on stderr. A stop takes at most `STOP_WITHIN_S`. Tables live in an SQLite file (`--db`) and resume after
+free one), and with `--http PORT` a second, `referee http on http://HOST:PORT/` (the HTTP/JSON
+routes and the web page, docs/web.md), then logs JSON lines on stderr. A stop takes at most `STOP_WITHIN_S`. Tables live in an SQLite file (`--db`) and resume after
 any stop, `kill -9` included (a claim window left open gets a full new deadline at startup); one
 process serves a file, a second refuses to start (`referee.store.sqlite_claim`);
 `--store postgresql://...` keeps them in PostgreSQL, shared by several referee processes, once
@@ -113,6 +114,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="serve Prometheus metrics over HTTP on this port, on --host (0: no metrics)",
     )
     parser.add_argument(
+        "--http",
+        type=port,
+        default=None,
+        help="serve the HTTP/JSON routes and the web page on this port too, on --host "
+        "(0: any free port; docs/web.md)",
+    )
+    parser.add_argument(
         "--log-level", default="info", choices=["debug", "info", "warning", "error"]
     )
     _add_limits(parser.add_argument_group("limits (0: none)"))
@@ -217,6 +225,10 @@ def server_config(args: argparse.Namespace) -> ServerConfig:
         create_token=create_token,
         tls=tls,
     )
+
+
+def _url_host(host: str) -> str:
+    return f"[{host}]" if ":" in host and not host.startswith("[") else host
 
 
 def is_loopback(host: str) -> bool:
@@ -347,6 +359,15 @@ def serve_until_stopped(
         store.close()
         raise
     try:
+        http_port = server.serve_http(args.host, args.http) if args.http is not None else None
+    except OSError as problem:
+        server.stop(None)
+        service.close()
+        store.close()
+        raise RefereeError(
+            f"--http {args.http}: cannot listen: {problem.strerror or problem}"
+        ) from None
+    try:
         metrics = (
             serve_metrics(service.metrics, args.host, args.metrics_port)
             if args.metrics_port
@@ -369,6 +390,8 @@ def serve_until_stopped(
         key.key_id,
     )
     print(f"referee listening on {args.host}:{port}", flush=True)
+    if http_port is not None:
+        print(f"referee http on http://{_url_host(args.host)}:{http_port}/", flush=True)
     # deadlines left open by a previous run (a claim window's) come back, while serving
     threading.Thread(target=service.resume_deadlines, name="resume-deadlines", daemon=True).start()
     stopping.wait()

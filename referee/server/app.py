@@ -1,9 +1,11 @@
-"""`create_server`: the referee service over gRPC, with health checking and server reflection.
+"""`create_server`: the referee service over gRPC, with health checking and server reflection,
+and on request (`Server.serve_http`) its HTTP/JSON routes and web page beside it (`referee.web`).
 
 The server is grpc.aio, on an event loop of its own thread, so that a Watch stream waiting for
 the next move holds no thread (see `servicer.py`); unary calls run on a bounded pool of worker
 threads. `Server` drives it from synchronous code: `start()`, then `stop(grace)`. Every call
-passes the quotas first (`limits.py`), then, for CreateTable, the operator's token (`access.py`).
+passes the quotas first (`limits.py`), then, for CreateTable, the operator's token (`access.py`);
+an HTTP request passes the very same interceptors (`chain.py`), on the same loop.
 """
 
 from __future__ import annotations
@@ -21,11 +23,13 @@ from grpc_reflection.v1alpha import reflection
 
 from referee.api.v1 import referee_pb2
 from referee.server.access import CreateTokenInterceptor
+from referee.server.chain import HandlerChain
 from referee.server.limits import Limits, LimitsInterceptor
 from referee.server.servicer import RefereeServicer
 from referee.server.tls import TlsFiles
 from referee.server.wire import add_referee_servicer
 from referee.service import RefereeService
+from referee.web.gateway import HttpLimits, HttpServer, start_http
 
 SERVICE_NAME = referee_pb2.DESCRIPTOR.services_by_name["Referee"].full_name
 MAX_MESSAGE_BYTES = 1 << 20  # 1 MiB: a whole game record fits many times over
@@ -45,6 +49,9 @@ class Server:
         self._loop, self._thread, self._workers = loop, thread, workers
         self._server: grpc.aio.Server | None = None
         self._health: Any = None
+        self._chain: HandlerChain | None = None
+        self._config = ServerConfig()
+        self._http: HttpServer | None = None
 
     def run(self, coroutine: Coroutine[Any, Any, Result]) -> Result:
         """Run `coroutine` on the server's loop and wait for its result."""
@@ -53,6 +60,16 @@ class Server:
     def start(self) -> None:
         assert self._server is not None
         self.run(self._server.start())
+
+    def serve_http(self, host: str, port: int) -> int:
+        """Serve the HTTP routes and the web page on `host:port` too (`port=0`: any free port),
+        through the same handlers; the port bound. An OSError if it cannot listen."""
+        assert self._chain is not None
+        config = self._config
+        limits = HttpLimits(config.max_message_bytes, config.limits.concurrent_rpcs)
+        tls = config.tls.ssl_context() if config.tls else None
+        self._http = self.run(start_http(self._chain, host, port, limits, tls))
+        return self._http.port
 
     def enter_graceful_shutdown(self) -> None:
         """Health checks answer NOT_SERVING from now on."""
@@ -68,6 +85,8 @@ class Server:
             return stopped
         assert self._server is not None
         self.enter_graceful_shutdown()
+        if self._http is not None:
+            self.run(self._http.stop(grace))
         self.run(self._server.stop(grace))
         self._close_loop()
         self._workers.shutdown(wait=False, cancel_futures=True)
@@ -134,9 +153,8 @@ async def _build(
             ("grpc.so_reuseport", 0),  # a second referee on a busy port fails, not shares
         ],
     )
-    add_referee_servicer(
-        RefereeServicer(service, workers, config.create_token), aio_server
-    )  # parses its own requests
+    servicer = RefereeServicer(service, workers, config.create_token)
+    add_referee_servicer(servicer, aio_server)  # parses its own requests
     health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, aio_server)
     for name in ("", SERVICE_NAME):  # "": the server as a whole
@@ -152,4 +170,5 @@ async def _build(
     if bound == 0:  # older grpc versions report a failed bind this way instead of raising
         raise RuntimeError(f"cannot listen on {address}")
     server._server, server._health = aio_server, health_servicer
+    server._chain, server._config = HandlerChain(servicer, interceptors), config
     return bound

@@ -142,6 +142,9 @@ class RefereeServicer(referee_pb2_grpc.RefereeServicer):
         open_streams = self._service.metrics.watch_streams
         open_streams.inc()
         try:
+            # the headers go out now: the caller knows the watch is open before the first move
+            # (the HTTP gateway answers 200 then, a refusal before it with its own status)
+            await context.send_initial_metadata(())
             async for seen in moves(subscription):
                 yield convert.seen_move_to_proto(seen)
         except Exception as error:  # noqa: BLE001 - too slow, the referee stopping, or a bug

@@ -3,6 +3,7 @@ certificates it accepts (mutual TLS: a client without one is refused in the hand
 
 from __future__ import annotations
 
+import ssl
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -22,3 +23,12 @@ class TlsFiles:
             root_certificates=ca,
             require_client_auth=ca is not None,
         )
+
+    def ssl_context(self) -> ssl.SSLContext:
+        """The same certificate and client CA for the HTTP server (`serve --http`)."""
+        context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+        context.load_cert_chain(self.cert, self.key)
+        if self.client_ca is not None:
+            context.load_verify_locations(self.client_ca)
+            context.verify_mode = ssl.CERT_REQUIRED
+        return context

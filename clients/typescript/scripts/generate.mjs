@@ -20,10 +20,12 @@ function generateProto() {
     throw new Error(`no ${python}: run \`make install\` at the repository's root (or set PYTHON)`);
   }
   const plugin = resolve(here, "..", "node_modules", ".bin", "protoc-gen-ts_proto");
-  // google/protobuf/struct.proto ships with grpc_tools, as proto/generate.py says
-  const include = execFileSync(python, ["-c",
-    "import grpc_tools, os; print(os.path.join(os.path.dirname(grpc_tools.__file__), '_proto'))"])
-    .toString().trim();
+  // the folders of the imported protos (struct.proto, google/api/annotations.proto), as
+  // proto/generate.py finds them: one list, so the two generators cannot drift apart
+  const includes = execFileSync(python, ["-c",
+    "import sys; sys.path.insert(0, sys.argv[1]); import generate; " +
+    "print('\\n'.join(map(str, generate.includes())))", join(root, "proto")])
+    .toString().trim().split("\n");
   const options = [
     "outputServices=grpc-js", // a grpc-js client class per service
     "env=node",
@@ -33,7 +35,8 @@ function generateProto() {
     "useOptionals=messages",
     "useDate=false",
   ].join(",");
-  execFileSync(python, ["-m", "grpc_tools.protoc", `-I${join(root, "proto")}`, `-I${include}`,
+  execFileSync(python, ["-m", "grpc_tools.protoc", `-I${join(root, "proto")}`,
+    ...includes.map((folder) => `-I${folder}`),
     `--plugin=protoc-gen-ts_proto=${plugin}`, `--ts_proto_out=${out}`, `--ts_proto_opt=${options}`,
     "referee/v1/referee.proto"], { stdio: "inherit" });
 }

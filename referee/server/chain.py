@@ -1,0 +1,44 @@
+"""The referee's method handlers behind the server's own interceptors, for a caller that is not
+a gRPC client: the HTTP gateway (`referee.web`) runs every request through them.
+
+The interceptors are the gRPC server's very objects (`LimitsInterceptor`, `CreateTokenInterceptor`),
+so an address's quotas count its gRPC and its HTTP requests alike, and the handlers are those of
+`wire.add_referee_servicer` (bytes in, the servicer's answer out): an HTTP request is judged
+exactly as the same request over gRPC would be, by the same code.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any, NamedTuple
+
+import grpc
+
+from referee.server.wire import SERVICE, method_handler
+
+
+class CallDetails(NamedTuple):
+    """What an interceptor reads of a call (grpc.HandlerCallDetails' two fields)."""
+
+    method: str  # `/referee.v1.Referee/Propose`
+    invocation_metadata: tuple[tuple[str, str], ...]
+
+
+class HandlerChain:
+    def __init__(self, servicer: Any, interceptors: Sequence[grpc.aio.ServerInterceptor]) -> None:
+        self._handlers = {m.name: method_handler(m, servicer) for m in SERVICE.methods}
+        self._interceptors = tuple(interceptors)
+
+    async def handler(self, rpc: str, metadata: tuple[tuple[str, str], ...]) -> Any:
+        """The handler of `rpc` (`Propose`) for a call with `metadata`, as the gRPC server
+        would run it, the first interceptor outermost: a `grpc.RpcMethodHandler` whose
+        `unary_unary` (or `unary_stream`) takes the request's bytes and a call context."""
+        details = CallDetails(f"/{SERVICE.full_name}/{rpc}", metadata)
+        return await self._through(0, details)
+
+    async def _through(self, index: int, details: CallDetails) -> Any:
+        if index == len(self._interceptors):
+            return self._handlers[details.method.rpartition("/")[2]]
+        following: Callable[[Any], Awaitable[Any]] = functools.partial(self._through, index + 1)
+        return await self._interceptors[index].intercept_service(following, details)  # type: ignore[arg-type]

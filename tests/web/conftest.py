@@ -1,0 +1,51 @@
+"""A real referee on free ports, in-process: gRPC and, beside it, its HTTP routes."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import grpc
+import pytest
+
+from referee.api.v1 import referee_pb2_grpc
+from referee.server.app import Server, ServerConfig, create_server
+from referee.server.limits import Limits
+from referee.service import RefereeService
+from referee.spec.registry import Game
+from referee.store.memory import MemoryStore
+from tests.web.web_support import Http
+
+MAX_MESSAGE_BYTES = 64 * 1024  # as tests/server: small, so a test can send more
+
+
+@pytest.fixture
+def service(games: dict[str, Game]) -> Iterator[RefereeService]:
+    running = RefereeService(MemoryStore(), games, allow_stacked=True)
+    yield running
+    running.close()
+
+
+@pytest.fixture
+def limits() -> Limits:
+    return Limits()
+
+
+@pytest.fixture
+def server(service: RefereeService, limits: Limits) -> Iterator[tuple[Server, int]]:
+    config = ServerConfig(max_message_bytes=MAX_MESSAGE_BYTES, limits=limits)
+    running, port = create_server(service, config=config)
+    running.start()
+    yield running, port
+    service.close()  # ends the open streams first
+    running.stop(None)
+
+
+@pytest.fixture
+def http(server: tuple[Server, int]) -> Http:
+    return Http(server[0].serve_http("127.0.0.1", 0))
+
+
+@pytest.fixture
+def stub(server: tuple[Server, int]) -> Iterator[referee_pb2_grpc.RefereeStub]:
+    with grpc.insecure_channel(f"127.0.0.1:{server[1]}") as channel:
+        yield referee_pb2_grpc.RefereeStub(channel)
