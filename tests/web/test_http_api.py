@@ -13,8 +13,11 @@ from google.protobuf import json_format
 
 from referee.api.v1 import referee_pb2 as pb
 from referee.api.v1 import referee_pb2_grpc
+from referee.records.signing import read_public_key
+from referee.records.verification import verify
 from referee.server.convert import data_to_struct
 from referee.server.limits import Limits, Rate
+from referee.spec.registry import Game
 from referee.web.routes import routes
 from tests.server.server_support import DEAL
 from tests.web.conftest import MAX_MESSAGE_BYTES
@@ -56,7 +59,23 @@ def test_every_annotated_rpc_has_its_route() -> None:
         "GetView",
         "Watch",
         "Adjudicate",
+        "GetRecord",
+        "GetSigningKey",
     }
+
+
+def test_a_seats_signed_record_over_http(http: Http, games: dict[str, Game]) -> None:
+    table = create(http)
+    assert propose(http, table, 1, {"type": "draw"}).status == 200
+    path = f"/v1/tables/{table['id']}/record"
+    answer = http.call("GET", path, headers=bearer(table["tokens"][1]))
+    assert answer.status == 200 and answer.data["full"] is False
+    record = json.loads(answer.data["record"])
+    key = http.call("GET", "/v1/signing-key").data
+    assert record["seen_by"] == 1 and record["signature"]["key"] == key["public_key"]
+    assert verify(answer.data["record"], games.values(), read_public_key(key["public_key"])).holds
+    spectator = json.loads(http.call("GET", path).data["record"])
+    assert "4C" not in json.dumps(spectator) and "4C" in json.dumps(record)  # seat 1 drew it
 
 
 def test_games_and_a_description(http: Http) -> None:
