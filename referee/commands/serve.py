@@ -56,6 +56,7 @@ GRACE_S = 5.0  # in-flight calls get this long to finish on shutdown
 # a shutdown not over this long after the signal prints every thread's stack and exits (status
 # 1): nothing is lost, every accepted move is stored before its verdict, and nobody has to kill -9
 STOP_WITHIN_S = GRACE_S + 10.0
+SIGNAL_POLL_S = 0.2  # how soon a stop signal is acted on, at the latest
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")  # the URLs libpq reads
 
 
@@ -394,7 +395,10 @@ def serve_until_stopped(
         print(f"referee http on http://{_url_host(args.host)}:{http_port}/", flush=True)
     # deadlines left open by a previous run (a claim window's) come back, while serving
     threading.Thread(target=service.resume_deadlines, name="resume-deadlines", daemon=True).start()
-    stopping.wait()
+    # a signal may land on any thread (gRPC's among them), while its Python handler runs on the
+    # main thread only when that wakes: a wait with no timeout could sleep through it for ever
+    while not stopping.wait(SIGNAL_POLL_S):
+        pass
     faulthandler.dump_traceback_later(STOP_WITHIN_S, exit=True)  # armed until the process ends
     server.enter_graceful_shutdown()  # health answers NOT_SERVING: balancers look elsewhere
     service.close()  # ends Watch streams (UNAVAILABLE): the grace period is not spent on them
