@@ -1,14 +1,18 @@
 """`make bench`: how fast the referee judges, measured against baselines taken in the same run.
 
-Machines here are noisy, so every figure comes with a ratio to a baseline measured alongside it:
-- in-process: verdicts per second of the engine on a recorded bot game (accepted and rejected
-  proposals), against the cost of merely parsing those moves;
+Every workload is a recorded bot game of its mechanic (`Workload`: every proposal, accepted and
+rejected, with its verdict), the same one in process and over gRPC, and each figure comes with a
+ratio to a baseline measured alongside it (these machines are noisy):
+- in-process: verdicts per second of the engine over the recording, against merely parsing its
+  moves;
+- where a Propose's time goes, stage by stage, in µs (`referee.bench_stages`: the servicer's
+  path on SQLite under cProfile);
 - over gRPC, a referee in its own process with the SQLite store (WAL, synchronous FULL: every
-  accepted move is fsync'd before its verdict): Propose throughput and p50/p99 latency at 1 and
-  16 concurrent clients, each on a table of its own where every move is accepted (Pontinho:
-  draw and discard; Pontoon: bet, twist or stick, the banker's stick, the next hand; Tarocchi:
-  a card each seat may play, deal after deal), against
-  the transport floor: the gRPC health check on the same server, same concurrency.
+  accepted move, and every rejection sent with a move id, is fsync'd before its verdict):
+  Propose throughput and p50/p99 latency at 1 and 16 concurrent clients, each replaying the
+  recording on a table of its own, its Propose calls its only calls but one CreateTable a
+  recording, against the transport floor: the gRPC health check on the same server, same
+  concurrency.
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ from typing import Any
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
+from referee.bench_stages import STAGES, stage_times
 from referee.cards import PackKind
 from referee.engine.moves import parse_move
 from referee.engine.setup import TableSetup
@@ -40,7 +45,6 @@ from referee.model import ADJUDICATOR, Move, Outcome
 from referee.plugins import installed
 from referee.server.logging import configure_logging
 from referee.spec.registry import load_games
-from referee_bots import pontoon_bot, tricks_bot
 from referee_client import RefereeClient
 from referee_client.client import CHANNEL_OPTIONS, RETRY_POLICY
 
@@ -72,8 +76,9 @@ def recorded_game(
     return setup, log
 
 
-def in_process(game: Any, seconds: float, seed: int) -> dict[str, float]:
-    setup, log = recorded_game(game, seed)
+def in_process(
+    game: Any, seconds: float, setup: TableSetup, log: Sequence[tuple[int, Move]]
+) -> dict[str, float]:
     pack = PackKind(game.spec.pack_kind)
 
     def judge_all() -> None:
@@ -182,113 +187,32 @@ class Servers:
         return RefereeClient(",".join(self.addresses), self.channel())
 
 
-def _accepted(verdict: dict[str, Any]) -> list[dict[str, Any]]:
-    """The events of an accepted verdict; a rejection stops the bench."""
-    if not verdict["accepted"]:
-        raise BenchError(f"a bench move was rejected: {verdict['violations']}")
-    events: list[dict[str, Any]] = verdict["events"]
-    return events
-
-
-def _pontinho_session(servers: Servers) -> Callable[[int], Session]:
-    """Each client plays draw/discard on its own table forever (the stock is rebuilt, PN-21):
-    every Propose is accepted, so every one is committed to SQLite before its verdict."""
+def replay_session(
+    servers: Servers, game: str, setup: TableSetup, recorded: Sequence[tuple[int, Move, bool]]
+) -> Callable[[int], Session]:
+    """Each client replays a recorded game's proposals (accepted and rejected) on a table of its
+    own, dealt as the recording was, one Propose per proposal with a move id, as clients send
+    them: the calls it times are its only calls but CreateTable, once a recording is played
+    through. A verdict other than the recorded one stops the bench."""
 
     def session(index: int) -> Session:
         client = servers.client()
-        table = client.create_table("pontinho", seats=3, seed=index)
-        seat = 1  # dealer 0: seat 1 plays first
-        while True:
-            propose = partial(client.propose, table.id, table.tokens[seat])
-            drew = _accepted((yield partial(propose, {"type": "draw"})))
-            card = next(e["card"] for e in drew if e["kind"] == "drew")
-            _accepted((yield partial(propose, {"type": "discard", "card": card})))
-            seat = (seat + 1) % 3
-
-    return session
-
-
-def _pontoon_session(servers: Servers) -> Callable[[int], Session]:
-    """Each client banks and plays a two-seat Pontoon table of its own, hand after hand: the
-    player bets 1, twists below 15 and then sticks (PO-5), the banker sticks (PO-6) and deals the
-    next hand (PO-8). Every Propose is accepted, so every one is committed to SQLite. The
-    player's first card is dealt face down in no event: it reads it from its view, once a hand,
-    between the timed calls."""
-
-    def session(index: int) -> Session:
-        client = servers.client()
-        table = client.create_table("pontoon", seats=2, seed=index, balances={0: 1000, 1: 1000})
-
-        def move(seat: int, kind: str, **fields: Any) -> Call:
-            return partial(client.propose, table.id, table.tokens[seat], {"type": kind, **fields})
-
-        banker = 0
-        while True:
-            player = 1 - banker
-            cards = list(client.view(table.id, table.tokens[player])["hand"][0]["cards"])
-            kinds: set[str] = set()
-            call = move(player, "bet", amount=1)
-            while "banker_shows" not in kinds:  # shown once the player is done (PO-6)
-                events = _accepted((yield call))
-                kinds |= {e["kind"] for e in events}
-                cards += [
-                    e["card"]
-                    for e in events
-                    if e["kind"] == "card" and "card" in e and e["seat"] == player
-                ]
-                call = move(player, "stick" if pontoon_bot.best_total(cards) >= 15 else "twist")
-            if "hand_over" not in kinds:  # not settled at once (a bust, the banker's pontoon)
-                _accepted((yield move(banker, "stick")))
-            dealt = _accepted((yield move(banker, "next_hand")))
-            banker = next((e["to"] for e in dealt if e["kind"] == "bank_passes"), banker)
-
-    return session
-
-
-def _tarocchi_session(servers: Servers) -> Callable[[int], Session]:
-    """Each client plays a Tarocchi game of its own, seat after seat, deal after deal: the dealer
-    discards (untimed: it tries the bot's pairs until one is accepted), then each seat plays a
-    card it may play (TA-7, TA-8), read from its own view between the timed calls."""
-
-    def session(index: int) -> Session:
-        client = servers.client()
-        rng = random.Random(index)
         while True:
             table = client.create_table(
-                "tarocchi_piedicavallo", seats=4, seed=index, options={"deals_per_game": 12}
+                game,
+                seats=setup.seats,
+                dealer=setup.dealer,
+                seed=setup.seed,
+                options=setup.options,
+                balances=setup.balances,
             )
-            view = client.view(table.id, table.tokens[0])
-            while view["phase"] != "over":
-                seat = int(view["to_act"])
-                token = table.tokens[seat]
-                view = client.view(table.id, token)
-                if view["phase"] == "discard":
-                    for move in tricks_bot.turn_candidates(view, rng):
-                        if client.propose(table.id, token, move)["accepted"]:
-                            break
-                else:
-                    card = _playable(view["hand"], [p["card"] for p in view["trick"]])
-                    _accepted(
-                        (
-                            yield partial(
-                                client.propose, table.id, token, {"type": "play", "card": card}
-                            )
-                        )
-                    )
-                view = client.view(table.id, token)
+            for seat, move, accepted in recorded:
+                call = partial(client.propose, table.id, table.tokens[seat], move.to_data())
+                verdict = yield call
+                if verdict["accepted"] is not accepted:
+                    raise BenchError(f"`{game}`: {move.to_data()} was not judged as recorded")
 
     return session
-
-
-def _playable(hand: list[str], trick: list[str]) -> str:
-    """A card TA-7 allows: of the suit led, else a trump, else any (the Matto only last)."""
-    suit = tricks_bot.suit
-    led = next((suit(c) for c in trick if c != "MT"), None)
-    for wanted in (led, "T"):
-        choice = [c for c in hand if c != "MT" and suit(c) == wanted]
-        if choice:
-            return choice[0]
-    return hand[0]
 
 
 def health_floor(servers: Servers) -> Callable[[int], Session]:
@@ -343,23 +267,60 @@ def referee_process(folder: str) -> Iterator[str]:
         process.wait(timeout=30)
 
 
-# game -> its Propose workload over gRPC (each is measured against the same run's floor)
-SESSIONS = {
-    "pontinho": _pontinho_session,
-    "pontoon": _pontoon_session,
-    "tarocchi_piedicavallo": _tarocchi_session,
+# game -> what its recorded workload is, and the seed of the bot game recorded
+WORKLOADS = {
+    "pontinho": ("a recorded match", 7),
+    "pontoon": ("20 recorded hands of six bots", 3),
+    "tarocchi_piedicavallo": ("a recorded game of four deals", 3),
 }
+PROFILED = 500  # proposals of each workload profiled stage by stage (cProfile is slow)
 
 
-def over_grpc(seconds: float) -> dict[int, dict[str, dict[str, float]]]:
-    """Per concurrency: the floor, then each game's Propose workload, on one referee."""
+@dataclass(frozen=True)
+class Workload:
+    """A recorded bot game: its setup and every proposal, with whether it was accepted."""
+
+    game: str
+    setup: TableSetup
+    recorded: tuple[tuple[int, Move, bool], ...]
+
+    @classmethod
+    def of(cls, game: Any, seed: int, most: int | None = None) -> Workload:
+        setup, log = recorded_game(game, seed, most)
+        table = Table.create(game, setup)
+        judged = [(s, m, table.propose(s, m).outcome is not Outcome.REJECTED) for s, m in log]
+        return cls(game.name, setup, tuple(judged))
+
+    def accepted_only(self) -> Workload:
+        """The recording's accepted moves alone: every Propose committed before its verdict."""
+        return Workload(self.game, self.setup, tuple(r for r in self.recorded if r[2]))
+
+    @property
+    def log(self) -> list[tuple[int, Move]]:
+        return [(seat, move) for seat, move, _ in self.recorded]
+
+    @property
+    def accepted(self) -> int:
+        return sum(accepted for _, _, accepted in self.recorded)
+
+
+def workloads(games: dict[str, Any], most: int | None = None) -> list[Workload]:
+    """The bench's recorded workloads (each of at most `most` proposals)."""
+    return [Workload.of(games[name], seed, most) for name, (_, seed) in WORKLOADS.items()]
+
+
+def over_grpc(
+    seconds: float, workloads: Sequence[Workload]
+) -> dict[int, dict[str, dict[str, float]]]:
+    """Per concurrency: the floor, then each recorded workload's Propose, on one referee."""
     results: dict[int, dict[str, dict[str, float]]] = {}
     with tempfile.TemporaryDirectory() as folder, referee_process(folder) as address:
         servers = Servers((address,))
         for clients in (1, 16):
             results[clients] = {"floor": _drive(clients, seconds, health_floor(servers))}
-            for game, workload in SESSIONS.items():
-                results[clients][game] = _drive(clients, seconds, workload(servers))
+            for w in workloads:
+                session = replay_session(servers, w.game, w.setup, w.recorded)
+                results[clients][w.game] = _drive(clients, seconds, session)
     return results
 
 
@@ -371,20 +332,25 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     configure_logging("warning")  # one log line per verdict would measure the terminal
     games = load_games()
-    for name, what, seed in (
-        ("pontinho", "a recorded match", 7),
-        ("pontoon", "20 recorded hands of six bots", 3),
-        ("tarocchi_piedicavallo", "a recorded game of four deals", 3),
-    ):
-        local = in_process(games[name], args.seconds, seed)
+    recorded = workloads(games)
+    for w in recorded:
+        local = in_process(games[w.game], args.seconds, w.setup, w.log)
         print(
-            f"{name} in-process: {local['verdicts_per_s']:,.0f} verdicts/s over {what} "
-            f"({local['proposals']} proposals); parsing alone {local['parses_per_s']:,.0f}/s "
+            f"{w.game} in-process: {local['verdicts_per_s']:,.0f} verdicts/s over "
+            f"{WORKLOADS[w.game][0]} ({len(w.recorded)} proposals, {w.accepted} accepted); "
+            f"parsing alone {local['parses_per_s']:,.0f}/s "
             f"(judging costs {local['parses_per_s'] / local['verdicts_per_s']:.1f}x parsing)"
         )
-    for clients, figures in over_grpc(args.seconds).items():
+    for w in recorded:
+        stages = stage_times(games, w.game, w.setup, w.log[:PROFILED])
+        told = " ".join(f"{stage} {stages[stage]:,.0f}" for stage in (*STAGES, "other"))
+        print(
+            f"{w.game} where a Propose's time goes (µs, cProfile, the first {PROFILED} "
+            f"proposals, SQLite FULL): {told} | total {stages['total']:,.0f}"
+        )
+    for clients, figures in over_grpc(args.seconds, recorded).items():
         floor = figures["floor"]
-        for game in SESSIONS:
+        for game in WORKLOADS:
             propose = figures[game]
             print(
                 f"{game} gRPC, {clients:>2} client(s), SQLite: Propose {propose['rps']:,.0f}/s "

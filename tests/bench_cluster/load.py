@@ -5,13 +5,23 @@ process takes a second or more to start)."""
 
 from __future__ import annotations
 
+import functools
 import multiprocessing
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 
-from referee.bench import SESSIONS, Servers, Session, health_floor, timed_calls
+from referee.bench import (
+    Servers,
+    Session,
+    Workload,
+    health_floor,
+    replay_session,
+    timed_calls,
+    workloads,
+)
+from referee.spec.registry import load_games
 
 FLOOR = "floor"  # the health check: what a call costs the transport, on the same processes
 GAMES = "games"  # client i plays the (i mod 3)th game of the bench's Propose workloads
@@ -38,6 +48,15 @@ class Window:
     stop: float
 
 
+RECORDED_MOST = 600  # proposals recorded of each game's bot game (a table replays them, then anew)
+
+
+@functools.cache
+def recorded() -> list[Workload]:
+    """The bench's recorded workloads, their accepted moves only: every Propose is committed."""
+    return [w.accepted_only() for w in workloads(load_games(), RECORDED_MOST)]
+
+
 def session_of(workload: str, servers: Sequence[Servers]) -> Callable[[int], Session]:
     """The session of client `index`: the floor, or a game of the bench's workloads."""
 
@@ -45,8 +64,9 @@ def session_of(workload: str, servers: Sequence[Servers]) -> Callable[[int], Ses
         where = servers[index % len(servers)]
         if workload == FLOOR:
             return health_floor(where)(index)
-        games = list(SESSIONS.values())
-        return games[index % len(games)](where)(index)
+        games = recorded()
+        w = games[index % len(games)]
+        return replay_session(where, w.game, w.setup, w.recorded)(index)
 
     return session
 

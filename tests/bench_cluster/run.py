@@ -20,7 +20,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from referee.bench import SESSIONS, Servers, summary
+from referee.bench import WORKLOADS, Servers, summary
 from tests.bench_cluster import cpu, reload, watch_delay
 from tests.bench_cluster.cluster import Referee, referees
 from tests.bench_cluster.load import FLOOR, GAMES, ClientProcesses
@@ -122,7 +122,7 @@ CORES_NOTE = (
 
 def preamble(args: argparse.Namespace, client_processes: int) -> str:
     most = max(args.clients)
-    games = ", ".join(SESSIONS)
+    games = ", ".join(WORKLOADS)
     routing = (
         "each client keeps to one referee process (table affinity)"
         if args.affinity
@@ -130,7 +130,8 @@ def preamble(args: argparse.Namespace, client_processes: int) -> str:
     )
     return (
         f"bench-cluster: Propose over gRPC, every move accepted and committed before its "
-        f"verdict; client i plays the (i mod {len(SESSIONS)})th of {games}, on tables of its "
+        f"verdict; client i replays the accepted moves of a recorded bot game of the "
+        f"(i mod {len(WORKLOADS)})th of {games}, on tables of its "
         f"own; {routing}; {most} clients in {client_processes} client processes "
         f"({-(-most // client_processes)} threads each at most); {args.seconds:g} s a "
         f"measurement; the floor "

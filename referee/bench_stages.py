@@ -1,0 +1,104 @@
+"""Where a Propose's time goes: the servicer's path of a recorded workload (the request's bytes
+parsed, the seat's token, the table's lock, the judgement, the record, the commit, the verdict
+worded, encoded and logged), run in one thread under cProfile on an SQLite store as `serve` uses
+it, and each stage's share of the time per proposal, in µs.
+
+The gRPC transport is not in it (the floor of `make bench` is); cProfile adds a cost per Python
+call, so stages made of many small calls (the judgement) read larger than they run: the figures
+say where the time goes, the bench's throughput how much there is.
+"""
+
+from __future__ import annotations
+
+import cProfile
+import pstats
+import tempfile
+import time
+import uuid
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+from referee.api.v1 import referee_pb2 as pb
+from referee.engine.setup import TableSetup
+from referee.model import Move
+from referee.server.convert import data_to_struct
+from referee.server.servicer import RefereeServicer
+from referee.service import RefereeService
+from referee.store.sqlite import SqliteStore
+
+# stage -> the functions whose time it is (a path's end and a name, or a built-in's name); where
+# one nests in another (the commit in the record), the outer one's figure is its own part only
+STAGES: dict[str, tuple[tuple[str, str], ...]] = {
+    "decode": (("~", "FromString"), ("server/convert.py", "move_from_proto")),
+    "table": (("service/tables.py", "locked"),),
+    "auth": (("service/auth.py", "actor"),),
+    "judge": (("engine/table.py", "propose"),),
+    "record": (("service/referee_service.py", "_record"),),
+    "commit": (("store/sqlite.py", "_commit"),),
+    "word": (("service/answers.py", "worded"),),
+    "encode": (("server/convert.py", "verdict_to_proto"), ("~", "SerializeToString")),
+    "log": (("server/logging.py", "log_verdict"),),
+}
+NESTED = {"record": "commit"}  # the record's time includes its commit's
+
+
+def stage_times(
+    games: dict[str, Any], game: str, setup: TableSetup, log: Sequence[tuple[int, Move]]
+) -> dict[str, float]:
+    """µs per proposal of each stage (and `other`, `total`) over `log`, proposed in order on a
+    fresh table of `setup`, each with a move id as the clients send."""
+    with tempfile.TemporaryDirectory() as folder:
+        store = SqliteStore(Path(folder) / "stages.db")
+        service = RefereeService(store, games, allow_stacked=True)
+        try:
+            table = service.create_table(
+                game,
+                options=setup.options,
+                seats=setup.seats,
+                dealer=setup.dealer,
+                seed=setup.seed,
+                balances=setup.balances,
+            )
+            requests = [(table.tokens[seat], _request(table.table_id, move)) for seat, move in log]
+            servicer = RefereeServicer(service, ThreadPoolExecutor(1))  # `_propose` runs here
+            profile = cProfile.Profile()
+            started = time.perf_counter()
+            profile.enable()
+            for token, raw in requests:
+                servicer._propose(pb.ProposeRequest.FromString(raw), token, []).SerializeToString()
+            profile.disable()
+            total = time.perf_counter() - started
+        finally:
+            service.close()
+            store.close()
+    return _shares(pstats.Stats(profile), total, len(log))
+
+
+def _request(table_id: str, move: Move) -> bytes:
+    data = move.to_data()
+    kind = str(data.pop("type"))
+    request = pb.ProposeRequest(
+        table_id=table_id,
+        move_id=uuid.uuid4().hex,
+        move=pb.Move(type=kind, fields=data_to_struct(data)),
+    )
+    return request.SerializeToString()
+
+
+def _shares(stats: pstats.Stats, total: float, proposals: int) -> dict[str, float]:
+    cumulative: dict[str, float] = {}
+    for stage, functions in STAGES.items():
+        cumulative[stage] = sum(
+            entry[3]
+            for (path, _, name), entry in stats.stats.items()  # type: ignore[attr-defined]
+            for end, wanted in functions
+            if (name == wanted or f"'{wanted}'" in name) and (path == end or path.endswith(end))
+        )
+    for outer, inner in NESTED.items():
+        cumulative[outer] -= cumulative[inner]
+    figures = {stage: 1e6 * seconds / proposals for stage, seconds in cumulative.items()}
+    figures["total"] = 1e6 * total / proposals
+    figures["other"] = figures["total"] - sum(figures[stage] for stage in STAGES)
+    return figures
