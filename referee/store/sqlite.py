@@ -3,9 +3,10 @@
 With `synchronous=FULL` a commit returns only once the write-ahead log is synced to disk, so an
 accepted move survives `kill -9` and power loss; the service sends the verdict after the commit.
 One connection, guarded by a lock: SQLite has a single writer anyway, and the cost of a move is
-the sync, not the SQL. So accepted moves are committed in groups: a move's insert joins the open
-transaction, and one commit (one sync) makes every move in it durable before any of their verdicts
-is sent (`append_move` returns only once its group is committed). Several stores may open the same file (the busy timeout makes them take
+the sync, not the SQL. So accepted moves, and rejections remembered by move id, are committed in
+groups: each insert joins the open transaction, and one commit (one sync) makes every write in it
+durable before any of their verdicts is sent (`append_move` and `record_rejection` return only
+once their group is committed). Several stores may open the same file (the busy timeout makes them take
 turns); the unique keys turn a race on one table into `StoreConflict` for the loser. `referee
 serve` lets one process serve a file (`referee.store.sqlite_claim`): two would starve each other.
 
@@ -295,23 +296,31 @@ class SqliteStore(Store):
         deadline: Due | Keep | None = KEEP,
         snapshot: Snapshot | None = None,
     ) -> None:
+        def write(db: Connection) -> None:
+            if _version(db, table_id) != seq - 1:
+                raise StoreConflict(f"table `{table_id}` is not at version {seq - 1}")
+            _insert(db, table_id, seq, seat, move, move_id, verdict)
+            if deadline is not KEEP:
+                db.execute(
+                    "UPDATE tables SET deadline_number = ?, deadline_at = ? WHERE id = ?",
+                    (*rows.due_columns(deadline), table_id),
+                )
+            if snapshot is not None:
+                db.execute(SAVE_SNAPSHOT, (table_id, *rows.snapshot_columns(snapshot)))
+
+        self._grouped(write)
+
+    def _grouped(self, write: Callable[[Connection], None]) -> None:
+        """`write` in the open group of writes, then wait until that group is committed: the
+        first of its writers to wait commits it, with one fsync for them all."""
         error: RefereeError | None = None
         with self._lock:
             if not self._db.in_transaction:
                 self._db.execute("BEGIN IMMEDIATE")
             group = self._group
             try:
-                # a failing statement is undone alone: the other moves of the group stay in it
-                if _version(self._db, table_id) != seq - 1:
-                    raise StoreConflict(f"table `{table_id}` is not at version {seq - 1}")
-                _insert(self._db, table_id, seq, seat, move, move_id, verdict)
-                if deadline is not KEEP:
-                    self._db.execute(
-                        "UPDATE tables SET deadline_number = ?, deadline_at = ? WHERE id = ?",
-                        (*rows.due_columns(deadline), table_id),
-                    )
-                if snapshot is not None:
-                    self._db.execute(SAVE_SNAPSHOT, (table_id, *rows.snapshot_columns(snapshot)))
+                # a failing statement is undone alone: the other writes of the group stay in it
+                write(self._db)
             except RefereeError as exc:
                 error = exc
         self._wait_durable(group)  # even after a conflict: never leave the write lock held
@@ -356,9 +365,11 @@ class SqliteStore(Store):
         move_id: str,
         verdict: Mapping[str, JSON],
     ) -> None:
-        with self._transaction() as db:
+        def write(db: Connection) -> None:
             _version(db, table_id)  # NotFound for an unknown table
             _insert(db, table_id, None, seat, move, move_id, verdict)
+
+        self._grouped(write)  # committed in a group, as accepted moves are
 
     def find_verdict(self, table_id: str, move_id: str) -> Proposal | None:
         with self._lock:

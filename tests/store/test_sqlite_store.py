@@ -123,3 +123,22 @@ def test_the_signing_key_outlives_the_process(tmp_path: Path) -> None:
     kept = first.signing_key("c" * 64)
     first.close()
     assert SqliteStore(tmp_path / "t.db").signing_key("d" * 64) == kept
+
+
+def test_a_remembered_rejection_is_committed_before_it_returns(tmp_path: Path) -> None:
+    """A rejection joins the open group of writes, as an accepted move does, and is on disk
+    (committed, seen by another connection) when `record_rejection` returns."""
+    store = SqliteStore(tmp_path / "t.db")
+    commits: list[float] = []
+    store.on_commit = commits.append
+    store.create_table("t1", SETUP, {0: "h0"})
+    before = len(commits)
+    store.record_rejection("t1", 1, {"type": "draw"}, "m-1", {"outcome": "rejected"})
+    assert len(commits) == before + 1
+    other = SqliteStore(tmp_path / "t.db")
+    found = other.find_verdict("t1", "m-1")
+    assert found is not None and found.seq is None
+    with pytest.raises(StoreConflict):  # the move id is taken: the write undone alone
+        store.record_rejection("t1", 1, {"type": "draw"}, "m-1", {"outcome": "rejected"})
+    store.append_move("t1", 1, 1, {"type": "draw"}, "m-2", {"outcome": "accepted"})
+    assert other.version("t1") == 1  # the group went on after the refused write
