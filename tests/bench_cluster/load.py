@@ -48,6 +48,7 @@ class Window:
     stop: float
 
 
+READY = "ready"  # a client process's first word
 RECORDED_MOST = 600  # proposals recorded of each game's bot game (a table replays them, then anew)
 
 
@@ -73,7 +74,10 @@ def session_of(workload: str, servers: Sequence[Servers]) -> Callable[[int], Ses
 
 def _serve(orders: Connection) -> None:
     """A client process: run each phase it is sent, answer each client's latencies (or what
-    went wrong, as text: a gRPC error does not pickle), until it is sent None."""
+    went wrong, as text: a gRPC error does not pickle), until it is sent None. It records the
+    workloads first, and says when it is ready: no phase's window waits on a recording."""
+    recorded()
+    orders.send(READY)
     while (phase := orders.recv()) is not None:
         try:
             session = session_of(phase.workload, phase.servers)
@@ -96,6 +100,9 @@ class ClientProcesses:
             theirs.close()
             self._orders.append(ours)
             self._processes.append(process)
+        for orders in self._orders:  # each has recorded the workloads
+            if orders.recv() != READY:
+                raise RuntimeError("a bench client process did not start")
         self._busy: list[Connection] = []
 
     @property
