@@ -7,7 +7,7 @@ dropped, added or moved breaks the chain at the step after it."""
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from referee.model import JSON
@@ -41,7 +41,9 @@ def chained(record: Mapping[str, JSON]) -> dict[str, Any]:
 def first_break(record: Mapping[str, JSON]) -> int | None:
     """The index of the first step whose `prev` is not the hash before it; None: the chain holds."""
     prev = creation_hash(record)
-    steps: Sequence[Any] = record.get("steps") or ()
+    steps = record.get("steps") or []
+    if not isinstance(steps, list):
+        return 0
     for index, step in enumerate(steps):
         if not isinstance(step, Mapping) or step.get("prev") != prev:
             return index

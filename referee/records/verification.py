@@ -113,11 +113,13 @@ def _chain(data: Mapping[str, Any]) -> Check:
         return Check(
             "chain", False, f"step {broken + 1}'s `prev` is not the hash of the step before it"
         )
-    return Check("chain", True, f"{len(data.get('steps') or ())} steps chained from the creation")
+    return Check("chain", True, f"{len(data.get('steps') or [])} steps chained from the creation")
 
 
 def _commitments(data: Mapping[str, Any]) -> Check:
     decks = data.get("decks") or []
+    if not isinstance(decks, list):
+        return Check("commitments", False, "`decks` is not a list")
     for number, deck in enumerate(decks, start=1):
         if not _deck_holds(deck):
             return Check(

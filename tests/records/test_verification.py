@@ -8,6 +8,8 @@ import json
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from referee.records.chain import chained
 from referee.records.seal import sealed, unsealed
@@ -18,7 +20,9 @@ from tests.games import shipped_games
 from tests.records.played import signed_record
 
 GAMES = sorted(shipped_games())
+GAMES_LOADED = shipped_games()
 KEY = SigningKey.generate()
+SMALL_RECORD = signed_record(GAMES_LOADED["pontoon"], most=20, key=KEY)
 
 
 def failed(verified: Verification) -> set[str]:
@@ -137,3 +141,35 @@ def test_what_is_no_record_fails_in_words(text: str, games: dict[str, Game]) -> 
     verified = verify(text, games.values())
     assert not verified.holds
     assert all(check.said for check in verified.checks)
+
+
+def _leaves(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    found = [path]
+    if isinstance(value, dict):
+        found += [p for key, item in value.items() for p in _leaves(item, (*path, key))]
+    elif isinstance(value, list):
+        found += [p for index, item in enumerate(value) for p in _leaves(item, (*path, index))]
+    return found
+
+
+@settings(max_examples=150, deadline=None)
+@given(data=st.data())
+def test_any_value_anywhere_re_signed_is_judged_without_a_crash(data: st.DataObject) -> None:
+    """A record whose signer put anything anywhere (a list for the steps, text for a seat) is
+    verified and told apart: no exception escapes `verify`."""
+    record = json.loads(SMALL_RECORD)
+    path = data.draw(st.sampled_from(_leaves(record)[1:]))
+    holder = record
+    for key in path[:-1]:
+        holder = holder[key]
+    holder[path[-1]] = data.draw(
+        st.one_of(
+            st.none(),
+            st.booleans(),
+            st.integers(-(2**53), 2**53),
+            st.text(max_size=5),
+            st.lists(st.integers(0, 3), max_size=2),
+            st.dictionaries(st.text(max_size=2), st.integers(0, 3), max_size=2),
+        )
+    )
+    verify(sealed(record, KEY), GAMES_LOADED.values())
