@@ -198,14 +198,7 @@ def replay_session(
     def session(index: int) -> Session:
         client = servers.client()
         while True:
-            table = client.create_table(
-                game,
-                seats=setup.seats,
-                dealer=setup.dealer,
-                seed=setup.seed,
-                options=setup.options,
-                balances=setup.balances,
-            )
+            table = client.create_table(game, **setup.asked())
             for seat, move, accepted in recorded:
                 call = partial(client.propose, table.id, table.tokens[seat], move.to_data())
                 verdict = yield call

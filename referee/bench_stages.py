@@ -53,14 +53,7 @@ def stage_times(
         store = SqliteStore(Path(folder) / "stages.db")
         service = RefereeService(store, games, allow_stacked=True)
         try:
-            table = service.create_table(
-                game,
-                options=setup.options,
-                seats=setup.seats,
-                dealer=setup.dealer,
-                seed=setup.seed,
-                balances=setup.balances,
-            )
+            table = service.create_table(game, **setup.asked())
             requests = [(table.tokens[seat], _request(table.table_id, move)) for seat, move in log]
             servicer = RefereeServicer(service, ThreadPoolExecutor(1))  # `_propose` runs here
             profile = cProfile.Profile()

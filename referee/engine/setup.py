@@ -27,6 +27,20 @@ class TableSetup:
     secret: str | None = None  # hex: the referee's secret, the seed chain's root
     entropy: str | None = None  # the creator's contribution to the seed chain
 
+    def asked(self) -> dict[str, Any]:
+        """What a creator asks CreateTable for, to make this table again (its keyword arguments
+        in `RefereeService.create_table` and the Python client's): the referee draws the rest."""
+        return {
+            "seats": self.seats,
+            "dealer": self.dealer,
+            "options": dict(self.options),
+            "seed": self.seed,
+            "deal": self.deal,
+            "scores": self.scores,
+            "balances": self.balances,
+            "entropy": self.entropy,
+        }
+
     def to_data(self) -> dict[str, JSON]:
         data = asdict(self)
         data["options"] = dict(self.options)
