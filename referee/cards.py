@@ -13,6 +13,7 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum
+from functools import cached_property
 
 from referee.errors import CardError
 from referee.model import Sentence
@@ -39,42 +40,54 @@ KNIGHT_VALUE = 14
 _TRUMP_CODE = re.compile(r"^T([1-9]|1[0-9]|2[01])$")
 
 
-@dataclass(frozen=True, order=True, slots=True)
+@dataclass(frozen=True, order=True)  # no slots: `cached_property` keeps what is read often
 class Card:
     """One card. `rank` and `suit` are canonical letters; trumps have suit `T` and rank `1`..`21`."""
 
     rank: str
     suit: str
 
-    @classmethod
-    def parse(cls, text: str, pack: PackKind = PackKind.FRENCH) -> Card:
-        if not isinstance(text, str):
-            raise CardError(Sentence("card.not_text", {"given": repr(text)}))
-        code = text.strip().upper()
-        if pack is PackKind.TAROT:
-            return _parse_tarot(code, text)
-        return _parse_french(code, text)
-
-    @property
+    @cached_property
     def value(self) -> int:
         """The numeric rank: A=1 .. K=13, the tarot knight 14 (trumps: their number, the Matto 0)."""
         if self.suit == TRUMP_SUIT:
             return int(self.rank) if self.rank != "M" else 0
         return FRENCH_RANK_VALUE[self.rank] if self.rank != "N" else KNIGHT_VALUE
 
+    @cached_property
+    def code(self) -> str:
+        """The canonical text code (`str(card)`)."""
+        if self.suit == TRUMP_SUIT:
+            return MATTO if self.rank == "M" else f"T{self.rank}"
+        return f"{self.rank}{self.suit}"
+
+    @classmethod
+    def parse(cls, text: str, pack: PackKind = PackKind.FRENCH) -> Card:
+        if not isinstance(text, str):
+            raise CardError(Sentence("card.not_text", {"given": repr(text)}))
+        code = text.strip().upper()
+        known = _PARSED[pack]
+        card = known.get(code)
+        if card is None:
+            card = _parse_tarot(code, text) if pack is PackKind.TAROT else _parse_french(code, text)
+            known[code] = card  # a valid code only: at most a few hundred entries
+        return card
+
     @property
     def is_red(self) -> bool:
         return self.suit in ("H", "D")
 
     def __str__(self) -> str:
-        if self.suit == TRUMP_SUIT:
-            return MATTO if self.rank == "M" else f"T{self.rank}"
-        return f"{self.rank}{self.suit}"
+        return self.code
 
     def __repr__(self) -> str:
         if self.suit in ("B", TRUMP_SUIT) or self.rank == "N":  # codes only the tarot pack has
             return f"Card.parse({str(self)!r}, PackKind.TAROT)"
         return f"Card.parse({str(self)!r})"
+
+
+# what each pack's codes, once read, are (a card is immutable: one object serves every reading)
+_PARSED: dict[PackKind, dict[str, Card]] = {pack: {} for pack in PackKind}
 
 
 def _parse_french(code: str, original: str) -> Card:
