@@ -33,8 +33,10 @@ from pathlib import Path
 from typing import Any
 
 import grpc
+from google.protobuf import struct_pb2
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
+from referee.api.v1 import referee_pb2 as pb
 from referee.bench_stages import STAGES, stage_times
 from referee.cards import PackKind
 from referee.engine.moves import parse_move
@@ -46,7 +48,7 @@ from referee.plugins import installed
 from referee.server.logging import configure_logging
 from referee.spec.registry import load_games
 from referee_client import RefereeClient
-from referee_client.client import CHANNEL_OPTIONS, RETRY_POLICY
+from referee_client.client import CHANNEL_OPTIONS, RETRY_POLICY, TOKEN_HEADER
 
 
 def recorded_game(
@@ -193,19 +195,30 @@ def replay_session(
     """Each client replays a recorded game's proposals (accepted and rejected) on a table of its
     own, dealt as the recording was, one Propose per proposal with a move id, as clients send
     them: the calls it times are its only calls but CreateTable, once a recording is played
-    through. A verdict other than the recorded one stops the bench."""
+    through. Each request is built before its call is timed, and only the reply's outcome is
+    read, as the floor's health checks are: what a client does with a verdict is the client's
+    time, not the referee's. A verdict other than the recorded one stops the bench."""
 
     def session(index: int) -> Session:
         client = servers.client()
         while True:
             table = client.create_table(game, **setup.asked())
-            for seat, move, accepted in recorded:
-                call = partial(client.propose, table.id, table.tokens[seat], move.to_data())
-                verdict = yield call
-                if verdict["accepted"] is not accepted:
+            for number, (seat, move, accepted) in enumerate(recorded):
+                request = propose_request(table.id, f"{table.id}-{number}", move)
+                metadata = ((TOKEN_HEADER, table.tokens[seat]),)
+                reply = yield partial(client.stub.Propose, request, metadata=metadata)
+                if (reply.verdict.outcome == pb.OUTCOME_REJECTED) is accepted:
                     raise BenchError(f"`{game}`: {move.to_data()} was not judged as recorded")
 
     return session
+
+
+def propose_request(table_id: str, move_id: str, move: Move) -> pb.ProposeRequest:
+    fields = struct_pb2.Struct()
+    fields.update(dict(move.fields))
+    return pb.ProposeRequest(
+        table_id=table_id, move_id=move_id, move=pb.Move(type=move.type, fields=fields)
+    )
 
 
 def health_floor(servers: Servers) -> Callable[[int], Session]:

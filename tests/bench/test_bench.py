@@ -4,8 +4,11 @@ recorded (so the bench measures what it says), and the stage profile accounts fo
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 
-from referee.bench import Servers, Workload, replay_session, timed_calls
+import pytest
+
+from referee.bench import BenchError, Servers, Workload, replay_session, timed_calls
 from referee.bench_stages import STAGES, stage_times
 from referee.server.app import ServerConfig
 from referee.service import RefereeService
@@ -25,6 +28,20 @@ def test_a_recording_replayed_over_grpc_is_judged_as_recorded(games: dict[str, G
         start = time.time()
         latencies = timed_calls([0, 1], session, start, start + 1.0)  # BenchError if not
     assert all(len(per) > len(workload.recorded) // 4 for per in latencies)
+
+
+def test_a_verdict_other_than_the_recorded_one_stops_the_bench(games: dict[str, Game]) -> None:
+    workload = Workload.of(games["pontoon"], 3, most=40)
+    seat, move, accepted = workload.recorded[-1]
+    misrecorded = replace(workload, recorded=(*workload.recorded[:-1], (seat, move, not accepted)))
+    service = RefereeService(MemoryStore(), games, allow_stacked=True)
+    with serving(service, ServerConfig()) as address:
+        session = replay_session(
+            Servers((address,)), misrecorded.game, misrecorded.setup, misrecorded.recorded
+        )
+        start = time.time()
+        with pytest.raises(BenchError, match="not judged as recorded"):
+            timed_calls([0], session, start, start + 30.0)
 
 
 def test_the_stages_account_for_a_proposals_time(games: dict[str, Game]) -> None:
