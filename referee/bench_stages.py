@@ -51,7 +51,7 @@ def stage_times(
     fresh table of `setup`, each with a move id as the clients send."""
     with tempfile.TemporaryDirectory() as folder:
         store = SqliteStore(Path(folder) / "stages.db")
-        service = RefereeService(store, games, allow_stacked=True)
+        service = RefereeService(store, games, allow_stacked=True, sole_writer=True)  # as served
         try:
             table = service.create_table(game, **setup.asked())
             requests = [(table.tokens[seat], _request(table.table_id, move)) for seat, move in log]

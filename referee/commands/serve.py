@@ -352,6 +352,7 @@ def serve_until_stopped(
         max_streams_per_table=config.limits.streams_per_table,
         allow_stacked=args.allow_stacked,
         signing_key=key,
+        sole_writer=not args.store,  # memory, or the SQLite file this process claimed
     )
     try:
         server, port = bind(service, args.host, args.port, config)

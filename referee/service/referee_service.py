@@ -76,11 +76,15 @@ class RefereeService:
         clock: Clock | None = None,
         snapshot_every: int = SNAPSHOT_EVERY,
         signing_key: SigningKey | None = None,
+        sole_writer: bool = False,
     ) -> None:
         """`clock`: what deadlines are measured by (the real one, `Scheduler`, by default);
         `snapshot_every`: how many moves between two snapshots of a table (0: none);
         `signing_key`: what records are signed with (by default the store's, made if it has
-        none)."""
+        none); `sole_writer`: no other process writes `store` (`serve` on memory, or on the
+        SQLite file it claims), so a table in memory is judged without a look at the store
+        first (were another writer there after all, its accepted moves still could not fork
+        the log: an insert at a taken version fails)."""
         self._store = store
         self.signing_key = signing_key or kept_signing_key(store)
         self._snapshot_every = snapshot_every
@@ -105,6 +109,7 @@ class RefereeService:
         self._following = Following(store, self._deadlines, self._watchers, self._catch_up)
         if store.follow(self._following):  # a store other processes write too
             self._following.check_every(self._clock)
+        self._tables.others_write = not sole_writer
 
     @property
     def games(self) -> list[str]:

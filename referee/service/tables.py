@@ -64,6 +64,9 @@ class LiveTables:
         self._loaded = loaded
         self._tables: OrderedDict[str, LiveTable] = OrderedDict()
         self._lock = threading.Lock()
+        # whether other processes may write the store: if not (`RefereeService`'s
+        # `sole_writer`), a table in memory is the store's truth, with no need to catch up
+        self.others_write = True
 
     @property
     def count(self) -> int:
@@ -99,10 +102,11 @@ class LiveTables:
             with live.lock:
                 if live.retired:
                     continue
-                if not self._catch_up(live):
-                    self.retire(live, "stale")
-                    continue
-                self.tell_watchers(live)  # of moves another process made, if any
+                if self.others_write:
+                    if not self._catch_up(live):
+                        self.retire(live, "stale")
+                        continue
+                    self.tell_watchers(live)  # of moves another process made, if any
                 yield live
                 return
 

@@ -110,6 +110,46 @@ def test_a_process_sees_moves_another_process_made(tmp_path: Path, games: dict[s
     assert views(a, table) == views(b, table)
 
 
+class LookingStore(SqliteStore):
+    """Counts the looks a service takes at the store for moves its cached tables lack."""
+
+    looks = 0
+
+    def moves_after(self, table_id: str, version: int) -> Any:
+        self.looks += 1
+        return super().moves_after(table_id, version)
+
+
+@pytest.mark.parametrize("sole_writer", [True, False])
+def test_a_sole_writer_judges_its_tables_without_a_look_at_the_store(
+    sole_writer: bool, tmp_path: Path, games: dict[str, Game]
+) -> None:
+    store = LookingStore(tmp_path / "t.db")
+    service = RefereeService(store, games, allow_stacked=True, sole_writer=sole_writer)
+    table = open_table(service)
+    service.propose(table.table_id, table.tokens[1], DRAW, move_id="m1")
+    service.propose(table.table_id, table.tokens[1], DISCARD_JH, move_id="m2")
+    assert (store.looks == 0) is sole_writer  # the control: a shared store is looked at
+
+
+def test_a_sole_writer_with_a_rival_after_all_still_never_forks_the_log(
+    tmp_path: Path, games: dict[str, Game]
+) -> None:
+    """A second writer the sole writer does not expect (no claim in a test): the sole writer's
+    move at a version the rival took fails to insert; the table is reloaded and judged again."""
+    alone = RefereeService(
+        SqliteStore(tmp_path / "t.db"), games, allow_stacked=True, sole_writer=True
+    )
+    rival = RefereeService(SqliteStore(tmp_path / "t.db"), games, allow_stacked=True)
+    table = open_table(alone)
+    assert alone.view(table.table_id, None).version == 0  # cached at version 0
+    rival.propose(table.table_id, table.tokens[1], DRAW)
+    ruling = alone.propose(table.table_id, table.tokens[1], DRAW)
+    assert ruling.verdict.outcome is Outcome.REJECTED  # seat 1 has drawn already (the rival's)
+    assert views(alone, table) == views(rival, table)
+    assert alone.view(table.table_id, None).version == 1
+
+
 def test_a_reopened_store_resumes_every_table_where_it_was(
     tmp_path: Path, games: dict[str, Game]
 ) -> None:
