@@ -90,7 +90,11 @@ class RummyMechanic(Mechanic[RummyState]):
         except SpecError as exc:
             raise SpecErrors([exc]) from None
         self.reader = MeldReader(
-            self.config.kinds, self._judge_meld, self.config.no_meld, self.config.ambiguous
+            self.config.kinds,
+            self._judge_meld,
+            self.rules.accepts,
+            self.config.no_meld,
+            self.config.ambiguous,
         )
         self.pack = spec.pack()
         self.distinct = sorted(set(self.pack))  # the cards a fix may offer

@@ -19,6 +19,7 @@ from referee.model import Violation
 
 Env = dict[str, Any]
 RuleJudge = Callable[[str, Env, tuple[str, ...]], list[Violation]]
+RuleCheck = Callable[[str, Env], bool]  # do a kind's rules all hold? (no violation worded)
 
 
 @dataclass(frozen=True)
@@ -45,10 +46,16 @@ class Reading:
 
 class MeldReader:
     def __init__(
-        self, kinds: list[MeldKind], judge: RuleJudge, no_meld: Violation, ambiguous: Violation
+        self,
+        kinds: list[MeldKind],
+        judge: RuleJudge,
+        accepts: RuleCheck,
+        no_meld: Violation,
+        ambiguous: Violation,
     ) -> None:
         self.kinds = {k.name: k for k in kinds}
         self.judge = judge
+        self.accepts = accepts
         self.no_meld = no_meld
         self.ambiguous = ambiguous
 
@@ -116,24 +123,32 @@ class MeldReader:
         """Are `cards` a new meld, read as `read_new` reads them, with a natural card at `place`?"""
         for kind in kinds:
             meld_env = self.meld_env(env, kind.name, cards, new=True)
-            if not self.judge(kind.name, meld_env, ()):
+            if self.accepts(kind.name, meld_env):
                 meld_env["place"] = place
                 return not kind.wild(meld_env)
         return False
 
     def fitting(self, env: Env, meld: Meld, hand: list[Card]) -> list[Card]:
         """The held cards that lay off alone on `meld`, its end told by the card (no `at`)."""
-        return [
-            card
-            for card in sorted(set(hand))
-            if not isinstance(self.read_layoff(env, meld, [card], ""), list)
-        ]
+        return [card for card in sorted(set(hand)) if self._lays_off(env, meld, [card])]
+
+    def _lays_off(self, env: Env, meld: Meld, added: list[Card]) -> bool:
+        """Does `read_layoff(env, meld, added, "")` read a meld? (Asked without wording what
+        breaks: only whether one reading holds, or the two ends read alike.)"""
+        kind = self.kinds[meld.kind]
+        read: list[list[Card]] = []
+        for end in ["high", "low"] if kind.extend == "ends" else ["high"]:
+            cards = added + meld.cards if end == "low" else meld.cards + added
+            meld_env = self.meld_env(env, kind.name, cards, new=False)
+            if kind.shape(meld_env) and self.accepts(kind.name, meld_env):
+                read.append(cards)
+        return len(read) == 1 or (bool(read) and read[0] == read[-1])
 
     def wild_places(self, env: Env, kind_name: str, cards: list[Card]) -> list[bool] | None:
         """Wild flags if `cards` is a valid meld of `kind_name`, else None (used by steals)."""
         kind = self.kinds[kind_name]
         meld_env = self.meld_env(env, kind_name, cards, new=False)
-        if not kind.shape(meld_env) or self.judge(kind_name, meld_env, ()):
+        if not kind.shape(meld_env) or not self.accepts(kind_name, meld_env):
             return None
         return self._wild(kind, meld_env)
 

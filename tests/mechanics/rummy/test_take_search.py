@@ -453,3 +453,21 @@ def test_the_hand_goes_on_when_the_search_cannot_tell(monkeypatch: pytest.Monkey
     assert closed.state.to_act == SEAT and closed.state.hand_number == state.hand_number
     with pytest.raises(search.SearchExhausted):
         TakeSearch(mechanic("taradinho"), closed.state, SEAT).legal_take()
+
+
+@SETTINGS
+@given(positions(max_hand=6))
+def test_the_lay_off_fix_offers_exactly_the_cards_read_layoff_reads(state: RummyState) -> None:
+    """A rejected lay-off's fix (`MeldReader.fitting`) asks only whether a card lays off, without
+    wording what breaks: it offers exactly the held cards `read_layoff` reads a meld with."""
+    reader = mechanic().reader
+    env = Turn(mechanic(), state, SEAT, "layoff", {"present": []}).env()
+    hand = state.hands[SEAT]
+    for meld in state.melds:
+        defined = [
+            card
+            for card in sorted(set(hand))
+            if not isinstance(reader.read_layoff(env, meld, [card], ""), list)
+        ]
+        assert reader.fitting(env, meld, hand) == defined, (codes(meld.cards), codes(hand))
+    event(f"{len(state.melds)} meld(s)")
