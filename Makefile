@@ -24,7 +24,7 @@ FUZZ_SCALE  ?= 20  # make fuzz: examples per property, times those of the make t
 TS     := clients/typescript
 TS_DEPS := $(TS)/node_modules/.installed
 
-.PHONY: help install proto run lint test test-fast ts-test wheel bench bench-cluster cluster soak fuzz harden mutants chromium screenshots
+.PHONY: help install proto run lint test test-fast ts-test wheel bench bench-transport bench-cluster cluster soak fuzz harden mutants chromium screenshots
 
 help: ## list the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  %-14s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -77,6 +77,9 @@ mutants: $(STAMP) $(API) ## disable each spec rule in turn: which do the scenari
 
 bench: $(STAMP) $(API) ## measure proposals per second and verdict latency
 	$(BIN)/python -m referee.bench
+
+bench-transport: $(STAMP) $(API) ## Propose over the asyncio gRPC server against a sync one, same handler and store (1 min)
+	$(BIN)/python -m tests.bench_transport
 
 # in tests/, not in the wheel: it starts PostgreSQL with pgserver, a dev tool
 bench-cluster: $(STAMP) $(API) ## Propose/s, p50/p99 of 1, 2, 4 referees on one PostgreSQL, beside SQLite; cores used (2 min)
