@@ -16,8 +16,9 @@ holds its deal or seed: the author already knows every card of it.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Set
 from dataclasses import replace
+from functools import lru_cache
 
 from referee.cards import CODE_IN_TEXT, Card, PackKind, codes_in
 from referee.engine.table import Table
@@ -39,15 +40,14 @@ def verdict_for(table: Table, seat: int, move: Move, verdict: Verdict) -> Verdic
     if not any(v.cards or v.message or v.fix for v in verdict.violations):
         return verdict
     kind = PackKind(table.game.spec.pack_kind)
-    seen = table.view(seat)  # without its legal moves: they name only cards seen elsewhere in it
-    shown = _cards_in(seen, kind, skip=HISTORY) | _cards_in(move.to_data(), kind)
+    shown = _seen(table, seat, kind) | _cards_in(move.to_data(), kind)
     violations = tuple(_violation_for(v, shown, kind) for v in verdict.violations)
     if violations == verdict.violations:
         return verdict
     return Verdict(verdict.outcome, violations, verdict.events, verdict.version)
 
 
-def _violation_for(violation: Violation, shown: set[str], kind: PackKind) -> Violation:
+def _violation_for(violation: Violation, shown: Set[str], kind: PackKind) -> Violation:
     cards = tuple(c for c in violation.cards if _canonical(c, kind) in shown | {None})
     message = _cut_text(violation.message, shown, kind)
     fix = _cut_fix(violation.fix, shown, kind)
@@ -58,14 +58,14 @@ def _violation_for(violation: Violation, shown: set[str], kind: PackKind) -> Vio
     return replace(violation, message=message, cards=cards, fix=fix)
 
 
-def _cut_text(text: str, shown: set[str], kind: PackKind) -> str:
+def _cut_text(text: str, shown: Set[str], kind: PackKind) -> str:
     """`text` with every card code it quotes that is not `shown` as `??`."""
     return CODE_IN_TEXT[kind].sub(
         lambda m: m.group(0) if _canonical(m.group(0), kind) in shown else HIDDEN, text
     )
 
 
-def _cut_fix(value: JSON, shown: set[str], kind: PackKind) -> JSON:
+def _cut_fix(value: JSON, shown: Set[str], kind: PackKind) -> JSON:
     """A fix (or a value in it) naming only `shown` cards: a list loses the others, a text
     shows them as `??` (a card code is a text quoting itself)."""
     if isinstance(value, Mapping):
@@ -81,6 +81,15 @@ def _cut_fix(value: JSON, shown: set[str], kind: PackKind) -> JSON:
     return value
 
 
+def _seen(table: Table, seat: int, kind: PackKind) -> frozenset[str]:
+    """The cards the seat's view names, its finished hand's record aside: the view without its
+    legal moves (they name only cards seen elsewhere in it), once a state (a seat's rejections
+    in a row are all cut to the same view)."""
+    return table.per_state(
+        ("cards_seen", seat), lambda: frozenset(_cards_in(table.view(seat), kind, skip=HISTORY))
+    )
+
+
 def _cards_in(value: JSON, kind: PackKind, skip: frozenset[str] = frozenset()) -> set[str]:
     """The canonical code of every card a value names: a card code, or a text that quotes one."""
     found: set[str] = set()
@@ -88,7 +97,7 @@ def _cards_in(value: JSON, kind: PackKind, skip: frozenset[str] = frozenset()) -
     while stack:
         item = stack.pop()
         if isinstance(item, str):
-            found.update(codes_in(item, kind))
+            found.update(_quoted(item, kind))
             found.add(_canonical(item, kind) or HIDDEN)
         elif isinstance(item, Mapping):
             stack.extend(v for k, v in item.items() if k not in skip)
@@ -97,8 +106,34 @@ def _cards_in(value: JSON, kind: PackKind, skip: frozenset[str] = frozenset()) -
     return found
 
 
+def _quoted(text: str, kind: PackKind) -> tuple[str, ...]:
+    """The canonical codes of the cards `text` quotes."""
+    if len(text) > CACHED_TEXT:
+        return tuple(codes_in(text, kind))
+    return _quoted_short(text, kind)
+
+
 def _canonical(text: str, kind: PackKind) -> str | None:
     """The card `text` is the code of, canonical, or None when it is none."""
+    code = text.strip()
+    return _canonical_short(code, kind) if len(code) <= LONGEST_CODE else None
+
+
+LONGEST_CODE = 3  # `10H`
+
+
+# Both are pure and a view repeats its texts, so short ones are answered from bounded caches
+# (a long text, which a client could send to fill them, is read each time)
+CACHED_TEXT = 200
+
+
+@lru_cache(maxsize=4096)
+def _quoted_short(text: str, kind: PackKind) -> tuple[str, ...]:
+    return tuple(codes_in(text, kind))
+
+
+@lru_cache(maxsize=4096)
+def _canonical_short(text: str, kind: PackKind) -> str | None:
     try:
         return str(Card.parse(text, kind))
     except CardError:

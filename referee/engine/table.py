@@ -7,9 +7,9 @@ rule broken and nothing changed (GEN-4). Illegal or unreadable moves are verdict
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import replace
-from typing import Any
+from typing import Any, TypeVar
 
 from referee.cards import PackKind
 from referee.engine import chance, seeding
@@ -31,6 +31,7 @@ from referee.model import (
 )
 from referee.spec.registry import Game
 
+T = TypeVar("T")
 SYSTEM = -2  # the table itself, for moves no seat makes (a deadline passing)
 # a deadline passing, as the move log records it: its name from when only claim windows had one
 EXPIRE = "close_window"
@@ -47,10 +48,9 @@ class Table:
         # a resumed table's moves before its snapshot, not read until `history` is asked for
         self._earlier: Sequence[tuple[int, Move]] | None = None
         self.contributions = 0  # `contribute` moves accepted
-        # each seat's legal moves, judged once for the state they were judged on (views are
-        # read far more often than moves are made)
-        self._legal: dict[int, dict[str, JSON]] = {}
-        self._legal_for: tuple[int, int] = (-1, 0)
+        # what `per_state` computed, and the state it holds for (version, id of the state)
+        self._kept: dict[Hashable, Any] = {}
+        self._kept_for: tuple[int, int] = (-1, 0)
         self.commitment = game.mechanic.commitment(state)  # the first deal's, as CreateTable says
 
     @classmethod
@@ -231,12 +231,21 @@ class Table:
     def legal(self, seat: int) -> dict[str, JSON]:
         """The seat's legal moves now: the mechanic's, and `contribute` until the game is over
         (any seat, any time: its entropy is text of at most `max_chars` characters)."""
+        legal = self.per_state(("legal", seat), lambda: self._legal_now(seat))
+        return copy.deepcopy(legal)  # the caller's to change
+
+    def per_state(self, key: Hashable, compute: Callable[[], T]) -> T:
+        """`compute()`, kept until the table's state changes (by `key`): views are read far
+        more often than moves are made, and a rejected move changes nothing, so a seat's
+        legal moves, or what its view shows, are worked out once a state. What is kept must
+        not be changed by the caller."""
         now = (self.version, id(self.state))
-        if self._legal_for != now:
-            self._legal, self._legal_for = {}, now
-        if seat not in self._legal:
-            self._legal[seat] = self._legal_now(seat)
-        return copy.deepcopy(self._legal[seat])  # the caller's to change
+        if self._kept_for != now:
+            self._kept, self._kept_for = {}, now
+        if key not in self._kept:
+            self._kept[key] = compute()
+        found: T = self._kept[key]
+        return found
 
     def _legal_now(self, seat: int) -> dict[str, JSON]:
         if self.is_over:

@@ -57,7 +57,7 @@ BOT_TRIES = 100
 TABLE_ATTRIBUTES = {
     "game", "setup", "state", "version", "contributions", "commitment",
     "_history", "_earlier",  # `history`: a restored table's earlier moves, read when asked for
-    "_legal", "_legal_for",  # the legal moves' cache, made anew
+    "_kept", "_kept_for",  # what is worked out once a state (legal moves...), made anew
 }  # fmt: skip
 COMPARED = ("game", "setup", "version", "contributions", "commitment", "last_move", "history")
 
