@@ -9,7 +9,7 @@ expression, evaluated at each place.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -100,20 +100,27 @@ class MeldReader:
         return min(failures, key=len)
 
     # --- what would mend a rejected meld (the fixes a rejection offers) ---
-    def missing(self, env: Env, cards: list[Card], pool: list[Card]) -> list[Card]:
+    def missing(
+        self, env: Env, cards: list[Card], pool: list[Card], jokers: Collection[Card]
+    ) -> list[Card]:
         """The cards of `pool` any one of which, put where it fits among `cards` as a natural
         card (no joker standing for another), makes them a new meld the rules accept: the card a
         gapped sequence lacks, the third card of a pair. A kind's shape does not depend on the
-        order of the cards (tests/mechanics/rummy/test_take_search.py), so it is asked once a card."""
+        order of the cards, so it is asked once a card; and once `cards` hold a natural card
+        (not one of `jokers`), a kind whose shape does not admit them is not asked again, as a
+        card added never mends a shape (tests/mechanics/rummy/test_take_search.py checks both)."""
+        kinds = list(self.kinds.values())
+        if any(card not in jokers for card in cards):
+            kinds = [k for k in kinds if k.shape(self.meld_env(env, k.name, cards, new=True))]
         found = []
-        for card in pool:
-            kinds = [
+        for card in pool if kinds else ():
+            shaped = [
                 kind
-                for kind in self.kinds.values()
+                for kind in kinds
                 if kind.shape(self.meld_env(env, kind.name, [*cards, card], new=True))
             ]
-            if kinds and any(
-                self._natural_at(env, kinds, cards[:place] + [card] + cards[place:], place)
+            if shaped and any(
+                self._natural_at(env, shaped, cards[:place] + [card] + cards[place:], place)
                 for place in range(len(cards) + 1)
             ):
                 found.append(card)

@@ -203,7 +203,8 @@ class Turn:
             self.violations += self._with_fix(
                 reading,
                 lambda: fix_data(
-                    "missing_cards", {"cards": self.m.reader.missing(env, cards, self.m.distinct)}
+                    "missing_cards",
+                    {"cards": self.m.reader.missing(env, cards, self.m.distinct, self.s.jokers)},
                 ),
             )
             return

@@ -471,3 +471,26 @@ def test_the_lay_off_fix_offers_exactly_the_cards_read_layoff_reads(state: Rummy
         ]
         assert reader.fitting(env, meld, hand) == defined, (codes(meld.cards), codes(hand))
     event(f"{len(state.melds)} meld(s)")
+
+
+@SETTINGS
+@given(positions(max_hand=5))
+def test_the_missing_card_fix_offers_exactly_the_cards_read_new_reads(state: RummyState) -> None:
+    """A rejected meld's fix (`MeldReader.missing`) skips the kinds whose shape does not admit
+    the cards already: it offers exactly the cards that, put somewhere among them as a natural
+    card, make `read_new` read a meld."""
+    reader = mechanic().reader
+    cards = state.hands[SEAT]
+    env = Turn(mechanic(), state, SEAT, "meld", {"present": []}).env()
+    pool = mechanic().distinct
+
+    def mends(card: Card) -> bool:
+        for place in range(len(cards) + 1):
+            reading = reader.read_new(env, cards[:place] + [card] + cards[place:])
+            if not isinstance(reading, list) and not reading.wild[place]:
+                return True
+        return False
+
+    defined = [card for card in pool if mends(card)]
+    assert reader.missing(env, cards, pool, state.jokers) == defined, codes(cards)
+    event("a card mends it" if defined else "no card mends it")
