@@ -4,7 +4,10 @@ Each definition of a program becomes one Python function, `d_<k>(env, m, <params
 compiled expression one more, `e_<k>(env, m)`, every text compiled once with a file name like
 `<rules specs/pontinho.yaml:42>` so that a traceback points at the spec. `env` is the caller's
 context; `m` is the memo list of one top-level call: a definition without parameters depends
-on `env` only, so its value is computed at first use and kept in its slot of `m`.
+on `env` only, so its value is computed at first use and kept in its slot of `m` (a use reads
+the slot inline, and calls the definition's function only while the slot is unset). Each
+comprehension becomes a function of its own, `c_<k>(env, m, <binders in reach>)`, an explicit
+loop that stops where the interpreter stops (a loop statement beats a generator expression).
 
 Operators are inline Python. Where Python would give a value but the language fails (a
 negative index counts from the end in Python) the code checks; everywhere else a failure is
@@ -45,10 +48,12 @@ from referee.spec.expr.ast import (
     Node,
     StrLit,
     Unary,
+    children,
     type_of,
 )
 from referee.spec.expr.checked import CheckedDefinition, CheckedProgram
-from referee.spec.expr.interp import best_index, interpret
+from referee.spec.expr.interp import interpret
+from referee.spec.expr.printer import unparse
 from referee.spec.expr.source import EvalError, Origin
 from referee.spec.expr.types import BOOL, CARD, INT, STR, ListType, Type
 from referee.spec.expr.vocabulary import BUILTINS
@@ -85,13 +90,6 @@ def _no_item() -> NoReturn:
     raise IndexError("a negative index")  # the interpreter says which, and where
 
 
-def _item(xs: Any, i: int) -> Any:
-    """`xs[i]` where `i` may not be evaluated twice (inside a comprehension's source)."""
-    if i < 0:
-        _no_item()
-    return xs[i]
-
-
 def _member(x: Any, xs: Any) -> bool:
     return any(values.equal(x, y) for y in xs)
 
@@ -101,10 +99,8 @@ def _member(x: Any, xs: Any) -> bool:
 _RUNTIME: dict[str, Any] = {
     "_U": UNSET,
     "_no_item": _no_item,
-    "_item": _item,
     "_member": _member,
     "_equal": values.equal,
-    "_best_index": best_index,
 }
 
 # Builtins with an inline form (used only when the program's function is that very builtin).
@@ -180,6 +176,7 @@ class ProgramCode:
         self.definitions: dict[str, DefinitionCode] = {}
         self.memo_size = 0
         self.sources: list[str] = []
+        self.helpers: list[str] = []  # comprehension functions for the next `load`
         self._names = 0
         self._functions: dict[str, str] = {}
         for definition in program.definitions.values():
@@ -206,11 +203,11 @@ class ProgramCode:
 
     def part(self, node: Node, origin: Origin) -> Part:
         """The generated form of an expression with no binders in reach."""
-        return _Generator(self, origin, {}, in_source=False).part(node)
+        return _Generator(self, origin, {}).part(node)
 
     def _define(self, definition: CheckedDefinition) -> None:
         params = {p: self.new_name("v") for p, _ in definition.params}
-        body = _Generator(self, definition.origin, params, in_source=False).part(definition.node)
+        body = _Generator(self, definition.origin, params).part(definition.node)
         fn = self.new_name("d")
         if not params and isinstance(body, Const):
             self.definitions[definition.name] = DefinitionCode(fn, None, body)
@@ -257,6 +254,9 @@ class ProgramCode:
         return self.constant(value)
 
     def load(self, source: str, fn: str, origin: Origin) -> None:
+        """Compile one function (after the comprehension functions it calls) into the module."""
+        source = "\n\n".join([*self.helpers, source])
+        self.helpers = []
         code = compile(source, printable(f"<rules {origin.file}:{origin.line}>"), "exec")
         exec(code, self.namespace)  # our own generated text: see the module doc
         self.sources.append(source)
@@ -275,12 +275,8 @@ def _indented_comment(definition: CheckedDefinition, text: str) -> list[str]:
 class _Generator:
     """Generates the parts of one function body; `scope` maps binders to Python locals."""
 
-    def __init__(
-        self, state: ProgramCode, origin: Origin, scope: Mapping[str, str], in_source: bool
-    ) -> None:
+    def __init__(self, state: ProgramCode, origin: Origin, scope: Mapping[str, str]) -> None:
         self.state, self.origin, self.scope = state, origin, scope
-        # Python forbids `:=` anywhere inside a comprehension's iterable
-        self.in_source = in_source
 
     def part(self, node: Node) -> Part:
         return _RULES[type(node)](self, node)
@@ -291,8 +287,8 @@ class _Generator:
     def src(self, part: Part) -> str:
         return self.state.text(part)
 
-    def inner(self, scope: Mapping[str, str], in_source: bool) -> _Generator:
-        return _Generator(self.state, self.origin, scope, in_source)
+    def inner(self, scope: Mapping[str, str]) -> _Generator:
+        return _Generator(self.state, self.origin, scope)
 
     def fold(self, node: Node, code: str, *parts: Part) -> Part:
         """The interpreter's value of `node` if all its parts are constants and it succeeds."""
@@ -321,7 +317,10 @@ def _name(g: _Generator, node: Name) -> Part:
         return Src(g.scope[node.id], local=True)
     if node.ref == DEF:
         definition = g.state.definitions[node.id]
-        return definition.value or Src(f"{definition.fn}(env, m)")
+        if definition.value is not None:
+            return definition.value
+        slot = f"m[{definition.memo}]"
+        return Src(f"({slot} if {slot} is not _U else {definition.fn}(env, m))")
     return Src(f"env[{node.id!r}]")
 
 
@@ -337,11 +336,9 @@ def _index(g: _Generator, node: Index) -> Part:
         code = f"{xs}[{k}]" if k >= 0 else f"{xs}[_no_item()]"
     elif isinstance(index, Src) and index.local:
         code = f"({xs}[{i}] if {i} >= 0 else _no_item())"
-    elif not g.in_source:
+    else:
         t = g.state.new_name("t")
         code = f"({xs}[{t}] if ({t} := {i}) >= 0 else _no_item())"
-    else:
-        code = f"_item({xs}, {i})"
     return g.fold(node, code, obj, index)
 
 
@@ -399,28 +396,84 @@ def _if(g: _Generator, node: IfExpr) -> Part:
 
 
 def _comprehension(g: _Generator, node: Comprehension) -> Part:
-    var = g.state.new_name("v")
-    source = _source(g.inner(g.scope, in_source=True), node.source)
-    body = g.inner({**g.scope, node.var: var}, g.in_source).text(node.body)
-    loop = f"for {var} in {source}"
-    match node.kind:
-        case "all" | "any":
-            return Src(_group(f"{node.kind}(", [body, loop], ")"))
-        case "count":  # every item's body is evaluated, like the interpreter's
-            return Src(_group("len([", ["0", loop, f"if {body}"], "])"))
-        case "filter":
-            return Src(_group("[", [var, loop, f"if {body}"], "]"))
-        case "map":
-            return Src(_group("[", [body, loop], "]"))
-        case "sum":
-            return Src(_group("sum([", [body, loop], "])"))
-        case "first_index":
-            k = g.state.new_name("v")
-            loop = f"for {k}, {var} in enumerate({source})"
-            return Src(_group("next((", [k, loop, f"if {body}"], "), -1)"))
-        case "best_index":  # every key, then the first greatest
-            return Src(_group("_best_index([", [body, loop], "])"))
-    raise AssertionError(f"unknown comprehension {node.kind!r}")
+    fn, var = g.state.new_name("c"), g.state.new_name("v")
+    passed = [g.scope[name] for name in sorted(_locals_read(node)) if name in g.scope]
+    source = _source(g, node.source)
+    body = g.inner({**g.scope, node.var: var}).text(node.body)
+    loop = _LOOPS[node.kind](var, _indent(source)[4:], _indent(body, " " * 8)[8:])
+    head = [
+        f"def {fn}({', '.join(['env', 'm', *passed])}):",
+        *("    " + c for c in comment(unparse(node))),
+    ]
+    g.state.helpers.append("\n".join([*head, *("    " + line for line in loop)]))
+    return Src(f"{fn}({', '.join(['env', 'm', *passed])})")
+
+
+def _locals_read(node: Node) -> set[str]:
+    """The binders and parameters a sub-tree reads (its comprehension passes them on)."""
+    found = {node.id} if isinstance(node, Name) and node.ref == LOCAL else set()
+    for child in children(node):
+        found |= _locals_read(child)
+    return found
+
+
+# The loop of each comprehension kind, from its binder, source and body texts. `all`, `any` and
+# `first_index` stop at the deciding item; the others run the body on every item, like the
+# interpreter (`best_index` keeps the first greatest key).
+_LOOPS: dict[str, Callable[[str, str, str], list[str]]] = {
+    "all": lambda v, xs, body: [
+        f"for {v} in {xs}:",
+        f"    if not {body}:",
+        "        return False",
+        "return True",
+    ],
+    "any": lambda v, xs, body: [
+        f"for {v} in {xs}:",
+        f"    if {body}:",
+        "        return True",
+        "return False",
+    ],
+    "count": lambda v, xs, body: [
+        "n = 0",
+        f"for {v} in {xs}:",
+        f"    if {body}:",
+        "        n += 1",
+        "return n",
+    ],
+    "filter": lambda v, xs, body: [
+        "kept = []",
+        f"for {v} in {xs}:",
+        f"    if {body}:",
+        f"        kept.append({v})",
+        "return kept",
+    ],
+    "map": lambda v, xs, body: [
+        "out = []",
+        f"for {v} in {xs}:",
+        f"    out.append({body})",
+        "return out",
+    ],
+    "sum": lambda v, xs, body: [
+        "total = 0",
+        f"for {v} in {xs}:",
+        f"    total += {body}",
+        "return total",
+    ],
+    "first_index": lambda v, xs, body: [
+        f"for k, {v} in enumerate({xs}):",
+        f"    if {body}:",
+        "        return k",
+        "return -1",
+    ],
+    "best_index": lambda v, xs, body: [
+        "best, top = -1, 0",
+        f"for k, {v} in enumerate({xs}):",
+        f"    key = {body}",
+        "    if best < 0 or key > top:",
+        "        best, top = k, key",
+        "return best",
+    ],
+}
 
 
 def _source(g: _Generator, node: Node) -> str:
