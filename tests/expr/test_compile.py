@@ -9,7 +9,7 @@ from dataclasses import replace
 import pytest
 import z3
 
-from referee.cards import Card
+from referee.cards import Card, french_pack, tarot_pack
 from referee.proofs.encode import EncodeError, encode_full, fresh_env
 from referee.spec.expr import (
     BOOL,
@@ -256,3 +256,14 @@ def test_spec_text_cannot_become_code() -> None:
         isinstance(node, pyast.Name) and "import" in node.id
         for node in pyast.walk(pyast.parse(fn.source))
     )
+
+
+def test_card_properties_read_from_tables_agree_with_the_cards() -> None:
+    program = Program(Scope({"c": CARD}))
+    rank, red = (program.compile(program.check(text)) for text in ("rank(c)", "is_red(c)"))
+    assert "_rank[" in rank.source and "_red[" in red.source
+    for card in [*french_pack(), *tarot_pack()]:
+        assert (rank.generated({"c": card}), red.generated({"c": card})) == (
+            card.value,
+            card.is_red,
+        )

@@ -26,9 +26,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, NoReturn
+from typing import Any
 
-from referee.spec.expr import values
 from referee.spec.expr.ast import (
     DEF,
     LOCAL,
@@ -54,11 +53,11 @@ from referee.spec.expr.ast import (
 from referee.spec.expr.checked import CheckedDefinition, CheckedProgram
 from referee.spec.expr.interp import interpret
 from referee.spec.expr.printer import unparse
+from referee.spec.expr.runtime import RANK_VALUE, RUNTIME, SUIT_IS_RED
 from referee.spec.expr.source import EvalError, Origin
 from referee.spec.expr.types import BOOL, CARD, INT, STR, ListType, Type
 from referee.spec.expr.vocabulary import BUILTINS
 
-UNSET: Any = object()  # a memo slot not computed yet in this call
 _SCALARS = (INT, BOOL, STR, CARD)
 _WIDTH = 76  # a group longer than this (or holding a line break) is laid out one part a line
 
@@ -86,29 +85,12 @@ class Src:
 Part = Const | Src
 
 
-def _no_item() -> NoReturn:
-    raise IndexError("a negative index")  # the interpreter says which, and where
-
-
-def _member(x: Any, xs: Any) -> bool:
-    return any(values.equal(x, y) for y in xs)
-
-
-# What every generated module sees besides its own names (all `_`-prefixed: generated names
-# from the spec never are).
-_RUNTIME: dict[str, Any] = {
-    "_U": UNSET,
-    "_no_item": _no_item,
-    "_member": _member,
-    "_equal": values.equal,
-}
-
 # Builtins with an inline form (used only when the program's function is that very builtin).
 _INLINE: dict[str, Callable[[list[str]], str]] = {
     "size": lambda a: f"len({a[0]})",
-    "rank": lambda a: f"{a[0]}.value",
+    "rank": lambda a: f"_rank[{a[0]}.rank]" if RANK_VALUE else f"{a[0]}.value",
     "suit": lambda a: f"{a[0]}.suit",
-    "is_red": lambda a: f"{a[0]}.is_red",
+    "is_red": lambda a: f"_red[{a[0]}.suit]" if SUIT_IS_RED else f"{a[0]}.is_red",
     "min": lambda a: f"min({a[0]}, {a[1]})",
     "max": lambda a: f"max({a[0]}, {a[1]})",
     "abs": lambda a: f"abs({a[0]})",
@@ -172,7 +154,7 @@ class ProgramCode:
 
     def __init__(self, program: CheckedProgram) -> None:
         self.program = program
-        self.namespace: dict[str, Any] = dict(_RUNTIME)
+        self.namespace: dict[str, Any] = dict(RUNTIME)
         self.definitions: dict[str, DefinitionCode] = {}
         self.memo_size = 0
         self.sources: list[str] = []

@@ -14,8 +14,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from referee.spec.expr.checked import CheckedExpr, CheckedProgram
-from referee.spec.expr.codegen import UNSET, Const, GeneratedFn, ProgramCode
+from referee.spec.expr.codegen import Const, GeneratedFn, ProgramCode
 from referee.spec.expr.interp import interpret
+from referee.spec.expr.runtime import UNSET
 
 __all__ = ["Check", "Compiled", "Const", "all_of", "any_of", "compile_expr", "not_"]
 
