@@ -218,9 +218,9 @@ def test_booleans_are_the_interpreters() -> None:
 
 def test_the_generated_source_is_reachable_and_names_the_spec() -> None:
     fn = compiled("all(c in cards: rank(c) > n) and big", "PN-12")
-    assert fn.source.startswith("def e_") and "# PN-12: all(c in cards: rank(c) > n) and big" in (
-        fn.source
-    )
+    # the comprehension's own function, then the expression's, each titled by its spec text
+    assert fn.source.startswith("def c_") and "\n    # all(c in cards: rank(c) > n)\n" in fn.source
+    assert "def e_" in fn.source and "# PN-12: all(c in cards: rank(c) > n) and big" in fn.source
     assert "def d_" in fn.definitions_source and "# big := n > 10" in fn.definitions_source
     with pytest.raises(TypeError) as failure:
         fn.generated({"cards": [Card.parse("AS")], "n": "x"})

@@ -17,9 +17,9 @@ located EvalError (expressions are pure). So wherever the generated code returns
 must be the interpreter's, and it must evaluate at least what could fail in the interpreter.
 
 Nothing of the spec becomes code: binders, parameters, definitions and functions get generated
-names (`v_3`, `d_7`, `f_2`), strings and field names are `repr`'d literals, other constants
-(cards, folded lists, member sets) are module globals `k_<n>`, and spec text appears only in
-comments, each line made printable.
+names (`v_3`, `d_7`, `c_5`), strings and field names are `repr`'d literals, other constants
+(cards, folded lists, member sets, vocabulary functions) are module globals `k_<n>`, and spec
+text appears only in comments, each line made printable (and in the `compile()` file name).
 """
 
 from __future__ import annotations
@@ -210,7 +210,7 @@ class ProgramCode:
                 f"        v = m[{memo}] = {_indent(expr, ' ' * 8)[8:]}",
                 "    return v",
             ]
-        self.load("\n".join(lines), fn, definition.origin)
+        self.load("\n".join(lines), definition.origin)
 
     def expression(self, node: Node, origin: Origin, text: str, label: str) -> tuple[str, str]:
         """Generate and load the function of one top-level expression: (its name, its text)."""
@@ -219,9 +219,7 @@ class ProgramCode:
         title = f"{label}: {text}" if label else text
         lines = [f"def {fn}(env, m):", *("    " + c for c in comment(title))]
         lines.append(f"    return {_indent(self.text(body))[4:]}")
-        source = "\n".join(lines)
-        self.load(source, fn, origin)
-        return fn, source
+        return fn, self.load("\n".join(lines), origin)
 
     def text(self, part: Part) -> str:
         if isinstance(part, Src):
@@ -235,13 +233,15 @@ class ProgramCode:
             return repr(value)
         return self.constant(value)
 
-    def load(self, source: str, fn: str, origin: Origin) -> None:
-        """Compile one function (after the comprehension functions it calls) into the module."""
+    def load(self, source: str, origin: Origin) -> str:
+        """Compile one function, after the comprehension functions it calls, into the module;
+        return the text compiled."""
         source = "\n\n".join([*self.helpers, source])
         self.helpers = []
         code = compile(source, printable(f"<rules {origin.file}:{origin.line}>"), "exec")
         exec(code, self.namespace)  # our own generated text: see the module doc
         self.sources.append(source)
+        return source
 
     def fn(self, name: str) -> GeneratedFn:
         loaded: GeneratedFn = self.namespace[name]
