@@ -174,6 +174,7 @@ ERRORS = Program(
         Definition.parse("at(i: int)", "xs[i]"),
         Definition.parse("last", "xs[size(xs) - 1]"),
         Definition.parse("firsts", "map(i in indices(xs): xs[i - n])"),
+        Definition.parse("one(i: int)", "1"),  # small: written in place, its argument unused
     ],
 )
 
@@ -194,6 +195,8 @@ ERRORS = Program(
         ("r.a > n", {"xs": [], "n": 1, "r": {"b": 1}}),
         ("r.a > n", {"xs": [], "n": 1, "r": 7}),
         ("n > 0", {"xs": []}),
+        ("one(xs[n]) > 0", {"xs": [1], "n": 3}),  # call by value, even where the body is inlined
+        ("one(n // 0) + one(1) > 0", {"xs": [1], "n": 3}),
     ],
 )
 def test_errors_are_the_interpreters_with_its_message_and_place(

@@ -60,6 +60,7 @@ from referee.spec.expr.vocabulary import BUILTINS
 
 _SCALARS = (INT, BOOL, STR, CARD)
 _WIDTH = 76  # a group longer than this (or holding a line break) is laid out one part a line
+_INLINE_SIZE = 400  # a definition with parameters whose body's text is no longer is inlined
 
 GeneratedFn = Callable[..., Any]
 
@@ -146,6 +147,7 @@ class DefinitionCode:
     fn: str
     memo: int | None  # the slot in `m` of a definition without parameters
     value: Const | None  # a definition without parameters whose body folded
+    inline: CheckedDefinition | None = None  # a small one with parameters: written in place
 
 
 class ProgramCode:
@@ -196,10 +198,13 @@ class ProgramCode:
             return
         memo = None if params else self.memo_size
         self.memo_size += memo is not None
-        self.definitions[definition.name] = DefinitionCode(fn, memo, None)
+        expr = self.text(body)
+        small = params and len(expr) <= _INLINE_SIZE and not _has_comprehension(definition.node)
+        self.definitions[definition.name] = DefinitionCode(
+            fn, memo, None, definition if small else None
+        )
         signature = ", ".join(["env", "m", *params.values()])
         head = [f"def {fn}({signature}):", *_indented_comment(definition, definition.text)]
-        expr = self.text(body)
         if memo is None:
             lines = [*head, f"    return {_indent(expr)[4:]}"]
         else:
@@ -475,12 +480,34 @@ def _call(g: _Generator, node: Call) -> Part:
     args = [g.src(p) for p in parts]
     if node.ref == DEF:  # arguments first, left to right: Python's order too
         definition = g.state.definitions[node.func]
+        if definition.inline is not None:
+            return _inlined(g, definition.inline, parts)
         return Src(_group(f"{definition.fn}(", ["env", "m", *args], ")", comma=True))
     if _is_builtin(g, node) and node.func in _INLINE:
         code = _INLINE[node.func](args)
     else:
         code = _group(f"{g.state.function(node.func)}(", args, ")", comma=True)
     return g.fold(node, code, *parts)
+
+
+def _inlined(g: _Generator, definition: CheckedDefinition, args: list[Part]) -> Part:
+    """A small definition's body in place of its call: each argument that is not a local is
+    first bound to a temporary (evaluated once, before the body, as for a call)."""
+    scope, bound = {}, []
+    for (param, _), arg in zip(definition.params, args):
+        if isinstance(arg, Src) and not arg.local:
+            scope[param] = g.state.new_name("t")
+            bound.append(f"({scope[param]} := {arg.text})")
+        else:
+            scope[param] = g.src(arg)
+    body = _Generator(g.state, definition.origin, scope).text(definition.node)
+    if not bound:
+        return Src(body)
+    return Src(_group("(", [body, f"if ({', '.join(bound)},)", "else None"], ")"))
+
+
+def _has_comprehension(node: Node) -> bool:
+    return isinstance(node, Comprehension) or any(map(_has_comprehension, children(node)))
 
 
 _RULES: dict[type, Callable[..., Part]] = {
