@@ -24,8 +24,10 @@ text appears only in comments, each line made printable (and in the `compile()` 
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from types import CodeType
 from typing import Any
 
 from referee.spec.expr.ast import (
@@ -243,7 +245,7 @@ class ProgramCode:
         return the text compiled."""
         source = "\n\n".join([*self.helpers, source])
         self.helpers = []
-        code = compile(source, printable(f"<rules {origin.file}:{origin.line}>"), "exec")
+        code = _compiled(source, printable(f"<rules {origin.file}:{origin.line}>"))
         exec(code, self.namespace)  # our own generated text: see the module doc
         self.sources.append(source)
         return source
@@ -251,6 +253,14 @@ class ProgramCode:
     def fn(self, name: str) -> GeneratedFn:
         loaded: GeneratedFn = self.namespace[name]
         return loaded
+
+
+@functools.lru_cache(maxsize=4096)
+def _compiled(source: str, filename: str) -> CodeType:
+    """Python's compile, once per text: a spec's checkpoints each have a program with the
+    same definitions, so the same text (a code object runs in any module's namespace)."""
+    code: CodeType = compile(source, filename, "exec")
+    return code
 
 
 def _indented_comment(definition: CheckedDefinition, text: str) -> list[str]:
