@@ -25,8 +25,19 @@ def interpreted(typed: TypedExpr, env: dict[str, Any]) -> Outcome:
 
 
 def compiled(typed: TypedExpr, env: dict[str, Any]) -> Outcome:
+    """The compiled form; its generated code alone must agree too, wherever it gives a value,
+    and it must fail wherever the interpreter does (its errors are then the interpreter's)."""
     fn = typed.program.compile(typed)
-    return _outcome(lambda: fn(env))
+    outcome = _outcome(lambda: fn(env))
+    try:
+        generated = "ok", freeze(fn.generated(env))
+    except Exception:  # noqa: BLE001 - any Python error: the compiled form re-runs the interpreter
+        assert outcome[0] == "error", (
+            f"the generated code failed where the language does not: {fn.source}"
+        )
+        return outcome
+    assert generated == outcome == interpreted(typed, env), fn.source
+    return outcome
 
 
 def _outcome(run: Callable[[], Any]) -> Outcome:

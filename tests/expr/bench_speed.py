@@ -1,4 +1,4 @@
-"""Compiled closures vs the reference interpreter on Pontinho-like rules (not a test).
+"""Generated code vs the reference interpreter on Pontinho-like rules (not a test).
 
 Run: `.venv/bin/python tests/expr/bench_speed.py`. Prints microseconds per evaluation and the ratio.
 """

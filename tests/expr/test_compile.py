@@ -2,21 +2,27 @@
 
 from __future__ import annotations
 
+import ast as pyast
+import traceback
+from dataclasses import replace
+
 import pytest
 import z3
 
-from referee.cards import Card
+from referee.cards import Card, french_pack, tarot_pack
 from referee.proofs.encode import EncodeError, encode_full, fresh_env
 from referee.spec.expr import (
     BOOL,
     CARD,
     INT,
+    STR,
     Compiled,
     Definition,
     EvalError,
     Function,
     ListType,
     Origin,
+    ParsedExpr,
     Program,
     Scope,
     all_of,
@@ -26,7 +32,8 @@ from referee.spec.expr import (
     not_,
     parse,
 )
-from referee.spec.expr.compile import Const, _Compiler, program_code
+from referee.spec.expr.ast import Attr, BoolOp, Compare
+from referee.spec.expr.compile import Const, program_code
 from referee.spec.expr.symbolic import SymCard, s_if
 
 SCOPE = Scope({"cards": ListType(CARD), "n": INT, "options": {"rule": INT}})
@@ -61,8 +68,7 @@ def test_all_of_stops_at_the_first_failing_check() -> None:
 
 
 def folded(text: str) -> object:
-    state = program_code(PROGRAM)
-    return _Compiler(state, Origin()).part(PROGRAM.check(text).node, {})
+    return program_code(PROGRAM).part(PROGRAM.check(text).node, Origin())
 
 
 @pytest.mark.parametrize(
@@ -158,3 +164,109 @@ def test_a_function_without_z3_form_cannot_be_encoded() -> None:
     assert program.compile(typed)({"n": 2}) is True
     with pytest.raises(EncodeError, match="function `opaque` has no z3 implementation"):
         encode_full(typed, {"n": z3.Int("n")})
+
+
+# ---- the generated code: errors, names, source ------------------------------------------------
+
+ERRORS = Program(
+    Scope({"xs": ListType(INT), "n": INT, "r": {"a": INT}}),
+    [
+        Definition.parse("at(i: int)", "xs[i]"),
+        Definition.parse("last", "xs[size(xs) - 1]"),
+        Definition.parse("firsts", "map(i in indices(xs): xs[i - n])"),
+        Definition.parse("one(i: int)", "1"),  # small: written in place, its argument unused
+    ],
+)
+
+
+@pytest.mark.parametrize(
+    "text, env",
+    [
+        ("xs[n] > 0", {"xs": [1, 2], "n": -1}),  # Python would give the last item
+        ("xs[-1] > 0", {"xs": [1, 2], "n": 0}),
+        ("xs[n + 1] > 0", {"xs": [1, 2], "n": -2}),
+        ("at(n) > 0", {"xs": [1, 2], "n": -2}),
+        ("last > 0", {"xs": [], "n": 0}),
+        ("size(firsts) > 0", {"xs": [1, 2], "n": 1}),
+        ("sum(x in map(i in indices(xs): xs[i - n]): x) > 0", {"xs": [1, 2], "n": 1}),
+        ("xs[n] > 0", {"xs": [1, 2], "n": 2}),
+        ("n // (n - 1) > 0", {"xs": [], "n": 1}),
+        ("n % (n - 1) > 0", {"xs": [], "n": 1}),
+        ("r.a > n", {"xs": [], "n": 1, "r": {"b": 1}}),
+        ("r.a > n", {"xs": [], "n": 1, "r": 7}),
+        ("n > 0", {"xs": []}),
+        ("one(xs[n]) > 0", {"xs": [1], "n": 3}),  # call by value, even where the body is inlined
+        ("one(n // 0) + one(1) > 0", {"xs": [1], "n": 3}),
+    ],
+)
+def test_errors_are_the_interpreters_with_its_message_and_place(
+    text: str, env: dict[str, object]
+) -> None:
+    typed = ERRORS.check(parse(text, Origin(file="specs/x.yaml", line=9, column=5)))
+    fn = ERRORS.compile(typed)
+    with pytest.raises(EvalError) as expected:
+        evaluate(typed, env)
+    with pytest.raises(Exception):  # noqa: B017 - whatever Python raises
+        fn.generated(env)  # the generated code alone fails too: never a wrapped-around value
+    with pytest.raises(EvalError) as got:
+        fn(env)
+    assert (str(got.value), got.value.where) == (str(expected.value), expected.value.where)
+
+
+def test_booleans_are_the_interpreters() -> None:
+    typed = ERRORS.check("n > 0 and n < 5 or size(xs) == 0")
+    for env in ({"xs": [], "n": 0}, {"xs": [1], "n": 3}, {"xs": [1], "n": 9}):
+        assert ERRORS.compile(typed)(env) is evaluate(typed, env)
+
+
+def test_the_generated_source_is_reachable_and_names_the_spec() -> None:
+    fn = compiled("all(c in cards: rank(c) > n) and big", "PN-12")
+    # the comprehension's own function, then the expression's, each titled by its spec text
+    assert fn.source.startswith("def c_") and "\n    # all(c in cards: rank(c) > n)\n" in fn.source
+    assert "def e_" in fn.source and "# PN-12: all(c in cards: rank(c) > n) and big" in fn.source
+    assert "def d_" in fn.definitions_source and "# big := n > 10" in fn.definitions_source
+    with pytest.raises(TypeError) as failure:
+        fn.generated({"cards": [Card.parse("AS")], "n": "x"})
+    frames = [frame.filename for frame in traceback.extract_tb(failure.value.__traceback__)]
+    assert "<rules specs/pontinho.yaml:42>" in frames
+
+
+HOSTILE = "x'] + __import__('os').getcwd() + env['\n__import__(\"os\")\r\x00\" #"
+
+
+def test_spec_text_cannot_become_code() -> None:
+    """Strings, field names and labels from a spec only ever reach the source as literals or
+    comments: parse the generated text and look for anything but our own names."""
+    program = Program(Scope({"r": {HOSTILE: STR}}), [Definition("d", body="1")])
+    literal = '"' + HOSTILE.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
+    text = f'{literal} == "a" or r.x == {literal}'
+    node = parse(text).node
+    assert isinstance(node, BoolOp) and isinstance(node.right, Compare)
+    attr = node.right.left
+    assert isinstance(attr, Attr)
+    hostile_field = replace(node, right=replace(node.right, left=replace(attr, name=HOSTILE)))
+    typed = program.check(ParsedExpr(hostile_field, text, Origin(file=HOSTILE, line=1)))
+    fn = program.compile(typed, label=HOSTILE)
+    assert fn({"r": {HOSTILE: HOSTILE}}) is True
+    assert fn({"r": {HOSTILE: "b"}}) is False
+    called = {
+        node.func.id
+        for node in pyast.walk(pyast.parse(fn.source))
+        if isinstance(node, pyast.Call) and isinstance(node.func, pyast.Name)
+    }
+    assert called <= {"len", "min", "max", "abs", "all", "any", "sum", "next", "enumerate"}
+    assert not any(
+        isinstance(node, pyast.Name) and "import" in node.id
+        for node in pyast.walk(pyast.parse(fn.source))
+    )
+
+
+def test_card_properties_read_from_tables_agree_with_the_cards() -> None:
+    program = Program(Scope({"c": CARD}))
+    rank, red = (program.compile(program.check(text)) for text in ("rank(c)", "is_red(c)"))
+    assert "_rank[" in rank.source and "_red[" in red.source
+    for card in [*french_pack(), *tarot_pack()]:
+        assert (rank.generated({"c": card}), red.generated({"c": card})) == (
+            card.value,
+            card.is_red,
+        )

@@ -1,9 +1,9 @@
 """The typed expression language in which every rule condition of a spec is written.
 
 One semantics, four forms that agree (tested against each other on random expressions):
-the reference interpreter (`evaluate`, the definition of meaning), the compiled closures
-(`compile_expr`, the fast path), the z3 encoding (`referee.proofs.encode`), all over the tree
-the parser and the type checker produce.
+the reference interpreter (`evaluate`, the definition of meaning), the generated Python code
+(`compile_expr`, the fast path: `codegen.py`), the z3 encoding (`referee.proofs.encode`), all
+over the tree the parser and the type checker produce.
 
 API
 ---
@@ -17,6 +17,7 @@ API
         raises SpecErrors listing every error (ExprError, a SpecError subclass)
     Program.evaluate(typed: TypedExpr, env: Mapping[str, Any]) -> Any       # interpreter
     Program.compile(typed: TypedExpr, label: str = "") -> Compiled          # fn(env) -> value
+        Compiled.source / .definitions_source: the Python generated for it / its program
     check(expr, scope=None, expected=None, functions=None) -> TypedExpr     # no definitions
     names_read(typed_exprs) -> frozenset[str]   # the context names read, through definitions
     words_given(typed_expr) -> frozenset[str]   # the text literals it can give as its value

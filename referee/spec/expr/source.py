@@ -74,8 +74,9 @@ class ExprError(SpecError):
 class EvalError(RefereeError):
     """A rule expression failed while judging (an index out of range, a division by zero).
 
-    Raised identically by the reference interpreter and the compiled closures. Inside the
-    engine this is a bug in a spec (an INTERNAL verdict), never "rule not satisfied".
+    Raised identically by the reference interpreter and compiled expressions (which re-run
+    the interpreter where their generated code fails). Inside the engine this is a bug in a
+    spec (an INTERNAL verdict), never "rule not satisfied".
     """
 
     code = "eval_error"
