@@ -18,6 +18,7 @@ import argparse
 import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import Callable, Iterator
 from concurrent import futures
 from contextlib import contextmanager
@@ -30,11 +31,13 @@ from grpc_health.v1 import health, health_pb2_grpc
 from referee.api.v1 import referee_pb2 as pb
 from referee.bench import (
     Servers,
-    _drive,
+    Session,
     health_floor,
     listening_address,
     replay_session,
     serve_command,
+    summary,
+    timed_calls,
     workloads,
 )
 from referee.server.logging import configure_logging
@@ -45,8 +48,10 @@ from referee.service import RefereeService
 from referee.spec.registry import load_games
 from referee.store.sqlite import SqliteStore
 from referee_client.client import TOKEN_HEADER
+from tests.bench_cluster.cpu import process_seconds
 
 SERVICE = "referee.v1.Referee"
+WARM_UP_S = 1.0
 WORKERS = 32  # as many calls in flight as the bench's 16 clients need, and room to spare
 
 
@@ -95,7 +100,7 @@ def serve_sync(database: str) -> None:
 
 
 @contextmanager
-def server_process(kind: str, folder: str) -> Iterator[str]:
+def server_process(kind: str, folder: str) -> Iterator[tuple[str, int]]:
     database = str(Path(folder) / f"{kind}.db")
     if kind == "asyncio":
         command = serve_command(["--db", database])
@@ -103,10 +108,21 @@ def server_process(kind: str, folder: str) -> Iterator[str]:
         command = [sys.executable, "-m", "tests.bench_transport", "serve-sync", "--db", database]
     process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
     try:
-        yield listening_address(process)
+        yield listening_address(process), process.pid
     finally:
         process.terminate()
         process.wait(timeout=30)
+
+
+def driven(
+    clients: int, seconds: float, session: Callable[[int], Session], server: int
+) -> dict[str, float]:
+    """`summary` of the calls, with the server's CPU time per call (µs, every thread)."""
+    start = time.time()
+    used = process_seconds(server)
+    latencies = timed_calls(range(clients), session, start, start + seconds)
+    calls = sum(len(per) for per in latencies)
+    return {**summary(latencies), "cpu_us": 1e6 * (process_seconds(server) - used) / calls}
 
 
 def measure(seconds: float) -> dict[str, dict[int, dict[str, dict[str, float]]]]:
@@ -115,13 +131,14 @@ def measure(seconds: float) -> dict[str, dict[int, dict[str, dict[str, float]]]]
     results: dict[str, dict[int, dict[str, dict[str, float]]]] = {}
     for kind in ("asyncio", "sync"):
         results[kind] = {}
-        with tempfile.TemporaryDirectory() as folder, server_process(kind, folder) as address:
-            servers = Servers((address,))
+        with tempfile.TemporaryDirectory() as folder, server_process(kind, folder) as (at, pid):
+            servers = Servers((at,))
+            driven(1, WARM_UP_S, health_floor(servers), pid)  # a fresh process's first calls
             for clients in (1, 16):
-                figures = {"floor": _drive(clients, seconds, health_floor(servers))}
+                figures = {"floor": driven(clients, seconds, health_floor(servers), pid)}
                 for w in recorded:
                     session = replay_session(servers, w.game, w.setup, w.recorded)
-                    figures[w.game] = _drive(clients, seconds, session)
+                    figures[w.game] = driven(clients, seconds, session, pid)
                 results[kind][clients] = figures
     return results
 
@@ -145,10 +162,10 @@ def main(argv: list[str] | None = None) -> int:
             )
             print(
                 f"{game:>22}, {clients:>2} client(s): asyncio {a['rps']:,.0f}/s "
-                f"(p99 {a['p99_ms']:.1f} ms, {a['rps'] / a_floor['rps']:.2f} of its floor) | "
-                f"sync {s['rps']:,.0f}/s (p99 {s['p99_ms']:.1f} ms, "
-                f"{s['rps'] / s_floor['rps']:.2f} of its floor) | sync/asyncio "
-                f"{s['rps'] / a['rps']:.2f}"
+                f"(p99 {a['p99_ms']:.1f} ms, {a['rps'] / a_floor['rps']:.2f} of its floor, "
+                f"server CPU {a['cpu_us']:,.0f} µs a call) | sync {s['rps']:,.0f}/s "
+                f"(p99 {s['p99_ms']:.1f} ms, {s['rps'] / s_floor['rps']:.2f} of its floor, "
+                f"{s['cpu_us']:,.0f} µs) | sync/asyncio {s['rps'] / a['rps']:.2f}"
             )
     return 0
 
