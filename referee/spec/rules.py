@@ -3,7 +3,7 @@
 A checkpoint is a point in judging a move where the mechanic offers a context (its names and
 their types): a move type (`draw`, `meld`, ...) before or after its effects, or a step inside a
 move (`take`, `trio`, `sequence`, ...). Each rule names the checkpoints it judges (`on:`); it is
-type-checked against each checkpoint's scope and compiled once into closures.
+type-checked against each checkpoint's scope and compiled once into generated Python functions.
 """
 
 from __future__ import annotations
@@ -74,7 +74,7 @@ def build_program(
 @dataclass
 class CompiledRule:
     spec: RuleSpec
-    when: Any  # compiled closure or None
+    when: Any  # compiled expression or None
     require: Any
     typed_when: Any
     typed_require: Any
