@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import subprocess
 import sys
@@ -118,10 +119,33 @@ class BenchError(RuntimeError):
     """A bench client's move was not accepted: the figures would not be what they say."""
 
 
-def _drive(clients: int, seconds: float, session: Callable[[int], Session]) -> dict[str, float]:
-    """Run `clients` threads for `seconds`, each timing the calls its session yields."""
-    start = time.time()
-    return summary(timed_calls(range(clients), session, start, start + seconds))
+def drive(
+    clients: int, seconds: float, session: Callable[[int], Session], server: int
+) -> dict[str, float]:
+    """Run `clients` threads for `seconds`, each timing the calls its session yields; with the
+    CPU time the `server` process spent a call (µs, every thread of it)."""
+    start, used = time.time(), process_seconds(server)
+    latencies = timed_calls(range(clients), session, start, start + seconds)
+    calls = sum(len(per) for per in latencies)
+    return {**summary(latencies), "cpu_us": 1e6 * (process_seconds(server) - used) / calls}
+
+
+TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def stat_fields(pid: int) -> list[str]:
+    """The fields of /proc/PID/stat after the command's name (which may hold spaces); field N of
+    proc(5) is at N - 3."""
+    return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+
+
+def process_seconds(pid: int) -> float:
+    """The CPU seconds (user and system, every thread) `pid` has used; 0 once it is gone."""
+    try:
+        fields = stat_fields(pid)
+    except (FileNotFoundError, ProcessLookupError):
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / TICKS  # utime, stime
 
 
 def timed_calls(
@@ -262,12 +286,13 @@ def listening_address(process: subprocess.Popen[str]) -> str:
 
 
 @contextmanager
-def referee_process(folder: str) -> Iterator[str]:
-    """A real referee in its own process (as in production: the clients do not share its GIL)."""
+def referee_process(folder: str) -> Iterator[tuple[str, int]]:
+    """A real referee in its own process (as in production: the clients do not share its GIL):
+    its address and pid."""
     command = serve_command(["--db", str(Path(folder) / "bench.db")])
     process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
     try:
-        yield listening_address(process)
+        yield listening_address(process), process.pid
     finally:
         process.terminate()
         process.wait(timeout=30)
@@ -279,6 +304,7 @@ WORKLOADS = {
     "pontoon": ("20 recorded hands of six bots", 3),
     "tarocchi_piedicavallo": ("a recorded game of four deals", 3),
 }
+WARM_UP_S = 1.0  # calls to a fresh referee before any is timed
 PROFILED = 500  # proposals of each workload profiled stage by stage (cProfile is slow)
 
 
@@ -320,13 +346,14 @@ def over_grpc(
 ) -> dict[int, dict[str, dict[str, float]]]:
     """Per concurrency: the floor, then each recorded workload's Propose, on one referee."""
     results: dict[int, dict[str, dict[str, float]]] = {}
-    with tempfile.TemporaryDirectory() as folder, referee_process(folder) as address:
+    with tempfile.TemporaryDirectory() as folder, referee_process(folder) as (address, pid):
         servers = Servers((address,))
+        drive(1, WARM_UP_S, health_floor(servers), pid)  # a fresh process's first calls
         for clients in (1, 16):
-            results[clients] = {"floor": _drive(clients, seconds, health_floor(servers))}
+            results[clients] = {"floor": drive(clients, seconds, health_floor(servers), pid)}
             for w in workloads:
                 session = replay_session(servers, w.game, w.setup, w.recorded)
-                results[clients][w.game] = _drive(clients, seconds, session)
+                results[clients][w.game] = drive(clients, seconds, session, pid)
     return results
 
 
@@ -360,9 +387,10 @@ def main(argv: list[str] | None = None) -> int:
             propose = figures[game]
             print(
                 f"{game} gRPC, {clients:>2} client(s), SQLite: Propose {propose['rps']:,.0f}/s "
-                f"p50 {propose['p50_ms']:.2f} ms p99 {propose['p99_ms']:.2f} ms | floor (health "
-                f"check) {floor['rps']:,.0f}/s p50 {floor['p50_ms']:.2f} ms p99 "
-                f"{floor['p99_ms']:.2f} ms | ratio {propose['rps'] / floor['rps']:.2f}"
+                f"p50 {propose['p50_ms']:.2f} ms p99 {propose['p99_ms']:.2f} ms, server CPU "
+                f"{propose['cpu_us']:,.0f} µs a call | floor (health check) {floor['rps']:,.0f}/s "
+                f"p50 {floor['p50_ms']:.2f} ms p99 {floor['p99_ms']:.2f} ms, "
+                f"{floor['cpu_us']:,.0f} µs | ratio {propose['rps'] / floor['rps']:.2f}"
             )
     return 0
 

@@ -18,7 +18,6 @@ import argparse
 import subprocess
 import sys
 import tempfile
-import time
 from collections.abc import Callable, Iterator
 from concurrent import futures
 from contextlib import contextmanager
@@ -30,14 +29,13 @@ from grpc_health.v1 import health, health_pb2_grpc
 
 from referee.api.v1 import referee_pb2 as pb
 from referee.bench import (
+    WARM_UP_S,
     Servers,
-    Session,
+    drive,
     health_floor,
     listening_address,
     replay_session,
     serve_command,
-    summary,
-    timed_calls,
     workloads,
 )
 from referee.server.logging import configure_logging
@@ -48,10 +46,8 @@ from referee.service import RefereeService
 from referee.spec.registry import load_games
 from referee.store.sqlite import SqliteStore
 from referee_client.client import TOKEN_HEADER
-from tests.bench_cluster.cpu import process_seconds
 
 SERVICE = "referee.v1.Referee"
-WARM_UP_S = 1.0
 WORKERS = 32  # as many calls in flight as the bench's 16 clients need, and room to spare
 
 
@@ -114,17 +110,6 @@ def server_process(kind: str, folder: str) -> Iterator[tuple[str, int]]:
         process.wait(timeout=30)
 
 
-def driven(
-    clients: int, seconds: float, session: Callable[[int], Session], server: int
-) -> dict[str, float]:
-    """`summary` of the calls, with the server's CPU time per call (µs, every thread)."""
-    start = time.time()
-    used = process_seconds(server)
-    latencies = timed_calls(range(clients), session, start, start + seconds)
-    calls = sum(len(per) for per in latencies)
-    return {**summary(latencies), "cpu_us": 1e6 * (process_seconds(server) - used) / calls}
-
-
 def measure(seconds: float) -> dict[str, dict[int, dict[str, dict[str, float]]]]:
     """server kind -> clients -> floor and each workload's Propose figures."""
     recorded = workloads(load_games())
@@ -133,12 +118,12 @@ def measure(seconds: float) -> dict[str, dict[int, dict[str, dict[str, float]]]]
         results[kind] = {}
         with tempfile.TemporaryDirectory() as folder, server_process(kind, folder) as (at, pid):
             servers = Servers((at,))
-            driven(1, WARM_UP_S, health_floor(servers), pid)  # a fresh process's first calls
+            drive(1, WARM_UP_S, health_floor(servers), pid)  # a fresh process's first calls
             for clients in (1, 16):
-                figures = {"floor": driven(clients, seconds, health_floor(servers), pid)}
+                figures = {"floor": drive(clients, seconds, health_floor(servers), pid)}
                 for w in recorded:
                     session = replay_session(servers, w.game, w.setup, w.recorded)
-                    figures[w.game] = driven(clients, seconds, session, pid)
+                    figures[w.game] = drive(clients, seconds, session, pid)
                 results[kind][clients] = figures
     return results
 

@@ -12,33 +12,19 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-TICKS = os.sysconf("SC_CLK_TCK")
+from referee.bench import TICKS, process_seconds, stat_fields
+
 CORES = os.cpu_count() or 1
 
 # CPU seconds used so far by some processes
 Counter = Callable[[], float]
 
 
-def _stat_fields(pid: int) -> list[str]:
-    """The fields of /proc/PID/stat after the command's name (which may hold spaces); field N of
-    proc(5) is at N - 3."""
-    return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-
-
-def process_seconds(pid: int) -> float:
-    """The CPU seconds (user and system, every thread) `pid` has used; 0 once it is gone."""
-    try:
-        fields = _stat_fields(pid)
-    except (FileNotFoundError, ProcessLookupError):
-        return 0.0
-    return (int(fields[11]) + int(fields[12])) / TICKS  # utime, stime
-
-
 def tree_seconds(pid: int) -> float:
     """`pid`'s CPU seconds with its children's: those alive (a PostgreSQL backend for each
     connection) and those it has waited for (cutime, cstime)."""
     try:
-        fields = _stat_fields(pid)
+        fields = stat_fields(pid)
         children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
     except (FileNotFoundError, ProcessLookupError):
         return 0.0
