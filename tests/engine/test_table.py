@@ -402,3 +402,27 @@ def test_an_unreadable_move_is_rejected_under_gen8(
 def test_a_move_from_no_seat_is_rejected(pontinho: Game, seat: int) -> None:
     verdict = new_table(pontinho).propose(seat, Move.from_data({"type": "draw"}))
     assert [(v.rule, v.code) for v in verdict.violations] == [("GEN-8", "unknown_seat")]
+
+
+# --- what is worked out once a state --------------------------------------------------------
+
+
+def test_what_is_kept_for_a_state_is_worked_out_again_once_a_move_changes_it(
+    pontinho: Game,
+) -> None:
+    """`per_state` (a seat's legal moves, the cards its view names for cutting a rejection)
+    holds while rejections change nothing, and is worked out again after an accepted move: a
+    kept view never outlives the state it was seen in."""
+    table = new_table(pontinho)
+    seat = table.view(ADJUDICATOR)["to_act"]
+    worked: list[int] = []
+
+    def version_seen() -> int:
+        worked.append(table.version)
+        return table.version
+
+    assert table.per_state("seen", version_seen) == 0
+    assert not table.propose(seat, Move("discard", {"card": "AS"})).accepted  # must draw first
+    assert table.per_state("seen", version_seen) == 0 and worked == [0]
+    assert table.propose(seat, Move("draw")).accepted
+    assert table.per_state("seen", version_seen) == 1 and worked == [0, 1]
