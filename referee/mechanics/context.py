@@ -10,7 +10,7 @@ names in one module (`mechanics/<name>/contexts.py`).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
 from referee.spec.expr import BOOL, CARD, INT, STR, ListType, RecordType, Scope, Type
@@ -125,9 +125,22 @@ class Builder(Generic[Source]):
     """A context's computed names for one spec: the environment, built per judgement."""
 
     computes: tuple[tuple[str, Callable[[Source], Any]], ...]
+    # the computes of each set of names asked for (a checkpoint's reads: a handful of sets)
+    _subsets: dict[frozenset[str], tuple[tuple[str, Callable[[Source], Any]], ...]] = field(
+        default_factory=dict, compare=False, repr=False
+    )
 
-    def env(self, source: Source) -> dict[str, Any]:
-        return {name: compute(source) for name, compute in self.computes}
+    def env(self, source: Source, names: frozenset[str] | None = None) -> dict[str, Any]:
+        """The environment; with `names`, only those of its names (what the expressions it is
+        for read: `RuleBook.reads_at`, `SpecExpression.reads`), the others not computed."""
+        computes = self.computes if names is None else self._computing(names)
+        return {name: compute(source) for name, compute in computes}
+
+    def _computing(self, names: frozenset[str]) -> tuple[tuple[str, Callable[[Source], Any]], ...]:
+        found = self._subsets.get(names)
+        if found is None:
+            found = self._subsets[names] = tuple((n, c) for n, c in self.computes if n in names)
+        return found
 
 
 def neutral(type_: Type, card: Any) -> Any:

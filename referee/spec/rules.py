@@ -81,11 +81,17 @@ class CompiledRule:
     say: Mapping[str, Any] = field(default_factory=dict)  # name -> compiled expression
     typed_say: Mapping[str, TypedExpr] = field(default_factory=dict)
     fix: Mapping[str, Any] = field(default_factory=dict)  # the fix's value name -> compiled
+    typed_fix: Mapping[str, TypedExpr] = field(default_factory=dict)
 
     @cached_property
     def reads(self) -> frozenset[str]:
         """The context names its condition reads (through the definitions it calls)."""
         return names_read(t for t in (self.typed_when, self.typed_require) if t is not None)
+
+    @cached_property
+    def reads_worded(self) -> frozenset[str]:
+        """The context names judging it reads, and wording it broken: its `say`, its fix."""
+        return self.reads | names_read([*self.typed_say.values(), *self.typed_fix.values()])
 
     def broken(self, env: Mapping[str, Any]) -> bool:
         if self.when is not None and not self.when(env):
@@ -128,6 +134,7 @@ class RuleBook:
         self.spec = spec
         self.programs: dict[str, Program] = {}
         self.rules: dict[tuple[str, str], list[CompiledRule]] = {}
+        self._reads: dict[tuple[str, str], frozenset[str]] = {}  # `reads_at`, once asked
         errors: list[SpecError] = []
         broken: set[str] = set()  # checkpoints whose definitions failed: their rules wait
         for name, scope in scopes.items():
@@ -225,6 +232,7 @@ class RuleBook:
             for name, (text, where) in rule.say.items()
         }
         say = {name: program.compile(typed) for name, typed in typed_say.items()}
+        typed_fix = _typed_fix(rule.fix, program)
         return CompiledRule(
             rule,
             program.compile(typed_when) if typed_when is not None else None,
@@ -233,7 +241,8 @@ class RuleBook:
             typed_require,
             say,
             typed_say,
-            _compile_fix(rule.fix, program),
+            {name: program.compile(typed) for name, typed in typed_fix.items()},
+            typed_fix,
         )
 
     def judge(
@@ -245,6 +254,16 @@ class RuleBook:
             for rule in self.rules.get((checkpoint, at), ())
             if rule.broken(env)
         ]
+
+    def reads_at(self, checkpoint: str, at: str = "before") -> frozenset[str]:
+        """The context names judging the checkpoint's rules reads, and wording the broken ones:
+        a context built of these alone is judged as the whole one is."""
+        key = (checkpoint, at)
+        found = self._reads.get(key)
+        if found is None:
+            rules = self.rules.get(key, ())
+            found = self._reads[key] = frozenset().union(*(r.reads_worded for r in rules))
+        return found
 
     def accepts(self, checkpoint: str, env: Mapping[str, Any], at: str = "before") -> bool:
         """Does every rule of the checkpoint hold? (`judge` without wording the violations.)"""
@@ -262,15 +281,13 @@ class RuleBook:
         return list(self.rules.get((checkpoint, at), ()))
 
 
-def _compile_fix(fix: FixSpec | None, program: Program) -> dict[str, Any]:
+def _typed_fix(fix: FixSpec | None, program: Program) -> dict[str, TypedExpr]:
     """Each value of the rule's fix, checked against the type its kind gives it."""
     if fix is None:
         return {}
     types = FIX_KINDS[fix.kind].values
     return {
-        name: program.compile(
-            program.check(parse(text, origin=origin(where)), expected=types[name])
-        )
+        name: program.check(parse(text, origin=origin(where)), expected=types[name])
         for name, (text, where) in fix.values.items()
     }
 
@@ -303,3 +320,8 @@ class SpecExpression:
 
     def __call__(self, env: Mapping[str, Any]) -> Any:
         return self.compiled(env)
+
+    @cached_property
+    def reads(self) -> frozenset[str]:
+        """The context names it reads (through the definitions it calls)."""
+        return names_read([self.typed])

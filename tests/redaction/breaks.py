@@ -12,7 +12,7 @@ from referee.mechanics.banking import views as banking_views
 from referee.mechanics.banking.mechanic import BankingMechanic
 from referee.model import ADJUDICATOR, JSON, Move
 from referee.service import answers, referee_service, watching
-from referee.spec.rules import CompiledRule
+from referee.spec.rules import CompiledRule, RuleBook
 
 Break = list[tuple[Any, str, Any]]
 
@@ -38,7 +38,16 @@ def fix_names_the_bankers_hand(self: CompiledRule, env: Any) -> dict[str, JSON]:
     (`banker_cards` of the context), the face-down first card too."""
     if env is None:
         return {}
-    return {"kind": "play_one_of", "cards": [str(c) for c in env.get("banker_cards", ())]}
+    return {"kind": "play_one_of", "cards": [str(c) for c in env["banker_cards"]]}
+
+
+_READS_AT = RuleBook.reads_at
+
+
+def reads_the_bankers_hand_too(self: RuleBook, checkpoint: str, at: str = "before") -> Any:
+    """What a checkpoint with such a fix reads: its rules' names, and `banker_cards` (a move is
+    judged with the names its checkpoint reads alone)."""
+    return _READS_AT(self, checkpoint, at) | {"banker_cards"}
 
 
 def _full_view(table: Table, seat: int | None, legal: bool = False) -> dict[str, Any]:
@@ -54,7 +63,10 @@ EVENTS_WHOLE: Break = [
 ]
 VIEWS_WHOLE: Break = [(Table, "view", _full_view)]
 MECHANIC_LEAK: Break = [(BankingMechanic, "_cards_shown", banker_hand_whole)]
-FIX_LEAK: Break = [(CompiledRule, "mend", fix_names_the_bankers_hand)]
+FIX_LEAK: Break = [
+    (CompiledRule, "mend", fix_names_the_bankers_hand),
+    (RuleBook, "reads_at", reads_the_bankers_hand_too),
+]
 REJECTIONS_WHOLE: Break = [(answers, "verdict_for", _verdict_whole), *MECHANIC_LEAK]
 FIXES_WHOLE: Break = [(answers, "verdict_for", _verdict_whole), *FIX_LEAK]
 

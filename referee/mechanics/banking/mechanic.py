@@ -100,14 +100,22 @@ class BankingMechanic(Mechanic[BankState]):
         return {e.path: e for e in found if isinstance(e, SpecExpression)}
 
     # --- expressions --------------------------------------------------------------------------
-    def env(self, state: BankState, seat: int, hand: Hand | None = None) -> dict[str, Any]:
-        """What the rules read (`contexts.NAMES`) of `seat`'s `hand` (its hand in play)."""
+    def env(
+        self,
+        state: BankState,
+        seat: int,
+        hand: Hand | None = None,
+        names: frozenset[str] | None = None,
+    ) -> dict[str, Any]:
+        """What the rules read (`contexts.NAMES`) of `seat`'s `hand` (its hand in play); with
+        `names`, only those names (what the expressions judged with it read)."""
         hand = hand or (state.hand(seat) if state.hands[seat] else Hand())
         banker = state.hands[state.banker][0] if state.hands[state.banker] else Hand()
-        return self.context.env(Seen(state, seat, hand, banker))
+        return self.context.env(Seen(state, seat, hand, banker), names)
 
     def value(self, name: str, state: BankState, seat: int, hand: Hand) -> Any:
-        return self.config[name](self.env(state, seat, hand))
+        expression = self.config[name]
+        return expression(self.env(state, seat, hand, expression.reads))
 
     def holds(self, name: str, state: BankState, seat: int, hand: Hand) -> bool:
         """An optional condition of the spec's (`banking.takes_bank`...); left out, it never holds."""
@@ -143,7 +151,7 @@ class BankingMechanic(Mechanic[BankState]):
         """`blind`: a banker's rejection is worded alike whatever its hidden first card (a
         proposal's; a legal move's judging needs only its outcome, the same for every card)."""
         work = state.clone()
-        env = self.env(work, seat)
+        env = self.env(work, seat, names=self.rules.reads_at(move_type))
         env["move"] = move
         violations = self.rules.judge(move_type, env, cards=self._cards_shown(work, seat))
         if violations and blind and views.banker_blind(work, seat):
@@ -170,7 +178,7 @@ class BankingMechanic(Mechanic[BankState]):
         for card in dict.fromkeys(self.pack):
             blind = state.clone()
             blind.hands[seat][0].cards[0] = card
-            env = self.env(blind, seat)
+            env = self.env(blind, seat, names=self.rules.reads_at(move_type))
             env["move"] = move
             for violation in self.rules.judge(move_type, env, cards=shown):
                 found.setdefault(violation.rule, violation)
