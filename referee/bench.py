@@ -18,6 +18,7 @@ ratio to a baseline measured alongside it (these machines are noisy):
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import random
@@ -286,16 +287,20 @@ def listening_address(process: subprocess.Popen[str]) -> str:
 
 
 @contextmanager
-def referee_process(folder: str) -> Iterator[tuple[str, int]]:
-    """A real referee in its own process (as in production: the clients do not share its GIL):
-    its address and pid."""
-    command = serve_command(["--db", str(Path(folder) / "bench.db")])
+def serving_process(command: Sequence[str]) -> Iterator[tuple[str, int]]:
+    """A server started by `command` in its own process (as in production: the clients do not
+    share its GIL), until the block ends: the address it prints, and its pid."""
     process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
     try:
         yield listening_address(process), process.pid
     finally:
         process.terminate()
         process.wait(timeout=30)
+
+
+def referee_process(folder: str) -> contextlib.AbstractContextManager[tuple[str, int]]:
+    """A real referee on an SQLite file in `folder`, in its own process."""
+    return serving_process(serve_command(["--db", str(Path(folder) / "bench.db")]))
 
 
 # game -> what its recorded workload is, and the seed of the bot game recorded

@@ -15,12 +15,11 @@ Run `python -m tests.bench_transport [--seconds S]`; `python -m tests.bench_tran
 from __future__ import annotations
 
 import argparse
-import subprocess
 import sys
 import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from concurrent import futures
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
 
@@ -33,9 +32,9 @@ from referee.bench import (
     Servers,
     drive,
     health_floor,
-    listening_address,
     replay_session,
     serve_command,
+    serving_process,
     workloads,
 )
 from referee.server.logging import configure_logging
@@ -95,19 +94,13 @@ def serve_sync(database: str) -> None:
     server.wait_for_termination()
 
 
-@contextmanager
-def server_process(kind: str, folder: str) -> Iterator[tuple[str, int]]:
+def server_process(kind: str, folder: str) -> AbstractContextManager[tuple[str, int]]:
     database = str(Path(folder) / f"{kind}.db")
     if kind == "asyncio":
-        command = serve_command(["--db", database])
-    else:
-        command = [sys.executable, "-m", "tests.bench_transport", "serve-sync", "--db", database]
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
-    try:
-        yield listening_address(process), process.pid
-    finally:
-        process.terminate()
-        process.wait(timeout=30)
+        return serving_process(serve_command(["--db", database]))
+    return serving_process(
+        [sys.executable, "-m", "tests.bench_transport", "serve-sync", "--db", database]
+    )
 
 
 def measure(seconds: float) -> dict[str, dict[int, dict[str, dict[str, float]]]]:
