@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Mapping, Sequence
+from typing import NoReturn
 
 import structlog
 
@@ -210,9 +211,7 @@ class RefereeService:
         for _ in range(CONFLICT_RETRIES):
             with self._tables.locked(table_id, token) as live:
                 actor = auth.actor(table_id, live.seat_of_token, token, seat)
-                ruling = self._first_verdict(live, actor, move, move_id) or self._judge(
-                    live, actor, move, move_id, expected_version
-                )
+                ruling = self._judge(live, actor, move, move_id, expected_version)
                 if ruling is not None:
                     self.metrics.count_verdict(live.table.game.name, ruling.verdict)
                     return ruling.worded(live.table, move, languages)
@@ -368,6 +367,7 @@ class RefereeService:
     # -- proposals -----------------------------------------------------------------------------
 
     def _first_verdict(self, live: LiveTable, seat: int, move: Move, move_id: str) -> Ruling | None:
+        """The verdict `move_id` was given before, if any (as given then: `replayed`)."""
         if not move_id:
             return None
         first = self._store.find_verdict(live.table_id, move_id)
@@ -380,15 +380,22 @@ class RefereeService:
     def _judge(
         self, live: LiveTable, seat: int, move: Move, move_id: str, expected_version: int | None
     ) -> Ruling | None:
-        """Judge, record, answer; None when another process recorded a move first (retry)."""
-        _check_expected_version(live, expected_version)
+        """Judge, record, answer; None when another process recorded a move first (retry).
+
+        A move id seen before is found by the store's unique key when its verdict is recorded,
+        not looked up before judging: a retry is rare, and a fresh move pays no extra query.
+        """
+        if expected_version is not None and expected_version != live.table.version:
+            # a retry of a move accepted since names the version before it
+            return self._first_verdict(live, seat, move, move_id) or _stale(live, expected_version)
         before = live.table.version
         verdict = live.table.propose(seat, move)
         try:
             self._record(live, seat, move, move_id, verdict, before)
-        except StoreConflict:  # the store is ahead of this table: reload, judge again
-            self._tables.retire(live, "store conflict")
-            return None
+        except StoreConflict:  # the move id was used before, or the store is ahead of this table
+            if live.table.version != before:  # it holds a move the store refused: reload it
+                self._tables.retire(live, "store conflict")
+            return self._first_verdict(live, seat, move, move_id)  # None: judge again
         except BaseException:  # the table may hold a move the store does not: drop it
             self._tables.retire(live, "store failure")
             raise
@@ -465,8 +472,7 @@ def _check_move_id(move_id: str) -> None:
         raise InvalidArgument(f"`move_id` is longer than {MAX_MOVE_ID_LENGTH} characters")
 
 
-def _check_expected_version(live: LiveTable, expected: int | None) -> None:
-    if expected is not None and expected != live.table.version:
-        raise VersionConflict(
-            f"table `{live.table_id}` is at version {live.table.version}, not {expected}"
-        )
+def _stale(live: LiveTable, expected: int) -> NoReturn:
+    raise VersionConflict(
+        f"table `{live.table_id}` is at version {live.table.version}, not {expected}"
+    )

@@ -2,9 +2,9 @@
 
 Each call takes a connection from a pool (psycopg_pool), runs in its own transaction and commits
 before it returns: with `fsync` and `synchronous_commit` on (checked at start-up, `durability`),
-an accepted move is on the database's disk before its verdict is sent. A move takes the row lock of
-its table (`SELECT ... FOR UPDATE`), so two processes appending to one table take turns: the
-second sees the first's move and gets `StoreConflict` (the (table, seq) unique key backs this up).
+an accepted move is on the database's disk before its verdict is sent. A move is inserted only
+where its table is at the version before it, in one statement: of two processes appending the
+same move number, the second waits on the (table, seq) unique key and gets `StoreConflict`.
 
 A database that cannot be reached (down, restarting, a connection cut) is `StoreUnavailable`,
 which clients get as UNAVAILABLE: they retry, by `move_id`, and get the first verdict if the move
@@ -272,12 +272,6 @@ class PostgresStore(Store):
         snapshot: Snapshot | None = None,
     ) -> None:
         with self._transaction() as db:
-            # the table's row lock: appends to one table take turns, the version read is fresh
-            if db.execute("SELECT 1 FROM tables WHERE id = %s FOR UPDATE", (table_id,)).fetchone():
-                if _version(db, table_id) != seq - 1:
-                    raise StoreConflict(f"table `{table_id}` is not at version {seq - 1}")
-            else:
-                raise unknown_table(table_id)
             _insert(db, table_id, seq, seat, move, move_id, verdict)
             if deadline is not KEEP:
                 db.execute(
@@ -301,7 +295,6 @@ class PostgresStore(Store):
         verdict: Mapping[str, JSON],
     ) -> None:
         with self._transaction() as db:
-            _version(db, table_id)  # NotFound for an unknown table
             _insert(db, table_id, None, seat, move, move_id, verdict)
 
     def find_verdict(self, table_id: str, move_id: str) -> Proposal | None:
@@ -425,13 +418,25 @@ def _insert(
     move_id: str | None,
     verdict: Mapping[str, JSON],
 ) -> None:
-    try:  # a failed insert fails the caller's transaction: it is rolled back whole
-        db.execute(
+    """Insert a proposal: accepted move `seq` only where its table is at `seq - 1`, a rejection
+    (`seq` None) by its move id. One statement, with nothing read or locked first: of two
+    writers of one move number, the second waits on the (table, seq) unique key and fails."""
+    at_version = (
+        ""
+        if seq is None
+        else " AND (SELECT COALESCE(MAX(seq), 0) FROM proposals WHERE table_id = t.id) = %s"
+    )
+    values = (table_id, seq, move_id, seat, codec.encode(move), codec.encode(verdict))
+    try:
+        inserted = db.execute(
             "INSERT INTO proposals (table_id, seq, move_id, seat, move, verdict)"
-            " VALUES (%s, %s, %s, %s, %s, %s)",
-            (table_id, seq, move_id, seat, codec.encode(move), codec.encode(verdict)),
-        )
-    except pg_errors.UniqueViolation as error:  # the table exists (checked): a key is taken
+            f" SELECT %s, %s, %s, %s, %s, %s FROM tables t WHERE t.id = %s{at_version} RETURNING seat",
+            (*values, table_id, *(() if seq is None else (seq - 1,))),
+        ).fetchone()
+    except pg_errors.UniqueViolation as error:  # a race lost, or the move id taken
         raise StoreConflict(
             f"move {seq} or move id `{move_id}` of table `{table_id}` is taken"
         ) from error
+    if inserted is None:  # the table is unknown, or at another version
+        version = _version(db, table_id)  # NotFound for an unknown table
+        raise StoreConflict(f"table `{table_id}` is at version {version}: move {seq} is not next")

@@ -297,8 +297,6 @@ class SqliteStore(Store):
         snapshot: Snapshot | None = None,
     ) -> None:
         def write(db: Connection) -> None:
-            if _version(db, table_id) != seq - 1:
-                raise StoreConflict(f"table `{table_id}` is not at version {seq - 1}")
             _insert(db, table_id, seq, seat, move, move_id, verdict)
             if deadline is not KEEP:
                 db.execute(
@@ -366,7 +364,6 @@ class SqliteStore(Store):
         verdict: Mapping[str, JSON],
     ) -> None:
         def write(db: Connection) -> None:
-            _version(db, table_id)  # NotFound for an unknown table
             _insert(db, table_id, None, seat, move, move_id, verdict)
 
         self._grouped(write)  # committed in a group, as accepted moves are
@@ -434,16 +431,28 @@ def _insert(
     move_id: str | None,
     verdict: Mapping[str, JSON],
 ) -> None:
+    """Insert a proposal: accepted move `seq` only where its table is at `seq - 1`, a rejection
+    (`seq` None) by its move id. One statement, with nothing read or locked first: of two
+    writers of one move number, the second waits on the (table, seq) unique key and fails."""
+    at_version = (
+        ""
+        if seq is None
+        else " AND (SELECT COALESCE(MAX(seq), 0) FROM proposals WHERE table_id = t.id) = ?"
+    )
+    values = (table_id, seq, move_id, seat, codec.encode(move), codec.encode(verdict), _now())
     try:
-        db.execute(
+        inserted = db.execute(
             "INSERT INTO proposals (table_id, seq, move_id, seat, move, verdict, created_at)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (table_id, seq, move_id, seat, codec.encode(move), codec.encode(verdict), _now()),
-        )
-    except sqlite3.IntegrityError as error:  # the table exists (checked): a unique key is taken
+            f" SELECT ?, ?, ?, ?, ?, ?, ? FROM tables t WHERE t.id = ?{at_version} RETURNING seat",
+            (*values, table_id, *(() if seq is None else (seq - 1,))),
+        ).fetchone()
+    except sqlite3.IntegrityError as error:  # a race lost, or the move id taken
         raise StoreConflict(
             f"move {seq} or move id `{move_id}` of table `{table_id}` is taken"
         ) from error
+    if inserted is None:  # the table is unknown, or at another version
+        version = _version(db, table_id)  # NotFound for an unknown table
+        raise StoreConflict(f"table `{table_id}` is at version {version}: move {seq} is not next")
 
 
 def _statements(script: str) -> list[str]:
