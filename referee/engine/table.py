@@ -29,6 +29,7 @@ from referee.model import (
     Verdict,
     Violation,
 )
+from referee.spec import explaining
 from referee.spec.registry import Game
 
 T = TypeVar("T")
@@ -153,6 +154,18 @@ class Table:
         if not judgement.accepted:
             return Verdict.reject(*judgement.violations, version=self.version)
         return self._commit(seat, move, judgement)
+
+    def explain(self, seat: int, move: Move) -> list[explaining.Judged]:
+        """The judgements proposing `move` now makes (each checkpoint judged, each rule's
+        outcome and what it read: `referee.spec.explaining`), the table unchanged. A contribution
+        is judged by no rule."""
+        if move.type == seeding.CONTRIBUTE:
+            return []
+        with explaining.recording() as record:
+            parsed = self._read(seat, move)
+            if not isinstance(parsed, Violation):
+                self.game.mechanic.judge(self.state, seat, move.type, parsed)
+        return record.judgements
 
     def _contribute(self, seat: int, move: Move) -> Verdict:
         """A seat's entropy, mixed into the seed chain: every later shuffle depends on it."""

@@ -17,6 +17,7 @@ from typing import Any
 from referee.errors import SpecError, SpecErrors
 from referee.i18n.catalogue import fill
 from referee.model import Violation
+from referee.spec import explaining
 from referee.spec.expr import (
     BOOL,
     STR,
@@ -248,12 +249,12 @@ class RuleBook:
     def judge(
         self, checkpoint: str, env: Mapping[str, Any], at: str = "before", cards: Iterable[str] = ()
     ) -> list[Violation]:
+        rules = self.rules.get((checkpoint, at), ())
+        record = explaining.open_record()
+        if record is not None:  # an explanation asked for (`referee.spec.explaining`)
+            record.add(checkpoint, at, rules, env)
         shown = tuple(cards)
-        return [
-            rule.violation(shown, env)
-            for rule in self.rules.get((checkpoint, at), ())
-            if rule.broken(env)
-        ]
+        return [rule.violation(shown, env) for rule in rules if rule.broken(env)]
 
     def reads_at(self, checkpoint: str, at: str = "before") -> frozenset[str]:
         """The context names judging the checkpoint's rules reads, and wording the broken ones:

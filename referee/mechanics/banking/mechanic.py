@@ -25,6 +25,7 @@ from referee.mechanics.banking.state import BankState, Hand
 from referee.mechanics.base import Deal, Judgement, Mechanic
 from referee.mechanics.legal import Candidates, refused
 from referee.model import JSON, Event, Sentence, Violation
+from referee.spec import explaining
 from referee.spec.rules import RuleBook, SpecExpression
 from referee.spec.schema import GameSpec
 
@@ -175,13 +176,14 @@ class BankingMechanic(Mechanic[BankState]):
         each worded as for the first such card in pack order."""
         shown = self._cards_shown(state, seat)
         found: dict[str, Violation] = {}
-        for card in dict.fromkeys(self.pack):
-            blind = state.clone()
-            blind.hands[seat][0].cards[0] = card
-            env = self.env(blind, seat, names=self.rules.reads_at(move_type))
-            env["move"] = move
-            for violation in self.rules.judge(move_type, env, cards=shown):
-                found.setdefault(violation.rule, violation)
+        with explaining.blind():
+            for card in dict.fromkeys(self.pack):
+                blind = state.clone()
+                blind.hands[seat][0].cards[0] = card
+                env = self.env(blind, seat, names=self.rules.reads_at(move_type))
+                env["move"] = move
+                for violation in self.rules.judge(move_type, env, cards=shown):
+                    found.setdefault(violation.rule, violation)
         order = [rule.spec.id for rule in self.rules.rules_at(move_type)]
         return sorted(found.values(), key=lambda v: order.index(v.rule))
 

@@ -16,6 +16,7 @@ from typing import Any
 from referee.cards import Card, codes
 from referee.mechanics.rummy.state import Meld
 from referee.model import Violation
+from referee.spec import explaining
 
 Env = dict[str, Any]
 RuleJudge = Callable[[str, Env, tuple[str, ...]], list[Violation]]
@@ -61,17 +62,21 @@ class MeldReader:
 
     def read_new(self, env: Env, cards: list[Card]) -> Reading | list[Violation]:
         attempts: list[list[Violation]] = []
-        for kind in self.kinds.values():
-            meld_env = self.meld_env(env, kind.name, cards, new=True)
-            if not kind.shape(meld_env):
-                continue
-            broken = self.judge(kind.name, meld_env, tuple(codes(cards)))
-            if not broken:
-                return Reading(kind.name, list(cards), self._wild(kind, meld_env))
-            attempts.append(broken)
-        if not attempts:
-            return [_with_cards(self.no_meld, cards)]
-        return min(attempts, key=len)
+        with explaining.alternatives() as tried:
+            for kind in self.kinds.values():
+                meld_env = self.meld_env(env, kind.name, cards, new=True)
+                if not kind.shape(meld_env):
+                    continue
+                broken = self.judge(kind.name, meld_env, tuple(codes(cards)))
+                if not broken:
+                    tried.choose(len(attempts))
+                    return Reading(kind.name, list(cards), self._wild(kind, meld_env))
+                attempts.append(broken)
+            if not attempts:
+                return [_with_cards(self.no_meld, cards)]
+            fewest = min(attempts, key=len)
+            tried.choose(attempts.index(fewest))
+            return fewest
 
     def read_layoff(
         self, env: Env, meld: Meld, added: list[Card], at: str
@@ -80,24 +85,32 @@ class MeldReader:
         `at` empty means the cards must tell which end."""
         kind = self.kinds[meld.kind]
         ends = [at] if at or kind.extend == "append" else ["high", "low"]
-        results: list[Reading] = []
-        failures: list[list[Violation]] = []
-        for end in ends:
-            cards = added + meld.cards if end == "low" else meld.cards + added
-            meld_env = self.meld_env(env, kind.name, cards, new=False)
-            if not kind.shape(meld_env):
-                failures.append([_with_cards(kind.misfit, cards)])
-                continue
-            broken = self.judge(kind.name, meld_env, tuple(codes(cards)))
-            if broken:
-                failures.append(broken)
-            else:
-                results.append(Reading(kind.name, cards, self._wild(kind, meld_env), end == "low"))
-        if len(results) == 1 or (results and results[0].cards == results[-1].cards):
-            return results[0]
-        if results:
-            return [_with_cards(self.ambiguous, added)]
-        return min(failures, key=len)
+        results: list[tuple[Reading, int]] = []  # with its judgement's place among those made
+        failures: list[tuple[list[Violation], int | None]] = []  # None: the shape's misfit
+        made = 0
+        with explaining.alternatives() as tried:
+            for end in ends:
+                cards = added + meld.cards if end == "low" else meld.cards + added
+                meld_env = self.meld_env(env, kind.name, cards, new=False)
+                if not kind.shape(meld_env):
+                    failures.append(([_with_cards(kind.misfit, cards)], None))
+                    continue
+                broken = self.judge(kind.name, meld_env, tuple(codes(cards)))
+                if broken:
+                    failures.append((broken, made))
+                else:
+                    reading = Reading(kind.name, cards, self._wild(kind, meld_env), end == "low")
+                    results.append((reading, made))
+                made += 1
+            if len(results) == 1 or (results and results[0][0].cards == results[-1][0].cards):
+                tried.choose(results[0][1])
+                return results[0][0]
+            if results:  # two readings hold: the verdict is the ambiguity, no reading's
+                return [_with_cards(self.ambiguous, added)]
+            fewest, place = min(failures, key=lambda failure: len(failure[0]))
+            if place is not None:
+                tried.choose(place)
+            return fewest
 
     # --- what would mend a rejected meld (the fixes a rejection offers) ---
     def missing(
