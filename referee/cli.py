@@ -26,6 +26,7 @@ COMMANDS = {
     "prove": "prove",
     "describe": "describe",
     "replay": "replay",
+    "explain": "explain",
     "readjudicate": "readjudicate",
     "export": "export",
     "verify": "verify",

@@ -7,7 +7,9 @@ seat may see. Everything else the referee sends a seat is cut to it here:
 - a rejection names only cards the seat sees in the hand being played or named in its own move
   (`verdict_for`): a violation's `cards` lose every other card, its message shows them as `??`,
   and so does its `fix` (a list of cards loses them, a text shows them as `??`).
-  The mechanics already name only such cards; this is the guarantee, whatever a rule says.
+  The mechanics already name only such cards; this is the guarantee, whatever a rule says;
+- an explanation of a seat's own proposal shows the values its rules read with every card the
+  seat did not see then as `??` (`cut_cards`, `referee.service.explanations`).
 
 Two answers need no cut: an error status carries only the request's own words (its quotes are
 shortened, `server/status.py`); an Adjudicate report goes to whoever sent the record, which
@@ -40,11 +42,32 @@ def verdict_for(table: Table, seat: int, move: Move, verdict: Verdict) -> Verdic
     if not any(v.cards or v.message or v.fix for v in verdict.violations):
         return verdict
     kind = PackKind(table.game.spec.pack_kind)
-    shown = _seen(table, seat, kind) | _cards_in(move.to_data(), kind)
+    shown = _seen(table, seat, kind) | cards_in(move.to_data(), kind)
     violations = tuple(_violation_for(v, shown, kind) for v in verdict.violations)
     if violations == verdict.violations:
         return verdict
     return Verdict(verdict.outcome, violations, verdict.events, verdict.version)
+
+
+def cards_seen(table: Table, seat: int, kind: PackKind, move: Move) -> frozenset[str]:
+    """The cards `seat` sees at `table` as it is, and those its own `move` names: what an
+    explanation of that move may show it (`referee.service.explanations`)."""
+    return _seen(table, seat, kind) | cards_in(move.to_data(), kind)
+
+
+def cut_cards(value: JSON, shown: Set[str], kind: PackKind) -> JSON:
+    """`value` (a value a rule read, as JSON) with every card not `shown` as `??`, in place:
+    a list keeps its length, a text its words."""
+    if isinstance(value, Mapping):
+        return {key: cut_cards(item, shown, kind) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [cut_cards(item, shown, kind) for item in value]
+    if isinstance(value, str):
+        canonical = _canonical(value, kind)
+        if canonical is not None:
+            return value if canonical in shown else HIDDEN
+        return _cut_text(value, shown, kind)
+    return value
 
 
 def _violation_for(violation: Violation, shown: Set[str], kind: PackKind) -> Violation:
@@ -86,11 +109,11 @@ def _seen(table: Table, seat: int, kind: PackKind) -> frozenset[str]:
     legal moves (they name only cards seen elsewhere in it), once a state (a seat's rejections
     in a row are all cut to the same view)."""
     return table.per_state(
-        ("cards_seen", seat), lambda: frozenset(_cards_in(table.view(seat), kind, skip=HISTORY))
+        ("cards_seen", seat), lambda: frozenset(cards_in(table.view(seat), kind, skip=HISTORY))
     )
 
 
-def _cards_in(value: JSON, kind: PackKind, skip: frozenset[str] = frozenset()) -> set[str]:
+def cards_in(value: JSON, kind: PackKind, skip: frozenset[str] = frozenset()) -> set[str]:
     """The canonical code of every card a value names: a card code, or a text that quotes one."""
     found: set[str] = set()
     stack = [value]

@@ -16,6 +16,7 @@ from referee.api.v1 import referee_pb2 as pb
 from referee.errors import InvalidArgument
 from referee.model import JSON, Move, Outcome, Violation
 from referee.service import Ruling, SeatView, SeenMove
+from referee.service.explanations import Explained
 from referee.store.codec import restore_key
 
 OUTCOMES = {
@@ -152,6 +153,35 @@ def verdict_to_proto(ruling: Ruling) -> pb.Verdict:
         version=verdict.version,
         move_id=ruling.move_id,
         seat=ruling.seat,
+    )
+
+
+def explanation_to_proto(explained: Explained) -> pb.ExplainResponse:
+    verdict = explained.verdict
+    return pb.ExplainResponse(
+        seat=explained.seat,
+        move=move_to_proto(explained.move),
+        verdict=pb.Verdict(
+            outcome=OUTCOMES[verdict.outcome],
+            violations=[violation_to_proto(v) for v in verdict.violations],
+            version=verdict.version,
+            seat=explained.seat,
+        ),
+        judged_at=explained.judged_at,
+        judged=[
+            pb.Judged(
+                checkpoint=j.checkpoint,
+                at=j.at,
+                role=j.role,
+                rules=[
+                    pb.RuleOutcome(rule=r.rule, outcome=r.outcome, reads=data_to_struct(r.reads))
+                    for r in j.rules
+                ],
+            )
+            for j in explained.judgements
+        ],
+        shown=explained.shown.value,
+        text=explained.text,
     )
 
 

@@ -119,6 +119,20 @@ class RefereeServicer(referee_pb2_grpc.RefereeServicer):
             metadata_value(metadata, CREATE_HEADER),
         )
 
+    async def Explain(
+        self, request: pb.ExplainRequest, context: grpc.aio.ServicerContext[Any, Any]
+    ) -> pb.ExplainResponse:
+        metadata = context.invocation_metadata()
+        return await self._run(
+            context,
+            "Explain",
+            self._explain,
+            request,
+            seat_token(context),
+            metadata_value(metadata, CREATE_HEADER),
+            languages(context),
+        )
+
     async def GetSigningKey(
         self, request: pb.GetSigningKeyRequest, context: grpc.aio.ServicerContext[Any, Any]
     ) -> pb.GetSigningKeyResponse:
@@ -204,6 +218,24 @@ class RefereeServicer(referee_pb2_grpc.RefereeServicer):
         operator = self._operator.given(operator_token)
         given = self._service.record(request.table_id, token, operator=operator)
         return pb.GetRecordResponse(record=given.text, full=given.full)
+
+    def _explain(
+        self,
+        request: pb.ExplainRequest,
+        token: str | None,
+        operator_token: str | None,
+        asked: list[str],
+    ) -> pb.ExplainResponse:
+        which = request.WhichOneof("proposal")
+        explained = self._service.explain(
+            request.table_id,
+            token,
+            version=request.version if which == "version" else None,
+            move_id=request.move_id if which == "move_id" else "",
+            operator=self._operator.given(operator_token),
+            languages=asked,
+        )
+        return convert.explanation_to_proto(explained)
 
     def _adjudicate(self, request: pb.AdjudicateRequest) -> pb.AdjudicateResponse:
         if request.WhichOneof("record") == "record_yaml":

@@ -38,9 +38,10 @@ from referee.records.seal import sealed
 from referee.records.signing import SigningKey, kept_signing_key
 from referee.redaction import events_for
 from referee.scheduler import Scheduler
-from referee.service import auth
+from referee.service import auth, explanations
 from referee.service.answers import CreatedTable, GivenRecord, Ruling, SeatView
 from referee.service.deadlines import Deadlines
+from referee.service.explanations import Explained
 from referee.service.following import HEARD_LATE_S, Following
 from referee.service.records import seen_record, stored_record
 from referee.service.rules_versions import RulesVersions
@@ -243,6 +244,31 @@ class RefereeService:
         else:
             record = seen_record(self._store.load_table(table_id), version, viewer)
         return GivenRecord(sealed(record, self.signing_key), full)
+
+    def explain(
+        self,
+        table_id: str,
+        token: str | None,
+        *,
+        version: int | None = None,
+        move_id: str = "",
+        operator: bool = False,
+        languages: Sequence[str] = (),
+    ) -> Explained:
+        """What judging a past proposal of the table looked at: the accepted move that made
+        `version`, or the proposal of `move_id`; as the token's seat may see it, or a spectator
+        without a token, or the director (`operator`: everything). See `explanations`."""
+        if (version is None) == (not move_id):
+            raise InvalidArgument("name the proposal to explain: a version, or a move id")
+        with self._tables.locked(table_id, token) as live:
+            caller = auth.viewer(table_id, live.seat_of_token, token, None)
+            game = live.table.game
+        record = self._store.load_table(table_id)
+        found = self._store.find_verdict(table_id, move_id) if move_id else None
+        proposal, judged_at = explanations.proposal_of(record, found, version)
+        return explanations.explained(
+            game, record, proposal, judged_at, caller, operator, game.language(languages)
+        )
 
     def watch(
         self,

@@ -22,12 +22,9 @@ from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from referee.cards import Card
-
-if TYPE_CHECKING:
-    from referee.spec.rules import CompiledRule
 
 JSON = Any
 
@@ -71,7 +68,8 @@ class Record:
     judgements: list[Judged] = field(default_factory=list)
     _role: str = JUDGED
 
-    def add(self, checkpoint: str, at: str, rules: Iterable[CompiledRule], env: Any) -> None:
+    def add(self, checkpoint: str, at: str, rules: Iterable[Any], env: Any) -> None:
+        """The outcome of each of `rules` (`CompiledRule`s) in `env`."""
         self.judgements.append(
             Judged(checkpoint, at, tuple(_outcome(r, env) for r in rules), self._role)
         )
@@ -144,7 +142,7 @@ def blind() -> Iterator[None]:
         record._role = JUDGED
 
 
-def _outcome(rule: CompiledRule, env: Any) -> RuleOutcome:
+def _outcome(rule: Any, env: Any) -> RuleOutcome:
     reads = {name: plain(env[name]) for name in sorted(rule.reads) if name in env}
     if rule.when is not None and not rule.when(env):
         return RuleOutcome(rule.spec.id, NOT_APPLICABLE, reads)

@@ -86,3 +86,14 @@ def test_a_record_comes_signed_by_the_referees_key(client: RefereeClient) -> Non
     record = json.loads(client.record(table.id, table.tokens[1]))
     assert record["seen_by"] == 1 and record["signature"]["key"] == client.signing_key()
     assert client.view(table.id)["rules_version"] == record["rules_version"]
+
+
+def test_a_seat_has_its_own_rejection_explained(client: RefereeClient) -> None:
+    table = client.create_table("pontinho", seats=3, seed=5)
+    client.propose(table.id, table.tokens[2], {"type": "draw"}, move_id="out-of-turn")
+    explained = client.explain(table.id, table.tokens[2], move_id="out-of-turn")
+    assert explained["shown"] == "own" and not explained["verdict"]["accepted"]
+    draw = next(j for j in explained["judged"] if j["checkpoint"] == "draw")
+    gen7 = next(r for r in draw["rules"] if r["rule"] == "GEN-7")
+    assert gen7 == {"rule": "GEN-7", "outcome": "broken", "reads": {"in_turn": False}}
+    assert explained["text"][0] == "seat 2 proposed `draw` at version 0: rejected"

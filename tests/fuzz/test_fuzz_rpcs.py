@@ -281,6 +281,32 @@ def test_get_record(fuzzed: Fuzzed) -> None:
     check()
 
 
+def test_explain(fuzzed: Fuzzed) -> None:
+    def case(table: Open) -> st.SearchStrategy[tuple[pb.ExplainRequest, str | None]]:
+        version = st.builds(
+            pb.ExplainRequest,
+            table_id=table_ids(fuzzed, table),
+            version=st.one_of(st.integers(-3, 40), st.sampled_from(INT64)),
+        )
+        move_id = st.builds(
+            pb.ExplainRequest, table_id=table_ids(fuzzed, table), move_id=st.text(max_size=200)
+        )
+        neither = st.builds(pb.ExplainRequest, table_id=table_ids(fuzzed, table))
+        return st.tuples(st.one_of(version, move_id, neither), tokens(fuzzed, table))
+
+    @fuzz(20)
+    @given(asked=st.one_of(*[case(table) for table in fuzzed.tables]))
+    def check(asked: tuple[pb.ExplainRequest, str | None]) -> None:
+        request, token = asked
+
+        def call() -> Any:
+            return fuzzed.stub.Explain(request, timeout=CALL_S, metadata=metadata(token))
+
+        assert_no_bug(outcome(call), request)
+
+    check()
+
+
 def test_watch(fuzzed: Fuzzed) -> None:
     def case(table: Open) -> st.SearchStrategy[tuple[pb.WatchRequest, str | None]]:
         request = st.builds(
@@ -329,6 +355,10 @@ def samples(fuzzed: Fuzzed) -> dict[str, list[bytes]]:
         "Watch": [pb.WatchRequest(table_id=table.table_id, from_version=1)],
         "Adjudicate": [pb.AdjudicateRequest(record_yaml="game: pontinho\nseats: 3\nsteps: []")],
         "GetRecord": [pb.GetRecordRequest(table_id=table.table_id)],
+        "Explain": [
+            pb.ExplainRequest(table_id=table.table_id, version=1),
+            pb.ExplainRequest(table_id=table.table_id, move_id="m"),
+        ],
         "GetSigningKey": [pb.GetSigningKeyRequest()],
     }
     return {name: [r.SerializeToString() for r in listed] for name, listed in requests.items()}

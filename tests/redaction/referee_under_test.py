@@ -173,8 +173,13 @@ class WatchedTable:
         self.received.append(
             Received(seat, "Propose", verdict.version, MessageToDict(verdict), named, verdict)
         )
+        if move_id and token is None and claimed in (None, seat):
+            self.explain(seat, pb.ExplainRequest(table_id=self.table_id, move_id=move_id), named)
         if verdict.version > self.shadow.version:
             self._follow(seat, move, verdict.version)
+            why = pb.ExplainRequest(table_id=self.table_id, version=verdict.version)
+            for who in self.recipients:  # an accepted move: anyone may ask why
+                self.explain(who, why, named if who == seat else frozenset())
             return True
         if not retry:
             judged = self.shadow.propose(seat, move)
@@ -202,6 +207,18 @@ class WatchedTable:
                 {"status": status.name, "details": error.details()},
                 named,
             )
+        )
+
+    def explain(self, who: Recipient, request: pb.ExplainRequest, named: frozenset[str]) -> None:
+        """`who` asks why a proposal got its verdict (kept among what `who` got)."""
+        try:
+            response = self.stub.Explain(request, metadata=self.metadata(who))
+        except grpc.RpcError as error:
+            self._error(who, "Explain", error, named)
+            return
+        version = max(self.shadow.version, response.judged_at)
+        self.received.append(
+            Received(who, "Explain", version, MessageToDict(response), named, response)
         )
 
     def view(self, who: Recipient) -> dict[str, Any]:

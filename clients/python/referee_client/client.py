@@ -225,6 +225,45 @@ class RefereeClient:
         reply = self.stub.GetRecord(pb.GetRecordRequest(table_id=table_id), metadata=metadata)
         return str(reply.record)
 
+    def explain(
+        self,
+        table_id: str,
+        token: str | None = None,
+        *,
+        version: int | None = None,
+        move_id: str | None = None,
+    ) -> dict[str, Any]:
+        """Why a past proposal got its verdict (docs/explain.md): the accepted move that made
+        `version`, or the proposal sent with `move_id`. `token`'s seat sees its own proposals'
+        values, cut to what it saw; anyone else an accepted move's outcomes; the operator's
+        create token, everything. `text` is the explanation in the client's language."""
+        request = pb.ExplainRequest(table_id=table_id)
+        if version is not None:
+            request.version = version
+        if move_id is not None:
+            request.move_id = move_id
+        operator = ((CREATE_HEADER, self._create_token),) if self._create_token else ()
+        reply = self.stub.Explain(request, metadata=self._with(TOKEN_HEADER, token) + operator)
+        return {
+            "seat": reply.seat,
+            "verdict": verdict_data(reply.verdict),
+            "judged_at": reply.judged_at,
+            "shown": reply.shown,
+            "judged": [
+                {
+                    "checkpoint": j.checkpoint,
+                    "at": j.at,
+                    "role": j.role,
+                    "rules": [
+                        {"rule": r.rule, "outcome": r.outcome, "reads": _data(r.reads)}
+                        for r in j.rules
+                    ],
+                }
+                for j in reply.judged
+            ],
+            "text": list(reply.text),
+        }
+
     def signing_key(self) -> str:
         """The referee's public key (Ed25519, hex): what its records are signed with."""
         reply = self.stub.GetSigningKey(pb.GetSigningKeyRequest(), metadata=self._language)

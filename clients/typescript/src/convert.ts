@@ -1,13 +1,13 @@
 // Generated messages <-> the plain objects the client hands out. No decisions here: only shapes.
 // (ts-proto already turns every google.protobuf.Struct into a plain object and back.)
 import {
-  type AdjudicateResponse, Outcome as ProtoOutcome, type GetViewResponse, type Move,
+  type AdjudicateResponse, type ExplainResponse, Outcome as ProtoOutcome, type GetViewResponse, type Move,
   type Verdict as ProtoVerdict, type Violation as ProtoViolation, type WatchResponse,
   type Event as ProtoEvent,
 } from "./gen/referee/v1/referee.js";
 import type {
-  Adjudication, AnyEvent, AnyMove, Json, JsonObject, Outcome, SeatView, Verdict, Violation,
-  WatchUpdate,
+  Adjudication, AnyEvent, AnyMove, Explanation, Json, JsonObject, Outcome, SeatView, Verdict,
+  Violation, WatchUpdate,
 } from "./types.js";
 
 const OUTCOMES: Record<number, Outcome> = {
@@ -67,6 +67,21 @@ export function adjudicationFrom(response: AdjudicateResponse): Adjudication {
   return { legal: response.legal, step: response.step, seat: response.seat, move: move as AnyMove | undefined,
     violations: response.violations.map(violationFrom), result: (response.result ?? {}) as JsonObject,
     moves: response.moves };
+}
+
+export function explanationFrom(response: ExplainResponse): Explanation {
+  const move = { type: response.move?.type ?? "", ...(response.move?.fields ?? {}) } as AnyMove;
+  return {
+    seat: response.seat, move, verdict: verdictFrom(response.verdict), judgedAt: response.judgedAt,
+    judged: response.judged.map((j) => ({
+      checkpoint: j.checkpoint, at: j.at, role: j.role,
+      rules: j.rules.map((r) => ({
+        rule: r.rule, outcome: r.outcome as "held" | "broken" | "not_applicable",
+        reads: (r.reads ?? {}) as JsonObject,
+      })),
+    })),
+    shown: response.shown, text: response.text,
+  };
 }
 
 export type { AnyEvent };

@@ -6,15 +6,16 @@ import {
   credentials, Metadata, type ServiceError,
 } from "@grpc/grpc-js";
 import {
-  adjudicationFrom, moveToProto, updateFrom, verdictFrom, viewFrom, withoutUndefined,
+  adjudicationFrom, explanationFrom, moveToProto, updateFrom, verdictFrom, viewFrom, withoutUndefined,
 } from "./convert.js";
 import { RefereeError } from "./errors.js";
 import {
-  AdjudicateRequest, CreateTableRequest, type GameSummary, ProposeRequest, RefereeClient,
+  AdjudicateRequest, CreateTableRequest, ExplainRequest, type GameSummary, ProposeRequest, RefereeClient,
   type WatchResponse,
 } from "./gen/referee/v1/referee.js";
 import type {
-  Adjudication, GameRecord, GameTypes, JsonObject, SeatView, SigningKey, TypesOf, Verdict, WatchUpdate,
+  Adjudication, ExplainWhich, Explanation, GameRecord, GameTypes, JsonObject, SeatView, SigningKey,
+  TypesOf, Verdict, WatchUpdate,
 } from "./types.js";
 
 export const TOKEN_HEADER = "x-seat-token";
@@ -181,6 +182,11 @@ export class Table<T extends GameTypes = GameTypes> {
   record(): Promise<GameRecord> {
     return getRecord(this, this.referee.operatorMetadata());
   }
+
+  /** Why a past proposal got its verdict: an accepted move's outcomes, or all of it for the operator. */
+  explain(which: ExplainWhich): Promise<Explanation> {
+    return explain(this, which, this.referee.operatorMetadata());
+  }
 }
 
 /** One seat of a table: every call carries its token. */
@@ -208,6 +214,11 @@ export class Seat<T extends GameTypes = GameTypes> {
     return getRecord(this.table, this.metadata());
   }
 
+  /** Why a past proposal got its verdict: this seat's own ones with the values it saw. */
+  explain(which: ExplainWhich): Promise<Explanation> {
+    return explain(this.table, which, this.metadata());
+  }
+
   /** The accepted moves, redacted for this seat: ends when the table is over. */
   watch(options: { fromVersion?: number } = {}): AsyncIterable<WatchUpdate<T["event"]>> {
     return watch<T>(this.table, this.metadata(), options.fromVersion ?? 0);
@@ -230,6 +241,14 @@ async function getRecord<T extends GameTypes>(table: Table<T>, metadata: Metadat
   const referee = table.referee;
   const response = await referee.call(referee.client.getRecord, { tableId: table.id }, metadata);
   return { text: response.record, full: response.full };
+}
+
+async function explain<T extends GameTypes>(table: Table<T>, which: ExplainWhich,
+                                            metadata: Metadata): Promise<Explanation> {
+  const referee = table.referee;
+  const request = ExplainRequest.fromPartial({ tableId: table.id, ...which });
+  const response = await referee.call(referee.client.explain, request, metadata);
+  return explanationFrom(response);
 }
 
 /** A Watch stream as an async iterable; leaving the loop early cancels the call. */

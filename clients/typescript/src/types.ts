@@ -64,6 +64,33 @@ export interface GameRecord {
   full: boolean;
 }
 
+/** Which past proposal to explain: the accepted move that made `version`, or a move id's. */
+export type ExplainWhich = { version: number } | { moveId: string };
+
+/** Why a past proposal got its verdict (docs/explain.md), as Explain gives it. */
+export interface Explanation {
+  seat: number;
+  move: AnyMove;
+  /** The verdict it was given, in the caller's language (without its events). */
+  verdict: Verdict;
+  /** The table's version it was judged on. */
+  judgedAt: number;
+  judged: Judged[];
+  /** `own` (the proposer: values cut to what it saw), `outcomes` (anyone else), `all` (the operator). */
+  shown: string;
+  /** The explanation as lines, in the caller's language. */
+  text: string[];
+}
+
+/** One checkpoint's rules as judged. */
+export interface Judged {
+  checkpoint: string;
+  at: string;
+  /** `judged`, `tried` (a reading not chosen) or `blind` (for whatever a hidden card is). */
+  role: string;
+  rules: { rule: string; outcome: "held" | "broken" | "not_applicable"; reads: JsonObject }[];
+}
+
 /** The public key the referee signs records with. */
 export interface SigningKey {
   algorithm: string;

@@ -128,6 +128,20 @@ describe("a table", () => {
     assert.equal(report.moves, 1);
   });
 
+  test("Explain: a seat's own rejection rule by rule, another seat's view of it refused", async () => {
+    const table = await referee.createTable("pontinho", { seats: 3, deal: DEAL });
+    await table.seat(2).propose(pontinho.draw(), { moveId: "out-of-turn" });
+    const own = await table.seat(2).explain({ moveId: "out-of-turn" });
+    assert.equal(own.shown, "own");
+    assert.equal(own.verdict.outcome, "rejected");
+    const draw = own.judged.find((j) => j.checkpoint === "draw");
+    assert.deepEqual(draw?.rules.find((r) => r.rule === "GEN-7"),
+      { rule: "GEN-7", outcome: "broken", reads: { in_turn: false } });
+    assert.equal(own.text[0], "seat 2 proposed `draw` at version 0: rejected");
+    await assert.rejects(table.seat(1).explain({ moveId: "out-of-turn" }),
+      (error: unknown) => error instanceof RefereeError && error.status === "PERMISSION_DENIED");
+  });
+
   test("GetRecord: a seat's signed record, by the key GetSigningKey gives", async () => {
     const table = await referee.createTable("pontinho", { seats: 3, deal: DEAL });
     await table.seat(1).propose(pontinho.draw());
