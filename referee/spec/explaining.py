@@ -143,10 +143,21 @@ def blind() -> Iterator[None]:
 
 
 def _outcome(rule: Any, env: Any) -> RuleOutcome:
-    reads = {name: plain(env[name]) for name in sorted(rule.reads) if name in env}
+    reads = {
+        name: plain(_read(env[name], rule.fields_read.get(name)))
+        for name in sorted(rule.reads)
+        if name in env
+    }
     if rule.when is not None and not rule.when(env):
         return RuleOutcome(rule.spec.id, NOT_APPLICABLE, reads)
     return RuleOutcome(rule.spec.id, HELD if rule.require(env) else BROKEN, reads)
+
+
+def _read(value: Any, fields: frozenset[str] | None) -> Any:
+    """`value` as read: only the fields read of a record read field by field."""
+    if fields is None or not isinstance(value, Mapping):
+        return value
+    return {name: value[name] for name in sorted(fields) if name in value}
 
 
 def plain(value: Any) -> JSON:

@@ -28,6 +28,7 @@ from referee.spec.expr import (
     Scope,
     Type,
     TypedExpr,
+    fields_read,
     names_read,
     parse,
     words_given,
@@ -88,6 +89,12 @@ class CompiledRule:
     def reads(self) -> frozenset[str]:
         """The context names its condition reads (through the definitions it calls)."""
         return names_read(t for t in (self.typed_when, self.typed_require) if t is not None)
+
+    @cached_property
+    def fields_read(self) -> dict[str, frozenset[str] | None]:
+        """Of each name its condition reads, the record fields it reads (None: it reads it
+        whole): an explanation shows `options.joker_rule`, not every option."""
+        return fields_read(t for t in (self.typed_when, self.typed_require) if t is not None)
 
     @cached_property
     def reads_worded(self) -> frozenset[str]:

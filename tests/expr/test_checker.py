@@ -18,6 +18,7 @@ from referee.spec.expr import (
     Scope,
     Type,
     check,
+    fields_read,
     parse,
     parse_signature,
     parse_type,
@@ -293,3 +294,21 @@ def test_malformed_signatures_are_spec_errors(signature: str, wording: str) -> N
         parse_signature(signature, Origin(file="s.yaml", line=3, column=5))
     (error,) = caught.value.errors
     assert (error.detail, error.file, error.line) == (wording, "s.yaml", 3)
+
+
+@pytest.mark.parametrize(
+    "text, fields",
+    [
+        ('options.joker_rule == "x"', {"options": {"joker_rule"}}),
+        ('options == options and options.joker_rule == "x"', {"options": None}),
+        (
+            "move.going_out and size(move.meld.cards) > n",
+            {"move": {"going_out", "meld"}, "n": None},
+        ),
+        ("is_joker(turned)", {"turned": None}),  # through a definition
+        ("anchor >= 0", {"cards": None, "turned": None}),
+    ],
+)
+def test_the_fields_read_of_each_name(text: str, fields: dict[str, set[str] | None]) -> None:
+    expected = {name: None if f is None else frozenset(f) for name, f in fields.items()}
+    assert fields_read([PROGRAM.check(text)]) == expected

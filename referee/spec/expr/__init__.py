@@ -20,6 +20,7 @@ API
         Compiled.source / .definitions_source: the Python generated for it / its program
     check(expr, scope=None, expected=None, functions=None) -> TypedExpr     # no definitions
     names_read(typed_exprs) -> frozenset[str]   # the context names read, through definitions
+    fields_read(typed_exprs) -> {name: fields | None}   # ... and the record fields read of each
     words_given(typed_expr) -> frozenset[str]   # the text literals it can give as its value
     evaluate(typed, env) -> Any;  compile_expr(typed, label="") -> Compiled
     all_of(*checks) / any_of(*checks) / not_(check) -> Check               # compose Compiled
@@ -76,6 +77,7 @@ from referee.spec.expr.program import (
     Program,
     TypedExpr,
     check,
+    fields_read,
     names_read,
     parse_signature,
     words_given,
@@ -130,6 +132,7 @@ __all__ = [
     "check",
     "compile_expr",
     "evaluate",
+    "fields_read",
     "names_read",
     "not_",
     "parse",

@@ -18,6 +18,7 @@ from referee.spec.expr.ast import (
     COMPREHENSIONS,
     DEF,
     VAR,
+    Attr,
     Call,
     IfExpr,
     Name,
@@ -255,6 +256,36 @@ def names_read(typed: Iterable[TypedExpr]) -> frozenset[str]:
     for expression in typed:
         walk(expression.node, expression.program)
     return frozenset(found)
+
+
+def fields_read(typed: Iterable[TypedExpr]) -> dict[str, frozenset[str] | None]:
+    """Each context name some expressions read, with the fields of it they read when they read
+    it only as `name.field` (a record's: `options.joker_rule`), else None (read whole)."""
+    found: dict[str, set[str] | None] = {}
+    seen: set[tuple[int, str]] = set()
+
+    def walk(node: Node, program: Program) -> None:
+        if isinstance(node, Attr) and isinstance(node.obj, Name) and node.obj.ref == VAR:
+            fields = found.setdefault(node.obj.id, set())
+            if fields is not None:
+                fields.add(node.name)
+            return
+        if isinstance(node, Name) and node.ref == VAR:
+            found[node.id] = None
+        called = (
+            node.id
+            if isinstance(node, Name) and node.ref == DEF
+            else (node.func if isinstance(node, Call) and node.ref == DEF else None)
+        )
+        if called is not None and (id(program), called) not in seen:
+            seen.add((id(program), called))
+            walk(program.definitions[called].node, program)
+        for child in children(node):
+            walk(child, program)
+
+    for expression in typed:
+        walk(expression.node, expression.program)
+    return {name: None if f is None else frozenset(f) for name, f in found.items()}
 
 
 def words_given(typed: TypedExpr) -> frozenset[str]:
