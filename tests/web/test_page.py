@@ -72,6 +72,11 @@ def test_the_page_shows_a_bots_moves_live(
     tile = page.locator(".tile[data-key='discard_top']")
     expect(tile.locator(f".card[data-card='{discarded}']")).to_be_visible()
     expect(page.locator(".seat.to-act")).to_have_attribute("data-seat", "2")
+    page.locator("#events li").first.locator(".why").click()  # a spectator asks why
+    explanation = page.locator("#explanation")
+    expect(explanation).to_contain_text(f"seat 1 proposed `discard` at version {len(played) - 1}")
+    expect(explanation).to_contain_text("GEN-7 held")
+    expect(explanation).not_to_contain_text("it read")  # another seat's values are not shown
 
     page.select_option("#language", "pt")  # the stream read again, its texts in Portuguese
     expect(page.locator("#events li")).to_have_count(len(played), timeout=WAIT_MS)
@@ -101,6 +106,10 @@ def test_a_seat_sees_its_hand_and_its_verdicts(page: Page, http: Http) -> None:
     page.click("#propose-form button")
     expect(page.locator("#verdict .rejected")).to_be_visible(timeout=WAIT_MS)
     expect(page.locator("#verdict .violation").first).to_contain_text("PN-")
+    page.click("#verdict .why")  # the referee explains the rejection, rule by rule
+    explanation = page.locator("#explanation")
+    expect(explanation).to_contain_text("seat 1 proposed `discard` at version 0: rejected")
+    expect(explanation).to_contain_text("GEN-7 held (it read in_turn = true)")
 
 
 def test_a_record_is_stepped_through_with_its_illegal_move_marked(page: Page, http: Http) -> None:

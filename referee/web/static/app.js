@@ -91,7 +91,7 @@ function logEvent(answer) {
   const who = answer.seat === -2 ? "the table" : `seat ${answer.seat}`;
   const head = document.createElement("strong");
   head.textContent = `${answer.version}. ${who}`;
-  item.append(head);
+  item.append(head, whyButton({ version: answer.version }));
   for (const event of answer.events) {
     const text = document.createElement("span");
     text.className = "event";
@@ -128,9 +128,37 @@ async function propose(event) {
     return;
   }
   try {
+    const moveId = crypto.randomUUID();
     const answer = await call("POST", `/v1/tables/${encodeURIComponent(live.tableId)}/moves`,
-      { move: { type: $("move-type").value, fields } }, { token: live.token, language: language() });
-    out.replaceChildren(...verdictLines(answer.verdict.outcome, answer.verdict.violations));
+      { move: { type: $("move-type").value, fields }, move_id: moveId },
+      { token: live.token, language: language() });
+    out.replaceChildren(...verdictLines(answer.verdict.outcome, answer.verdict.violations),
+      whyButton({ move_id: moveId }));
+  } catch (error) {
+    out.replaceChildren(line(error.message, "rejected"));
+  }
+}
+
+// "why?": the referee's explanation of a past proposal (docs/explain.md), as this page's caller
+// may see it (its own proposals with what their rules read, another seat's outcomes only)
+function whyButton(which) {
+  const button = document.createElement("button");
+  button.type = "button";
+  button.className = "why";
+  button.textContent = "why?";
+  button.addEventListener("click", () => explain(which));
+  return button;
+}
+
+async function explain(which) {
+  if (!live) return;
+  const out = $("explanation");
+  out.hidden = false;
+  const query = new URLSearchParams(Object.entries(which).map(([k, v]) => [k, String(v)]));
+  try {
+    const answer = await call("GET", `/v1/tables/${encodeURIComponent(live.tableId)}/explain?${query}`,
+      undefined, { token: live.token, language: language() });
+    out.replaceChildren(...answer.text.map((text) => line(text, text.startsWith("  ") ? "rule" : "heading")));
   } catch (error) {
     out.replaceChildren(line(error.message, "rejected"));
   }
