@@ -236,26 +236,7 @@ def check(
 
 def names_read(typed: Iterable[TypedExpr]) -> frozenset[str]:
     """The context (and scope) names some expressions read, through the definitions they call."""
-    found: set[str] = set()
-    seen: set[tuple[int, str]] = set()
-
-    def walk(node: Node, program: Program) -> None:
-        if isinstance(node, Name) and node.ref == VAR:
-            found.add(node.id)
-        called = (
-            node.id
-            if isinstance(node, Name) and node.ref == DEF
-            else (node.func if isinstance(node, Call) and node.ref == DEF else None)
-        )
-        if called is not None and (id(program), called) not in seen:
-            seen.add((id(program), called))
-            walk(program.definitions[called].node, program)
-        for child in children(node):
-            walk(child, program)
-
-    for expression in typed:
-        walk(expression.node, expression.program)
-    return frozenset(found)
+    return frozenset(fields_read(typed))
 
 
 def fields_read(typed: Iterable[TypedExpr]) -> dict[str, frozenset[str] | None]:
