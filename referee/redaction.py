@@ -42,7 +42,7 @@ def verdict_for(table: Table, seat: int, move: Move, verdict: Verdict) -> Verdic
     if not any(v.cards or v.message or v.fix for v in verdict.violations):
         return verdict
     kind = PackKind(table.game.spec.pack_kind)
-    shown = _seen(table, seat, kind) | cards_in(move.to_data(), kind)
+    shown = cards_seen(table, seat, kind, move)
     violations = tuple(_violation_for(v, shown, kind) for v in verdict.violations)
     if violations == verdict.violations:
         return verdict
@@ -50,8 +50,8 @@ def verdict_for(table: Table, seat: int, move: Move, verdict: Verdict) -> Verdic
 
 
 def cards_seen(table: Table, seat: int, kind: PackKind, move: Move) -> frozenset[str]:
-    """The cards `seat` sees at `table` as it is, and those its own `move` names: what an
-    explanation of that move may show it (`referee.service.explanations`)."""
+    """The cards `seat` sees at `table` as it is, and those its own `move` names: all that an
+    answer to that move may name (its verdict, its explanation: `referee.service.explanations`)."""
     return _seen(table, seat, kind) | cards_in(move.to_data(), kind)
 
 
