@@ -27,7 +27,8 @@ def explanation_lines(
         return CATALOGUE.render(Sentence(key, args), language)
 
     outcome = say(f"explain.{verdict.outcome.value}")
-    lines = [say("explain.proposal", seat=seat, move=move_type, version=version, outcome=outcome)]
+    heading = "explain.system" if seat < 0 else "explain.proposal"  # no seat: the table's own
+    lines = [say(heading, seat=seat, move=move_type, version=version, outcome=outcome)]
     messages = {v.rule: v.message for v in verdict.violations}
     for judged in judgements:
         if not judged.rules:  # a checkpoint with no rule at this time: nothing to say

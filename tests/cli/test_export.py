@@ -55,6 +55,11 @@ def test_an_exported_record_replays_to_its_result(
     }
     assert main(["replay", str(out)]) == 0  # the command line agrees
     assert "legal:" in capsys.readouterr().out
+    assert main(["explain", str(out)]) == 0  # every move legal: the last one is explained
+    explained = capsys.readouterr().out.splitlines()
+    assert explained[1].startswith(
+        f"seat {steps[-1]['seat']} proposed `{steps[-1]['move']['type']}`"
+    )
     assert main(["key", "--db", str(db)]) == 0  # the store's key signed it
     public = capsys.readouterr().out.strip()
     assert record["signature"]["key"] == public

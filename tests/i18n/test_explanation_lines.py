@@ -1,0 +1,18 @@
+"""An explanation's lines: the table's own moves are said as the table's, not a seat's."""
+
+from __future__ import annotations
+
+from referee.engine.table import EXPIRE, SYSTEM
+from referee.i18n.explanations import explanation_lines
+from referee.model import Outcome, Verdict
+
+
+def test_a_deadline_passing_is_the_table_s_own_move() -> None:
+    verdict = Verdict(Outcome.ACCEPTED, (), (), 5)
+    assert explanation_lines(SYSTEM, EXPIRE, 4, verdict, [], "pt") == [
+        "a própria mesa fez `close_window` na versão 4 (um prazo passou): aceita",
+        "nenhuma regra da especificação a julgou: não era uma jogada que as regras julgam",
+    ]
+    assert explanation_lines(2, "draw", 4, verdict, [], "en")[0] == (
+        "seat 2 proposed `draw` at version 4: accepted"
+    )
