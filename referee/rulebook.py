@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from referee.engine.disputes import DISPUTE, dispute_move
 from referee.engine.seeding import CONTRIBUTE, contribute_move
 from referee.i18n import ENGLISH
 from referee.spec.options import Option
@@ -221,6 +222,13 @@ def moves_section(spec: GameSpec) -> list[str]:
     lines.append(
         f"| `{CONTRIBUTE}` | `entropy`: text | every game, handled by the table "
         f"([../fair-deal.md](../fair-deal.md)): {table_sentences(said)} |"
+    )
+    dispute = dispute_move(ENGLISH)["text"]
+    assert isinstance(dispute, dict)
+    said = {language: dispute[language] for language in spec.languages}
+    lines.append(
+        f"| `{DISPUTE}` | `version`: int, or `proposal`: a move id; `reason`: text | every game, "
+        f"handled by the table ([../explain.md](../explain.md)): {table_sentences(said)} |"
     )
     return lines
 

@@ -12,7 +12,7 @@ from dataclasses import replace
 from typing import Any, TypeVar
 
 from referee.cards import PackKind
-from referee.engine import chance, seeding
+from referee.engine import chance, disputes, seeding
 from referee.engine.moves import parse_move
 from referee.engine.setup import TableSetup as TableSetup  # re-exported: its old home
 from referee.errors import MoveFormatError, SetupError
@@ -147,6 +147,8 @@ class Table:
     def propose(self, seat: int, move: Move) -> Verdict:
         if move.type == seeding.CONTRIBUTE:
             return self._contribute(seat, move)
+        if move.type == disputes.DISPUTE:
+            return self._dispute(seat, move)
         parsed = self._read(seat, move)
         if isinstance(parsed, Violation):
             return Verdict.reject(parsed, version=self.version)
@@ -158,8 +160,8 @@ class Table:
     def explain(self, seat: int, move: Move) -> list[explaining.Judged]:
         """The judgements proposing `move` now makes (each checkpoint judged, each rule's
         outcome and what it read: `referee.spec.explaining`), the table unchanged. A contribution
-        is judged by no rule."""
-        if move.type == seeding.CONTRIBUTE:
+        or a dispute is judged by no rule."""
+        if move.type in (seeding.CONTRIBUTE, disputes.DISPUTE):
             return []
         with explaining.recording() as record:
             parsed = self._read(seat, move)
@@ -179,6 +181,15 @@ class Table:
         return self._commit(
             seat, move, Judgement(state=mechanic.reseed(self.state, link), events=[event])
         )
+
+    def _dispute(self, seat: int, move: Move) -> Verdict:
+        """A seat calls the director on a past verdict (`referee.engine.disputes`): logged,
+        told to every seat, the game unchanged; raised in play or once the game is over."""
+        read = self._unknown_seat(seat) or disputes.read_dispute(move, self.version)
+        if isinstance(read, Violation):
+            return Verdict.reject(read, version=self.version)
+        event = disputes.disputed(seat, self.version + 1, read)
+        return self._commit(seat, move, Judgement(state=self.state, events=[event]))
 
     def expire(self) -> Verdict | None:
         """The state's deadline has passed (the server's clock says so): what the mechanic says
@@ -215,10 +226,16 @@ class Table:
 
     def _closed_to(self, seat: int) -> Violation | None:
         """GEN-8: no such seat, or the game is over."""
-        if not isinstance(seat, int) or not 0 <= seat < self.setup.seats:
-            return unreadable(Sentence("table.unknown_seat", {"seat": seat}), code="unknown_seat")
+        unknown = self._unknown_seat(seat)
+        if unknown is not None:
+            return unknown
         if self.is_over:
             return unreadable(Sentence("table.over"), code="hand_over")
+        return None
+
+    def _unknown_seat(self, seat: int) -> Violation | None:
+        if not isinstance(seat, int) or not 0 <= seat < self.setup.seats:
+            return unreadable(Sentence("table.unknown_seat", {"seat": seat}), code="unknown_seat")
         return None
 
     @property

@@ -1,7 +1,8 @@
 """The typed contract of a game: a JSON Schema (draft 2020-12) for each move type, for the view
 and for each event kind, so a client in any language can check and type what it sends and gets.
 
-- moves: made from the spec's move declarations (`moves.py`), and the table's `contribute`;
+- moves: made from the spec's move declarations (`moves.py`), and the table's `contribute` and
+  `dispute`;
 - the view and the events: declared as data beside the engine and each mechanic
   (`schemas.yaml`, read by `declared.py`);
 - a card is the `pattern` of the game's pack kind (referee/cards.py), with the annotation
@@ -20,7 +21,7 @@ from referee.cards import CODE_PATTERN, PackKind
 from referee.mechanics.base import Mechanic
 from referee.model import JSON
 from referee.schemas.declared import SECRET, Declared, declared, mechanic_package
-from referee.schemas.moves import contribute_schema, move_schema, typed_fields
+from referee.schemas.moves import contribute_schema, dispute_schema, move_schema, typed_fields
 from referee.spec.schema import GameSpec
 
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
@@ -36,6 +37,7 @@ def game_schemas(spec: GameSpec, runs: Mechanic[Any]) -> dict[str, JSON]:
     defs = {**engine.defs, **mechanic.defs, "card": card_schema(spec)}
     moves = {name: move_schema(move) for name, move in spec.moves.items()}
     moves["contribute"] = contribute_schema()
+    moves["dispute"] = dispute_schema()
     return {
         "moves": {name: standalone(schema, defs) for name, schema in moves.items()},
         "view": standalone(view_schema(spec.name, engine, mechanic), defs),

@@ -8,6 +8,7 @@ are integers within plus or minus 2^53 - 1 (`SAFE_INTEGER`): what the spec bound
 
 from __future__ import annotations
 
+from referee.engine.disputes import DISPUTE, MAX_MOVE_ID_CHARS, MAX_REASON_CHARS, dispute_move
 from referee.engine.seeding import CONTRIBUTE, MAX_ENTROPY_CHARS, contribute_move
 from referee.model import JSON, SAFE_INTEGER
 from referee.spec.schema import FieldSpec, MoveSpec
@@ -39,6 +40,34 @@ def contribute_schema() -> dict[str, JSON]:
         "title": f"move `{CONTRIBUTE}`",
         "description": text,
         **_object({"type": {"const": CONTRIBUTE}, "entropy": entropy}, ["type", "entropy"]),
+    }
+
+
+def dispute_schema() -> dict[str, JSON]:
+    """A seat's call to the director (referee/engine/disputes.py), beside every game's moves."""
+    text = {"type": "string", "minLength": 1, "pattern": PRINTABLE}
+    fields = {
+        "type": {"const": DISPUTE},
+        "version": {
+            "type": "integer",
+            "minimum": 1,
+            "description": "the accepted move that made this version",
+        },
+        "move_id": {
+            **text,
+            "maxLength": MAX_MOVE_ID_CHARS,
+            "description": "the proposal sent with this move id",
+        },
+        "reason": {
+            **text,
+            "maxLength": MAX_REASON_CHARS,
+            "description": "why, in your words: for the director",
+        },
+    }
+    return {  # exactly one of `version` and `proposal`: said, not a keyword clients must know
+        "title": f"move `{DISPUTE}`",
+        "description": dispute_move("en")["sentence"],
+        **_object(fields, ["type", "reason"]),
     }
 
 

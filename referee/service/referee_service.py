@@ -25,15 +25,16 @@ from typing import NoReturn
 import structlog
 
 from referee.clock import Clock
-from referee.engine import seeding, snapshot
+from referee.engine import disputes, seeding, snapshot
 from referee.engine.replay import adjudicate, adjudicate_yaml
 from referee.engine.setup import TableSetup
 from referee.engine.snapshot import SnapshotError
 from referee.engine.table import EXPIRE, SYSTEM, Table
 from referee.errors import FailedPrecondition, InvalidArgument, RefereeError, VersionConflict
 from referee.i18n.events import Narrator
+from referee.i18n.verdicts import unreadable
 from referee.metrics import Metrics
-from referee.model import JSON, Move, Verdict
+from referee.model import JSON, Move, Sentence, Verdict
 from referee.records.seal import sealed
 from referee.records.signing import SigningKey, kept_signing_key
 from referee.redaction import events_for
@@ -415,7 +416,8 @@ class RefereeService:
             # a retry of a move accepted since names the version before it
             return self._first_verdict(live, seat, move, move_id) or _stale(live, expected_version)
         before = live.table.version
-        verdict = live.table.propose(seat, move)
+        unknown = self._unknown_disputed(live, move)
+        verdict = unknown or live.table.propose(seat, move)
         try:
             self._record(live, seat, move, move_id, verdict, before)
         except StoreConflict:  # the move id was used before, or the store is ahead of this table
@@ -426,6 +428,17 @@ class RefereeService:
             self._tables.retire(live, "store failure")
             raise
         return _ruling(live, seat, move, move_id, verdict)
+
+    def _unknown_disputed(self, live: LiveTable, move: Move) -> Verdict | None:
+        """A dispute of a move id no proposal of the table had (the table keeps no move ids:
+        the store does), rejected as unreadable (GEN-8)."""
+        disputed = move.fields.get("proposal") if move.type == disputes.DISPUTE else None
+        if not isinstance(disputed, str) or not disputed:
+            return None
+        if self._store.find_verdict(live.table_id, disputed) is not None:
+            return None
+        sentence = Sentence("dispute.unknown_move_id", {"move_id": disputed[:40]})
+        return Verdict.reject(unreadable(sentence), version=live.table.version)
 
     def _record(
         self,

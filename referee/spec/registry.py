@@ -8,6 +8,7 @@ from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
+from referee.engine.disputes import dispute_move
 from referee.engine.seeding import contribute_move
 from referee.errors import NotFound, OptionError, SpecError, SpecErrors
 from referee.i18n import ENGLISH, negotiate
@@ -119,6 +120,7 @@ class Game:
                     for m in spec.moves.values()
                 ),
                 contribute_move(language),
+                dispute_move(language),
             ],
             "rules": [
                 worded(r.text, id=r.id, source=list(r.source), on=list(r.on), note=r.note)

@@ -36,7 +36,7 @@ def test_describe_a_trick_taking_game_gives_its_pack_and_teams(stub: RefereeStub
     assert description["pack"] == {"kind": "tarot", "copies": 1, "size": 62}
     assert description["teams"] == [[0, 2], [1, 3]]
     assert (description["hand_size"], description["dealer_extra"]) == (15, 2)
-    assert {m["type"] for m in description["moves"]} == {"discard", "play", "contribute"}
+    assert {m["type"] for m in description["moves"]} == {"discard", "play", "contribute", "dispute"}
 
 
 def test_describe_an_unknown_game_is_not_found(stub: RefereeStub) -> None:
