@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from referee.engine.disputes import DISPUTE, dispute_move
-from referee.engine.seeding import CONTRIBUTE, contribute_move
+from referee.engine.disputes import dispute_move
+from referee.engine.seeding import contribute_move
 from referee.i18n import ENGLISH
 from referee.spec.options import Option
 from referee.spec.registry import Game
@@ -216,21 +216,23 @@ def moves_section(spec: GameSpec) -> list[str]:
     ]
     for move in spec.moves.values():
         lines.append(f"| `{move.type}` | {fields(move) or '-'} | {table_sentences(move.text)} |")
-    contribute = contribute_move(ENGLISH)["text"]
-    assert isinstance(contribute, dict)
-    said = {language: contribute[language] for language in spec.languages}
     lines.append(
-        f"| `{CONTRIBUTE}` | `entropy`: text | every game, handled by the table "
-        f"([../fair-deal.md](../fair-deal.md)): {table_sentences(said)} |"
+        _table_move_row(spec, contribute_move(ENGLISH), "`entropy`: text", "../fair-deal.md")
     )
-    dispute = dispute_move(ENGLISH)["text"]
-    assert isinstance(dispute, dict)
-    said = {language: dispute[language] for language in spec.languages}
-    lines.append(
-        f"| `{DISPUTE}` | `version`: int, or `proposal`: a move id; `reason`: text | every game, "
-        f"handled by the table ([../explain.md](../explain.md)): {table_sentences(said)} |"
-    )
+    fields_said = "`version`: int, or `proposal`: a move id; `reason`: text"
+    lines.append(_table_move_row(spec, dispute_move(ENGLISH), fields_said, "../explain.md"))
     return lines
+
+
+def _table_move_row(spec: GameSpec, move: dict[str, Any], fields_said: str, doc: str) -> str:
+    """The row of a move every game has, handled by the table (`contribute`, `dispute`)."""
+    text = move["text"]
+    assert isinstance(text, dict)
+    said = {language: text[language] for language in spec.languages}
+    return (
+        f"| `{move['type']}` | {fields_said} | every game, handled by the table "
+        f"([{doc}]({doc})): {table_sentences(said)} |"
+    )
 
 
 def fields(move: MoveSpec) -> str:
