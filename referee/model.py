@@ -170,6 +170,10 @@ class Event:
 
 
 ADJUDICATOR = -1  # the pseudo-seat that sees everything (checks, replays, disputes)
+# the operator ruling on disputes (`referee.engine.rulings`), who sees everything too; a record
+# names it `director`
+DIRECTOR = ADJUDICATOR
+DIRECTOR_NAME = "director"
 
 
 class Outcome(str, Enum):

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from referee.engine.disputes import dispute_move
+from referee.engine.rulings import RULING, ruling_text
 from referee.engine.seeding import contribute_move
 from referee.i18n import ENGLISH
 from referee.spec.options import Option
@@ -79,7 +80,7 @@ def render_game(game: Game) -> str:
         "",
         "## Moves",
         "",
-        *moves_section(spec),
+        *moves_section(spec, game.mechanic.tallies),
         "",
         *words_section(spec, languages),
         "## Rules",
@@ -207,7 +208,9 @@ def allowed(option: Option) -> str:
 
 
 # --- moves --------------------------------------------------------------------------------------
-def moves_section(spec: GameSpec) -> list[str]:
+def moves_section(spec: GameSpec, tallies: tuple[str, ...]) -> list[str]:
+    """The spec's moves, then those of every game the table handles (`contribute`, `dispute`,
+    and the director's `ruling`, which may adjust the mechanic's `tallies`)."""
     lines = [
         "A move is `{type: TYPE, ...fields}` (the move language: [../scenarios.md](../scenarios.md)).",
         "",
@@ -220,7 +223,13 @@ def moves_section(spec: GameSpec) -> list[str]:
         _table_move_row(spec, contribute_move(ENGLISH), "`entropy`: text", "../fair-deal.md")
     )
     fields_said = "`version`: int, or `proposal`: a move id; `reason`: text"
-    lines.append(_table_move_row(spec, dispute_move(ENGLISH), fields_said, "../explain.md"))
+    lines.append(_table_move_row(spec, dispute_move(ENGLISH), fields_said, "../disputes.md"))
+    ruling = {"type": RULING, "text": {lang: ruling_text(lang) for lang in spec.languages}}
+    fields_said = (
+        "`dispute`: int; `decision`: `uphold`, `rewind` (`to`: int) or `adjust` (`seat`, "
+        "`amount`: int; `tally`: " + ", ".join(f"`{t}`" for t in tallies) + "); `note`: text"
+    )
+    lines.append(_table_move_row(spec, ruling, fields_said, "../disputes.md"))
     return lines
 
 

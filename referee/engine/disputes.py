@@ -11,6 +11,7 @@ director's ear: free text may name any card.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from referee.i18n.catalogue import CATALOGUE
@@ -22,6 +23,28 @@ MAX_REASON_CHARS = 500
 MAX_MOVE_ID_CHARS = 128  # as a proposal's (`referee.service`)
 DISPUTE_TEXT = Sentence("move.dispute", {"most": MAX_REASON_CHARS})
 FIELDS = ("version", "proposal", "reason")
+
+
+@dataclass(frozen=True)
+class Dispute:
+    """A dispute a table keeps: its number (the version its move made), the seat that raised
+    it, what it disputes (an accepted move's `version`, or a proposal's move id), and the
+    version of the director's ruling on it once there is one. Its reason stays in the log."""
+
+    number: int
+    seat: int
+    version: int | None = None
+    proposal: str | None = None
+    ruling: int | None = None
+
+    def seen(self) -> dict[str, JSON]:
+        """As every view shows it (the reason is not in it)."""
+        shown: dict[str, JSON] = {"dispute": self.number, "seat": self.seat, "ruling": self.ruling}
+        if self.version is not None:
+            shown["version"] = self.version
+        if self.proposal is not None:
+            shown["proposal"] = self.proposal
+        return shown
 
 
 def dispute_move(language: str) -> dict[str, JSON]:
@@ -71,6 +94,11 @@ def read_dispute(move: Move, version: int) -> dict[str, Any] | Violation:
             Sentence("dispute.bad_version", {"at": at, "given": str(disputed), "latest": version})
         )
     return {"version": disputed, "reason": reason}
+
+
+def kept(seat: int, number: int, read: dict[str, Any]) -> Dispute:
+    """The dispute `read_dispute` read, as the table keeps it."""
+    return Dispute(number, seat, read.get("version"), read.get("proposal"))
 
 
 def disputed(seat: int, number: int, read: dict[str, Any]) -> Event:

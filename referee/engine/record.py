@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from referee.engine.table import SYSTEM, Table
-from referee.model import JSON
+from referee.model import DIRECTOR, DIRECTOR_NAME, JSON
 
 # what of a final state a record's `result` says, and `referee replay` prints (those a game has)
 RESULT_FIELDS = (
@@ -46,8 +46,13 @@ def record_of(table: Table) -> dict[str, JSON]:
         record["deal_commitment"] = table.deal_commitment
         if table.is_over:
             record["secret"] = setup.secret
-    record["steps"] = [
-        {"close_window": True} if seat == SYSTEM else {"seat": seat, "move": move.to_data()}
-        for seat, move in table.history
-    ]
+    record["steps"] = [step_of(seat, move.to_data()) for seat, move in table.history]
     return record
+
+
+def step_of(seat: int, move: JSON) -> dict[str, JSON]:
+    """A logged move as a record's step: a seat's move, the director's ruling, or the table's
+    deadline passing (`close_window`, its name from when only claim windows had one)."""
+    if seat == SYSTEM:
+        return {"close_window": True}
+    return {"seat": DIRECTOR_NAME if seat == DIRECTOR else seat, "move": move}

@@ -4,7 +4,8 @@ The move log stays the truth and a snapshot is only a cache of its fold (DESIGN.
 gives the table `Table.replay` would, or refuses (`SnapshotError`), and the loader then replays.
 
 A snapshot holds the mechanic's state (any mechanic's: `state_codec` reads its dataclasses'
-type hints), the table's version, its `contribute` moves counted and its first deal's commitment;
+type hints), the table's version, its `contribute` moves counted, its disputes and its first
+deal's commitment;
 and fingerprints of what it fits, each refused when it differs: its format (`FORMAT`), the game,
 the game's spec as loaded (sha256), the state's layout (its classes, fields and types), the
 table's setup, and the last move it folds in.
@@ -26,6 +27,7 @@ from typing import Any
 
 import msgspec
 
+from referee.engine.disputes import Dispute
 from referee.engine.setup import TableSetup
 from referee.engine.state_codec import StateCodec
 from referee.engine.table import Table
@@ -35,7 +37,7 @@ from referee.model import Move
 from referee.spec.registry import Game
 from referee.spec.versions import digest, rules_version
 
-FORMAT = 1  # the layout of a snapshot itself: a snapshot of another format is refused
+FORMAT = 2  # the layout of a snapshot itself: a snapshot of another format is refused
 NO_MOVE = ""  # the last move folded in, at version 0
 
 
@@ -60,6 +62,7 @@ class _Snapshot(msgspec.Struct, forbid_unknown_fields=True):
     last_move: str  # sha256 of the log's move at `version` (NO_MOVE at 0)
     contributions: int
     commitment: str  # the first deal's, as CreateTable gave it
+    disputes: list[Dispute]
     state: msgspec.Raw  # read once the rest fits
 
 
@@ -79,6 +82,7 @@ def snapshot(table: Table) -> str:
             last_move=_digest_move(table.last_move),
             contributions=table.contributions,
             commitment=table.commitment,
+            disputes=list(table.disputes.values()),
             state=msgspec.Raw(state),
         )
         data = msgspec.json.encode(body).decode()
@@ -112,6 +116,7 @@ def restore(
         contributions=body.contributions,
         commitment=body.commitment,
         earlier=moves[: body.version],
+        disputes=body.disputes,
     )
     table.fold(moves[body.version :])
     return table

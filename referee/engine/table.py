@@ -12,7 +12,8 @@ from dataclasses import replace
 from typing import Any, TypeVar
 
 from referee.cards import PackKind
-from referee.engine import chance, disputes, seeding
+from referee.engine import chance, disputes, rulings, seeding
+from referee.engine.disputes import Dispute
 from referee.engine.moves import parse_move
 from referee.engine.setup import TableSetup as TableSetup  # re-exported: its old home
 from referee.errors import MoveFormatError, SetupError
@@ -20,6 +21,7 @@ from referee.i18n.verdicts import GEN8, unreadable
 from referee.mechanics.base import Deadline, Deal, Judgement
 from referee.model import (
     ADJUDICATOR,
+    DIRECTOR,
     JSON,
     SAFE_INTEGER,
     Event,
@@ -48,7 +50,8 @@ class Table:
         self._history: list[tuple[int, Move]] = []
         # a resumed table's moves before its snapshot, not read until `history` is asked for
         self._earlier: Sequence[tuple[int, Move]] | None = None
-        self.contributions = 0  # `contribute` moves accepted
+        self.contributions = 0  # `contribute` moves accepted (and not voided by a rewind)
+        self.disputes: dict[int, Dispute] = {}  # by number: the version each was raised at
         # what `per_state` computed, and the state it holds for (version, id of the state)
         self._kept: dict[Hashable, Any] = {}
         self._kept_for: tuple[int, int] = (-1, 0)
@@ -105,12 +108,14 @@ class Table:
         contributions: int,
         commitment: str,
         earlier: Sequence[tuple[int, Move]],
+        disputes: Sequence[Dispute] = (),
     ) -> Table:
         """The table at `version` as its replay left it, without judging its log again (from a
         snapshot: `referee.engine.snapshot`). `earlier`, its first `version` moves, is read when
         `history` is first asked for (a store may pass a sequence that reads its rows then)."""
         table = cls(game, setup, state)
         table.version, table.contributions = version, contributions
+        table.disputes = {dispute.number: dispute for dispute in disputes}
         table.commitment = commitment  # the first deal's, not `state`'s
         table._earlier = earlier
         return table
@@ -149,6 +154,8 @@ class Table:
             return self._contribute(seat, move)
         if move.type == disputes.DISPUTE:
             return self._dispute(seat, move)
+        if move.type == rulings.RULING:
+            return self._rule(seat, move)
         parsed = self._read(seat, move)
         if isinstance(parsed, Violation):
             return Verdict.reject(parsed, version=self.version)
@@ -159,9 +166,9 @@ class Table:
 
     def explain(self, seat: int, move: Move) -> list[explaining.Judged]:
         """The judgements proposing `move` now makes (each checkpoint judged, each rule's
-        outcome and what it read: `referee.spec.explaining`), the table unchanged. A contribution
-        or a dispute is judged by no rule."""
-        if move.type in (seeding.CONTRIBUTE, disputes.DISPUTE):
+        outcome and what it read: `referee.spec.explaining`), the table unchanged. A contribution,
+        a dispute or a ruling is judged by no rule."""
+        if move.type in TABLE_MOVES:
             return []
         with explaining.recording() as record:
             parsed = self._read(seat, move)
@@ -188,8 +195,51 @@ class Table:
         read = self._unknown_seat(seat) or disputes.read_dispute(move, self.version)
         if isinstance(read, Violation):
             return Verdict.reject(read, version=self.version)
-        event = disputes.disputed(seat, self.version + 1, read)
-        return self._commit(seat, move, Judgement(state=self.state, events=[event]))
+        number = self.version + 1
+        event = disputes.disputed(seat, number, read)
+        verdict = self._commit(seat, move, Judgement(state=self.state, events=[event]))
+        self.disputes[number] = disputes.kept(seat, number, read)
+        return verdict
+
+    def _rule(self, seat: int, move: Move) -> Verdict:
+        """The director's ruling on a dispute (`referee.engine.rulings`): upheld, the table
+        rewound to an earlier version, or a seat's tally adjusted."""
+        if seat != DIRECTOR:
+            return Verdict.reject(
+                unreadable(Sentence("ruling.director_only"), code="director_only"),
+                version=self.version,
+            )
+        mechanic = self.game.mechanic
+        table = rulings.Ruled(
+            self.disputes, self.version, self.setup.seats, mechanic.tallies, self.is_over
+        )
+        read = rulings.read_ruling(move, table)
+        if isinstance(read, Violation):
+            return Verdict.reject(read, version=self.version)
+        if read.decision == rulings.REWIND:
+            judgement = self._rewound(read)
+        elif read.decision == rulings.ADJUST:
+            state, total = mechanic.adjust(self.state, read.seat, read.tally, read.amount)
+            if abs(total) > SAFE_INTEGER:
+                return Verdict.reject(rulings.too_much(total), version=self.version)
+            judgement = Judgement(state=state, events=[rulings.ruled(read, total=total)])
+        else:
+            judgement = Judgement(state=self.state, events=[rulings.ruled(read)])
+        verdict = self._commit(DIRECTOR, move, judgement)
+        self.disputes[read.dispute] = replace(self.disputes[read.dispute], ruling=self.version)
+        return verdict
+
+    def _rewound(self, decision: rulings.Decision) -> Judgement:
+        """The table as it was at version `decision.to`: its log folded that far (its earlier
+        rulings included). Every move since, but the disputes and rulings, is void."""
+        earlier = Table.replay(self.game, self.setup, self.history[: decision.to])
+        voided = [
+            version
+            for version, (_, move) in enumerate(self.history[decision.to :], decision.to + 1)
+            if move.type not in (disputes.DISPUTE, rulings.RULING)
+        ]
+        self.contributions = earlier.contributions
+        return Judgement(state=earlier.state, events=[rulings.ruled(decision, voided=voided)])
 
     def expire(self) -> Verdict | None:
         """The state's deadline has passed (the server's clock says so): what the mechanic says
@@ -251,6 +301,7 @@ class Table:
             game=self.game.name,
             version=self.version,
             **seeding.deal_view(self.setup, self.contributions, self.is_over),
+            disputes=[dispute.seen() for dispute in self.disputes.values()],
         )
         if seat == ADJUDICATOR:
             view["salt"] = self.setup.salt
@@ -283,6 +334,10 @@ class Table:
         moves = self.game.mechanic.legal(self.state, seat)
         moves[seeding.CONTRIBUTE] = {"max_chars": seeding.MAX_ENTROPY_CHARS}
         return moves
+
+
+# the moves the table handles itself, whatever the game: no rule of its spec judges them
+TABLE_MOVES = frozenset({seeding.CONTRIBUTE, disputes.DISPUTE, rulings.RULING})
 
 
 def _check_seat_amounts(name: str, amounts: Mapping[int, int] | None, seats: int) -> None:

@@ -184,6 +184,16 @@ class Mechanic(ABC, Generic[StateT]):
         those tables to arm theirs again.)"""
         return False
 
+    # -- the director's adjustments: a ruling on a dispute (`referee.engine.rulings`)
+
+    # what a ruling may adjust of a seat (`score`, `chips`): none by default
+    tallies: ClassVar[tuple[str, ...]] = ()
+
+    def adjust(self, state: StateT, seat: int, tally: str, amount: int) -> tuple[StateT, int]:
+        """A copy of `state` in which `seat`'s `tally` (one of `tallies`) changed by `amount`,
+        and the tally's value after."""
+        raise NotImplementedError(f"the `{self.name}` mechanic keeps no `{tally}`")
+
     def describe(self) -> dict[str, JSON]:
         return {}
 

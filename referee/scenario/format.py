@@ -19,7 +19,7 @@ from typing import Any
 import yaml
 
 from referee.errors import InvalidArgument, shortened
-from referee.model import JSON, Move
+from referee.model import DIRECTOR, DIRECTOR_NAME, JSON, Move
 from referee.scenario import checks
 from referee.scenario import fields as f
 
@@ -91,7 +91,8 @@ class Where:
 
 @dataclass(frozen=True)
 class MoveStep:
-    """`{seat, move, expect?, rule?}`: a seat proposes a move; without `expect` it is just applied."""
+    """`{seat, move, expect?, rule?}`: a seat proposes a move; without `expect` it is just applied.
+    `seat: director`: the director's ruling on a dispute (its seat is `DIRECTOR`)."""
 
     where: Where
     seat: int
@@ -100,7 +101,8 @@ class MoveStep:
     rule: str | None = None
 
     def describe(self) -> str:
-        return f"seat {self.seat} `{self.move.type}`"
+        who = DIRECTOR_NAME if self.seat == DIRECTOR else f"seat {self.seat}"
+        return f"{who} `{self.move.type}`"
 
 
 @dataclass(frozen=True)
@@ -429,7 +431,7 @@ def _only(item: Mapping[str, Any], key: str, *also: str) -> None:
 def _read_move_step(item: Mapping[str, Any], seats: int, where: Where) -> MoveStep:
     if "seat" not in item:
         raise f.FieldError("a move step needs the `seat` that proposes it")
-    seat = f.seat_in(seats)(item["seat"], "seat")
+    seat = DIRECTOR if item["seat"] == DIRECTOR_NAME else f.seat_in(seats)(item["seat"], "seat")
     expect = _expect(item.get("expect"))
     rule = item.get("rule")
     if rule is not None and (not isinstance(rule, str) or not rule):

@@ -17,7 +17,7 @@ from google.protobuf import json_format, struct_pb2
 from referee.api.v1 import referee_pb2 as pb
 from referee.api.v1 import referee_pb2_grpc as pb_grpc
 from referee.errors import InvalidArgument, NotFound, RefereeError
-from referee.model import ADJUDICATOR, JSON, Move, Outcome, Verdict, Violation
+from referee.model import ADJUDICATOR, DIRECTOR, JSON, Move, Outcome, Verdict, Violation
 from referee.scenario.fields import integral
 from referee.scenario.format import Setup
 from referee.scenario.target import CannotRun, scenario_seed
@@ -165,12 +165,22 @@ class GrpcTarget:
         return RemoteTable(answer.table_id, {s.seat: s.token for s in answer.seats})
 
     def propose(self, handle: RemoteTable, seat: int, move: Move) -> Verdict:
+        if seat == DIRECTOR:
+            return self._rule(handle, move)
         request = pb.ProposeRequest(
             table_id=handle.table_id,
             seat=seat,
             move=pb.Move(type=move.type, fields=_struct(move.fields)),
         )
         answer = self._call(self.stub.Propose, request, handle.tokens[seat])
+        return verdict_of(answer.verdict)
+
+    def _rule(self, handle: RemoteTable, move: Move) -> Verdict:
+        """The director's step: `Rule`, as the operator (its create token)."""
+        if self._create_token is None:
+            raise CannotRun("a director's step needs the target's create token (the operator's)")
+        request = rule_request(handle.table_id, move)
+        answer = self._call(self.stub.Rule, request, self._create_token, CREATE_KEY)
         return verdict_of(answer.verdict)
 
     def view(self, handle: RemoteTable, seat: int = ADJUDICATOR) -> dict[str, JSON]:
@@ -188,6 +198,31 @@ class GrpcTarget:
 
     def close(self) -> None:
         self.channel.close()
+
+
+def rule_request(table_id: str, move: Move) -> pb.RuleRequest:
+    """A ruling move as the typed request `Rule` takes (a field of the wrong type is sent as
+    its neutral value: the server judges what it is given)."""
+    fields = move.fields
+
+    def number(name: str) -> int:
+        value = fields.get(name)
+        return int(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else 0
+
+    request = pb.RuleRequest(
+        table_id=table_id, dispute=number("dispute"), note=str(fields.get("note", ""))
+    )
+    decision = fields.get("decision")
+    if decision == "uphold":
+        request.uphold.SetInParent()
+    elif decision == "rewind":
+        request.rewind.to = number("to")
+    elif decision == "adjust":
+        adjust = pb.Adjust(
+            seat=number("seat"), amount=number("amount"), tally=str(fields.get("tally", ""))
+        )
+        request.adjust.CopyFrom(adjust)
+    return request
 
 
 def merge_views(views: Mapping[int, dict[str, JSON]]) -> dict[str, JSON]:

@@ -53,7 +53,7 @@ def dispute_schema() -> dict[str, JSON]:
             "minimum": 1,
             "description": "the accepted move that made this version",
         },
-        "move_id": {
+        "proposal": {
             **text,
             "maxLength": MAX_MOVE_ID_CHARS,
             "description": "the proposal sent with this move id",

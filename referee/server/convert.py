@@ -85,6 +85,24 @@ def move_from_proto(move: pb.Move) -> Move:
     return Move(move.type, {str(name): value for name, value in fields.items()})
 
 
+def ruling_from_proto(request: pb.RuleRequest) -> Move:
+    """A RuleRequest as the move `ruling` the table reads (`referee.engine.rulings`)."""
+    decision = request.WhichOneof("decision")
+    if decision is None:
+        raise InvalidArgument("a ruling needs a decision: `uphold`, `rewind` or `adjust`")
+    fields: dict[str, JSON] = {
+        "dispute": request.dispute,
+        "decision": decision,
+        "note": request.note,
+    }
+    if decision == "rewind":
+        fields["to"] = request.rewind.to
+    elif decision == "adjust":
+        adjust = request.adjust
+        fields.update(seat=adjust.seat, amount=adjust.amount, tally=adjust.tally)
+    return Move("ruling", fields)
+
+
 def create_table_args(request: pb.CreateTableRequest) -> dict[str, Any]:
     stacked = request.HasField("deal")
     return {

@@ -23,6 +23,7 @@ import grpc
 
 from referee.api.v1 import referee_pb2 as pb
 from referee.api.v1 import referee_pb2_grpc
+from referee.errors import PermissionDenied
 from referee.i18n import preferences
 from referee.records.signing import ALGORITHM
 from referee.server import convert
@@ -33,10 +34,18 @@ from referee.server.status import abort
 from referee.service import RefereeService, SeenMove, Subscription
 
 Answer = TypeVar("Answer")
+RULE_REFUSAL = (
+    f"only the director rules on disputes: Rule needs the operator's token (`{CREATE_HEADER}`)"
+)
 
 
 def seat_token(context: grpc.aio.ServicerContext[Any, Any]) -> str | None:
     return metadata_value(context.invocation_metadata(), TOKEN_HEADER)
+
+
+def operator_token(context: grpc.aio.ServicerContext[Any, Any]) -> str | None:
+    """The operator's token (`x-create-token`), which makes the caller the director."""
+    return metadata_value(context.invocation_metadata(), CREATE_HEADER)
 
 
 def languages(context: grpc.aio.ServicerContext[Any, Any]) -> list[str]:
@@ -99,7 +108,21 @@ class RefereeServicer(referee_pb2_grpc.RefereeServicer):
     async def GetView(
         self, request: pb.GetViewRequest, context: grpc.aio.ServicerContext[Any, Any]
     ) -> pb.GetViewResponse:
-        return await self._run(context, "GetView", self._view, request, seat_token(context))
+        return await self._run(
+            context,
+            "GetView",
+            self._view,
+            request,
+            seat_token(context),
+            operator_token(context),
+        )
+
+    async def Rule(
+        self, request: pb.RuleRequest, context: grpc.aio.ServicerContext[Any, Any]
+    ) -> pb.RuleResponse:
+        return await self._run(
+            context, "Rule", self._rule, request, operator_token(context), languages(context)
+        )
 
     async def Adjudicate(
         self, request: pb.AdjudicateRequest, context: grpc.aio.ServicerContext[Any, Any]
@@ -109,27 +132,25 @@ class RefereeServicer(referee_pb2_grpc.RefereeServicer):
     async def GetRecord(
         self, request: pb.GetRecordRequest, context: grpc.aio.ServicerContext[Any, Any]
     ) -> pb.GetRecordResponse:
-        metadata = context.invocation_metadata()
         return await self._run(
             context,
             "GetRecord",
             self._record,
             request,
             seat_token(context),
-            metadata_value(metadata, CREATE_HEADER),
+            operator_token(context),
         )
 
     async def Explain(
         self, request: pb.ExplainRequest, context: grpc.aio.ServicerContext[Any, Any]
     ) -> pb.ExplainResponse:
-        metadata = context.invocation_metadata()
         return await self._run(
             context,
             "Explain",
             self._explain,
             request,
             seat_token(context),
-            metadata_value(metadata, CREATE_HEADER),
+            operator_token(context),
             languages(context),
         )
 
@@ -147,11 +168,11 @@ class RefereeServicer(referee_pb2_grpc.RefereeServicer):
         subscription = await self._run(
             context,
             "Watch",
-            functools.partial(
-                self._service.watch, from_version=request.from_version, languages=languages(context)
-            ),
-            request.table_id,
+            self._watch,
+            request,
             seat_token(context),
+            operator_token(context),
+            languages(context),
         )
         open_streams = self._service.metrics.watch_streams
         open_streams.inc()
@@ -208,9 +229,48 @@ class RefereeServicer(referee_pb2_grpc.RefereeServicer):
         log_verdict(request.table_id, move.type, ruling, time.perf_counter() - started)
         return pb.ProposeResponse(verdict=convert.verdict_to_proto(ruling))
 
-    def _view(self, request: pb.GetViewRequest, token: str | None) -> pb.GetViewResponse:
-        view = self._service.view(request.table_id, token, seat=convert.optional(request, "seat"))
+    def _view(
+        self, request: pb.GetViewRequest, token: str | None, operator_token: str | None
+    ) -> pb.GetViewResponse:
+        view = self._service.view(
+            request.table_id,
+            token,
+            seat=convert.optional(request, "seat"),
+            director=self._operator.given(operator_token),
+        )
         return convert.view_to_proto(view)
+
+    def _watch(
+        self,
+        request: pb.WatchRequest,
+        token: str | None,
+        operator_token: str | None,
+        wanted: list[str],
+    ) -> Subscription:
+        return self._service.watch(
+            request.table_id,
+            token,
+            from_version=request.from_version,
+            languages=wanted,
+            director=self._operator.given(operator_token),
+        )
+
+    def _rule(
+        self, request: pb.RuleRequest, operator_token: str | None, wanted: list[str]
+    ) -> pb.RuleResponse:
+        if not self._operator.given(operator_token):
+            raise PermissionDenied(RULE_REFUSAL)
+        started = time.perf_counter()
+        move = convert.ruling_from_proto(request)
+        ruling = self._service.rule(
+            request.table_id,
+            move,
+            ruling_id=request.ruling_id,
+            expected_version=convert.optional(request, "expected_version"),
+            languages=wanted,
+        )
+        log_verdict(request.table_id, move.type, ruling, time.perf_counter() - started)
+        return pb.RuleResponse(verdict=convert.verdict_to_proto(ruling))
 
     def _record(
         self, request: pb.GetRecordRequest, token: str | None, operator_token: str | None

@@ -18,7 +18,7 @@ from typing import Any
 
 from referee.engine.setup import TableSetup
 from referee.engine.table import SYSTEM
-from referee.model import JSON, Move, Verdict
+from referee.model import DIRECTOR, DIRECTOR_NAME, JSON, Move, Verdict
 from referee.records.derive import Logged, as_json, full_record
 from referee.records.verification import SEEN_BY
 from referee.service.rules_versions import RulesVersions
@@ -62,6 +62,9 @@ def _seen_step(logged: Proposal, seat: int | None) -> dict[str, JSON]:
     step: dict[str, JSON] = {"version": logged.seq, "at": logged.at}
     if logged.seat == SYSTEM:
         step["close_window"] = True
+    elif logged.seat == DIRECTOR:  # a ruling, for the whole table to see
+        step["seat"] = DIRECTOR_NAME
+        step["move"] = dict(logged.move)
     else:
         step["seat"] = logged.seat
         if logged.seat == seat:

@@ -25,7 +25,7 @@ from typing import NoReturn
 import structlog
 
 from referee.clock import Clock
-from referee.engine import disputes, seeding, snapshot
+from referee.engine import disputes, rulings, seeding, snapshot
 from referee.engine.replay import adjudicate, adjudicate_yaml
 from referee.engine.setup import TableSetup
 from referee.engine.snapshot import SnapshotError
@@ -34,7 +34,7 @@ from referee.errors import FailedPrecondition, InvalidArgument, RefereeError, Ve
 from referee.i18n.events import Narrator
 from referee.i18n.verdicts import unreadable
 from referee.metrics import Metrics
-from referee.model import JSON, Move, Sentence, Verdict
+from referee.model import DIRECTOR, JSON, Move, Sentence, Verdict
 from referee.records.seal import sealed
 from referee.records.signing import SigningKey, kept_signing_key
 from referee.redaction import events_for
@@ -206,23 +206,71 @@ class RefereeService:
     ) -> Ruling:
         """Judge `move` for the token's seat; record it; then answer (see the module docstring),
         worded in the first of `languages` the game is written in (the record stays English)."""
+        return self._decided(
+            table_id, token, move, move_id, expected_version, languages, claimed=seat
+        )
+
+    def rule(
+        self,
+        table_id: str,
+        move: Move,
+        *,
+        ruling_id: str = "",
+        expected_version: int | None = None,
+        languages: Sequence[str] = (),
+    ) -> Ruling:
+        """The director's ruling on a dispute (`referee.engine.rulings`), judged and recorded as
+        a proposal is, as a move of `DIRECTOR`. The caller is the operator: the server checked."""
+        if move.type != rulings.RULING:
+            raise InvalidArgument(f"a ruling is the move `{rulings.RULING}`, not `{move.type}`")
+        return self._decided(
+            table_id, None, move, ruling_id, expected_version, languages, director=True
+        )
+
+    def _decided(
+        self,
+        table_id: str,
+        token: str | None,
+        move: Move,
+        move_id: str,
+        expected_version: int | None,
+        languages: Sequence[str],
+        *,
+        claimed: int | None = None,
+        director: bool = False,
+    ) -> Ruling:
+        """A proposal of the token's seat (or the director's ruling) judged, recorded, answered."""
         _check_move_id(move_id)
         problem = codec.unstorable(move.to_data())
         if problem:  # the log could not hold it: refused before it is judged
             raise InvalidArgument(f"the move cannot be recorded: {problem}")
         for _ in range(CONFLICT_RETRIES):
             with self._tables.locked(table_id, token) as live:
-                actor = auth.actor(table_id, live.seat_of_token, token, seat)
+                actor = (
+                    DIRECTOR
+                    if director
+                    else auth.actor(table_id, live.seat_of_token, token, claimed)
+                )
                 ruling = self._judge(live, actor, move, move_id, expected_version)
                 if ruling is not None:
                     self.metrics.count_verdict(live.table.game.name, ruling.verdict)
                     return ruling.worded(live.table, move, languages)
         raise VersionConflict(f"table `{table_id}` kept changing while judging: propose again")
 
-    def view(self, table_id: str, token: str | None, *, seat: int | None = None) -> SeatView:
-        """The token's seat view, or the public view without a token."""
+    def view(
+        self,
+        table_id: str,
+        token: str | None,
+        *,
+        seat: int | None = None,
+        director: bool = False,
+    ) -> SeatView:
+        """The token's seat view, or the public view without a token; the director's (every
+        card) for the operator."""
         with self._tables.locked(table_id, token) as live:
-            viewer = auth.viewer(table_id, live.seat_of_token, token, seat)
+            viewer = (
+                DIRECTOR if director else auth.viewer(table_id, live.seat_of_token, token, seat)
+            )
             table = live.table
             return SeatView(
                 table.view(viewer, legal=True),
@@ -278,9 +326,11 @@ class RefereeService:
         *,
         from_version: int = 0,
         languages: Sequence[str] = (),
+        director: bool = False,
     ) -> Subscription:
         """Moves accepted after `from_version`, then live ones, each redacted for the caller
-        (their texts in the first of `languages` the game is written in).
+        (their texts in the first of `languages` the game is written in); whole for the
+        director (the operator).
 
         The caller must `cancel()` the subscription when it stops reading early.
         """
@@ -289,7 +339,9 @@ class RefereeService:
         if self._closed:
             raise ShuttingDown(SHUTTING_DOWN)
         with self._tables.locked(table_id, token) as live:
-            viewer = auth.viewer(table_id, live.seat_of_token, token, None)
+            viewer = (
+                DIRECTOR if director else auth.viewer(table_id, live.seat_of_token, token, None)
+            )
             backlog = live.history[from_version:]
             game = live.table.game
             narrator = Narrator(game.spec.mechanics, game.language(languages))

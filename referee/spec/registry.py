@@ -133,6 +133,8 @@ class Game:
                 if rule_id not in rule_ids
             ],
             **self.mechanic.describe(),
+            # what a director's ruling may adjust of a seat (`referee.engine.rulings`)
+            "tallies": list(self.mechanic.tallies),
             "schemas": copy.deepcopy(self.schemas),
         }
 

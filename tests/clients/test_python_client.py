@@ -97,3 +97,27 @@ def test_a_seat_has_its_own_rejection_explained(client: RefereeClient) -> None:
     gen7 = next(r for r in draw["rules"] if r["rule"] == "GEN-7")
     assert gen7 == {"rule": "GEN-7", "outcome": "broken", "reads": {"in_turn": False}}
     assert explained["text"][0] == "seat 2 proposed `draw` at version 0: rejected"
+
+
+def test_the_director_rules_on_a_dispute(games: dict[str, Game]) -> None:
+    service = RefereeService(MemoryStore(), games)
+    server, port = create_server(service, config=ServerConfig(create_token="operator"))
+    server.start()
+    try:
+        with RefereeClient(f"127.0.0.1:{port}", create_token="operator") as director:
+            table = director.create_table("pontinho", seats=3)
+            first = director.view(table.id)["to_act"]
+            drawn = director.propose(table.id, table.tokens[first], {"type": "draw"})
+            hand = director.view(table.id, table.tokens[first])["hand"]
+            dispute = {"type": "dispute", "version": 1, "reason": "it drew before the cut"}
+            director.propose(table.id, table.tokens[0], dispute)
+            ruled = director.rule(table.id, 2, "rewind", "the draw is void", to=0)
+            assert drawn["accepted"] and ruled["accepted"] and ruled["version"] == 3
+            assert ruled["events"][0]["kind"] == "rewound" and ruled["events"][0]["voided"] == [1]
+            assert len(director.view(table.id, table.tokens[first])["hand"]) == len(hand) - 1
+            assert set(director.view(table.id, director=True)["hands"]) == {"0", "1", "2"}
+            update = next(director.watch(table.id, from_version=2, director=True))
+            assert update["seat"] == -1 and update["events"][0]["note"] == "the draw is void"
+    finally:
+        server.stop(None)
+        service.close()

@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
 from referee.engine.table import SYSTEM, Table, TableSetup
-from referee.model import ADJUDICATOR, JSON, Move, Outcome, Verdict
+from referee.model import ADJUDICATOR, DIRECTOR, JSON, Move, Outcome, Verdict
 from referee.schemas import SECRET
 from referee.spec.registry import Game
 from tests.games import shipped_games
@@ -79,7 +79,8 @@ def check_verdict(table: Table, seat: int, move: Move, verdict: Verdict) -> None
         return
     game = table.game.name
     viewers = [*range(table.setup.seats), None, ADJUDICATOR]
-    if seat != SYSTEM:  # the table's own move (a claim window closed) is no client's
+    # the table's own move (a claim window closed) is no client's, nor is the director's ruling
+    if seat not in (SYSTEM, DIRECTOR):
         assert not problems(game, move.to_data(), "moves", move.type), (
             move,
             problems(game, move.to_data(), "moves", move.type),
@@ -135,6 +136,33 @@ def test_what_the_referee_sends_and_accepts_fits_the_schemas(name: str) -> None:
 
     games()
     assert CHECKED["views"] and CHECKED["events"] and CHECKED["moves"]
+
+
+@pytest.mark.parametrize("name", ["pontinho", "pontoon", "tarocchi_piedicavallo"])
+def test_disputes_and_rulings_fit_the_schemas(name: str) -> None:
+    """Each way to dispute, and each ruling: the moves, their events, every view after."""
+    game = GAMES[name]
+    seats = game.spec.seats_min
+    table = Table.create(
+        game, TableSetup(game=name, seats=seats, seed=2, balances=_balances(game, seats))
+    )
+    tally = game.mechanic.tallies[0]
+    adjust = {"decision": "adjust", "seat": 1, "amount": -3, "tally": tally}
+    for seat, move in [
+        (0, Move("dispute", {"proposal": "m-1", "reason": "why"})),
+        (1, Move("dispute", {"version": 1, "reason": "why"})),
+        (DIRECTOR, Move("ruling", {"dispute": 1, "note": "n", "decision": "uphold"})),
+        (DIRECTOR, Move("ruling", {"dispute": 2, "note": "n", **adjust})),
+        (0, Move("dispute", {"version": 4, "reason": "why"})),
+        (DIRECTOR, Move("ruling", {"dispute": 5, "note": "n", "decision": "rewind", "to": 2})),
+    ]:
+        verdict = table.propose(seat, move)
+        assert verdict.outcome is Outcome.ACCEPTED, verdict
+        check_verdict(table, seat, move, verdict)
+        assert table.version % EVERY_VIEW == 0 or all(
+            not problems(name, table.view(viewer), "view")
+            for viewer in [*range(seats), None, ADJUDICATOR]
+        )
 
 
 def _balances(game: Game, seats: int) -> dict[int, int] | None:

@@ -29,7 +29,8 @@ def table(games: dict[str, Game]) -> Table:
 
 
 def view_without_version(table: Table, seat: int | None) -> dict[str, Any]:
-    return {k: v for k, v in table.view(seat).items() if k != "version"}
+    """The view but for what a dispute changes: the version, and the disputes listed."""
+    return {k: v for k, v in table.view(seat).items() if k not in ("version", "disputes")}
 
 
 def test_a_dispute_is_logged_and_told_changing_nothing_of_the_game(table: Table) -> None:
@@ -37,6 +38,8 @@ def test_a_dispute_is_logged_and_told_changing_nothing_of_the_game(table: Table)
     verdict = table.propose(2, Move("dispute", {"version": 1, "reason": REASON}))
     assert verdict.outcome is Outcome.ACCEPTED and verdict.version == 2
     assert {seat: view_without_version(table, seat) for seat in before} == before
+    listed = {"dispute": 2, "seat": 2, "version": 1, "ruling": None}
+    assert all(table.view(seat)["disputes"] == [listed] for seat in before)  # no reason in it
     (event,) = verdict.events
     assert event.seen_by(0) == {"kind": "disputed", "seat": 2, "dispute": 2, "version": 1}
     assert event.seen_by(2)["reason"] == REASON  # the seat's own words, to itself

@@ -55,11 +55,13 @@ STEPS = 60  # proposals per random game
 BOT_TRIES = 100
 # what a table holds: each restored by `restore` (a new attribute must be added there, and here)
 TABLE_ATTRIBUTES = {
-    "game", "setup", "state", "version", "contributions", "commitment",
+    "game", "setup", "state", "version", "contributions", "commitment", "disputes",
     "_history", "_earlier",  # `history`: a restored table's earlier moves, read when asked for
     "_kept", "_kept_for",  # what is worked out once a state (legal moves...), made anew
 }  # fmt: skip
-COMPARED = ("game", "setup", "version", "contributions", "commitment", "last_move", "history")
+COMPARED = (
+    "game", "setup", "version", "contributions", "commitment", "disputes", "last_move", "history"
+)  # fmt: skip
 
 
 def table_of(name: str, seats: int = 4, seed: int = 1) -> Table:

@@ -17,6 +17,8 @@ import grpc
 from referee.server.wire import SERVICE
 
 FUZZ_SCALE = float(os.environ.get("FUZZ_SCALE", "1"))  # `make fuzz`: 20
+OPERATOR = "fuzz-operator"  # the fuzzed referee's create token
+AS_OPERATOR = (("x-create-token", OPERATOR),)
 BUGS = (grpc.StatusCode.INTERNAL, grpc.StatusCode.UNKNOWN)  # any other answer is fine
 
 
@@ -93,6 +95,8 @@ def serve(log: Path) -> ServedReferee:
                 "0",
                 "--create-rate",
                 "0",
+                "--create-token",  # the operator's: CreateTable, and the director's rulings
+                OPERATOR,
             ],
             stdout=subprocess.PIPE,
             stderr=sink,
@@ -116,11 +120,12 @@ def outcome(call: Callable[[], Any]) -> grpc.StatusCode:
 
 
 def raw_call(channel: grpc.Channel, method: str, data: bytes, timeout: float) -> Callable[[], Any]:
-    """`data` sent as is, the answer's bytes not parsed."""
+    """`data` sent as is, the answer's bytes not parsed, as the operator (who may call every
+    method: a refused call would not read the bytes)."""
     path = f"/{SERVICE.full_name}/{method}"
     # no serializers: the bytes go out as they are, the answer's come back unparsed
     if SERVICE.methods_by_name[method].server_streaming:
         stream: grpc.UnaryStreamMultiCallable[bytes, bytes] = channel.unary_stream(path)
-        return lambda: list(stream(data, timeout=timeout))
+        return lambda: list(stream(data, timeout=timeout, metadata=AS_OPERATOR))
     unary: grpc.UnaryUnaryMultiCallable[bytes, bytes] = channel.unary_unary(path)
-    return lambda: unary(data, timeout=timeout)
+    return lambda: unary(data, timeout=timeout, metadata=AS_OPERATOR)

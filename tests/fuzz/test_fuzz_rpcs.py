@@ -41,7 +41,17 @@ from fuzz_strategies import (
     raw_requests,
     text,
 )
-from fuzz_support import BUGS, FUZZ_SCALE, ServedReferee, outcome, raw_call, scaled, serve
+from fuzz_support import (
+    AS_OPERATOR,
+    BUGS,
+    FUZZ_SCALE,
+    OPERATOR,
+    ServedReferee,
+    outcome,
+    raw_call,
+    scaled,
+    serve,
+)
 from garbage_rss import send
 
 WATCH_S = 0.1  # a Watch stream's deadline: a live table's stream stays open until then
@@ -109,7 +119,9 @@ def open_table(stub: RefereeStub, game: Game, described: dict[str, Any]) -> Open
     seats, adapter = described["seats"]["min"], adapter_for(game)
     balances = {seat: adapter.chips for seat in range(seats)} if adapter.chips else {}
     created = stub.CreateTable(
-        pb.CreateTableRequest(game=game.name, seats=seats, balances=balances), timeout=CALL_S
+        pb.CreateTableRequest(game=game.name, seats=seats, balances=balances),
+        timeout=CALL_S,
+        metadata=AS_OPERATOR,
     )
     options = {o["name"]: o["default"] for o in described["options"]}
     return Open(created.table_id, game.name, [s.token for s in created.seats], adapter, options)
@@ -206,7 +218,10 @@ def test_create_table(fuzzed: Fuzzed) -> None:
     @fuzz(80)
     @given(request=create_table_requests(fuzzed.descriptions))
     def check(request: pb.CreateTableRequest) -> None:
-        assert_no_bug(outcome(lambda: fuzzed.stub.CreateTable(request, timeout=CALL_S)), request)
+        def call() -> Any:
+            return fuzzed.stub.CreateTable(request, timeout=CALL_S, metadata=AS_OPERATOR)
+
+        assert_no_bug(outcome(call), request)
 
     check()
 
@@ -307,6 +322,62 @@ def test_explain(fuzzed: Fuzzed) -> None:
     check()
 
 
+def test_rule(fuzzed: Fuzzed) -> None:
+    """Rulings on made-up and real disputes (the Propose fuzz raises some), mostly as the
+    operator: any decision, any numbers, any note."""
+    decisions: st.SearchStrategy[dict[str, Any]] = st.one_of(
+        st.builds(dict, uphold=st.builds(pb.Uphold)),
+        st.builds(
+            dict,
+            rewind=st.builds(pb.Rewind, to=st.one_of(st.integers(-3, 40), st.sampled_from(INT64))),
+        ),
+        st.builds(
+            dict,
+            adjust=st.builds(
+                pb.Adjust,
+                seat=st.one_of(st.integers(-2, 9), st.sampled_from(INT32)),
+                amount=st.one_of(st.integers(-1000, 1000), st.sampled_from(INT64)),
+                tally=st.one_of(st.sampled_from(["score", "chips", ""]), text),
+            ),
+        ),
+        st.just({}),
+    )
+
+    def case(table: Open) -> st.SearchStrategy[tuple[pb.RuleRequest, str | None]]:
+        request = st.builds(
+            lambda table_id, dispute, note, decision, ruling_id, expected: pb.RuleRequest(
+                table_id=table_id,
+                dispute=dispute,
+                note=note,
+                ruling_id=ruling_id,
+                expected_version=expected,
+                **decision,
+            ),
+            table_ids(fuzzed, table),
+            st.one_of(st.integers(-3, 60), st.sampled_from(INT64)),
+            st.one_of(st.just("ruled"), text),
+            decisions,
+            move_ids,
+            optional_int64,
+        )
+        operator = mostly(st.just(OPERATOR), st.one_of(st.none(), ascii_tokens))
+        return st.tuples(request, operator)
+
+    @fuzz(40)
+    @given(asked=st.one_of(*[case(table) for table in fuzzed.tables]))
+    def check(asked: tuple[pb.RuleRequest, str | None]) -> None:
+        request, token = asked
+        operator = () if token is None else (("x-create-token", token),)
+
+        def call() -> Any:
+            answer = fuzzed.stub.Rule(request, timeout=CALL_S, metadata=operator)
+            SEEN["Ruling", pb.Outcome.Name(answer.verdict.outcome)] += 1
+
+        assert_no_bug(outcome(call), request)
+
+    check()
+
+
 def test_watch(fuzzed: Fuzzed) -> None:
     def case(table: Open) -> st.SearchStrategy[tuple[pb.WatchRequest, str | None]]:
         request = st.builds(
@@ -360,6 +431,15 @@ def samples(fuzzed: Fuzzed) -> dict[str, list[bytes]]:
             pb.ExplainRequest(table_id=table.table_id, move_id="m"),
         ],
         "GetSigningKey": [pb.GetSigningKeyRequest()],
+        "Rule": [
+            pb.RuleRequest(table_id=table.table_id, dispute=2, note="n", rewind=pb.Rewind(to=1)),
+            pb.RuleRequest(
+                table_id=table.table_id,
+                dispute=2,
+                note="n",
+                adjust=pb.Adjust(seat=1, amount=5, tally="score"),
+            ),
+        ],
     }
     return {name: [r.SerializeToString() for r in listed] for name, listed in requests.items()}
 

@@ -211,17 +211,55 @@ class RefereeClient:
         reply = self.stub.Propose(request, metadata=self._with(TOKEN_HEADER, token))
         return verdict_data(reply.verdict)
 
-    def view(self, table_id: str, token: str | None = None) -> dict[str, Any]:
-        reply = self.stub.GetView(
-            pb.GetViewRequest(table_id=table_id), metadata=self._with(TOKEN_HEADER, token)
-        )
+    def view(
+        self, table_id: str, token: str | None = None, *, director: bool = False
+    ) -> dict[str, Any]:
+        """`token`'s seat view, the public one without a token; with `director`, the director's
+        (every card: it needs the operator's create token)."""
+        metadata = self._with(TOKEN_HEADER, token) + (self._operator() if director else ())
+        reply = self.stub.GetView(pb.GetViewRequest(table_id=table_id), metadata=metadata)
         return {**_data(reply.view), "version": reply.version, "rules_version": reply.rules_version}
+
+    def rule(
+        self,
+        table_id: str,
+        dispute: int,
+        decision: str,
+        note: str,
+        *,
+        to: int | None = None,
+        seat: int | None = None,
+        amount: int | None = None,
+        tally: str | None = None,
+        ruling_id: str | None = None,
+    ) -> dict[str, Any]:
+        """The director's ruling on dispute `dispute` (docs/disputes.md): `uphold`, `rewind`
+        (`to` a version before the move disputed) or `adjust` (`seat`'s `tally`, `score` or
+        `chips`, by `amount`); `note` is shown to every seat. Needs the operator's create token."""
+        request = pb.RuleRequest(
+            table_id=table_id, dispute=dispute, note=note, ruling_id=ruling_id or uuid.uuid4().hex
+        )
+        if decision == "uphold":
+            request.uphold.SetInParent()
+        elif decision == "rewind":
+            request.rewind.to = int(to or 0)
+        elif decision == "adjust":
+            request.adjust.CopyFrom(
+                pb.Adjust(seat=seat or 0, amount=amount or 0, tally=tally or "")
+            )
+        else:
+            raise ValueError(f"a decision is `uphold`, `rewind` or `adjust`, not `{decision}`")
+        reply = self.stub.Rule(request, metadata=self._language + self._operator())
+        return verdict_data(reply.verdict)
+
+    def _operator(self) -> tuple[tuple[str, str], ...]:
+        """The operator's create token, which makes a call the director's."""
+        return ((CREATE_HEADER, self._create_token),) if self._create_token else ()
 
     def record(self, table_id: str, token: str | None = None) -> str:
         """The table's signed game record, as its text (docs/records.md): the full one once the
         table is over (or for the operator's create token), else what `token`'s seat may see."""
-        operator = ((CREATE_HEADER, self._create_token),) if self._create_token else ()
-        metadata = self._with(TOKEN_HEADER, token) + operator
+        metadata = self._with(TOKEN_HEADER, token) + self._operator()
         reply = self.stub.GetRecord(pb.GetRecordRequest(table_id=table_id), metadata=metadata)
         return str(reply.record)
 
@@ -242,8 +280,9 @@ class RefereeClient:
             request.version = version
         if move_id is not None:
             request.move_id = move_id
-        operator = ((CREATE_HEADER, self._create_token),) if self._create_token else ()
-        reply = self.stub.Explain(request, metadata=self._with(TOKEN_HEADER, token) + operator)
+        reply = self.stub.Explain(
+            request, metadata=self._with(TOKEN_HEADER, token) + self._operator()
+        )
         return {
             "seat": reply.seat,
             "verdict": verdict_data(reply.verdict),
@@ -270,11 +309,19 @@ class RefereeClient:
         return str(reply.public_key)
 
     def watch(
-        self, table_id: str, token: str | None = None, from_version: int = 0
+        self,
+        table_id: str,
+        token: str | None = None,
+        from_version: int = 0,
+        *,
+        director: bool = False,
     ) -> Iterator[dict[str, Any]]:
+        """Each accepted move's events after `from_version`, as `token`'s seat sees them (a
+        spectator without one; every event whole with `director`). `seat` is -2 for the table's
+        own moves (a deadline passed), -1 for the director's rulings."""
         stream = self.stub.Watch(
             pb.WatchRequest(table_id=table_id, from_version=from_version),
-            metadata=self._with(TOKEN_HEADER, token),
+            metadata=self._with(TOKEN_HEADER, token) + (self._operator() if director else ()),
         )
         for update in stream:
             yield {

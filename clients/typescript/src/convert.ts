@@ -2,11 +2,11 @@
 // (ts-proto already turns every google.protobuf.Struct into a plain object and back.)
 import {
   type AdjudicateResponse, type ExplainResponse, Outcome as ProtoOutcome, type GetViewResponse, type Move,
-  type Verdict as ProtoVerdict, type Violation as ProtoViolation, type WatchResponse,
+  type RuleRequest, type Verdict as ProtoVerdict, type Violation as ProtoViolation, type WatchResponse,
   type Event as ProtoEvent,
 } from "./gen/referee/v1/referee.js";
 import type {
-  Adjudication, AnyEvent, AnyMove, Explanation, Json, JsonObject, Outcome, SeatView, Verdict,
+  Adjudication, AnyEvent, AnyMove, Explanation, Json, JsonObject, Outcome, Ruling, SeatView, Verdict,
   Violation, WatchUpdate,
 } from "./types.js";
 
@@ -21,6 +21,17 @@ export function moveToProto(move: { type: string }): Move {
   const { type, ...fields } = move as AnyMove;
   if (typeof type !== "string" || !type) throw new TypeError("a move needs its `type`");
   return { type, fields: withoutUndefined(fields) as JsonObject };
+}
+
+/** A ruling's decision as RuleRequest's oneof: exactly one of `uphold`, `rewind`, `adjust`. */
+export function decisionToProto(ruling: Ruling): Pick<RuleRequest, "uphold" | "rewind" | "adjust"> {
+  switch (ruling.decision) {
+    case "uphold": return { uphold: {} };
+    case "rewind": return { rewind: { to: ruling.to } };
+    case "adjust": return { adjust: { seat: ruling.seat, amount: ruling.amount, tally: ruling.tally } };
+  }
+  // an untyped caller's unknown decision would travel as none: the referee could not read it
+  throw new TypeError(`a decision is uphold, rewind or adjust, not \`${(ruling as Ruling).decision}\``);
 }
 
 /** An optional field left `undefined` is absent, as the referee reads a missing one. */

@@ -9,7 +9,9 @@
 import type { AnyMove, JsonObject } from "./types.js";
 
 export { Referee, Seat, Table, TOKEN_HEADER, CREATE_HEADER } from "./referee.js";
-export type { ConnectOptions, CreateTableOptions, ProposeOptions } from "./referee.js";
+export type {
+  ConnectOptions, CreateTableOptions, ProposeOptions, RuleOptions, WatchOptions,
+} from "./referee.js";
 export { RefereeError, Status } from "./errors.js";
 export type { StatusName } from "./errors.js";
 export type * from "./types.js";

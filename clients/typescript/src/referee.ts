@@ -6,16 +6,17 @@ import {
   credentials, Metadata, type ServiceError,
 } from "@grpc/grpc-js";
 import {
-  adjudicationFrom, explanationFrom, moveToProto, updateFrom, verdictFrom, viewFrom, withoutUndefined,
+  adjudicationFrom, decisionToProto, explanationFrom, moveToProto, updateFrom, verdictFrom, viewFrom,
+  withoutUndefined,
 } from "./convert.js";
 import { RefereeError } from "./errors.js";
 import {
   AdjudicateRequest, CreateTableRequest, ExplainRequest, type GameSummary, ProposeRequest, RefereeClient,
-  type WatchResponse,
+  RuleRequest, type WatchResponse,
 } from "./gen/referee/v1/referee.js";
 import type {
-  Adjudication, ExplainWhich, Explanation, GameRecord, GameTypes, JsonObject, SeatView, SigningKey,
-  TypesOf, Verdict, WatchUpdate,
+  Adjudication, ExplainWhich, Explanation, GameRecord, GameTypes, JsonObject, Ruling, SeatView,
+  SigningKey, TypesOf, Verdict, WatchUpdate,
 } from "./types.js";
 
 export const TOKEN_HEADER = "x-seat-token";
@@ -60,6 +61,18 @@ export interface ProposeOptions {
   moveId?: string;
   /** Judge the move only at this table version (else ABORTED). */
   expectedVersion?: number;
+}
+
+export interface RuleOptions {
+  /** Idempotency key: re-sending it returns the first verdict. Default: a new random one. */
+  rulingId?: string;
+  /** Rule only at this table version (else ABORTED). */
+  expectedVersion?: number;
+}
+
+export interface WatchOptions {
+  /** Stream the moves after this version (default 0: from the first). */
+  fromVersion?: number;
 }
 
 type Callback<R> = (error: ServiceError | null, response?: R) => void;
@@ -173,9 +186,30 @@ export class Table<T extends GameTypes = GameTypes> {
     return getView<T>(this, undefined);
   }
 
-  /** The public stream of accepted moves: ends when the table is over (break to stop early). */
-  watch(options: { fromVersion?: number } = {}): AsyncIterable<WatchUpdate<T["event"]>> {
-    return watch<T>(this, undefined, options.fromVersion ?? 0);
+  /** The director's view: every card (`seat` -1). It needs the operator's create token: without
+   *  one the referee answers with the public view. */
+  directorView(): Promise<SeatView<T["view"]>> {
+    return getView<T>(this, this.referee.operatorMetadata());
+  }
+
+  /** The public stream of accepted moves: ends when the table is over (break to stop early).
+   *  `director`: the director's, every event whole (it needs the operator's create token). */
+  watch(options: WatchOptions & { director?: boolean } = {}): AsyncIterable<WatchUpdate<T["event"]>> {
+    const metadata = options.director ? this.referee.operatorMetadata() : undefined;
+    return watch<T>(this, metadata, options.fromVersion ?? 0);
+  }
+
+  /** The director rules on a dispute (only the operator's create token may: else PERMISSION_DENIED).
+   *  A ruling that cannot be made (no such dispute, one ruled already) is a rejected verdict, as
+   *  a move is; a random `rulingId` makes gRPC's retries safe, as a proposal's `moveId` does. */
+  async rule(ruling: Ruling, options: RuleOptions = {}): Promise<Verdict<T["event"]>> {
+    const request = RuleRequest.fromPartial({
+      tableId: this.id, dispute: ruling.dispute, note: ruling.note, ...decisionToProto(ruling),
+      rulingId: options.rulingId ?? randomUUID(), expectedVersion: options.expectedVersion,
+    });
+    const referee = this.referee;
+    const response = await referee.call(referee.client.rule, request, referee.operatorMetadata());
+    return verdictFrom<T["event"]>(response.verdict);
   }
 
   /** The signed record: full once the table is over (or for the operator), else a spectator's. */
@@ -220,7 +254,7 @@ export class Seat<T extends GameTypes = GameTypes> {
   }
 
   /** The accepted moves, redacted for this seat: ends when the table is over. */
-  watch(options: { fromVersion?: number } = {}): AsyncIterable<WatchUpdate<T["event"]>> {
+  watch(options: WatchOptions = {}): AsyncIterable<WatchUpdate<T["event"]>> {
     return watch<T>(this.table, this.metadata(), options.fromVersion ?? 0);
   }
 

@@ -41,20 +41,32 @@ export interface Verdict<E = AnyEvent> {
   events: E[];
   /** The table's version after this verdict. */
   version: number;
+  /** The proposal's move id; a ruling's `rulingId`. */
   moveId: string;
+  /** The seat that proposed; -1: the director (a ruling). */
   seat: number;
 }
 
-/** What GetView gives: a seat's view with its token, the public one without. */
+/** What GetView gives: a seat's view with its token, the public one without, the director's
+ *  (every card) with the operator's create token. */
 export interface SeatView<V = JsonObject> {
   view: V;
   version: number;
+  /** The seat whose view it is; undefined: the public view; -1: the director's. */
   seat: number | undefined;
   commitment: string;
   over: boolean;
   /** The rules the table plays: the sha256 of its game's spec as loaded when it was created. */
   rulesVersion: string;
 }
+
+/** The director's ruling on a dispute (docs/disputes.md), by its number (the version the move
+ *  `dispute` made): the verdict disputed stands, the table goes back to version `to` (the moves
+ *  after it are void), or a seat's `score` or `chips` change by `amount`. `note` is for every seat. */
+export type Ruling = { dispute: number; note: string } & (
+  | { decision: "uphold" }
+  | { decision: "rewind"; to: number }
+  | { decision: "adjust"; seat: number; amount: number; tally: string });
 
 /** A table's signed game record (docs/records.md), as GetRecord gives it. */
 export interface GameRecord {
@@ -102,7 +114,8 @@ export interface SigningKey {
 /** One accepted move, as a Watch stream gives it. */
 export interface WatchUpdate<E = AnyEvent> {
   version: number;
-  /** The seat that moved; -2: the table itself (a claim window closed at its deadline). */
+  /** The seat that moved; -1: the director (a ruling on a dispute); -2: the table itself (a
+   *  claim window closed at its deadline). */
   seat: number;
   events: E[];
 }

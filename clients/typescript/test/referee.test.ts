@@ -161,6 +161,111 @@ describe("a table", () => {
   });
 });
 
+describe("the director", () => {
+  // a referee of its own, started with an operator's token: the director is whoever sends it
+  const OPERATOR = "the-operator's-token";
+  let directed: Served;
+  let director: Referee;
+
+  before(async () => {
+    directed = await serve({ createToken: OPERATOR });
+    director = await Referee.connect(directed.target, { createToken: OPERATOR });
+  });
+
+  after(async () => {
+    director?.close();
+    await directed?.stop();
+  });
+
+  /** Seat 1 draws 4C and discards JH (versions 1 and 2); seat 2 disputes the discard: dispute 3. */
+  async function disputedDiscard() {
+    const table = await director.createTable("pontinho", { seats: 3, deal: DEAL });
+    await table.seat(1).propose(pontinho.draw());
+    await table.seat(1).propose(pontinho.discard({ card: "JH" }));
+    const disputed = await table.seat(2).propose(pontinho.dispute({ version: 2, reason: "I called it first" }));
+    assert.equal(disputed.version, 3);
+    return table;
+  }
+
+  test("a rewind voids the moves after its version; a dispute is ruled on once", async () => {
+    const table = await disputedDiscard();
+    const ruled = await table.rule({ dispute: 3, decision: "rewind", to: 1, note: "seat 2 called first" });
+    assert.equal(ruled.outcome, "accepted");
+    assert.equal(ruled.version, 4);
+    assert.equal(ruled.seat, -1); // the director's
+    assert.equal(ruled.events.length, 1);
+    const rewound = ruled.events[0]!;
+    assert.equal(rewound.kind, "rewound");
+    assert.deepEqual(rewound.kind === "rewound" && rewound.voided, [2]);
+    const { view } = await table.seat(1).view();
+    assert.ok(view.hand?.includes("JH"));
+    assert.deepEqual(view.disputes, [{ dispute: 3, seat: 2, version: 2, ruling: 4 }]);
+    const again = await table.rule({ dispute: 3, decision: "uphold", note: "again" });
+    assert.equal(again.outcome, "rejected");
+    assert.match(again.violations[0]!.message, /dispute 3 was ruled on at version 4/);
+    assert.equal(again.version, 4); // a rejected ruling changes nothing
+  });
+
+  test("the director's view has every hand; its stream every event whole", async () => {
+    const table = await disputedDiscard();
+    const { view, seat } = await table.directorView();
+    assert.equal(seat, -1);
+    assert.deepEqual(Object.keys(view.hands ?? {}).sort(), ["0", "1", "2"]);
+    assert.deepEqual(view.hands?.["1"], (await table.seat(1).view()).view.hand);
+    await table.rule({ dispute: 3, decision: "uphold", note: "the discard stands" });
+    const updates = [];
+    for await (const update of table.watch({ fromVersion: 2, director: true })) {
+      updates.push(update);
+      if (updates.length === 2) break;
+    }
+    assert.deepEqual(updates.map((u) => [u.version, u.seat, u.events[0]!.kind]),
+      [[3, 2, "disputed"], [4, -1, "upheld"]]);
+    const [disputed, upheld] = updates.map((u) => u.events[0]!);
+    assert.equal(disputed?.kind === "disputed" && disputed.reason, "I called it first"); // for the director
+    assert.equal(upheld?.kind === "upheld" && upheld.note, "the discard stands");
+    for await (const update of table.watch({ fromVersion: 2 })) {
+      const event = update.events[0]!;
+      assert.equal(event.kind === "disputed" && event.reason, undefined); // not for a spectator
+      break;
+    }
+  });
+
+  test("an adjust on a second dispute changes the public scores", async () => {
+    const table = await disputedDiscard();
+    const disputed = await table.seat(0).propose(pontinho.dispute({ version: 1, reason: "a misdeal" }));
+    assert.equal(disputed.version, 4);
+    const ruled = await table.rule({ dispute: 4, decision: "adjust", seat: 0, amount: -5, tally: "score",
+      note: "seat 0 is compensated" }, { rulingId: "ruling-1", expectedVersion: 4 });
+    assert.equal(ruled.outcome, "accepted");
+    const adjusted = ruled.events[0]!;
+    assert.equal(adjusted.kind, "adjusted");
+    assert.equal(adjusted.kind === "adjusted" && adjusted.total, -5);
+    const { view } = await table.view();
+    assert.equal(view.scores["0"], -5);
+    assert.deepEqual(view.disputes.map((d) => [d.dispute, d.ruling]), [[3, null], [4, 5]]);
+    const again = await table.rule({ dispute: 4, decision: "adjust", seat: 0, amount: -5, tally: "score",
+      note: "seat 0 is compensated" }, { rulingId: "ruling-1" });
+    assert.deepEqual(again, ruled); // the ruling id makes it idempotent
+  });
+
+  test("only the operator's token rules: a seat's is PERMISSION_DENIED, so is a wrong one", async () => {
+    const table = await disputedDiscard();
+    const ruling = { dispute: 3, decision: "uphold", note: "it stands" } as const;
+    const stranger = await Referee.connect(directed.target);
+    const impostor = await Referee.connect(directed.target, { createToken: "a guess" });
+    try {
+      for (const referee of [stranger, impostor]) {
+        await assert.rejects(referee.join("pontinho", table.id, table.token(2)).table.rule(ruling),
+          (error: unknown) => error instanceof RefereeError && error.status === "PERMISSION_DENIED");
+      }
+    } finally {
+      stranger.close();
+      impostor.close();
+    }
+    assert.equal((await table.rule(ruling)).outcome, "accepted"); // still open: nobody ruled
+  });
+});
+
 describe("the example", () => {
   test("plays a whole hand of Pontinho", async () => {
     const over = await playPontinhoHand(referee, 7, quiet);

@@ -1,5 +1,6 @@
 // A real referee for the tests: `referee serve --port 0` (any free port), in memory, stacked
-// decks and chosen seeds allowed, the rate quotas lifted (the bots are far faster than people).
+// decks and chosen seeds allowed, the rate quotas lifted (the bots are far faster than people),
+// with an operator's create token when asked (the director's tests).
 import { type ChildProcess, spawn } from "node:child_process";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
@@ -14,10 +15,17 @@ export interface Served {
   stop(): Promise<void>;
 }
 
-export async function serve(): Promise<Served> {
+export interface ServeOptions {
+  /** The operator's token (`--create-token`): CreateTable asks for it, and it makes a caller the
+   *  director. None by default: anyone creates tables, and nobody rules. */
+  createToken?: string;
+}
+
+export async function serve(options: ServeOptions = {}): Promise<Served> {
+  const operator = options.createToken === undefined ? [] : ["--create-token", options.createToken];
   const child = spawn(REFEREE, ["serve", "--host", "127.0.0.1", "--port", "0", "--memory",
     "--allow-stacked", "--peer-rate", "100000", "--token-rate", "100000", "--create-rate", "10000",
-    "--log-level", "warning"], { stdio: ["ignore", "pipe", "inherit"] });
+    "--log-level", "warning", ...operator], { stdio: ["ignore", "pipe", "inherit"] });
   const target = await new Promise<string>((resolve, reject) => {
     child.once("error", reject);
     child.once("exit", (code) => reject(new Error(`${REFEREE} exited with ${code} before listening`)));

@@ -92,6 +92,13 @@ class BankingMechanic(Mechanic[BankState]):
     def view(self, state: BankState, seat: int | None) -> dict[str, JSON]:
         return views.view(state, seat, self.commitment(state), self.kitty)
 
+    tallies = ("chips",)  # a seat's balance
+
+    def adjust(self, state: BankState, seat: int, tally: str, amount: int) -> tuple[BankState, int]:
+        work = state.clone()
+        work.balances[seat] += amount
+        return work, work.balances[seat]
+
     # --- proofs: the spec expressions computed with (what a checkpoint accepts is the base's:
     # its rules; the handlers add no condition of their own, but for a card left in the pack)
     @property

@@ -146,6 +146,18 @@ class RummyMechanic(Mechanic[RummyState]):
     def describe(self) -> dict[str, JSON]:
         return {"checkpoints": sorted(self.rules.programs)}
 
+    # a seat's match total, and its chips (the stakes of `rummy.match`)
+    tallies = ("score", "chips")
+
+    def adjust(
+        self, state: RummyState, seat: int, tally: str, amount: int
+    ) -> tuple[RummyState, int]:
+        """A score adjusted counts when the hand is next scored (whether the seat blows)."""
+        work = state.clone()
+        kept = work.scores if tally == "score" else work.balances
+        kept[seat] += amount
+        return work, kept[seat]
+
     # --- proofs: what `accepted at a checkpoint` means, and replaying a counterexample ---
     @property
     def expressions(self) -> Mapping[str, SpecExpression]:

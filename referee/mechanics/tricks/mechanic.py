@@ -185,6 +185,19 @@ class TricksMechanic(Mechanic[TrickState]):
     def is_over(self, state: TrickState) -> bool:
         return state.phase == "over"
 
+    tallies = ("score",)  # the points of a seat's team, deals added
+
+    def adjust(
+        self, state: TrickState, seat: int, tally: str, amount: int
+    ) -> tuple[TrickState, int]:
+        """The seat's team's total; once the game is over, its winner is the best total again."""
+        work = state.clone()
+        team = work.team_of(seat)
+        work.totals[team] += amount
+        if work.phase == "over":
+            work.winner = _best(work.totals)
+        return work, work.totals[team]
+
     def view(self, state: TrickState, seat: int | None) -> dict[str, JSON]:
         return views.view(state, seat, self.commitment(state))
 

@@ -1,0 +1,171 @@
+"""The director's rulings over gRPC (issue 16): only the operator's token rules; a rewind is told
+to every watcher and shows in every view; a ruling is in the signed record, which verifies and
+replays; a table with rulings loads again from its store, snapshot or log."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import grpc
+import pytest
+
+from referee.api.v1 import referee_pb2 as pb
+from referee.api.v1 import referee_pb2_grpc
+from referee.model import Move
+from referee.records.verification import verify
+from referee.server.app import ServerConfig
+from referee.server.convert import data_to_struct, struct_to_data
+from referee.service import RefereeService
+from referee.spec.registry import Game
+from referee.store.memory import MemoryStore
+from referee.store.sqlite import SqliteStore
+
+from server_support import DEAL, OpenTable, seat_metadata, serving, status_of
+
+OPERATOR = "the-operator's-secret"
+AS_DIRECTOR = (("x-create-token", OPERATOR),)
+
+
+@pytest.fixture
+def service(games: dict[str, Game]) -> RefereeService:
+    return RefereeService(MemoryStore(), games, allow_stacked=True)
+
+
+@pytest.fixture
+def stub(service: RefereeService) -> Iterator[referee_pb2_grpc.RefereeStub]:
+    with (
+        serving(service, ServerConfig(create_token=OPERATOR)) as address,
+        grpc.insecure_channel(address) as channel,
+    ):
+        yield referee_pb2_grpc.RefereeStub(channel)
+
+
+@pytest.fixture
+def disputed(stub: referee_pb2_grpc.RefereeStub) -> OpenTable:
+    """Seat 1 draws 4C (version 1) and discards JH (2); seat 2 disputes the discard (3)."""
+    table = open_table_as_operator(stub)
+    table.propose(1, "draw")
+    table.propose(1, "discard", card="JH")
+    assert table.propose(2, "dispute", version=2, reason="too fast").version == 3
+    return table
+
+
+def open_table_as_operator(stub: referee_pb2_grpc.RefereeStub) -> OpenTable:
+    """A Pontinho table of `DEAL` (CreateTable at this server needs the operator's token)."""
+    request = pb.CreateTableRequest(game="pontinho", seats=3, seed=0, deal=data_to_struct(DEAL))
+    created = stub.CreateTable(request, metadata=AS_DIRECTOR)
+    tokens = {seat.seat: seat.token for seat in created.seats}
+    return OpenTable(stub, created.table_id, tokens, created.commitment)
+
+
+def rule(
+    stub: Any, table: OpenTable, *, metadata: Any = AS_DIRECTOR, **decision: Any
+) -> pb.Verdict:
+    request = pb.RuleRequest(
+        table_id=table.table_id, dispute=3, note="the discard stands", **decision
+    )
+    response: pb.RuleResponse = stub.Rule(request, metadata=metadata)
+    return response.verdict
+
+
+def test_only_the_operator_s_token_rules(stub: Any, disputed: OpenTable) -> None:
+    for metadata in (
+        (),  # nobody
+        seat_metadata(disputed.tokens[2]),  # the disputing seat
+        (("x-create-token", "a guess"),),
+        (("x-create-token", disputed.tokens[0]),),
+    ):
+        code = status_of(lambda m=metadata: rule(stub, disputed, metadata=m, uphold=pb.Uphold()))
+        assert code == grpc.StatusCode.PERMISSION_DENIED
+    assert disputed.version() == 3
+    seat = disputed.propose(2, "ruling", dispute=3, decision="uphold", note="mine")
+    assert seat.outcome == pb.OUTCOME_REJECTED and seat.violations[0].code == "director_only"
+
+
+def test_a_rewind_is_told_to_every_watcher_and_shows_in_every_view(
+    stub: Any, disputed: OpenTable
+) -> None:
+    hand_before = disputed.view(1)["hand"]
+    verdict = rule(stub, disputed, rewind=pb.Rewind(to=1))
+    assert verdict.outcome == pb.OUTCOME_ACCEPTED and verdict.version == 4 and verdict.seat == -1
+    assert [e.kind for e in verdict.events] == ["rewound"]
+    for metadata in (seat_metadata(disputed.tokens[0]), seat_metadata(None), AS_DIRECTOR):
+        stream = stub.Watch(
+            pb.WatchRequest(table_id=disputed.table_id, from_version=3), metadata=metadata
+        )
+        update = next(iter(stream))
+        stream.cancel()
+        assert (update.version, update.seat) == (4, -1)
+        (event,) = update.events
+        assert struct_to_data(event.data)["voided"] == [2]
+        assert "back as it was at version 1" in event.text
+    view = disputed.view(1)
+    assert sorted(view["hand"]) == sorted([*hand_before, "JH"])  # the discard is undone
+    assert view["disputes"] == [{"dispute": 3, "seat": 2, "version": 2, "ruling": 4}]
+    director = stub.GetView(pb.GetViewRequest(table_id=disputed.table_id), metadata=AS_DIRECTOR)
+    assert director.seat == -1 and set(struct_to_data(director.view)["hands"]) == {0, 1, 2}
+    assert disputed.propose(1, "discard", card="KH").outcome == pb.OUTCOME_ACCEPTED
+
+
+def test_a_ruling_sent_again_gets_its_first_verdict(stub: Any, disputed: OpenTable) -> None:
+    first = rule(stub, disputed, ruling_id="r-1", uphold=pb.Uphold())
+    again = rule(stub, disputed, ruling_id="r-1", uphold=pb.Uphold())
+    assert first.outcome == again.outcome == pb.OUTCOME_ACCEPTED
+    assert again.version == first.version == disputed.version() == 4
+
+
+def test_a_ruling_that_cannot_be_made_is_a_rejected_verdict(stub: Any, disputed: OpenTable) -> None:
+    late = rule(stub, disputed, rewind=pb.Rewind(to=2))
+    assert (
+        late.outcome == pb.OUTCOME_REJECTED
+        and "a version from 0 to 2" in late.violations[0].message
+    )
+    request = pb.RuleRequest(table_id=disputed.table_id, dispute=3, note="n")  # no decision
+    code = status_of(lambda: stub.Rule(request, metadata=AS_DIRECTOR))
+    assert code == grpc.StatusCode.INVALID_ARGUMENT
+    assert disputed.version() == 3
+
+
+def test_the_signed_record_holds_the_ruling_and_replays(
+    stub: Any, disputed: OpenTable, games: dict[str, Game]
+) -> None:
+    rule(stub, disputed, adjust=pb.Adjust(seat=1, amount=10, tally="score"))
+    answer = stub.GetRecord(pb.GetRecordRequest(table_id=disputed.table_id), metadata=AS_DIRECTOR)
+    record = json.loads(answer.record)
+    assert record["steps"][3]["seat"] == "director"
+    assert record["steps"][3]["move"]["decision"] == "adjust"
+    verified = verify(answer.record, games.values())
+    assert verified.holds, verified
+    seen = stub.GetRecord(
+        pb.GetRecordRequest(table_id=disputed.table_id), metadata=seat_metadata(disputed.tokens[0])
+    )
+    step = json.loads(seen.record)["steps"][3]
+    assert step["seat"] == "director" and step["move"]["note"] == "the discard stands"
+    assert step["events"][0]["total"] == 10
+
+
+@pytest.mark.parametrize("snapshot_every", [0, 1])
+def test_a_table_with_a_rewind_loads_again_from_its_store(
+    tmp_path: Path, games: dict[str, Game], snapshot_every: int
+) -> None:
+    """Replayed from its log, or restored from the snapshot taken with the ruling."""
+    db = tmp_path / "referee.db"
+    first = RefereeService(
+        SqliteStore(db), games, allow_stacked=True, snapshot_every=snapshot_every
+    )
+    table = first.create_table("pontinho", seats=3, seed=4)
+    seat = first.view(table.table_id, None).view["to_act"]
+    first.propose(table.table_id, table.tokens[seat], Move("draw"))
+    first.propose(table.table_id, table.tokens[0], Move("dispute", {"version": 1, "reason": "r"}))
+    ruling = Move("ruling", {"dispute": 2, "note": "n", "decision": "rewind", "to": 0})
+    assert first.rule(table.table_id, ruling).verdict.version == 3
+    views = {s: first.view(table.table_id, table.tokens[s]).view for s in range(3)}
+    first.close()
+    again = RefereeService(SqliteStore(db), games, allow_stacked=True)
+    try:
+        assert {s: again.view(table.table_id, table.tokens[s]).view for s in range(3)} == views
+    finally:
+        again.close()
