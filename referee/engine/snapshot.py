@@ -4,8 +4,8 @@ The move log stays the truth and a snapshot is only a cache of its fold (DESIGN.
 gives the table `Table.replay` would, or refuses (`SnapshotError`), and the loader then replays.
 
 A snapshot holds the mechanic's state (any mechanic's: `state_codec` reads its dataclasses'
-type hints), the table's version, its `contribute` moves counted, its disputes and its first
-deal's commitment;
+type hints), the table's version, its `contribute` moves counted, its disputes, its play
+clock (timeouts, when its deadline began) and its first deal's commitment;
 and fingerprints of what it fits, each refused when it differs: its format (`FORMAT`), the game,
 the game's spec as loaded (sha256), the state's layout (its classes, fields and types), the
 table's setup, and the last move it folds in.
@@ -63,6 +63,8 @@ class _Snapshot(msgspec.Struct, forbid_unknown_fields=True):
     contributions: int
     commitment: str  # the first deal's, as CreateTable gave it
     disputes: list[Dispute]
+    timeouts: list[int]  # each seat's turns run out (the play clock)
+    deadline_since: int  # the version its deadline began at (`Table.deadline`)
     state: msgspec.Raw  # read once the rest fits
 
 
@@ -83,6 +85,8 @@ def snapshot(table: Table) -> str:
             contributions=table.contributions,
             commitment=table.commitment,
             disputes=list(table.disputes.values()),
+            timeouts=list(table.timeouts),
+            deadline_since=table.deadline_since,
             state=msgspec.Raw(state),
         )
         data = msgspec.json.encode(body).decode()
@@ -117,6 +121,8 @@ def restore(
         commitment=body.commitment,
         earlier=moves[: body.version],
         disputes=body.disputes,
+        timeouts=body.timeouts,
+        deadline_since=body.deadline_since,
     )
     table.fold(moves[body.version :])
     return table
@@ -154,6 +160,8 @@ def _check_fits(
         )
     if body.setup != _digest(setup.to_data()):
         raise SnapshotError("a snapshot of a table of another setup")
+    if len(body.timeouts) != setup.seats or not 0 <= body.deadline_since <= body.version:
+        raise SnapshotError("a snapshot of a table of another number of seats, or version")
     if not 0 <= body.version <= len(moves) or not 0 <= body.contributions <= body.version:
         raise SnapshotError(f"a snapshot at version {body.version}, of a log of {len(moves)} moves")
     if body.last_move != _digest_move(moves[body.version - 1] if body.version else None):

@@ -12,9 +12,10 @@ from dataclasses import replace
 from typing import Any, TypeVar
 
 from referee.cards import PackKind
-from referee.engine import chance, disputes, rulings, seeding
+from referee.engine import chance, disputes, play_clock, rulings, seeding
 from referee.engine.disputes import Dispute
 from referee.engine.moves import parse_move
+from referee.engine.play_clock import ClockSettings
 from referee.engine.setup import TableSetup as TableSetup  # re-exported: its old home
 from referee.errors import MoveFormatError, SetupError
 from referee.i18n.verdicts import GEN8, unreadable
@@ -32,6 +33,7 @@ from referee.model import (
     Violation,
 )
 from referee.spec import explaining
+from referee.spec.clock_options import TURN_SECONDS
 from referee.spec.registry import Game
 
 T = TypeVar("T")
@@ -52,6 +54,10 @@ class Table:
         self._earlier: Sequence[tuple[int, Move]] | None = None
         self.contributions = 0  # `contribute` moves accepted (and not voided by a rewind)
         self.disputes: dict[int, Dispute] = {}  # by number: the version each was raised at
+        self.clock = ClockSettings.of(game.resolve_options(setup.options))
+        self.timeouts = [0] * setup.seats  # each seat's turns run out (`play_clock`)
+        # the version the table's deadline (a claim window, a turn's clock) began at: its number
+        self.deadline_since = 0
         # what `per_state` computed, and the state it holds for (version, id of the state)
         self._kept: dict[Hashable, Any] = {}
         self._kept_for: tuple[int, int] = (-1, 0)
@@ -109,6 +115,8 @@ class Table:
         commitment: str,
         earlier: Sequence[tuple[int, Move]],
         disputes: Sequence[Dispute] = (),
+        timeouts: Sequence[int] = (),
+        deadline_since: int = 0,
     ) -> Table:
         """The table at `version` as its replay left it, without judging its log again (from a
         snapshot: `referee.engine.snapshot`). `earlier`, its first `version` moves, is read when
@@ -116,6 +124,8 @@ class Table:
         table = cls(game, setup, state)
         table.version, table.contributions = version, contributions
         table.disputes = {dispute.number: dispute for dispute in disputes}
+        table.timeouts = list(timeouts) or table.timeouts
+        table.deadline_since = deadline_since
         table.commitment = commitment  # the first deal's, not `state`'s
         table._earlier = earlier
         return table
@@ -238,27 +248,52 @@ class Table:
             for version, (_, move) in enumerate(self.history[decision.to :], decision.to + 1)
             if move.type not in (disputes.DISPUTE, rulings.RULING)
         ]
-        self.contributions = earlier.contributions
+        self.contributions, self.timeouts = earlier.contributions, earlier.timeouts
         return Judgement(state=earlier.state, events=[rulings.ruled(decision, voided=voided)])
 
     def expire(self) -> Verdict | None:
-        """The state's deadline has passed (the server's clock says so): what the mechanic says
-        expiring does. Logged as a move of the table itself (seat SYSTEM), so replays need no
-        clock. None when the state has no deadline."""
+        """The table's deadline has passed (the server's clock says so): a claim window closes
+        (what the mechanic says expiring does), or the seats the table waits for run out of
+        time (`play_clock`). Logged as a move of the table itself (seat SYSTEM), so replays
+        need no clock. None when the table has no deadline."""
         judgement = self.game.mechanic.expire(self.state)
+        if judgement is None and self._turn_runs:
+            judgement, timeouts = play_clock.timed_out(
+                self.game, self.state, self.clock, self.timeouts
+            )
+            self.timeouts = timeouts
         if judgement is None:
             return None
         return self._commit(SYSTEM, Move(EXPIRE), judgement)
 
     @property
     def deadline(self) -> Deadline | None:
-        """When the state expires, if it does (a claim window open, say)."""
-        return self.game.mechanic.deadline(self.state)
+        """When the table expires, if it does: a claim window open, or a turn's clock running.
+        Its number is the version it began at: no other deadline of the table has it."""
+        window = self.game.mechanic.deadline(self.state)
+        if window is not None:
+            return Deadline(self.deadline_since, window.after_ms)
+        if self._turn_runs:
+            return Deadline(self.deadline_since, self.clock.turn_seconds * 1000)
+        return None
+
+    @property
+    def _turn_runs(self) -> bool:
+        """The play clock runs: the table has one and waits for a seat's move."""
+        return self.clock.runs and not self.is_over and bool(self.awaited)
+
+    @property
+    def awaited(self) -> tuple[int, ...]:
+        """The seats the table waits for a move from (none while a claim window is open)."""
+        return self.game.mechanic.awaited(self.state)
 
     def _commit(self, seat: int, move: Move, judgement: Judgement) -> Verdict:
+        window_before = self.game.mechanic.deadline(self.state)
         self.state = judgement.state
         self.version += 1
         self._history.append((seat, move))
+        if _restarts_deadline(seat, move, window_before, self.game.mechanic.deadline(self.state)):
+            self.deadline_since = self.version
         outcome = Outcome.PENDING if judgement.pending else Outcome.ACCEPTED
         return Verdict(outcome, (), tuple(judgement.events), self.version)
 
@@ -303,6 +338,12 @@ class Table:
             **seeding.deal_view(self.setup, self.contributions, self.is_over),
             disputes=[dispute.seen() for dispute in self.disputes.values()],
         )
+        if TURN_SECONDS in self.game.spec.options:  # a game with a play clock
+            view["clock"] = {
+                **self.clock.seen(),
+                "waiting_for": list(self.awaited) if self._turn_runs else [],
+                "timeouts": {str(seat): n for seat, n in enumerate(self.timeouts)},
+            }
         if seat == ADJUDICATOR:
             view["salt"] = self.setup.salt
         if legal and seat is not None and 0 <= seat < self.setup.seats:
@@ -338,6 +379,19 @@ class Table:
 
 # the moves the table handles itself, whatever the game: no rule of its spec judges them
 TABLE_MOVES = frozenset({seeding.CONTRIBUTE, disputes.DISPUTE, rulings.RULING})
+# the moves no seat waits on: a seat's turn clock goes on running through them
+ASIDES = frozenset({seeding.CONTRIBUTE, disputes.DISPUTE})
+
+
+def _restarts_deadline(
+    seat: int, move: Move, before: Deadline | None, after: Deadline | None
+) -> bool:
+    """Does this move start the table's deadline again? A claim window's runs from the discard
+    that opened it, through its answers; a turn's clock from the last move of the game; a
+    ruling restarts either (the table waited for the director)."""
+    if move.type in ASIDES:
+        return False
+    return seat == DIRECTOR or after is None or before is None or after.number != before.number
 
 
 def _check_seat_amounts(name: str, amounts: Mapping[int, int] | None, seats: int) -> None:

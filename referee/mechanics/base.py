@@ -184,6 +184,35 @@ class Mechanic(ABC, Generic[StateT]):
         those tables to arm theirs again.)"""
         return False
 
+    # -- the play clock (`referee.engine.play_clock`): whom the table waits for, the choices an
+    # auto move may take, a seat leaving the hand or the match when its time runs out
+
+    # the moves whose choices `candidates` lists (a spec's `clock.auto` may leave their fields out)
+    listed: ClassVar[frozenset[str]] = frozenset()
+
+    def awaited(self, state: StateT) -> tuple[int, ...]:
+        """The seats the table waits for a move from now, whose clock runs: none while a claim
+        window (which has a deadline of its own) is open, or once the game is over."""
+        return ()
+
+    def env_before(self, state: StateT, seat: int, move_type: str) -> dict[str, Any]:
+        """What the rules of `move_type` read of the table and `seat` before any move is made
+        (where the spec's clock expressions are evaluated)."""
+        raise NotImplementedError(f"the `{self.name}` mechanic gives no context")
+
+    def candidates(self, state: StateT, seat: int, move_type: str) -> list[dict[str, JSON]]:
+        """The choices of a `listed` move for `seat` now, as a proposal's fields, in order."""
+        return []
+
+    def forfeit(self, state: StateT, seat: int) -> Judgement:
+        """`seat` is out of the hand being played (`on_timeout: forfeit`), scored as the
+        mechanic's games are; the new state and what happened."""
+        raise NotImplementedError(f"the `{self.name}` mechanic has no forfeit")
+
+    def retire(self, state: StateT, seat: int) -> Judgement:
+        """`seat` is out of the match (its time ran out too often)."""
+        raise NotImplementedError(f"the `{self.name}` mechanic has no retirement")
+
     # -- the director's adjustments: a ruling on a dispute (`referee.engine.rulings`)
 
     # what a ruling may adjust of a seat (`score`, `chips`): none by default

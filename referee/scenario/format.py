@@ -52,7 +52,12 @@ TOP_KEYS = (
 DEAL_KEYS = ("hands", "turned", "stock", "deck", "seed")
 # `version`, `at` and `prev`: an exported record's (the version the move made, the server's
 # time, the hash of the step before it)
-STEP_KEYS = ("seat", "move", "expect", "rule", "check", "close_window", "version", "at", "prev")
+STEP_KEYS = (
+    "seat", "move", "expect", "rule", "check", "close_window", "deadline", "version", "at", "prev"
+)  # fmt: skip
+# the table's deadline passes: `deadline`, or `close_window`, its name from when only claim
+# windows had one (records are written with it)
+DEADLINE_STEPS = ("close_window", "deadline")
 
 
 class ScenarioError(InvalidArgument):
@@ -118,7 +123,8 @@ class CheckStep:
 
 @dataclass(frozen=True)
 class CloseWindowStep:
-    """`{close_window: true}`: the open claim window's deadline passes (virtual clock)."""
+    """`{close_window: true}` or `{deadline: true}`: the table's deadline passes (virtual clock):
+    an open claim window closes, or the seats the play clock waits for run out of time."""
 
     where: Where
 
@@ -403,19 +409,19 @@ def _read_steps(value: Any, seats: int, source: str, lines: list[int]) -> tuple[
 def _read_step(item: Any, seats: int, where: Where) -> Step:
     if not isinstance(item, Mapping):
         raise f.FieldError(
-            "a step is a mapping: `{seat, move, expect}`, `{check}` or `{close_window: true}`"
+            "a step is a mapping: `{seat, move, expect}`, `{check}` or `{deadline: true}`"
         )
     _check_keys(item, STEP_KEYS, "step key", where.source, where.line, where.step)
-    kinds = [k for k in ("move", "check", "close_window") if k in item]
+    kinds = [k for k in ("move", "check", *DEADLINE_STEPS) if k in item]
     if len(kinds) != 1:
-        raise f.FieldError("a step has exactly one of `move`, `check` or `close_window`")
+        raise f.FieldError("a step has exactly one of `move`, `check` or `deadline`")
     if kinds[0] == "move":
         return _read_move_step(item, seats, where)
-    _only(item, kinds[0], *(RECORDED if kinds[0] == "close_window" else ()))
+    _only(item, kinds[0], *(RECORDED if kinds[0] in DEADLINE_STEPS else ()))
     if kinds[0] == "check":
         return CheckStep(where, checks.read(item["check"], seats))
-    if item["close_window"] is not True:
-        raise f.FieldError("`close_window` must be `true`")
+    if item[kinds[0]] is not True:
+        raise f.FieldError(f"`{kinds[0]}` must be `true`")
     return CloseWindowStep(where)
 
 

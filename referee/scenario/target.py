@@ -100,10 +100,12 @@ class InProcessTarget:
         return view
 
     def close_window(self, handle: Table) -> None:
-        """The step `close_window`: the table's deadline passes (a claim window's, the one kind
-        of deadline a game has today)."""
+        """The step `deadline` (`close_window`): the table's deadline passes, a claim window's
+        or a turn's clock's."""
         if handle.expire() is None:
-            raise Unsupported("`close_window`: no claim window is open")
+            raise Unsupported(
+                "`deadline`: the table has no deadline now (no claim window, no clock)"
+            )
 
     def close(self) -> None:
         return None

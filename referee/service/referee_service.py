@@ -179,9 +179,14 @@ class RefereeService:
         table_id = secrets.token_hex(8)
         # the table's own setup: the engine filled in the seed and the commitment's salt, which
         # a restart needs to deal the same cards behind the same commitment
-        self._store.create_table(table_id, table.setup.to_data(), digests, self._versions.pin(game))
-        seat_of = {digest: seat for seat, digest in digests.items()}
-        self._tables.add(LiveTable(table_id, table, seat_of, StoredLog(0, [], tuple)))
+        live = LiveTable(table_id, table, {}, StoredLog(0, [], tuple))
+        live.due = self._due_after(live)  # a first turn's clock starts now
+        self._store.create_table(
+            table_id, table.setup.to_data(), digests, self._versions.pin(game), live.due
+        )
+        live.seat_of_token = {digest: seat for seat, digest in digests.items()}
+        self._tables.add(live)
+        self._arm_deadline(live)
         log.info(
             "table_created",
             table=table_id,
@@ -273,7 +278,7 @@ class RefereeService:
             )
             table = live.table
             return SeatView(
-                table.view(viewer, legal=True),
+                self._with_time_left(live, table.view(viewer, legal=True)),
                 table.version,
                 viewer,
                 table.commitment,
@@ -389,6 +394,14 @@ class RefereeService:
             self._deadlines.arm(table_id, due)
         log.info("deadlines_resumed", armed=len(pending))
         return len(pending)
+
+    def _with_time_left(self, live: LiveTable, view: dict[str, JSON]) -> dict[str, JSON]:
+        """A game with a play clock shows the milliseconds left before the table's deadline (a
+        turn's, a claim window's) on the server's clock: the engine knows no time."""
+        clock = view.get("clock")
+        if isinstance(clock, dict) and live.due is not None:
+            clock["left_ms"] = max(0, round((live.due.at - self._clock.time()) * 1000))
+        return view
 
     @property
     def armed_deadlines(self) -> int:

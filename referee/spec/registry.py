@@ -16,6 +16,7 @@ from referee.mechanics.base import Mechanic
 from referee.model import JSON
 from referee.plugins import installed
 from referee.schemas import game_schemas, typed_fields
+from referee.spec.clock import read_auto_moves
 from referee.spec.expr import BOOL, Program, Scope, parse
 from referee.spec.option_types import options_type
 from referee.spec.options import resolve_options
@@ -66,6 +67,8 @@ class Game:
         # verdict id -> language -> sentence: to word a verdict in the language a seat asked for
         self.texts = verdict_texts(spec.located.data, frozenset(spec.sections))
         self._schemas: dict[str, JSON] | None = None
+        # what the play clock plays for a seat whose time ran out (its `clock:` section)
+        self.auto_moves = read_auto_moves(spec, mechanic)
 
     def language(self, wanted: Sequence[str]) -> str:
         """The language to answer in: the first of `wanted` this game is written in, else English."""

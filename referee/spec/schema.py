@@ -15,6 +15,7 @@ from typing import Any
 from referee.cards import Card, PackKind, pack
 from referee.errors import CardError, SpecError, SpecErrors
 from referee.model import SAFE_INTEGER
+from referee.spec.clock_options import CLOCK, clock_options
 from referee.spec.expr import Type, parse_signature
 from referee.spec.fixes import FIX_KINDS
 from referee.spec.options import OPTION_TYPES, Option
@@ -44,6 +45,7 @@ KNOWN_KEYS = {
     "languages",
     "words",
     "groups",
+    "clock",  # the play clock (`referee.spec.clock`)
 }
 RULE_KEYS = {"id", "source", "on", "at", "when", "require", "text", "note", "say", "fix"}
 
@@ -301,7 +303,7 @@ def read_spec(
         pack_kind=str(pack.get("kind", "french")) if isinstance(pack, dict) else "french",
         pack_copies=int(pack.get("copies", 1)) if isinstance(pack, dict) else 1,
         pack_without=_read_pack_without(reader, pack),
-        options=_read_options(reader, data.get("options", {})),
+        options=_with_clock_options(reader, data, languages),
         definitions=_read_definitions(reader, data.get("definitions", [])),
         moves=_read_moves(reader, data.get("moves", {})),
         rules=_read_rules(reader, data.get("rules", [])),
@@ -385,6 +387,18 @@ def _read_options(reader: SpecReader, options: Any) -> dict[str, Option]:
             reader.error(path + ("default",), f"the default is not allowed: {exc}")
         result[name] = option
     return result
+
+
+def _with_clock_options(
+    reader: SpecReader, data: Mapping[str, Any], languages: tuple[str, ...]
+) -> dict[str, Option]:
+    """The spec's options, and the play clock's where the spec has a `clock:` section."""
+    options = _read_options(reader, data.get("options", {}))
+    if CLOCK not in data:
+        return options
+    for name in options.keys() & clock_options(languages).keys():
+        reader.error(("options", name), f"`{name}` is the play clock's option (`clock:`)")
+    return {**options, **clock_options(languages)}
 
 
 def _read_definitions(reader: SpecReader, items: Any) -> tuple[DefinitionSpec, ...]:

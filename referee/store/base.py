@@ -142,9 +142,11 @@ class Store(ABC):
         setup: Mapping[str, JSON],
         token_hashes: Mapping[int, str],
         spec: StoredSpec | None = None,
+        deadline: Due | None = None,
     ) -> None:
         """Record a new table, pinned to the rules version `spec` (its text kept unless the
-        store has it already); `StoreConflict` if the id is taken."""
+        store has it already), with the deadline it starts with (a first turn's clock);
+        `StoreConflict` if the id is taken."""
 
     @abstractmethod
     def stored_spec(self, version: str) -> StoredSpec | None:

@@ -71,6 +71,7 @@ class MemoryStore(Store):
         setup: Mapping[str, JSON],
         token_hashes: Mapping[int, str],
         spec: StoredSpec | None = None,
+        deadline: Due | None = None,
     ) -> None:
         with self._lock:
             if table_id in self._tables:
@@ -81,6 +82,7 @@ class MemoryStore(Store):
                 codec.encode(setup),
                 dict(token_hashes),
                 rules_version=None if spec is None else spec.version,
+                deadline=deadline,
             )
 
     def stored_spec(self, version: str) -> StoredSpec | None:

@@ -181,6 +181,7 @@ class PostgresStore(Store):
         setup: Mapping[str, JSON],
         token_hashes: Mapping[int, str],
         spec: StoredSpec | None = None,
+        deadline: Due | None = None,
     ) -> None:
         with self._transaction() as db:
             if spec is not None:  # kept once: the first table of a version writes its text
@@ -191,12 +192,14 @@ class PostgresStore(Store):
                 )
             try:
                 db.execute(
-                    "INSERT INTO tables (id, game, setup, spec_sha256) VALUES (%s, %s, %s, %s)",
+                    "INSERT INTO tables (id, game, setup, spec_sha256, deadline_number, "
+                    "deadline_at) VALUES (%s, %s, %s, %s, %s, %s)",
                     (
                         table_id,
                         str(setup.get("game", "")),
                         codec.encode(setup),
                         None if spec is None else spec.version,
+                        *rows.due_columns(deadline),
                     ),
                 )
             except pg_errors.UniqueViolation as error:

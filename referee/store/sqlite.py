@@ -207,6 +207,7 @@ class SqliteStore(Store):
         setup: Mapping[str, JSON],
         token_hashes: Mapping[int, str],
         spec: StoredSpec | None = None,
+        deadline: Due | None = None,
     ) -> None:
         with self._transaction() as db:
             if spec is not None:  # kept once: the first table of a version writes its text
@@ -217,14 +218,15 @@ class SqliteStore(Store):
                 )
             try:
                 db.execute(
-                    "INSERT INTO tables (id, game, setup, created_at, spec_sha256) "
-                    "VALUES (?, ?, ?, ?, ?)",
+                    "INSERT INTO tables (id, game, setup, created_at, spec_sha256, "
+                    "deadline_number, deadline_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
                     (
                         table_id,
                         str(setup.get("game", "")),
                         codec.encode(setup),
                         _now(),
                         None if spec is None else spec.version,
+                        *rows.due_columns(deadline),
                     ),
                 )
             except sqlite3.IntegrityError as error:

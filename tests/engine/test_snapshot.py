@@ -56,11 +56,13 @@ BOT_TRIES = 100
 # what a table holds: each restored by `restore` (a new attribute must be added there, and here)
 TABLE_ATTRIBUTES = {
     "game", "setup", "state", "version", "contributions", "commitment", "disputes",
+    "clock", "timeouts", "deadline_since",  # the play clock's
     "_history", "_earlier",  # `history`: a restored table's earlier moves, read when asked for
     "_kept", "_kept_for",  # what is worked out once a state (legal moves...), made anew
 }  # fmt: skip
 COMPARED = (
-    "game", "setup", "version", "contributions", "commitment", "disputes", "last_move", "history"
+    "game", "setup", "version", "contributions", "commitment", "disputes", "last_move", "history",
+    "clock", "timeouts", "deadline_since",
 )  # fmt: skip
 
 

@@ -51,6 +51,9 @@ def test_defaults_fill_every_option(pontinho: Game) -> None:
         "stakes": 0,
         "claims": "first_valid",
         "claim_window_ms": 3000,
+        "turn_seconds": 0,  # the play clock's (its `clock:` section): off
+        "on_timeout": "auto",
+        "max_timeouts": 0,
     }
 
 

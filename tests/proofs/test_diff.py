@@ -33,6 +33,7 @@ SKETCH_EDITS = [
     (r"(?m)^game: pontinho$", "game: sketch"),
     (r"(?m)^  decline:\n(?:    .*\n)*", ""),
     (r"on: \[reenter, decline\]", "on: [reenter]"),
+    (r"(?m)^    - move: decline\n", ""),  # nor does its play clock decline for a seat
     (r"(- id: PN-19\n(?:    .*\n)*?    require: )in_turn", r'\1"true"'),  # TD-1
     (
         r"require: 'all\(i in indices\(cards\): trio_natural_at\(i\)\)'",

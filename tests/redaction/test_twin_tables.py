@@ -10,7 +10,8 @@ and that both tables accept. Until a traded
 card comes into `s`'s sight (the leak oracle says when) every GetView, every verdict of `s`'s
 proposals and every move of its Watch stream is the same bytes at both tables
 (`SerializeToString(deterministic=True)`), once the deck commitments are set aside: a commitment
-is a salted hash of the whole deck, different at every table by design (GEN-5).
+is a salted hash of the whole deck, different at every table by design (GEN-5), and the play
+clock's `left_ms`, read off the server's clock when each view was asked for.
 """
 
 from __future__ import annotations
@@ -253,6 +254,8 @@ def without_commitments(message: Message) -> bytes:
 def _blank(struct: struct_pb2.Struct) -> None:
     if "commitment" in struct.fields:
         struct.fields["commitment"].string_value = ""
+    if "left_ms" in struct.fields:  # the time left on the server's clock: when it was asked
+        struct.fields["left_ms"].number_value = 0
     for value in struct.fields.values():
         _blank_value(value)
 

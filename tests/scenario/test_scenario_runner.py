@@ -210,4 +210,6 @@ def test_close_window_when_none_is_open(tmp_path: Path, engine: InProcessTarget)
         "format: 1\ngame: pontinho\nseats: 3\nseed: 1\nsteps:\n  - {close_window: true}\n"
     )
     [failure] = messages(run_file(path, engine))
-    assert failure.endswith("step 1 (close_window): `close_window`: no claim window is open")
+    assert failure.endswith(
+        "step 1 (close_window): `deadline`: the table has no deadline now (no claim window, no clock)"
+    )

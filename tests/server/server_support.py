@@ -8,6 +8,8 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
+import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,11 +23,12 @@ from referee.api.v1 import referee_pb2_grpc
 from referee.api.v1.referee_pb2_grpc import RefereeStub
 from referee.engine.table import Table, TableSetup
 from referee.model import ADJUDICATOR, Move
-from referee.server.app import ServerConfig, create_server
+from referee.server.app import Server, ServerConfig, create_server
 from referee.server.convert import data_to_struct
 from referee.service import RefereeService
 from referee.spec.registry import Game
 from referee.store.base import Store
+from referee_client import RefereeClient
 from tests.named_fields import named_fields
 
 MAX_MESSAGE_BYTES = 64 * 1024  # the test server's limit (the real default is 1 MiB)
@@ -195,3 +198,44 @@ def serving(service: RefereeService, config: ServerConfig) -> Iterator[str]:
     finally:
         service.close()
         server.stop(None).wait()
+
+
+JUST_BEFORE_S = 2**-10  # a moment (binary-exact, so a manual clock's sums are exact)
+WAIT_S = 10.0  # give up waiting for an event after this
+
+
+class Watcher:
+    """One Watch stream read in a thread, as a live client would; each update timestamped."""
+
+    def __init__(
+        self, client: RefereeClient, table_id: str, from_version: int, token: str | None = None
+    ) -> None:
+        self.stream = client.watch(table_id, token, from_version=from_version)
+        self.received: list[tuple[float, dict[str, Any]]] = []
+        self.error: grpc.RpcError | None = None
+        self.thread = threading.Thread(target=self._read, daemon=True)
+        self.thread.start()
+
+    def _read(self) -> None:
+        try:
+            for update in self.stream:
+                self.received.append((time.monotonic(), update))
+        except grpc.RpcError as error:  # the channel closed under the stream at teardown
+            self.error = error
+
+    def wait_for(self, kind: str, timeout_s: float = WAIT_S) -> tuple[float, dict[str, Any]]:
+        """The first update carrying an event of `kind`, with the time it arrived."""
+        deadline = time.monotonic() + timeout_s
+        while time.monotonic() < deadline:
+            for when, update in list(self.received):
+                if any(e["kind"] == kind for e in update["events"]):
+                    return when, update
+            time.sleep(0.005)
+        seen = [[e["kind"] for e in u["events"]] for _, u in self.received]
+        raise AssertionError(f"no `{kind}` event within {timeout_s} s; received {seen}")
+
+
+def serve(service: RefereeService) -> tuple[Server, str]:
+    server, port = create_server(service, "127.0.0.1", 0)
+    server.start()
+    return server, f"127.0.0.1:{port}"

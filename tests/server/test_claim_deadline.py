@@ -15,28 +15,24 @@ must come within `SLACK_S` after it.
 
 from __future__ import annotations
 
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import grpc
 import pytest
 
 from referee.clock import ManualClock
 from referee.engine.table import SYSTEM
-from referee.server.app import Server, create_server
 from referee.service import RefereeService
 from referee.spec.registry import Game
 from referee.store.memory import MemoryStore
 from referee.store.sqlite import SqliteStore
 from referee_client import RefereeClient, TableHandle
+from tests.server.server_support import JUST_BEFORE_S, Watcher, serve
 
 WINDOW_MS = 500  # on the real clock: long enough for a claim to arrive after the discard
-JUST_BEFORE_S = 2**-10  # a moment (binary-exact, so the manual clock's sums are exact)
 SLACK_S = 2.0  # the window must close within this after its deadline
-WAIT_S = 10.0  # give up waiting for an event after this
 
 # Seat 1 (after the dealer, seat 0) plays first; play order 1, 2, 3, 0. Seat 1 discards 5C:
 # seat 3 can claim it with 3C 4C, seat 0 with 6C 7C, seat 2 (in turn after seat 1) with 5S 5H.
@@ -52,43 +48,6 @@ DEAL: dict[str, Any] = {
 }
 SEAT_3_CLAIM = {"type": "take_discard", "meld": ["3C", "4C", "5C"]}
 SEAT_0_CLAIM = {"type": "take_discard", "meld": ["5C", "6C", "7C"]}
-
-
-class Watcher:
-    """One Watch stream read in a thread, as a live client would; each update timestamped."""
-
-    def __init__(
-        self, client: RefereeClient, table_id: str, from_version: int, token: str | None = None
-    ) -> None:
-        self.stream = client.watch(table_id, token, from_version=from_version)
-        self.received: list[tuple[float, dict[str, Any]]] = []
-        self.error: grpc.RpcError | None = None
-        self.thread = threading.Thread(target=self._read, daemon=True)
-        self.thread.start()
-
-    def _read(self) -> None:
-        try:
-            for update in self.stream:
-                self.received.append((time.monotonic(), update))
-        except grpc.RpcError as error:  # the channel closed under the stream at teardown
-            self.error = error
-
-    def wait_for(self, kind: str, timeout_s: float = WAIT_S) -> tuple[float, dict[str, Any]]:
-        """The first update carrying an event of `kind`, with the time it arrived."""
-        deadline = time.monotonic() + timeout_s
-        while time.monotonic() < deadline:
-            for when, update in list(self.received):
-                if any(e["kind"] == kind for e in update["events"]):
-                    return when, update
-            time.sleep(0.005)
-        seen = [[e["kind"] for e in u["events"]] for _, u in self.received]
-        raise AssertionError(f"no `{kind}` event within {timeout_s} s; received {seen}")
-
-
-def serve(service: RefereeService) -> tuple[Server, str]:
-    server, port = create_server(service, "127.0.0.1", 0)
-    server.start()
-    return server, f"127.0.0.1:{port}"
 
 
 @pytest.fixture

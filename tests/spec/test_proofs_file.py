@@ -127,7 +127,7 @@ def test_check_spec_and_prove_take_a_proofs_file_for_its_spec(
     proofs = DEFAULT_SPECS / "pontoon.proofs.yaml"
     assert main(["check-spec", str(proofs)]) == 0
     assert capsys.readouterr().out.endswith(
-        "ok: `pontoon`, 18 rules, 9 moves, 7 options, 6 properties\n"
+        "ok: `pontoon`, 18 rules, 9 moves, 10 options, 6 properties\n"
     )
     assert main(["prove", str(proofs), "--only", "buy-within-PO-5"]) == 0
     assert capsys.readouterr().out.splitlines()[-1] == "1 properties, 0 not proved"

@@ -18,10 +18,11 @@ from referee.engine import chance
 from referee.engine import stacked as stacking
 from referee.i18n.verdicts import unreadable
 from referee.mechanics.banking import kitty as kitty_part
-from referee.mechanics.banking import views
+from referee.mechanics.banking import leaving, views
 from referee.mechanics.banking.config import SECTION_SHAPE, read_config
 from referee.mechanics.banking.contexts import NAMES, Seen, checkpoint_scopes
 from referee.mechanics.banking.state import BankState, Hand
+from referee.mechanics.banking.transfers import transfer, under_the_pack
 from referee.mechanics.base import Deal, Judgement, Mechanic
 from referee.mechanics.legal import Candidates, refused
 from referee.model import JSON, Event, Sentence, Violation
@@ -30,6 +31,7 @@ from referee.spec.rules import RuleBook, SpecExpression
 from referee.spec.schema import GameSpec
 
 SPLIT_CARDS = 2  # a split deals one card to each of its two hands
+OVER = leaving.OVER
 
 
 class BankingMechanic(Mechanic[BankState]):
@@ -70,6 +72,8 @@ class BankingMechanic(Mechanic[BankState]):
             options=dict(deal.options),
             pack=[],
             balances=balances,
+            out_of_hand=[False] * deal.seats,
+            out=[False] * deal.seats,
         )
         if deal.stacked is not None:
             state.pack = list(reversed(_stacked_deck(self.pack, deal.stacked)))
@@ -81,7 +85,9 @@ class BankingMechanic(Mechanic[BankState]):
         return state
 
     def is_over(self, state: BankState) -> bool:
-        return False  # a banking table goes on hand after hand
+        """A banking table goes on hand after hand, until fewer than two seats are left at it
+        (the others' time ran out too often: `leaving.py`)."""
+        return state.phase == OVER
 
     def commitment(self, state: BankState) -> str:
         """The commitment to the pack as last shuffled (it is carried on from hand to hand until
@@ -91,6 +97,20 @@ class BankingMechanic(Mechanic[BankState]):
 
     def view(self, state: BankState, seat: int | None) -> dict[str, JSON]:
         return views.view(state, seat, self.commitment(state), self.kitty)
+
+    def awaited(self, state: BankState) -> tuple[int, ...]:
+        """The seat to act: a player betting or playing its hand, the banker in its turn, or
+        dealing the next hand."""
+        return () if state.to_act is None else (state.to_act,)
+
+    def env_before(self, state: BankState, seat: int, move_type: str) -> dict[str, Any]:
+        return self.env(state, seat)
+
+    def forfeit(self, state: BankState, seat: int) -> Judgement:
+        return leaving.forfeit(self, state, seat)
+
+    def retire(self, state: BankState, seat: int) -> Judgement:
+        return leaving.retire(self, state, seat)
 
     tallies = ("chips",)  # a seat's balance
 
@@ -209,17 +229,17 @@ class BankingMechanic(Mechanic[BankState]):
     ) -> Violation | None:
         hand = s.hands[seat][0]
         hand.stake = move["amount"]
-        events.append(_transfer(s, seat, None, hand.stake, "bet"))
+        events.append(transfer(s, seat, None, hand.stake, "bet"))
         self.kitty.bet(s, seat, hand, move, events)
         players = s.players()
         following = players[players.index(seat) + 1 :]
         if following:
             s.to_act = following[0]
         else:
-            self._second_round(s, events)
+            self.second_round(s, events)
         return None
 
-    def _second_round(self, s: BankState, events: list[Event]) -> None:
+    def second_round(self, s: BankState, events: list[Event]) -> None:
         # a hand is dealt from the whole pack (every card comes back between hands), so both
         # rounds always find their cards
         for seat in [*s.players(), s.banker]:
@@ -230,7 +250,7 @@ class BankingMechanic(Mechanic[BankState]):
             return
         s.phase = "play"
         s.to_act, s.active = s.players()[0], 0
-        self._advance(s, events)
+        self.advance(s, events)
 
     def _do_split(
         self, s: BankState, seat: int, move: dict[str, Any], events: list[Event]
@@ -243,12 +263,12 @@ class BankingMechanic(Mechanic[BankState]):
         )
         hand.split = True
         s.hands[seat].insert(s.active + 1, new)
-        events.append(_transfer(s, seat, None, new.stake, "split"))
+        events.append(transfer(s, seat, None, new.stake, "split"))
         self.kitty.bet(s, seat, new, move, events)  # a split's shoot bet is the new hand's
         events.append(Event("split", {"seat": seat, "hands": len(s.hands[seat])}))
         for part in (hand, new):
             self._give(s, seat, part, face_up=False, events=events)
-        self._advance(s, events)
+        self.advance(s, events)
         return None
 
     def _do_buy(
@@ -259,10 +279,10 @@ class BankingMechanic(Mechanic[BankState]):
             self._stand_on_empty_pack(s, seat, hand, events)
             return None
         hand.paid.append(move["amount"])
-        events.append(_transfer(s, seat, None, move["amount"], "buy"))
+        events.append(transfer(s, seat, None, move["amount"], "buy"))
         self.kitty.bet(s, seat, hand, move, events)
         self._give(s, seat, hand, face_up=False, events=events)
-        self._advance(s, events)
+        self.advance(s, events)
         return None
 
     def _do_twist(
@@ -275,7 +295,7 @@ class BankingMechanic(Mechanic[BankState]):
         hand.twisted = True
         self.kitty.bet(s, seat, hand, move, events)
         self._give(s, seat, hand, face_up=True, events=events)
-        self._advance(s, events)
+        self.advance(s, events)
         return None
 
     def _stand_on_empty_pack(
@@ -285,14 +305,14 @@ class BankingMechanic(Mechanic[BankState]):
         on (a hand that could neither draw nor stick would hold the table up for ever)."""
         hand.done = True
         events.append(Event("pack_empty", {"seat": seat, "hand": s.active}))
-        self._advance(s, events)
+        self.advance(s, events)
 
     def _do_stick(
         self, s: BankState, seat: int, move: dict[str, Any], events: list[Event]
     ) -> Violation | None:
         s.hand(seat).done = True
         events.append(Event("stuck", {"seat": seat, "hand": s.active}))
-        self._advance(s, events)
+        self.advance(s, events)
         return None
 
     def _do_burn(
@@ -302,11 +322,11 @@ class BankingMechanic(Mechanic[BankState]):
         hand = s.hand(seat)
         burnt = hand.cards
         events.append(Event("burnt", {"seat": seat, "cards": codes(burnt)}))
-        _under_the_pack(s, burnt)
+        under_the_pack(s, burnt)
         hand.cards, hand.face_up = [], []
         for _ in burnt:
             self._give(s, seat, hand, face_up=False, events=events)
-        self._advance(s, events)
+        self.advance(s, events)
         return None
 
     def _do_next_hand(
@@ -314,13 +334,15 @@ class BankingMechanic(Mechanic[BankState]):
     ) -> Violation | None:
         """The cards still in hands go under the pack unshuffled, unless the finished hand has
         the pack shuffled (`banking.reshuffle`)."""
-        used = [c for seat_ in [*s.players(), s.banker] for h in s.hands[seat_] for c in h.cards]
+        # from the seat after the banker, the banker last, whoever sat the hand out
+        order = [(s.banker + k) % s.seats for k in range(1, s.seats + 1)]
+        used = [c for seat_ in order for h in s.hands[seat_] for c in h.cards]
         if s.reshuffle:
             events.append(self._reveal_deck(s))
             _shuffle(s, s.pack + used, s.hand_number + 1)
             s.shuffle_number += 1
         else:
-            _under_the_pack(s, used)
+            under_the_pack(s, used)
         if s.next_banker is not None:
             self.kitty.leave(s, events)
             events.append(Event("bank_passes", {"from": s.banker, "to": s.next_banker}))
@@ -371,7 +393,7 @@ class BankingMechanic(Mechanic[BankState]):
         if s.offer is None:  # the spec's rules say when; this keeps the state whole regardless
             return unreadable(Sentence("table.no_move_now", {"type": "accept_bank"}))
         to, price = s.offer
-        events.append(_transfer(s, to, s.banker, price, "bank sold"))
+        events.append(transfer(s, to, s.banker, price, "bank sold"))
         self.kitty.leave(s, events)
         events.append(Event("bank_passes", {"from": s.banker, "to": to}))
         s.banker, s.offer, s.next_banker = to, None, None
@@ -395,7 +417,7 @@ class BankingMechanic(Mechanic[BankState]):
                 Event("card", {"seat": seat}, secret, frozenset() if hidden else frozenset({seat}))
             )
 
-    def _advance(self, s: BankState, events: list[Event]) -> None:
+    def advance(self, s: BankState, events: list[Event]) -> None:
         """Close hands that are over by themselves; move on to the next hand, player, banker."""
         while s.phase == "play":
             seat = s.to_act
@@ -413,7 +435,7 @@ class BankingMechanic(Mechanic[BankState]):
             if rest:
                 s.to_act, s.active = rest[0], 0
                 continue
-            self._bankers_turn(s, events)
+            self.bankers_turn(s, events)
         if s.phase == "banker":
             banker = s.hands[s.banker][0]
             if not banker.done and self.value("done", s, s.banker, banker):
@@ -434,12 +456,12 @@ class BankingMechanic(Mechanic[BankState]):
             )
         )
         if bust:
-            events.append(_transfer(s, None, s.banker, hand.on_table, "bust", hand=hand))
+            events.append(transfer(s, None, s.banker, hand.on_table, "bust", hand=hand))
             self.kitty.takes(s, hand, "bust", events)
-            _under_the_pack(s, hand.cards)
+            under_the_pack(s, hand.cards)
             hand.cards, hand.face_up = [], []
 
-    def _bankers_turn(self, s: BankState, events: list[Event]) -> None:
+    def bankers_turn(self, s: BankState, events: list[Event]) -> None:
         """The banker turns both cards up and plays, unless every player hand is bust."""
         standing = [h for seat in s.players() for h in s.hands[seat] if not h.settled]
         banker = s.hands[s.banker][0]
@@ -459,7 +481,7 @@ class BankingMechanic(Mechanic[BankState]):
                 amount = self.value("settle", s, seat, hand)
                 events.append(_settle_hand(s, seat, hand, amount))
                 self.kitty.settle(s, seat, hand, self.env(s, seat, hand), events)
-        self._end_hand(s, events)
+        self.end_hand(s, events)
 
     def _banker_wins_at_once(self, s: BankState, events: list[Event]) -> None:
         """The banker's hand is shown and wins at once (`banking.banker_wins_at_once`): every
@@ -471,9 +493,9 @@ class BankingMechanic(Mechanic[BankState]):
             hand = s.hands[seat][0]
             events.append(_settle_hand(s, seat, hand, self.value("instant", s, seat, hand)))
             self.kitty.takes(s, hand, "banker wins at once", events)
-        self._end_hand(s, events, played=False)
+        self.end_hand(s, events, played=False)
 
-    def _end_hand(self, s: BankState, events: list[Event], played: bool = True) -> None:
+    def end_hand(self, s: BankState, events: list[Event], played: bool = True) -> None:
         s.reshuffle = any(
             self.value("reshuffle", s, seat, hand)
             for seat in range(s.seats)
@@ -501,6 +523,7 @@ class BankingMechanic(Mechanic[BankState]):
                 },
             )
         )
+        leaving.after_hand(s, self.kitty, events)
 
     def _bank_taker(self, s: BankState) -> int | None:
         """The first player, from the seat after the banker, holding a hand that takes the
@@ -518,6 +541,7 @@ class BankingMechanic(Mechanic[BankState]):
 def _start_hand(s: BankState) -> None:
     """One card to each player from the seat after the banker, the banker last."""
     s.hands = [[Hand()] for _ in range(s.seats)]
+    s.out_of_hand = [False] * s.seats  # every seat at the table is dealt in again
     for seat in [*s.players(), s.banker]:
         card = s.pack.pop()
         s.hands[seat][0].cards.append(card)
@@ -531,39 +555,6 @@ def _shuffle(s: BankState, cards: list[Card], hand_number: int) -> None:
     shuffle = chance.shuffle(cards, s.seed, "deal", hand_number)
     s.deck, s.keys = tuple(shuffle.cards), {shuffle.purpose: shuffle.key}
     s.pack = list(reversed(shuffle.cards))
-
-
-def _under_the_pack(s: BankState, cards: list[Card]) -> None:
-    """Cards put under the pack (its bottom is the first element), gathered in the order
-    given: the first of them is dealt first when the pack comes round to them."""
-    s.pack[:0] = reversed(cards)
-
-
-def _transfer(
-    s: BankState,
-    source: int | None,
-    target: int | None,
-    amount: int,
-    reason: str,
-    hand: Hand | None = None,
-) -> Event:
-    """Chips between a balance and the table (None): a bet goes on the table; a settled hand's
-    stake leaves it (`hand`)."""
-    if source is not None:
-        s.balances[source] -= amount
-    if target is not None:
-        s.balances[target] += amount
-    if hand is not None:
-        hand.settled = True
-    return Event(
-        "transfer",
-        {
-            "from": "table" if source is None else source,
-            "to": "table" if target is None else target,
-            "amount": amount,
-            "reason": reason,
-        },
-    )
 
 
 def _settle_hand(s: BankState, seat: int, hand: Hand, amount: int) -> Event:

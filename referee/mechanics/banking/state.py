@@ -71,10 +71,22 @@ class BankState:
     offer: tuple[int, int] | None = None  # the bank offered for sale: (to, price)
     kitty: int = 0  # the kitty part: the banker's kitty
     last_hand: dict[str, Any] = field(default_factory=dict)
+    # per seat, when its time ran out (the play clock, `leaving.py`): out of the hand being
+    # played (dealt in again with the next), out of the table for good
+    out_of_hand: list[bool] = field(default_factory=list)
+    out: list[bool] = field(default_factory=list)
 
     def players(self) -> list[int]:
-        """The seats after the banker, in play order (GEN-1)."""
-        return [(self.banker + k) % self.seats for k in range(1, self.seats)]
+        """The seats after the banker that play the hand, in play order (GEN-1)."""
+        return [
+            seat
+            for seat in ((self.banker + k) % self.seats for k in range(1, self.seats))
+            if not self.out[seat] and not self.out_of_hand[seat]
+        ]
+
+    def seated(self) -> list[int]:
+        """The seats still at the table (not out of it for good), in seat order."""
+        return [seat for seat in range(self.seats) if not self.out[seat]]
 
     def hand(self, seat: int) -> Hand:
         """The hand `seat` plays now (its active one while playing)."""
@@ -94,6 +106,7 @@ class BankState:
         copy = object.__new__(BankState)  # every field shared, faster than __init__: the
         copy.__dict__.update(self.__dict__)  # mutable ones are copied below
         copy.pack, copy.balances = list(self.pack), list(self.balances)
+        copy.out_of_hand, copy.out = list(self.out_of_hand), list(self.out)
         copy.hands = [[h.clone() for h in hands] for hands in self.hands]
         copy.last_hand, copy.keys = dict(self.last_hand), dict(self.keys)
         copy.revealed = dict(self.revealed) if self.revealed else None

@@ -29,7 +29,9 @@ def view(state: BankState, seat: int | None, commitment: str, kitty: KittyPart) 
         "active_hand": state.active,
         "hand_number": state.hand_number,
         "hand_over": state.phase == "between",
-        "match_over": False,
+        "match_over": state.phase == "over",  # fewer than two seats left at the table
+        "out": [s for s in range(state.seats) if state.out[s]],
+        "out_of_hand": [s for s in range(state.seats) if state.out_of_hand[s]],
         "balances": {str(s): b for s, b in enumerate(state.balances)},
         "on_table": state.on_table,
         "stock_size": len(state.pack),

@@ -35,7 +35,7 @@ def open_window(state: RummyState) -> Event:
 def eligible(state: RummyState) -> list[int]:
     """Who may answer the open window: every seat playing but the discarder."""
     assert state.window is not None
-    return [s for s in state.playing if s != state.window.discarder]
+    return [s for s in state.in_hand if s != state.window.discarder]
 
 
 def record(

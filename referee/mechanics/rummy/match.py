@@ -236,9 +236,19 @@ def decline(state: RummyState, seat: int) -> list[Event]:
     return [Event("declined", {"seat": seat})]
 
 
+def after_decision(state: RummyState, config: RummyConfig, pack: list[Card]) -> list[Event]:
+    """Once no blown seat is left deciding: the next hand, or the match's end."""
+    if state.deciding:
+        return []
+    if len(state.playing) <= 1:
+        return end_match(state, [])
+    return next_hand(state, config, pack)
+
+
 def next_hand(state: RummyState, config: RummyConfig, pack: list[Card]) -> list[Event]:
     """The deal passes to the next seat playing; the hand is dealt from the table seed."""
     state.deciding = []
+    state.out_of_hand = [False] * state.seats  # every seat playing is dealt in again
     state.dealer = state.next_seat(state.dealer)
     state.hand_number += 1
     return deal_hand(state, config, None, pack)

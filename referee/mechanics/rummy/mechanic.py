@@ -15,7 +15,7 @@ from referee.engine import chance
 from referee.errors import SpecError, SpecErrors
 from referee.i18n.verdicts import unreadable
 from referee.mechanics.base import Condition, Deadline, Deal, Judgement, Mechanic
-from referee.mechanics.rummy import claims, legal, match, views
+from referee.mechanics.rummy import claims, leaving, legal, match, views
 from referee.mechanics.rummy.config import RummyConfig
 from referee.mechanics.rummy.contexts import COMMON, checkpoint_scopes
 from referee.mechanics.rummy.melds import MeldReader
@@ -123,6 +123,7 @@ class RummyMechanic(Mechanic[RummyState]):
             blows=[0] * seats,
             reentries=[0] * seats,
             stolen=[0] * seats,
+            out_of_hand=[False] * seats,
             balances=[int((deal.balances or {}).get(s, 0)) for s in range(seats)],
         )
         match.pay_entry_stakes(state, self.config.match)
@@ -145,6 +146,34 @@ class RummyMechanic(Mechanic[RummyState]):
 
     def describe(self) -> dict[str, JSON]:
         return {"checkpoints": sorted(self.rules.programs)}
+
+    # --- the play clock ---------------------------------------------------------------------
+    listed = frozenset({"discard"})
+
+    def awaited(self, state: RummyState) -> tuple[int, ...]:
+        """The seat in turn; between hands, the blown seats deciding on re-entry."""
+        if state.match_over or state.window is not None:
+            return ()
+        if state.phase == "decide":
+            return tuple(state.deciding)
+        if state.to_act is None or state.hand_over:
+            return ()
+        return (state.to_act,)
+
+    def env_before(self, state: RummyState, seat: int, move_type: str) -> Env:
+        return self.context(state, seat, move_type)
+
+    def forfeit(self, state: RummyState, seat: int) -> Judgement:
+        return leaving.forfeit(self, state, seat, self.may_reenter, self._void_if_stuck)
+
+    def retire(self, state: RummyState, seat: int) -> Judgement:
+        return leaving.retire(self, state, seat, self.may_reenter, self._void_if_stuck)
+
+    def candidates(self, state: RummyState, seat: int, move_type: str) -> list[dict[str, JSON]]:
+        """A discard's: each card held, in the order held (the last one drawn last)."""
+        if move_type != "discard":
+            return []
+        return [{"card": str(card)} for card in dict.fromkeys(state.hands[seat])]
 
     # a seat's match total, and its chips (the stakes of `rummy.match`)
     tallies = ("score", "chips")
@@ -186,6 +215,8 @@ class RummyMechanic(Mechanic[RummyState]):
     def judge(
         self, state: RummyState, seat: int, move_type: str, move: Mapping[str, Any]
     ) -> Judgement:
+        if sat_out(state, seat):
+            return Judgement([unreadable(Sentence("table.out_of_hand"))])
         work = state.clone()
         if work.window is not None and move_type in (*claims.CLAIMS, "pass"):
             return self._void_if_stuck(
@@ -228,6 +259,8 @@ class RummyMechanic(Mechanic[RummyState]):
     ) -> bool:
         """Would `judge` accept the move? (Without the fixes of a rejection, nor what an
         accepted move sets off: a claim window opening, a hand ending void.)"""
+        if sat_out(state, seat):
+            return False
         work = state.clone()
         if work.window is not None and move_type in (*claims.CLAIMS, "pass"):
             return self._answer_window(work, seat, move_type, dict(move)).accepted
@@ -302,6 +335,11 @@ class RummyMechanic(Mechanic[RummyState]):
 
     def _judge_meld(self, kind: str, env: Env, cards: tuple[str, ...]) -> list[Violation]:
         return self.rules.judge(kind, env, cards=cards)
+
+
+def sat_out(state: RummyState, seat: int) -> bool:
+    """The seat is out of the hand being played: it makes no move of it."""
+    return 0 <= seat < state.seats and state.out_of_hand[seat] and not state.hand_over
 
 
 def _unique(violations: list[Violation]) -> list[Violation]:

@@ -63,6 +63,9 @@ class RummyState:
     window: Window | None = None  # the open claim window
     window_count: int = 0
     closed_windows: int = 0  # the last window closed: while its discard is on top, no claim
+    # per seat: out of the hand being played (its time ran out: `leaving.py`), dealt in again
+    # with the next hand
+    out_of_hand: list[bool] = field(default_factory=list)
 
     @property
     def mao(self) -> int:
@@ -82,11 +85,20 @@ class RummyState:
         """The seats dealt in: in the match and not blown."""
         return [s for s in range(self.seats) if self.in_match[s] and not self.blown[s]]
 
+    @property
+    def in_hand(self) -> list[int]:
+        """The seats playing the hand: playing, and not out of it."""
+        return [s for s in self.playing if not self.out_of_hand[s]]
+
     def next_seat(self, seat: int) -> int:
-        """The first seat after `seat` in play order that is playing (GEN-1)."""
+        """The first seat after `seat` in play order that plays the hand (GEN-1)."""
         for step in range(1, self.seats + 1):
             candidate = (seat + step) % self.seats
-            if self.in_match[candidate] and not self.blown[candidate]:
+            if (
+                self.in_match[candidate]
+                and not self.blown[candidate]
+                and not self.out_of_hand[candidate]
+            ):
                 return candidate
         return seat
 
@@ -113,6 +125,7 @@ class RummyState:
             "reentries",
             "deciding",
             "balances",
+            "out_of_hand",
         ):
             setattr(copy, name, list(getattr(self, name)))
         copy.hands = [list(h) for h in self.hands]

@@ -346,12 +346,7 @@ class Turn:
         return True
 
     def _after_decision(self) -> None:
-        if self.s.deciding:
-            return
-        if len(self.s.playing) <= 1:
-            self.events += match.end_match(self.s, [])
-        else:
-            self.events += match.next_hand(self.s, self.m.config, self.m.pack)
+        self.events += match.after_decision(self.s, self.m.config, self.m.pack)
 
     def _rebuild_stock(self) -> bool:
         """The discard pile but its top card, shuffled from the table seed."""

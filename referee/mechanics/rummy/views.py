@@ -71,6 +71,7 @@ def public_view(state: RummyState) -> dict[str, JSON]:
         "scores": _per_seat(state.scores),
         "blown": [s for s in range(state.seats) if state.blown[s] or not state.in_match[s]],
         "out": [s for s in range(state.seats) if not state.in_match[s]],
+        "out_of_hand": [s for s in range(state.seats) if state.out_of_hand[s]],
         "deciding": list(state.deciding),
         "balances": _per_seat(state.balances),
         "pot": state.pot,
@@ -85,7 +86,7 @@ def _window(state: RummyState) -> dict[str, JSON] | None:
     window = state.window
     if window is None:
         return None
-    waiting = [s for s in state.playing if s != window.discarder and not window.answered(s)]
+    waiting = [s for s in state.in_hand if s != window.discarder and not window.answered(s)]
     return {"number": window.number, "discarder": window.discarder, "waiting": waiting}
 
 
@@ -99,7 +100,7 @@ def legal_move_types(state: RummyState, seat: int, refused: Refused) -> list[str
     rule refuses outright (a move an option forbids: a joker swap)."""
     if state.phase == "decide":
         return ["reenter", "decline"] if seat in state.deciding else []
-    if state.phase == "over" or not state.in_match[seat] or state.blown[seat]:
+    if state.phase == "over" or seat not in state.in_hand:
         return []
     can_take = not refused(seat, "take")
     if state.window is not None:

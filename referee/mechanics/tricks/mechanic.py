@@ -9,6 +9,7 @@ another trick-taking game is a new spec (tests/mechanics/tricks/specs/whist.yaml
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Mapping
 from typing import Any
 
@@ -185,6 +186,25 @@ class TricksMechanic(Mechanic[TrickState]):
     def is_over(self, state: TrickState) -> bool:
         return state.phase == "over"
 
+    # --- the play clock ---------------------------------------------------------------------
+    listed = frozenset({"play", "discard"})
+
+    def awaited(self, state: TrickState) -> tuple[int, ...]:
+        return () if state.phase == "over" or state.to_act is None else (state.to_act,)
+
+    def env_before(self, state: TrickState, seat: int, move_type: str) -> dict[str, Any]:
+        return self.env(state, seat)
+
+    def candidates(self, state: TrickState, seat: int, move_type: str) -> list[dict[str, JSON]]:
+        """Each card held to play; each set of the dealer's extra cards to discard."""
+        hand = list(dict.fromkeys(state.hands[seat]))
+        if move_type == "play":
+            return [{"card": str(card)} for card in hand]
+        if move_type == "discard":
+            size = self.config["dealer_extra"]
+            return [{"cards": codes(list(cards))} for cards in itertools.combinations(hand, size)]
+        return []
+
     tallies = ("score",)  # the points of a seat's team, deals added
 
     def adjust(
@@ -353,6 +373,14 @@ class TricksMechanic(Mechanic[TrickState]):
     def count(self, s: TrickState) -> list[int]:
         """Each team's points for the deal just played."""
         points = [0] * len(s.teams)
+        for card, owner in self.owners(s):
+            if not 0 <= owner < len(points):
+                raise RefereeError(f"the spec's `tricks.owner` gives `{card}` to no team ({owner})")
+            points[owner] += self._points(s, card)
+        return points
+
+    def _points(self, s: TrickState, card: Card) -> int:
+        """What `card` counts at the count (`tricks.points`)."""
         base = {
             "options": s.options,
             "taker": -1,
@@ -361,14 +389,41 @@ class TricksMechanic(Mechanic[TrickState]):
             "dealer_team": s.team_of(s.dealer),
             "tricks": s.tricks_won(),
         }
-        for card, owner in self.owners(s):
-            if not 0 <= owner < len(points):
-                raise RefereeError(f"the spec's `tricks.owner` gives `{card}` to no team ({owner})")
-            points[owner] += self.config["points"]({**base, "card": card})
+        points: int = self.config["points"]({**base, "card": card})
         return points
 
-    def _end_deal(self, s: TrickState, events: list[Event]) -> None:
-        points = self.count(s)
+    # --- the play clock: a seat leaving the deal, or the game -------------------------------
+    def forfeit(self, state: TrickState, seat: int) -> Judgement:
+        """A trick is not played a seat short: the deal ends there, and every card of it counts
+        for the team of the next seat in play order (the other team, in a game of two)."""
+        work = state.clone()
+        work.deal_ended = False
+        points = [0] * len(work.teams)
+        points[work.team_of((seat + 1) % work.seats)] = sum(
+            self._points(work, card) for card in work.deck
+        )
+        events = [Event("out_of_hand", {"seat": seat})]
+        self._end_deal(work, events, points)
+        return Judgement([], work, events)
+
+    def retire(self, state: TrickState, seat: int) -> Judgement:
+        """A partnership is not played a seat short: the game is over, won by the team of the
+        next seat in play order."""
+        work = state.clone()
+        work.phase, work.to_act = "over", None
+        work.winner = work.team_of((seat + 1) % work.seats)
+        events = [
+            Event("out_of_match", {"seat": seat}),
+            Event("game_over", {"winner": work.winner, "totals": _per_team(work.totals)}),
+        ]
+        return Judgement([], work, events)
+
+    def _end_deal(
+        self, s: TrickState, events: list[Event], points: list[int] | None = None
+    ) -> None:
+        """The deal's count (`points`: what a deal ended early gives each team instead), then
+        the next deal or the game's end."""
+        points = self.count(s) if points is None else points
         s.totals = [t + p for t, p in zip(s.totals, points)]
         deal_winner = _best(points)
         s.last_hand = {
@@ -378,8 +433,8 @@ class TricksMechanic(Mechanic[TrickState]):
             "tricks": _per_team(s.tricks_won()),
             "winner": deal_winner,
             "discard": codes(s.discard),
-            "hands": {str(seat): [] for seat in range(s.seats)},  # all played out
-            "hand_sizes": {str(seat): 0 for seat in range(s.seats)},
+            "hands": {str(seat): codes(hand) for seat, hand in enumerate(s.hands)},
+            "hand_sizes": {str(seat): len(hand) for seat, hand in enumerate(s.hands)},
             "deck": codes(s.deck),
             "commitment": self.commitment(s),
             "salt": chance.hand_salt(s.salt, s.deal_number),
