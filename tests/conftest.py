@@ -71,14 +71,15 @@ def over_grpc(games: dict[str, Game]) -> Iterator[Target]:
     """The scenario target of a referee served over gRPC on port 0, with an in-memory store,
     serving `games`: the shipped ones unless the requesting module overrides the fixture."""
     from referee.scenario.remote import GrpcTarget
-    from referee.server.app import create_server
+    from referee.server.app import ServerConfig, create_server
     from referee.service import RefereeService
     from referee.store.memory import MemoryStore
 
     service = RefereeService(MemoryStore(), games, allow_stacked=True)
-    server, port = create_server(service, "127.0.0.1", 0)
+    operator = "conformance-operator"  # the director's steps (`seat: director`) need it
+    server, port = create_server(service, "127.0.0.1", 0, ServerConfig(create_token=operator))
     server.start()
-    target = GrpcTarget.connect(f"127.0.0.1:{port}")
+    target = GrpcTarget.connect(f"127.0.0.1:{port}", create_token=operator)
     yield target
     target.close()
     service.close()

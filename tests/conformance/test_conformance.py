@@ -23,16 +23,16 @@ KNOWN_ENGINE_BUGS: dict[str, str] = {
     # "pontinho/pn16-one-take-when-going-out.yaml": "PN-16: a second take in a go_out",
 }
 
-# `{close_window: true}` moves the virtual clock of an in-process table; over gRPC the server's
-# own clock closes windows, so those scenarios run in-process only.
+# `{deadline: true}` (`close_window`) moves the virtual clock of an in-process table; over gRPC
+# the server's own clock closes windows and ends turns, so those scenarios run in-process only.
 REMOTE_CLOCK = (
-    "a remote server's clock cannot be moved from outside: the deadline is covered "
-    "by tests/server/test_claim_deadline.py"
+    "a remote server's clock cannot be moved from outside: its deadlines are covered by "
+    "tests/server/test_claim_deadline.py and tests/server/test_server_clock.py"
 )
 
 
 def moves_the_clock(path: Path) -> bool:
-    """Does the scenario have a `{close_window: true}` step? (A broken file: no, let it fail.)"""
+    """Does the scenario have a `{deadline: true}` step? (A broken file: no, let it fail.)"""
     try:
         scenario = load_file(path)
     except ScenarioError:
