@@ -189,6 +189,13 @@ GOING_OUT_MELDS = [["3H", "4H", "5H"], ["6S", "7S", "8S"], ["2C", "3C", "4C"]]
 
 
 @contextlib.contextmanager
+def stub_of(service: RefereeService, config: ServerConfig) -> Iterator[RefereeStub]:
+    """A stub of a real server for `service` with `config` (`serving`), on a channel of its own."""
+    with serving(service, config) as address, grpc.insecure_channel(address) as channel:
+        yield RefereeStub(channel)
+
+
+@contextlib.contextmanager
 def serving(service: RefereeService, config: ServerConfig) -> Iterator[str]:
     """A real server for `service` with `config`, on a free port: its address; then stopped."""
     server, port = create_server(service, config=config)

@@ -21,7 +21,7 @@ from referee.service import CreatedTable, RefereeService
 from referee.spec.registry import Game
 from referee.store.memory import MemoryStore
 
-from server_support import DEAL, serving, status_of
+from server_support import DEAL, status_of, stub_of
 
 DIRECTOR = "the-director's-secret"
 
@@ -33,11 +33,8 @@ def service(games: dict[str, Game]) -> RefereeService:
 
 @pytest.fixture
 def stub(service: RefereeService) -> Iterator[referee_pb2_grpc.RefereeStub]:
-    with (
-        serving(service, ServerConfig(create_token=DIRECTOR)) as address,
-        grpc.insecure_channel(address) as channel,
-    ):
-        yield referee_pb2_grpc.RefereeStub(channel)
+    with stub_of(service, ServerConfig(create_token=DIRECTOR)) as stub:
+        yield stub
 
 
 @pytest.fixture

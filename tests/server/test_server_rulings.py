@@ -23,7 +23,7 @@ from referee.spec.registry import Game
 from referee.store.memory import MemoryStore
 from referee.store.sqlite import SqliteStore
 
-from server_support import DEAL, OpenTable, seat_metadata, serving, status_of
+from server_support import DEAL, OpenTable, seat_metadata, status_of, stub_of
 
 OPERATOR = "the-operator's-secret"
 AS_DIRECTOR = (("x-create-token", OPERATOR),)
@@ -36,11 +36,8 @@ def service(games: dict[str, Game]) -> RefereeService:
 
 @pytest.fixture
 def stub(service: RefereeService) -> Iterator[referee_pb2_grpc.RefereeStub]:
-    with (
-        serving(service, ServerConfig(create_token=OPERATOR)) as address,
-        grpc.insecure_channel(address) as channel,
-    ):
-        yield referee_pb2_grpc.RefereeStub(channel)
+    with stub_of(service, ServerConfig(create_token=OPERATOR)) as stub:
+        yield stub
 
 
 @pytest.fixture

@@ -51,6 +51,7 @@ def test_every_annotated_rpc_has_its_route() -> None:
     served = {(r.verb, r.path): r.rpc for r in routes()}
     assert served[("POST", "/v1/tables/{p0}/moves")] == "Propose"
     assert served[("GET", "/v1/tables/{p0}/events")] == "Watch"
+    assert served[("POST", "/v1/tables/{p0}/rulings")] == "Rule"
     assert set(served.values()) >= {
         "ListGames",
         "DescribeGame",
