@@ -215,6 +215,31 @@ def test_a_claim_window_closes_once_with_every_process_alive(cluster: Cluster) -
     assert closes(cluster, cluster.url, table) == 1
 
 
+def test_a_turn_runs_out_though_its_table_s_creator_is_killed(cluster: Cluster) -> None:
+    """The play clock: process 0 creates a table whose every seat sleeps (one timeout puts a
+    seat out of the match) and is killed at once, before any move. The first turn's deadline
+    was stored with the table: the others arm it and play the timeouts, each once, until the
+    match is over, the first not before its time."""
+    client = cluster.client(0)
+    table = client.create_table(
+        "pontinho", seats=3, seed=1, options={"turn_seconds": 1, "max_timeouts": 1}
+    )
+    created = time.monotonic()
+    cluster.kill(0)
+    try:
+        over = wait_for_version(cluster.client(1), table, 2)
+    finally:
+        cluster.restart(0)
+    assert time.monotonic() - created >= 0.9  # not before its deadline
+    assert over["match_over"] and over["version"] == 2
+    store = PostgresStore(cluster.url)
+    try:
+        moves = store.load_table(table.id).moves
+    finally:
+        store.close()
+    assert [m.move["type"] for m in moves] == ["close_window", "close_window"]
+
+
 def test_kill_9_of_any_process_loses_or_doubles_no_move(cluster: Cluster) -> None:
     clients, rng, kills = Clients(cluster), random.Random(9), []
 
