@@ -8,6 +8,7 @@ Without /usr/bin/chromium (`make chromium`) it is skipped, except under CI, wher
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -110,6 +111,16 @@ def test_a_seat_sees_its_hand_and_its_verdicts(page: Page, http: Http) -> None:
     explanation = page.locator("#explanation")
     expect(explanation).to_contain_text("seat 1 proposed `discard` at version 0: rejected")
     expect(explanation).to_contain_text("GEN-7 held (it read in_turn = true)")
+
+
+def test_the_play_clock_counts_down_for_the_seat_awaited(page: Page, http: Http) -> None:
+    created = http.call(
+        "POST", "/v1/tables", {"game": "pontinho", "seats": 3, "options": {"turn_seconds": 600}}
+    ).data
+    page.goto(f"{http.url}/#table={created['table_id']}")
+    clock = page.locator("#clock")
+    expect(clock).to_be_visible(timeout=WAIT_MS)
+    expect(clock).to_have_text(re.compile(r"^seat 1: (600|59\d) s left$"))
 
 
 def test_a_record_is_stepped_through_with_its_illegal_move_marked(page: Page, http: Http) -> None:

@@ -35,6 +35,7 @@ async function gameOf(name) {
 
 function stopWatching() {
   if (live?.stop) live.stop();
+  showClock(undefined);
   live = null;
 }
 
@@ -78,6 +79,7 @@ async function refresh(here) {
       const game = await gameOf(answer.view.game);
       here.seat = answer.seat ?? null;
       $("table").replaceChildren(renderView(answer.view, { ...game, seat: here.seat }));
+      showClock(answer.view.clock);
       showProposeForm(answer.view, game.moves);
     } while (here.again && live === here);
   } finally {
@@ -85,10 +87,31 @@ async function refresh(here) {
   }
 }
 
+// the play clock: whose turn runs and the seconds left, counted down here between two views
+// (each view says again what the server's clock left)
+let ticking = null;
+
+function showClock(clock) {
+  clearInterval(ticking);
+  const shown = $("clock");
+  if (clock?.left_ms === undefined) {
+    shown.hidden = true;
+    return;
+  }
+  const whose = clock.waiting_for?.length ? `seat ${clock.waiting_for.join(", ")}: ` : "";
+  const ends = Date.now() + clock.left_ms;
+  const tick = () => {
+    shown.textContent = `${whose}${Math.max(0, Math.ceil((ends - Date.now()) / 1000))} s left`;
+  };
+  tick();
+  shown.hidden = false;
+  ticking = setInterval(tick, 250);
+}
+
 function logEvent(answer) {
   const item = document.createElement("li");
   item.dataset.version = answer.version;
-  const who = answer.seat === -2 ? "the table" : `seat ${answer.seat}`;
+  const who = answer.seat === -2 ? "the table" : answer.seat === -1 ? "the director" : `seat ${answer.seat}`;
   const head = document.createElement("strong");
   head.textContent = `${answer.version}. ${who}`;
   item.append(head, whyButton({ version: answer.version }));
@@ -237,7 +260,8 @@ function describeStep(step) {
   if (step?.move) {
     const { type, ...fields } = step.move;
     const shown = Object.entries(fields).map(([k, v]) => `${k} ${Array.isArray(v) ? v.join(" ") : JSON.stringify(v)}`);
-    return `seat ${step.seat}: ${type}${shown.length ? ` ${shown.join(", ")}` : ""}`;
+    const who = step.seat === "director" ? "the director" : `seat ${step.seat}`;
+    return `${who}: ${type}${shown.length ? ` ${shown.join(", ")}` : ""}`;
   }
   if (step?.check) return `check ${JSON.stringify(step.check)}`;
   return JSON.stringify(step);
