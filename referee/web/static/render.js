@@ -9,6 +9,7 @@ import { cardElement, cardsElement, isCard, isCards } from "./cards.js";
 const ASIDE = new Set([
   "game", "version", "seats", "seat", "commitment", "deal_commitment", "salt", "deal_secret",
   "legal", "legal_moves", "revealed_deck", "contributions", "seed", "deal", "keys",
+  "clock", // the play clock: counted down beside the status (app.js)
 ]);
 const HEADLINE = ["phase", "hand_number", "hand_over", "match_over", "winner", "went_out"];
 const ROLES = ["dealer", "banker", "mao", "leader"];
