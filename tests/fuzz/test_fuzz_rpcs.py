@@ -322,9 +322,31 @@ def test_explain(fuzzed: Fuzzed) -> None:
     check()
 
 
+def raise_disputes(fuzzed: Fuzzed, table: Open, rng: random.Random, count: int) -> list[int]:
+    """`count` disputes on `table`, each of its latest move after a bot's: their numbers."""
+    numbers = []
+    for _ in range(count):
+        advance(fuzzed.stub, table, rng)
+        version = fuzzed.stub.GetView(pb.GetViewRequest(table_id=table.table_id)).version
+        if not version:  # the bot found no move: there is nothing to dispute
+            continue
+        fields = data_to_struct({"version": version, "reason": "fuzzed"})
+        answer = fuzzed.stub.Propose(
+            pb.ProposeRequest(table_id=table.table_id, move=pb.Move(type="dispute", fields=fields)),
+            timeout=CALL_S,
+            metadata=metadata(table.tokens[0]),
+        )
+        if answer.verdict.outcome == pb.OUTCOME_ACCEPTED:
+            numbers.append(answer.verdict.version)
+    return numbers
+
+
 def test_rule(fuzzed: Fuzzed) -> None:
-    """Rulings on made-up and real disputes (the Propose fuzz raises some), mostly as the
+    """Rulings on real disputes (raised here, on each table) and made-up ones, mostly as the
     operator: any decision, any numbers, any note."""
+    rng = random.Random(16)
+    raised = {table.table_id: raise_disputes(fuzzed, table, rng, 3) for table in fuzzed.tables}
+    assert any(raised.values())
     decisions: st.SearchStrategy[dict[str, Any]] = st.one_of(
         st.builds(dict, uphold=st.builds(pb.Uphold)),
         st.builds(
@@ -354,7 +376,10 @@ def test_rule(fuzzed: Fuzzed) -> None:
                 **decision,
             ),
             table_ids(fuzzed, table),
-            st.one_of(st.integers(-3, 60), st.sampled_from(INT64)),
+            mostly(
+                st.sampled_from(raised[table.table_id] or [1]),
+                st.one_of(st.integers(-3, 60), st.sampled_from(INT64)),
+            ),
             st.one_of(st.just("ruled"), text),
             decisions,
             move_ids,
