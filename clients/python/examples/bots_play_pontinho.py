@@ -27,9 +27,17 @@ def next_to_answer(public: dict) -> int:
 
 
 def play(
-    client: RefereeClient, seats: int, seed: int, show: bool = True, game: str = "pontinho"
+    client: RefereeClient,
+    seats: int,
+    seed: int,
+    show: bool = True,
+    game: str = "pontinho",
+    start_at: int = 0,
 ) -> dict:
-    table = client.create_table(game, seats=seats, seed=seed)
+    """The match played to its end, its final public view. `start_at`: every seat's starting
+    score (near the blowing score, a match of a few hands)."""
+    scores = {seat: start_at for seat in range(seats)} if start_at else None
+    table = client.create_table(game, seats=seats, seed=seed, scores=scores)
     rng = random.Random(seed)
     print(f"table {table.id}: commitment {table.commitment[:16]}…") if show else None
     while True:
@@ -58,9 +66,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--game", default="pontinho", help="pontinho or taradinho")
     parser.add_argument("--quiet", action="store_true", help="print only the result")
+    parser.add_argument("--start-at", type=int, default=0, help="every seat's starting score")
     args = parser.parse_args(argv)
     with RefereeClient(args.target) as client:
-        final = play(client, args.seats, args.seed, show=not args.quiet, game=args.game)
+        final = play(
+            client,
+            args.seats,
+            args.seed,
+            show=not args.quiet,
+            game=args.game,
+            start_at=args.start_at,
+        )
     print(
         f"match over after {final['hand_number']} hands: seat {final['winner']} wins; "
         f"scores {final['scores']}"
