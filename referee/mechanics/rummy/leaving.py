@@ -40,18 +40,15 @@ def forfeit(
 def retire(
     mechanic: RummyTable, state: RummyState, seat: int, reenter: MayReenter, finish: Finish
 ) -> Judgement:
-    work = state.clone()
-    work.hand_ended = False
-    if work.phase == "decide":
-        declined = _decline(mechanic, work, seat)
-        declined.events.insert(0, Event("out_of_match", {"seat": seat}))
-        return declined
-    work.in_match[seat] = False
-    events = [Event("out_of_match", {"seat": seat})]
-    if not work.hand_over:
-        work.out_of_hand[seat] = True
-        events += _play_on(mechanic, work, seat, reenter)
-    return finish(Judgement([], work, events))
+    """Out of the hand (a decision between hands: declined), and out of the match with it."""
+    if state.phase == "decide":
+        left = forfeit(mechanic, state, seat, reenter, finish)  # it declines: out for good
+    else:
+        out = state.clone()
+        out.in_match[seat] = False
+        left = forfeit(mechanic, out, seat, reenter, finish)
+    left.events.insert(0, Event("out_of_match", {"seat": seat}))
+    return left
 
 
 def _play_on(mechanic: RummyTable, work: RummyState, seat: int, reenter: MayReenter) -> list[Event]:
