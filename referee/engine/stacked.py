@@ -11,8 +11,9 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from referee.bounds import integer_key
 from referee.cards import Card, PackKind
-from referee.errors import CardError, SetupError
+from referee.errors import CardError, SetupError, shortened
 
 
 def read_card(text: Any, where: str, kind: PackKind) -> Card:
@@ -26,7 +27,8 @@ def check_keys(stacked: Mapping[str, Any], allowed: Sequence[str]) -> None:
     unknown = sorted(set(stacked) - set(allowed), key=str)  # `1`: a digit key came as a number
     if unknown:
         expected = ", ".join(f"`{k}`" for k in allowed)
-        raise SetupError(f"stacked deal: unknown key `{unknown[0]}`: expected {expected}")
+        shown = shortened(str(unknown[0]), 40)
+        raise SetupError(f"stacked deal: unknown key `{shown}`: expected {expected}")
 
 
 def read_hands(raw: Any, sizes: Sequence[int], kind: PackKind) -> list[list[Card]]:
@@ -34,20 +36,38 @@ def read_hands(raw: Any, sizes: Sequence[int], kind: PackKind) -> list[list[Card
     if not isinstance(raw, Mapping):
         raise SetupError("stacked deal: `hands` must map each seat to its cards")
     hands: list[list[Card]] = [[] for _ in sizes]
-    given = set()
-    for key, cards in raw.items():
-        seat = int(key) if str(key).lstrip("-").isdigit() else -1
-        if not 0 <= seat < len(sizes):
-            raise SetupError(f"stacked deal: `{key}` is not a seat of this table")
+    named = seats_of(raw, len(sizes))
+    for key, seat in named.items():
+        cards = raw[key]
         if not isinstance(cards, list) or len(cards) != sizes[seat]:
             count = len(cards) if isinstance(cards, list) else 0
             raise SetupError(f"stacked deal: seat {seat} gets {count} cards, not {sizes[seat]}")
         hands[seat] = [read_card(c, f"hands.{seat}", kind) for c in cards]
-        given.add(seat)
-    missing = sorted(set(range(len(sizes))) - given)
+    missing = sorted(set(range(len(sizes))) - set(named.values()))
     if missing:
         raise SetupError(f"stacked deal: no hand for seat {missing[0]}")
     return hands
+
+
+def seats_of(raw: Mapping[Any, Any], seats: int) -> dict[Any, int]:
+    """The seat each key of `hands` names: a seat number, or its digits (as JSON writes it).
+    Two keys naming one seat (`01` and `1`) are refused, and so is a seat written otherwise
+    than as its number: the table keeps the deal as given, and its keys must read back."""
+    named: dict[int, Any] = {}
+    for key in raw:
+        seat = integer_key(key)
+        if seat is None or not 0 <= seat < seats:
+            shown = shortened(str(key), 40)
+            raise SetupError(f"stacked deal: `{shown}` is not a seat of this table")
+        if seat in named:
+            raise SetupError(
+                f"stacked deal: `{named[seat]}` and `{key}` both name seat {seat}: give each once"
+            )
+        named[seat] = key
+    for seat, key in named.items():
+        if str(key) != str(seat):
+            raise SetupError(f"stacked deal: `{key}` names seat {seat}: write it `{seat}`")
+    return {key: seat for seat, key in named.items()}
 
 
 def rest_of_pack(pack: list[Card], placed: list[Card]) -> list[Card]:

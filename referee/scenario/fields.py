@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from referee.bounds import integer_key
 from referee.model import JSON, Move
 
 Reader = Callable[[Any, str], Any]
@@ -99,8 +100,14 @@ def keyed(key_reader: Reader, value_reader: Reader) -> Reader:
                 f"`{key}` must be a mapping such as `{{0: ..., 1: ...}}`, got `{value}`"
             )
         out: dict[int, Any] = {}
+        named: dict[int, Any] = {}  # the key that named each number first
         for k, item in value.items():
             number = key_reader(_int_key(k), f"{key} key")
+            if number in named:
+                raise FieldError(
+                    f"`{key}`: `{named[number]}` and `{k}` both name {number}: give each once"
+                )
+            named[number] = k
             out[number] = value_reader(item, f"{key}.{k}")
         return out
 
@@ -119,9 +126,9 @@ def integral(data: Any) -> Any:
 
 
 def _int_key(key: Any) -> Any:
-    if isinstance(key, str) and key.strip().isdigit():
-        return int(key)
-    return key
+    """A key of digits (`"1"`, as JSON writes seats) as its number; any other key as it is."""
+    number = integer_key(key.strip() if isinstance(key, str) else key)
+    return key if number is None else number
 
 
 def seat_map(seats: int) -> Reader:

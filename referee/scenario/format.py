@@ -18,6 +18,7 @@ from typing import Any
 
 import yaml
 
+from referee.bounds import first_beyond_int64
 from referee.errors import InvalidArgument, shortened
 from referee.model import DIRECTOR, DIRECTOR_NAME, JSON, Move
 from referee.scenario import checks
@@ -192,6 +193,7 @@ def load_data(data: Any, source: str = "<record>", lines: list[int] | None = Non
         )
     _check_keys(data, TOP_KEYS, "top-level key", source)
     _check_format(data, source)
+    _check_numbers(data, source, lines or [])
     setup = _read_setup(data, source)
     steps = _read_steps(data.get("steps"), setup.seats, source, lines or [])
     name = data.get("scenario", Path(source).stem)
@@ -284,6 +286,16 @@ def _check_keys(
                 line=line,
                 step=step,
             )
+
+
+def _check_numbers(data: Mapping[str, Any], source: str, lines: list[int]) -> None:
+    """No number beyond the 64-bit range anywhere: a seed, an option, a move's field."""
+    found = first_beyond_int64(data)
+    if found is None:
+        return
+    step = found.step
+    line = lines[step - 1] if 0 < step <= len(lines) else 0
+    raise ScenarioError(found.message, source=source, line=line, step=step)
 
 
 def _check_format(data: Mapping[str, Any], source: str) -> None:

@@ -1,8 +1,9 @@
 """Proto messages <-> domain data. No decisions here: only shapes.
 
 `google.protobuf.Struct` carries JSON, so its numbers are doubles and its keys strings. Coming in,
-integral numbers become ints (`meld: 1.0` is meld 1) and decimal keys become seat numbers
-(`hands: {"1": [...]}`); going out, seat keys become strings.
+integral numbers become ints (`meld: 1.0` is meld 1; beyond the 64-bit range they stay doubles,
+`referee.bounds`) and decimal keys become seat numbers (`hands: {"1": [...]}`); going out, seat
+keys become strings.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from typing import Any
 from google.protobuf import struct_pb2
 
 from referee.api.v1 import referee_pb2 as pb
+from referee.bounds import check_numbers, is_beyond_int64
 from referee.errors import InvalidArgument
 from referee.model import JSON, Move, Outcome, Violation
 from referee.service import Ruling, SeatView, SeenMove
@@ -40,7 +42,7 @@ def value_to_data(value: struct_pb2.Value) -> JSON:
         return [value_to_data(v) for v in value.list_value.values]
     if kind == "number_value":
         number = value.number_value
-        return int(number) if number.is_integer() else number
+        return int(number) if number.is_integer() and not is_beyond_int64(number) else number
     if kind in ("string_value", "bool_value"):
         return getattr(value, kind)
     return None  # null_value, or a Value with nothing set
@@ -104,13 +106,16 @@ def ruling_from_proto(request: pb.RuleRequest) -> Move:
 
 
 def create_table_args(request: pb.CreateTableRequest) -> dict[str, Any]:
-    stacked = request.HasField("deal")
+    options = struct_to_data(request.options)
+    deal = struct_to_data(request.deal) if request.HasField("deal") else None
+    check_numbers(options, "options")
+    check_numbers(deal, "deal")
     return {
-        "options": struct_to_data(request.options),
+        "options": options,
         "seats": request.seats,
         "dealer": request.dealer,
         "seed": request.seed if request.HasField("seed") else None,
-        "deal": struct_to_data(request.deal) if stacked else None,
+        "deal": deal,
         "scores": dict(request.scores) or None,
         "balances": dict(request.balances) or None,
         "entropy": request.entropy if request.HasField("entropy") else None,

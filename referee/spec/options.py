@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from referee.errors import OptionError
+from referee.errors import OptionError, shortened
 from referee.model import SAFE_INTEGER
 
 OPTION_TYPES = ("enum", "bool", "int")
@@ -79,7 +79,8 @@ def resolve_options(declared: Mapping[str, Option], given: Mapping[str, Any]) ->
     unknown = sorted(set(given) - set(declared), key=str)  # `1`: a digit key came as a number
     if unknown:
         known = ", ".join(f"`{n}`" for n in declared) or "none"
-        raise OptionError(f"unknown option `{unknown[0]}`: this game's options are {known}")
+        name = shortened(str(unknown[0]), 40)
+        raise OptionError(f"unknown option `{name}`: this game's options are {known}")
     return {
         name: option.validate(given[name]) if name in given else option.default
         for name, option in declared.items()

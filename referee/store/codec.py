@@ -15,7 +15,9 @@ from typing import Any
 
 JSON = Any
 
-_INT_KEY = re.compile(r"-?(0|[1-9][0-9]*)")
+# canonical and short: `-0`, `01` and 19 digits or more stay text, so that no two keys of one
+# object read as one number, and `int()` never meets a key of thousands of digits
+_INT_KEY = re.compile(r"0|-?[1-9][0-9]{0,17}")
 
 
 def restore_key(key: str) -> str | int:

@@ -6,7 +6,8 @@ Where a field comes from follows `google.api.http`: the path's variables first; 
 `body: "*"` the JSON body is the whole message, with `body: "field"` that field, and with no body
 the query string fills the fields (`?from_version=3`, repeated fields by repeating the key, a
 nested field by its dotted path). Anything that does not fit the message, an unknown field or a
-value of the wrong type, is an `InvalidArgument`, as bytes that are not the message are over gRPC.
+value of the wrong type, a number beyond the 64-bit range (`referee.bounds`), is an
+`InvalidArgument`, as bytes that are not the message are over gRPC.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from typing import Any
 
 from google.protobuf import descriptor, json_format, message, message_factory
 
+from referee.bounds import check_numbers
 from referee.errors import InvalidArgument, shortened
 from referee.web.routes import Route
 
@@ -40,6 +42,7 @@ def request_message(
             _set(data, kind, name, value, from_query=True)
     for index, path in enumerate(route.variables):
         _set(data, kind, path, variables[f"p{index}"], from_query=False)
+    check_numbers(data)  # a Struct's double would not hold them, nor an int64 field
     request = message_factory.GetMessageClass(kind)()
     try:
         json_format.ParseDict(data, request)

@@ -73,3 +73,40 @@ def test_too_many_steps_are_refused(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_hostile_values_are_clear_errors_that_quote_little(text: str) -> None:
     message = refused(text)
     assert "\x07" not in message and "\x00" not in message
+
+
+RECORD = "format: 1\ngame: pontoon\nseats: 2\nseed: 1\n"
+
+
+@pytest.mark.parametrize(
+    "text, where",
+    [
+        (RECORD.replace("seed: 1", f"seed: {2**63}"), "<record>: `seed`"),
+        (RECORD.replace("seed: 1", f"seed: {-(2**63) - 1}"), "<record>: `seed`"),
+        (RECORD + f"options: {{max_bet: {10**400}}}\nsteps: []\n", "<record>: `options.max_bet`"),
+        (RECORD + f"balances: {{0: 5, 1: {10**30}}}\nsteps: []\n", "<record>: `balances.1`"),
+        (
+            RECORD + "steps:\n- {seat: 1, move: {type: bet, amount: 5}}\n"
+            f"- {{seat: 1, move: {{type: buy, amount: [1, {10**400}]}}}}\n",
+            "<record>:7: step 2: `steps[1].move.amount[1]`",
+        ),
+    ],
+)
+def test_a_number_beyond_64_bits_is_an_error_naming_where_it_stands(text: str, where: str) -> None:
+    message = refused(text if "steps" in text else text + "steps: []\n")
+    assert message.startswith(where + ": `") and "is beyond the 64-bit integer range" in message
+
+
+def test_the_64_bit_edges_are_read() -> None:
+    for seed in (2**63 - 1, -(2**63)):
+        assert load_text(RECORD.replace("seed: 1", f"seed: {seed}") + "steps: []\n").setup.seed == (
+            seed
+        )
+
+
+@pytest.mark.parametrize("first, second", [("'01'", "1"), ("1", "' 1'"), ("0", "'00'")])
+@pytest.mark.parametrize("key", ["balances", "scores"])
+def test_a_seat_named_twice_is_an_error_naming_both(key: str, first: str, second: str) -> None:
+    message = refused(RECORD + f"{key}: {{{first}: 5, {second}: 7}}\nsteps: []\n")
+    shown = first.strip("'"), second.strip("'")
+    assert f"`{key}`: `{shown[0]}` and `{shown[1]}` both name {int(shown[1])}" in message
