@@ -2,14 +2,16 @@
 
 Each request is mostly well formed, so that it reaches the rules and not only the first check:
 the games, options, move types and move fields come from the shipped specs (`DescribeGame`), the
-cards from the packs. Mixed in everywhere: junk names, NaN and infinities, numbers past 2^53 and
-past every proto range, nested structs and lists in place of a scalar, wrong types, control
-characters and digit keys.
+cards from the packs. Mixed in everywhere: junk names, NaN and infinities, numbers past 2^53, at
+the 64-bit edges and past them by hundreds of digits (in YAML and JSON; a Struct's double carries
+them as infinities), nested structs and lists in place of a scalar, wrong types, control
+characters, digit keys, and stacked deals naming a seat twice (`01` and `1`).
 """
 
 from __future__ import annotations
 
 import math
+import sys
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -23,6 +25,7 @@ from referee.server.convert import data_to_struct
 INT32 = (-(2**31), 2**31 - 1)
 INT64 = (-(2**63), 2**63 - 1)
 BIG = 2**53
+INT64_EDGES = [2**63 - 1, 2**63, -(2**63), -(2**63) - 1]
 
 CARDS = sorted(
     {r + s for r in FRENCH_RANKS for s in FRENCH_SUITS}
@@ -45,9 +48,17 @@ card = st.one_of(st.sampled_from(CARDS), st.sampled_from(JUNK_CARDS), text)
 cards = st.lists(card, max_size=12)
 
 
+def huge_integers() -> st.SearchStrategy[int]:
+    """The edges of the 64-bit range, and integers of hundreds of digits."""
+    hundreds = st.integers(10**100, 10**600)
+    return st.one_of(st.sampled_from(INT64_EDGES), hundreds, hundreds.map(lambda n: -n))
+
+
 def numbers() -> st.SearchStrategy[float]:
-    """What a Struct number can be: small amounts, edges of the 53-bit range, beyond, NaN, ±Inf."""
+    """Small amounts, edges of the 53- and 64-bit ranges, beyond, NaN, ±Inf: what a Struct
+    number can be, and the integers of any size YAML and JSON carry (`struct_of`)."""
     return st.one_of(
+        huge_integers(),
         st.integers(-3, 120),
         st.sampled_from(
             [
@@ -75,6 +86,21 @@ def numbers() -> st.SearchStrategy[float]:
 
 
 scalars = st.one_of(st.none(), st.booleans(), numbers(), text, card)
+
+
+def struct_of(data: Mapping[str, Any]) -> Any:
+    """`data` as a Struct carries it: an integer beyond a double's range becomes infinite."""
+    return data_to_struct(_as_doubles(data))
+
+
+def _as_doubles(data: Any) -> Any:
+    if isinstance(data, int) and not isinstance(data, bool) and abs(data) > sys.float_info.max:
+        return math.inf if data > 0 else -math.inf
+    if isinstance(data, Mapping):
+        return {key: _as_doubles(value) for key, value in data.items()}
+    if isinstance(data, list):
+        return [_as_doubles(item) for item in data]
+    return data
 
 
 def mostly(
@@ -135,7 +161,13 @@ def field_values() -> st.SearchStrategy[Any]:
         ),
     )
     rare = st.one_of(
-        card, cards, numbers(), text, json_data, st.builds(deep, st.sampled_from([8, 20, 32]))
+        card,
+        cards,
+        numbers(),
+        huge_integers(),
+        text,
+        json_data,
+        st.builds(deep, st.sampled_from([8, 20, 32])),
     )
     return mostly(usual, rare)
 
@@ -160,7 +192,7 @@ def moves(move_specs: Sequence[Mapping[str, Any]]) -> st.SearchStrategy[pb.Move]
     ]
     junk = st.tuples(st.one_of(st.just(""), text), move_fields(["card", "cards", "amount"]))
     return mostly(st.one_of(*typed), junk).map(
-        lambda pair: pb.Move(type=pair[0], fields=data_to_struct(pair[1]))
+        lambda pair: pb.Move(type=pair[0], fields=struct_of(pair[1]))
     )
 
 
@@ -187,9 +219,41 @@ def seat_numbers(most: int = 9) -> st.SearchStrategy[int]:
     )
 
 
+# a Pontinho deal for three seats that fits the pack: a key naming a seat twice gets past every
+# other check (`seat_named_twice`)
+PONTINHO_DEAL: dict[str, Any] = {
+    "hands": {
+        "0": ["2S", "3S", "5H", "6H", "JD", "JS", "KC", "AD", "7S"],
+        "1": ["5C", "6C", "7C", "8C", "KH", "KS", "2D", "3D", "JH"],
+        "2": ["4S", "4H", "6D", "TS", "TC", "QD", "QC", "AH", "8H"],
+    },
+    "turned": "9D",
+    "stock": ["4C", "TH", "5S"],
+}
+SEAT_SPELLINGS = ["0{}", "00{}", "-{}", "+{}", " {}", "{} ", "{}.0"]  # `-0`, `01`, ...
+
+
+def seat_named_twice(deal: Mapping[str, Any] = PONTINHO_DEAL) -> st.SearchStrategy[Any]:
+    """`deal` with one seat's hand also under another spelling of its number (`01` for `1`)."""
+
+    def twice(seat: str, spelling: str) -> dict[str, Any]:
+        hands = dict(deal["hands"])
+        hands[spelling.format(seat)] = list(hands[seat])
+        return {**deal, "hands": hands}
+
+    return st.builds(twice, st.sampled_from(sorted(deal["hands"])), st.sampled_from(SEAT_SPELLINGS))
+
+
 def deals(seats: int = 5) -> st.SearchStrategy[dict[str, Any]]:
     """A stacked deal, as SCENARIOS.md has it or not quite."""
-    hands = st.dictionaries(st.one_of(st.integers(-1, seats).map(str), names), cards, max_size=6)
+    seat_keys = st.one_of(
+        st.integers(-1, seats).map(str),
+        names,
+        st.tuples(st.integers(0, seats), st.sampled_from(SEAT_SPELLINGS)).map(
+            lambda pair: pair[1].format(pair[0])
+        ),
+    )
+    hands = st.dictionaries(seat_keys, cards, max_size=6)
     return st.fixed_dictionaries(
         {},
         optional={
@@ -197,6 +261,7 @@ def deals(seats: int = 5) -> st.SearchStrategy[dict[str, Any]]:
             "turned": st.one_of(card, cards),
             "stock": st.one_of(cards, small_json),
             "kitty": numbers(),
+            "seed": st.one_of(st.integers(0, 2**32), huge_integers()),
         },
     ).flatmap(
         lambda deal: st.dictionaries(names, scalars, max_size=1).map(lambda junk: {**junk, **deal})
@@ -227,35 +292,64 @@ def int_map(values: tuple[int, int]) -> st.SearchStrategy[dict[int, int]]:
     )
 
 
+def create_table_data(
+    descriptions: Mapping[str, Mapping[str, Any]],
+) -> st.SearchStrategy[dict[str, Any]]:
+    """CreateTable's fields as JSON data (an HTTP body): the seed may be past 64 bits."""
+
+    def request(game: str, described: Mapping[str, Any]) -> st.SearchStrategy[dict[str, Any]]:
+        seats = described.get("seats") or {"min": 1, "max": 9}
+        asked = st.fixed_dictionaries(
+            {
+                "game": st.just(game),
+                "options": options(described.get("options") or ()),
+                "seats": mostly(st.integers(seats["min"], seats["max"]), seat_numbers()),
+                "dealer": mostly(st.integers(0, seats["min"] - 1), seat_numbers()),
+                "seed": st.one_of(st.none(), st.integers(*INT64), huge_integers()),
+                "deal": mostly(st.none(), deals()),
+                "scores": int_map(INT64),
+                "balances": int_map(INT64),
+            }
+        )
+        if game != "pontinho":
+            return asked
+        # half the time a deal that fits three seats but for a seat named twice (`01`, `1`)
+        twice = st.builds(
+            lambda data, deal: {**data, "seats": 3, "deal": deal}, asked, seat_named_twice()
+        )
+        return st.one_of(asked, twice)
+
+    return per_game(descriptions, request)
+
+
 def create_table_requests(
     descriptions: Mapping[str, Mapping[str, Any]],
 ) -> st.SearchStrategy[pb.CreateTableRequest]:
-    def request(
-        game: str,
-        described: Mapping[str, Any],
-    ) -> st.SearchStrategy[pb.CreateTableRequest]:
-        seats = described.get("seats") or {"min": 1, "max": 9}
-        return st.builds(
-            lambda opts, seats, dealer, seed, deal, scores, balances: pb.CreateTableRequest(
-                game=game,
-                options=data_to_struct(opts),
-                seats=seats,
-                dealer=dealer,
-                seed=seed,
-                deal=None if deal is None else data_to_struct(deal),
-                scores=scores,
-                balances=balances,
-            ),
-            options(described.get("options") or ()),
-            mostly(st.integers(seats["min"], seats["max"]), seat_numbers()),
-            mostly(st.integers(0, seats["min"] - 1), seat_numbers()),
-            st.one_of(st.none(), st.integers(*INT64)),
-            mostly(st.none(), deals()),
-            int_map(INT64),
-            int_map(INT64),
-        )
+    """`create_table_data` as the message (a seed past 64 bits left out: int64 cannot hold it)."""
+    return create_table_data(descriptions).map(_create_table_request)
 
-    return per_game(descriptions, request)
+
+def _create_table_request(data: Mapping[str, Any]) -> pb.CreateTableRequest:
+    seed, deal = data["seed"], data["deal"]
+    return pb.CreateTableRequest(
+        game=data["game"],
+        options=struct_of(data["options"]),
+        seats=data["seats"],
+        dealer=data["dealer"],
+        seed=seed if seed is not None and INT64[0] <= seed <= INT64[1] else None,
+        deal=None if deal is None else struct_of(deal),
+        scores=data["scores"],
+        balances=data["balances"],
+    )
+
+
+def as_json(data: Any) -> Any:
+    """`data` with its keys as JSON has them (`{0: 5}` -> `{"0": 5}`), `None`s left out."""
+    if isinstance(data, Mapping):
+        return {str(key): as_json(value) for key, value in data.items() if value is not None}
+    if isinstance(data, list):
+        return [as_json(item) for item in data]
+    return data
 
 
 # -- records (Adjudicate) ----------------------------------------------------------------------
@@ -278,7 +372,7 @@ def records(descriptions: Mapping[str, Mapping[str, Any]]) -> st.SearchStrategy[
                 "format": st.just(1),
                 "game": st.just(game),
                 "seats": st.integers(seats["min"], seats["max"]),
-                "seed": st.integers(0, 2**32),
+                "seed": mostly(st.integers(0, 2**32), huge_integers()),
                 "steps": st.lists(step, max_size=8),
             },
             optional={
@@ -298,6 +392,17 @@ def records(descriptions: Mapping[str, Mapping[str, Any]]) -> st.SearchStrategy[
                 "junk": small_json,
             },
         )
+        if game == "pontinho":  # a deal that fits but for a seat named twice
+            twice = st.fixed_dictionaries(
+                {
+                    "format": st.just(1),
+                    "game": st.just(game),
+                    "seats": st.just(3),
+                    "deal": seat_named_twice(),
+                    "steps": st.lists(step, max_size=2),
+                }
+            )
+            rare = st.one_of(rare, twice)
         return mostly(usual, rare)
 
     return per_game(descriptions, record)
@@ -363,7 +468,7 @@ def adjudicate_requests(
     descriptions: Mapping[str, Mapping[str, Any]],
 ) -> st.SearchStrategy[pb.AdjudicateRequest]:
     as_data = records(descriptions).map(
-        lambda record: pb.AdjudicateRequest(record_data=data_to_struct(record))
+        lambda record: pb.AdjudicateRequest(record_data=struct_of(record))
     )
     as_yaml = yaml_texts(descriptions).map(lambda txt: pb.AdjudicateRequest(record_yaml=txt))
     return st.one_of(as_data, as_yaml, st.just(pb.AdjudicateRequest()))

@@ -39,6 +39,7 @@ class ServedReferee:
     process: subprocess.Popen[str]
     address: str
     log: Path
+    http_port: int
     channel: grpc.Channel = field(init=False)
 
     def __post_init__(self) -> None:
@@ -73,9 +74,9 @@ class ServedReferee:
 
 
 def serve(log: Path) -> ServedReferee:
-    """Start `referee serve --port 0 --memory`, its log (JSON lines) in `log`. Stacked deals and
-    seeds are allowed (so that they are parsed, not refused), rate quotas lifted (the fuzz is
-    faster than any seat; quotas have their own tests)."""
+    """Start `referee serve --port 0 --http 0 --memory`, its log (JSON lines) in `log`. Stacked
+    deals and seeds are allowed (so that they are parsed, not refused), rate quotas lifted (the
+    fuzz is faster than any seat; quotas have their own tests)."""
     with log.open("w") as sink:
         process = subprocess.Popen(
             [
@@ -84,6 +85,8 @@ def serve(log: Path) -> ServedReferee:
                 "referee",
                 "serve",
                 "--port",
+                "0",
+                "--http",
                 "0",
                 "--memory",
                 "--log-level",
@@ -104,10 +107,11 @@ def serve(log: Path) -> ServedReferee:
         )
     assert process.stdout is not None
     line = process.stdout.readline()  # `referee listening on HOST:PORT`
-    if not line.startswith("referee listening on "):
+    http = process.stdout.readline()  # `referee http on http://HOST:PORT/`
+    if not line.startswith("referee listening on ") or not http.startswith("referee http on "):
         process.kill()
         raise RuntimeError(f"the referee did not start: {line!r} {log.read_text()[-2000:]}")
-    return ServedReferee(process, line.split()[-1], log)
+    return ServedReferee(process, line.split()[-1], log, int(http.rstrip("/\n").rsplit(":", 1)[1]))
 
 
 def outcome(call: Callable[[], Any]) -> grpc.StatusCode:

@@ -1,8 +1,9 @@
 """No client input reaches INTERNAL or UNKNOWN (issue 10, point 5).
 
-One real referee (`referee serve --port 0 --memory`, a process of its own) takes hostile requests
-to every RPC (`fuzz_strategies.py`) and raw bytes to every method; any answer or status is fine
-but INTERNAL and UNKNOWN, and the server logs no `internal_error`. Its resident memory is read
+One real referee (`referee serve --port 0 --http 0 --memory`, a process of its own) takes hostile
+requests to every RPC (`fuzz_strategies.py`), raw bytes to every method and JSON bodies to the
+HTTP routes that take data; any answer or status is fine but INTERNAL and UNKNOWN (HTTP 500), and
+the server logs no `internal_error`. Its resident memory is read
 before and after: growth past a generous bound fails, and 3,000 garbage requests must leave it
 as it was. `make test` runs a short pass (about 20 s); `make fuzz` runs it with FUZZ_SCALE=20.
 """
@@ -29,17 +30,23 @@ from referee.spec.registry import Game
 from referee.transcript import Adapter, adapter_for
 from referee_client.client import _data
 from tests.named_fields import named_fields
+from tests.web.web_support import Http
 
 from fuzz_strategies import (
     INT32,
     INT64,
     adjudicate_requests,
+    as_json,
+    create_table_data,
     create_table_requests,
     mostly,
     moves,
+    moves_as_data,
     names,
     raw_requests,
+    records,
     text,
+    yaml_texts,
 )
 from fuzz_support import (
     AS_OPERATOR,
@@ -432,6 +439,53 @@ def test_adjudicate(fuzzed: Fuzzed) -> None:
         assert_no_bug(outcome(lambda: fuzzed.stub.Adjudicate(request, timeout=CALL_S)), request)
 
     check()
+
+
+def test_json_bodies(fuzzed: Fuzzed) -> None:
+    """CreateTable, Propose and Adjudicate through the HTTP gateway: JSON bodies, whose numbers
+    may have any size (a 400-digit amount once answered 500)."""
+    http = Http(fuzzed.referee.http_port)
+    operator = dict(AS_OPERATOR)
+    by_game = {game: moves_as_data(d["moves"]) for game, d in fuzzed.descriptions.items()}
+
+    def proposal(table: Open) -> st.SearchStrategy[tuple[str, Any, dict[str, str]]]:
+        path = f"/v1/tables/{table.table_id}/moves"
+        return st.tuples(
+            st.just(path),
+            by_game[table.game].map(lambda move: {"move": as_json(_move_message(move))}),
+            st.sampled_from(table.tokens).map(lambda token: {"x-seat-token": token}),
+        )
+
+    bodies = st.one_of(
+        create_table_data(fuzzed.descriptions).map(
+            lambda data: ("/v1/tables", as_json(data), operator)
+        ),
+        st.one_of(*[proposal(table) for table in fuzzed.tables]),
+        records(fuzzed.descriptions).map(
+            lambda record: ("/v1/adjudicate", {"record_data": as_json(record)}, {})
+        ),
+        yaml_texts(fuzzed.descriptions).map(
+            lambda text: ("/v1/adjudicate", {"record_yaml": text}, {})
+        ),
+    )
+
+    @fuzz(80)
+    @given(asked=bodies)
+    def check(asked: tuple[str, Any, dict[str, str]]) -> None:
+        path, body, headers = asked
+        answer = http.call("POST", path, body, headers=headers)
+        SEEN[f"POST {path.split('/')[-1]}", str(answer.status)] += 1
+        assert answer.status < 500, f"{answer.status} for {path}: {body!r:.2000}: {answer.data}"
+
+    check()
+
+
+def _move_message(move: Any) -> Any:
+    """A move's data (`{type, ...fields}`) as the `Move` message has it: `{type, fields}`."""
+    if not isinstance(move, dict):
+        return move  # junk in place of a move: refused
+    fields = {k: v for k, v in move.items() if k != "type"}
+    return {"type": move.get("type"), "fields": fields}
 
 
 def samples(fuzzed: Fuzzed) -> dict[str, list[bytes]]:
