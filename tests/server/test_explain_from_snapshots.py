@@ -30,10 +30,10 @@ from tests.harden.long_tables import played
 
 EVERY = 10  # moves between two snapshots: many snapshots on short tables
 LONG = {  # the accepted moves of each game's bot table
-    "pontoon": 160,
-    "shoot_pontoon": 120,
-    "tarocchi_piedicavallo": 120,
-    "pontinho": 60,  # its bots try many a move before one is accepted
+    "pontoon": 120,
+    "shoot_pontoon": 80,
+    "tarocchi_piedicavallo": 80,
+    "pontinho": 55,  # its bots try many a move before one is accepted
 }
 
 
