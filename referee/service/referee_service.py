@@ -66,8 +66,8 @@ MAX_STREAMS_PER_TABLE = 64  # Watch streams open on one table at once
 SNAPSHOT_EVERY = 50
 # Explains judged at once (the others wait their turn on a worker thread): an Explain is all
 # Python work, so more at once explain no faster under the GIL, but each more takes the GIL from
-# the event loop for longer (four at once took the health check's p99 to 100 ms and more, one at
-# a time keeps it near 20 ms: tests/harden/test_explain_cost.py)
+# the event loop for longer (beside four spectators looping on Explain, the health check's p99
+# was 18 to 116 ms with four at once, 21 to 35 ms one at a time: tests/harden/test_explain_cost.py)
 EXPLAINING_AT_ONCE = 1
 
 
