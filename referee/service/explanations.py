@@ -2,7 +2,9 @@
 
 The proposal is judged again on the table as it was then (its log folded to the version it was
 judged at: judging is deterministic), its judgements recorded (`Table.explain`); its verdict is
-the one the store kept. What a caller is shown (`Shown`):
+the one the store kept. The table then is rebuilt from its nearest snapshot (`past_tables`): an
+Explain of a late version of a long table reads and judges again no more moves than one of an
+early version. What a caller is shown (`Shown`):
 - the director (the operator's token): everything;
 - the seat that proposed: every judgement, with its values cut to what that seat saw then (a
   card it did not see is `??`). A banker's judgements with its hidden first card put as each
@@ -20,16 +22,14 @@ from dataclasses import dataclass, replace
 from enum import Enum
 
 from referee.cards import PackKind
-from referee.engine.setup import TableSetup
-from referee.engine.table import Table
 from referee.errors import NotFound, PermissionDenied
 from referee.i18n.explanations import explanation_lines
 from referee.i18n.verdicts import verdict_worded
 from referee.model import Move, Verdict
 from referee.redaction import HIDDEN, cards_seen, cut_cards, verdict_for
+from referee.service.past_tables import PastTable
 from referee.spec.explaining import BLIND, BROKEN, HELD, NOT_APPLICABLE, Judged, RuleOutcome
-from referee.spec.registry import Game
-from referee.store.base import Proposal, TableRecord
+from referee.store.base import Proposal, Store
 
 
 class Shown(Enum):
@@ -47,46 +47,43 @@ class Explained:
     judgements: tuple[Judged, ...]
     shown: Shown
     text: list[str]  # all of it in the caller's language
+    folded: int = 0  # the log's moves judged again to rebuild the table then: the cost
 
 
 def proposal_of(
-    record: TableRecord, store_verdict: Proposal | None, version: int | None
+    store: Store, table_id: str, length: int, move_id: str, version: int | None
 ) -> tuple[Proposal, int]:
     """The proposal asked about, and the version it was judged at: the accepted move that made
-    `version`, or the proposal of a move id (`store_verdict`, looked up by the caller)."""
+    `version` of the table (of `length` moves), or the proposal of `move_id`."""
     if version is not None:
-        if not 1 <= version <= len(record.moves):
-            raise NotFound(
-                f"table `{record.table_id}` has no move {version}: "
-                f"its moves are 1 to {len(record.moves)}"
-            )
-        return record.moves[version - 1], version - 1
-    if store_verdict is None:
-        raise NotFound(f"table `{record.table_id}` has no proposal of that move id")
-    if store_verdict.seq is not None:
-        return store_verdict, store_verdict.seq - 1
-    return store_verdict, int(Verdict.from_data(store_verdict.verdict).version)
+        if not 1 <= version <= length:
+            raise NotFound(f"table `{table_id}` has no move {version}: its moves are 1 to {length}")
+        return store.moves_between(table_id, version - 1, version)[0], version - 1
+    found = store.find_verdict(table_id, move_id)
+    if found is None:
+        raise NotFound(f"table `{table_id}` has no proposal of that move id")
+    if found.seq is not None:
+        return found, found.seq - 1
+    return found, int(Verdict.from_data(found.verdict).version)
 
 
 def explained(
-    game: Game,
-    record: TableRecord,
+    past: PastTable,
     proposal: Proposal,
-    judged_at: int,
     caller: int | None,
     operator: bool,
     language: str,
 ) -> Explained:
-    """`proposal` judged again on the table at `judged_at`, shown to `caller` (a seat, or None:
+    """`proposal` judged again on the table then (`past`), shown to `caller` (a seat, or None:
     a spectator) or to the director (`operator`), its verdict worded in `language`."""
+    table = past.table
+    game = table.game
     verdict = verdict_worded(
         Verdict.from_data(proposal.verdict), game.texts, language, game.spec.words
     )
     shown = Shown.ALL if operator else Shown.OWN if caller == proposal.seat else Shown.OUTCOMES
     if shown is Shown.OUTCOMES and not proposal.accepted:
         raise PermissionDenied("a rejected proposal is seen by the seat that made it alone")
-    moves = [(p.seat, Move.from_data(p.move)) for p in record.moves[:judged_at]]
-    table = Table.replay(game, TableSetup.from_data(record.setup), moves)
     move = Move.from_data(proposal.move)
     judgements = table.explain(proposal.seat, move)
     if shown is Shown.OWN:
@@ -97,8 +94,11 @@ def explained(
     elif shown is Shown.OUTCOMES:
         judgements = [_outcomes_only(j) for j in judgements]
         move = Move(move.type)  # its fields may be face down (a discard to the kitty)
+    judged_at = table.version
     lines = explanation_lines(proposal.seat, move.type, judged_at, verdict, judgements, language)
-    return Explained(proposal.seat, move, verdict, judged_at, tuple(judgements), shown, lines)
+    return Explained(
+        proposal.seat, move, verdict, judged_at, tuple(judgements), shown, lines, past.folded
+    )
 
 
 def _unblinded(judgements: list[Judged]) -> list[Judged]:

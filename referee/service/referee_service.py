@@ -19,6 +19,7 @@ proposal at a time is judged, recorded, then answered. The promises it keeps:
 from __future__ import annotations
 
 import secrets
+import threading
 from collections.abc import Mapping, Sequence
 from typing import NoReturn
 
@@ -39,7 +40,7 @@ from referee.records.seal import sealed
 from referee.records.signing import SigningKey, kept_signing_key
 from referee.redaction import events_for
 from referee.scheduler import Scheduler
-from referee.service import auth, explanations
+from referee.service import auth, explanations, past_tables
 from referee.service.answers import CreatedTable, GivenRecord, Ruling, SeatView
 from referee.service.deadlines import Deadlines
 from referee.service.explanations import Explained
@@ -63,6 +64,11 @@ MAX_STREAMS_PER_TABLE = 64  # Watch streams open on one table at once
 # a table's state is snapshot with every this many moves: a reload judges fewer again (about
 # 0.1 ms a move; restoring takes some 0.4 ms) for a 5 KB write and 0.4 ms every so many moves
 SNAPSHOT_EVERY = 50
+# Explains judged at once (the others wait their turn on a worker thread): an Explain is all
+# Python work, so more at once explain no faster under the GIL, but each more takes the GIL from
+# the event loop for longer (beside four spectators looping on Explain, the health check's p99
+# was 18 to 116 ms with four at once, 21 to 35 ms one at a time: tests/harden/test_explain_cost.py)
+EXPLAINING_AT_ONCE = 1
 
 
 class RefereeService:
@@ -91,6 +97,7 @@ class RefereeService:
         self._store = store
         self.signing_key = signing_key or kept_signing_key(store)
         self._snapshot_every = snapshot_every
+        self._explaining = threading.BoundedSemaphore(EXPLAINING_AT_ONCE)
         self._allow_stacked = allow_stacked  # a chosen seed or a stacked deal (test mode)
         self._games = dict(games)
         self._versions = RulesVersions(store, games)
@@ -311,18 +318,21 @@ class RefereeService:
     ) -> Explained:
         """What judging a past proposal of the table looked at: the accepted move that made
         `version`, or the proposal of `move_id`; as the token's seat may see it, or a spectator
-        without a token, or the director (`operator`: everything). See `explanations`."""
+        without a token, or the director (`operator`: everything). See `explanations`.
+        The table then is rebuilt from its nearest snapshot (`past_tables`), one Explain at a
+        time (`EXPLAINING_AT_ONCE`); the answer's `folded` is what that cost."""
         if (version is None) == (not move_id):
             raise InvalidArgument("name the proposal to explain: a version, or a move id")
         with self._tables.locked(table_id, token) as live:
             caller = auth.viewer(table_id, live.seat_of_token, token, None)
-            game = live.table.game
-        record = self._store.load_table(table_id)
-        found = self._store.find_verdict(table_id, move_id) if move_id else None
-        proposal, judged_at = explanations.proposal_of(record, found, version)
-        return explanations.explained(
-            game, record, proposal, judged_at, caller, operator, game.language(languages)
+            game, setup, length = live.table.game, live.table.setup, live.table.version
+        language = game.language(languages)
+        proposal, judged_at = explanations.proposal_of(
+            self._store, table_id, length, move_id, version
         )
+        with self._explaining:  # one at a time: see EXPLAINING_AT_ONCE
+            past = past_tables.table_at(self._store, game, setup, table_id, judged_at)
+            return explanations.explained(past, proposal, caller, operator, language)
 
     def watch(
         self,

@@ -221,7 +221,7 @@ class LiveTables:
 
         def first_moves() -> Sequence[Proposal]:
             if not read:
-                read.append(self._store.load_table(table_id).moves[:skipped])
+                read.append(self._store.moves_between(table_id, 0, skipped))
             return read[0]
 
         return first_moves

@@ -7,9 +7,11 @@ came with a `move_id` (so a retry gets the same answer). The unique keys (table,
 (table, move_id) are what make several referee processes on one database safe: the second writer
 gets `StoreConflict`, reloads the table and judges again.
 
-A store may also keep a snapshot of a table (`Snapshot`: its state at a version, written with the
-move that made it), a cache of the log's fold: loading a table then reads the snapshot and the
-moves after it, not the whole log (`load_table(..., after_snapshot=True)`).
+A store may also keep snapshots of a table (`Snapshot`: its state at a version, written with the
+move that made it), a cache of the log's fold: loading a table then reads its latest snapshot and
+the moves after it, not the whole log (`load_table(..., after_snapshot=True)`); it keeps every
+one, so that the table at a past version is restored from the one at or before it
+(`snapshot_before`) and the few moves after it (`moves_between`), as Explain needs.
 
 A store keeps each table's rules version (`StoredSpec`: the hash of its game's spec as loaded,
 `referee.spec.versions`), and each version's text once, so that a table is judged by the rules it
@@ -177,8 +179,9 @@ class Store(ABC):
         snapshot: Snapshot | None = None,
     ) -> None:
         """Commit accepted move number `seq` and the table's pending deadline after it (None:
-        none, KEEP: as it was), and its `snapshot` at `seq` if given (replacing the table's
-        last); `StoreConflict` if `seq` or `move_id` is taken."""
+        none, KEEP: as it was), and its `snapshot` at `seq` if given (kept beside the earlier
+        ones; the first one given at a version stays); `StoreConflict` if `seq` or `move_id`
+        is taken."""
 
     @abstractmethod
     def record_rejection(
@@ -195,6 +198,15 @@ class Store(ABC):
     def moves_after(self, table_id: str, version: int) -> tuple[Proposal, ...]:
         """The accepted moves after `version`, by seq (a cached table catching up); none for an
         unknown table (one query: this is how a cached table learns it is fresh)."""
+
+    @abstractmethod
+    def moves_between(self, table_id: str, after: int, last: int) -> tuple[Proposal, ...]:
+        """The accepted moves after version `after` up to `last`, by seq (a past version's fold
+        reads no more of the log); none for an unknown table."""
+
+    @abstractmethod
+    def snapshot_before(self, table_id: str, version: int) -> Snapshot | None:
+        """The table's latest snapshot at `version` or before it, if it keeps one."""
 
     @abstractmethod
     def find_verdict(self, table_id: str, move_id: str) -> Proposal | None:

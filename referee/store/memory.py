@@ -54,8 +54,14 @@ class _Table:
     moves: list[_Row] = field(default_factory=list)
     by_move_id: dict[str, _Row] = field(default_factory=dict)
     deadline: Due | None = None
-    snapshot: Snapshot | None = None
+    snapshots: dict[int, Snapshot] = field(default_factory=dict)  # by version
     rules_version: str | None = None
+
+    def snapshot_before(self, version: int | None = None) -> Snapshot | None:
+        """The latest snapshot at `version` or before it (None: the latest)."""
+        kept = (v for v in self.snapshots if version is None or v <= version)
+        at = max(kept, default=None)
+        return None if at is None else self.snapshots[at]
 
 
 class MemoryStore(Store):
@@ -98,7 +104,7 @@ class MemoryStore(Store):
     def load_table(self, table_id: str, *, after_snapshot: bool = False) -> TableRecord:
         with self._lock:
             table = self._get(table_id)
-            snapshot = table.snapshot if after_snapshot else None
+            snapshot = table.snapshot_before() if after_snapshot else None
             skipped = 0 if snapshot is None else max(0, snapshot.version - 1)
             return TableRecord(
                 table_id,
@@ -132,16 +138,25 @@ class MemoryStore(Store):
             table.moves.append(row)
             if deadline is not KEEP:
                 table.deadline = deadline
-            if snapshot is not None and (
-                table.snapshot is None or snapshot.version > table.snapshot.version
-            ):
-                table.snapshot = snapshot
+            if snapshot is not None:
+                table.snapshots.setdefault(snapshot.version, snapshot)
 
     def moves_after(self, table_id: str, version: int) -> tuple[Proposal, ...]:
         with self._lock:
             table = self._tables.get(table_id)
             moves = table.moves[max(0, version) :] if table else []
             return tuple(row.proposal() for row in moves)
+
+    def moves_between(self, table_id: str, after: int, last: int) -> tuple[Proposal, ...]:
+        with self._lock:
+            table = self._tables.get(table_id)
+            moves = table.moves[max(0, after) : max(0, last)] if table else []
+            return tuple(row.proposal() for row in moves)
+
+    def snapshot_before(self, table_id: str, version: int) -> Snapshot | None:
+        with self._lock:
+            table = self._tables.get(table_id)
+            return table.snapshot_before(version) if table else None
 
     def record_rejection(
         self,

@@ -112,13 +112,22 @@ MIGRATIONS: tuple[str, ...] = (
         created_at  TIMESTAMPTZ NOT NULL DEFAULT now()
     );
     """,
+    # version 6: every snapshot of a table, not its latest alone (as SQLite's version 6)
+    """
+    ALTER TABLE snapshots DROP CONSTRAINT snapshots_pkey;
+    ALTER TABLE snapshots ADD PRIMARY KEY (table_id, version);
+    """,
 )
 
-# the table's latest snapshot replaces an older one (a cache: only the newest is of use)
+# a snapshot is kept beside the table's earlier ones; the first one at a version stays
 SAVE_SNAPSHOT = (
     "INSERT INTO snapshots (table_id, version, data) VALUES (%s, %s, %s) "
-    "ON CONFLICT (table_id) DO UPDATE SET version = excluded.version, data = excluded.data "
-    "WHERE excluded.version > snapshots.version"
+    "ON CONFLICT (table_id, version) DO NOTHING"
+)
+# the table's latest snapshot at a version or before it
+SNAPSHOT_BEFORE = (
+    "SELECT version, data FROM snapshots WHERE table_id = %s AND version <= %s "
+    "ORDER BY version DESC LIMIT 1"
 )
 
 MIGRATION_LOCK = 0x7265_6665  # pg_advisory_xact_lock key of the migrations ("refe")
@@ -222,9 +231,7 @@ class PostgresStore(Store):
                 "SELECT seat, token_sha256 FROM seat_tokens WHERE table_id = %s", (table_id,)
             ).fetchall()
             snapshot = (
-                db.execute(
-                    "SELECT version, data FROM snapshots WHERE table_id = %s", (table_id,)
-                ).fetchone()
+                db.execute(SNAPSHOT_BEFORE, (table_id, rows.LATEST)).fetchone()
                 if after_snapshot
                 else None
             )
@@ -261,6 +268,20 @@ class PostgresStore(Store):
                 (table_id, version),
             ).fetchall()
         return tuple(map(rows.proposal, found))
+
+    def moves_between(self, table_id: str, after: int, last: int) -> tuple[Proposal, ...]:
+        with self._connection() as db:
+            found = db.execute(
+                f"SELECT {rows.PROPOSAL_COLUMNS} FROM proposals "
+                "WHERE table_id = %s AND seq > %s AND seq <= %s ORDER BY seq",
+                (table_id, after, last),
+            ).fetchall()
+        return tuple(map(rows.proposal, found))
+
+    def snapshot_before(self, table_id: str, version: int) -> Snapshot | None:
+        with self._connection() as db:
+            row = db.execute(SNAPSHOT_BEFORE, (table_id, version)).fetchone()
+        return rows.snapshot_of(row)
 
     def append_move(
         self,

@@ -14,6 +14,8 @@ PROPOSAL_COLUMNS = "seat, move, verdict, move_id, seq, created_at"
 ProposalRow = tuple[int, str, str, str | None, int | None, str | datetime]
 # deadline_number, deadline_at: a table's pending deadline (both NULL: none)
 DueRow = tuple[int | None, float | None]
+# beyond any table's version (an INTEGER column): the snapshot at it or before is the latest
+LATEST = 2**31 - 1
 
 
 def proposal(row: ProposalRow) -> Proposal:
@@ -55,10 +57,15 @@ def table_record(
         dict(tokens),
         tuple(map(proposal, moves)),
         due(deadline),
-        None if snapshot is None else Snapshot(int(snapshot[0]), str(snapshot[1])),
+        snapshot_of(snapshot),
         skipped_before(snapshot),
         rules_version,
     )
+
+
+def snapshot_of(row: tuple[int, str] | None) -> Snapshot | None:
+    """A `snapshots` row (version, data), if found."""
+    return None if row is None else Snapshot(int(row[0]), str(row[1]))
 
 
 def skipped_before(snapshot: tuple[int, str] | None) -> int:

@@ -107,13 +107,31 @@ MIGRATIONS: tuple[str, ...] = (
         created_at  TEXT NOT NULL
     );
     """,
+    # version 6: every snapshot of a table, not its latest alone: a past version is restored
+    # from the one at or before it (Explain), the latest kept as it was
+    """
+    CREATE TABLE every_snapshot (
+        table_id    TEXT NOT NULL REFERENCES tables(id),
+        version     INTEGER NOT NULL,
+        data        TEXT NOT NULL,
+        PRIMARY KEY (table_id, version)
+    );
+    INSERT INTO every_snapshot (table_id, version, data)
+        SELECT table_id, version, data FROM snapshots;
+    DROP TABLE snapshots;
+    ALTER TABLE every_snapshot RENAME TO snapshots;
+    """,
 )
 
-# the table's latest snapshot replaces an older one (a cache: only the newest is of use)
+# a snapshot is kept beside the table's earlier ones; the first one at a version stays
 SAVE_SNAPSHOT = (
     "INSERT INTO snapshots (table_id, version, data) VALUES (?, ?, ?) "
-    "ON CONFLICT (table_id) DO UPDATE SET version = excluded.version, data = excluded.data "
-    "WHERE excluded.version > snapshots.version"
+    "ON CONFLICT (table_id, version) DO NOTHING"
+)
+# the table's latest snapshot at a version or before it
+SNAPSHOT_BEFORE = (
+    "SELECT version, data FROM snapshots WHERE table_id = ? AND version <= ? "
+    "ORDER BY version DESC LIMIT 1"
 )
 
 BUSY_TIMEOUT_S = 10.0
@@ -248,9 +266,7 @@ class SqliteStore(Store):
                 "SELECT seat, token_sha256 FROM seat_tokens WHERE table_id = ?", (table_id,)
             ).fetchall()
             snapshot = (
-                self._db.execute(
-                    "SELECT version, data FROM snapshots WHERE table_id = ?", (table_id,)
-                ).fetchone()
+                self._db.execute(SNAPSHOT_BEFORE, (table_id, rows.LATEST)).fetchone()
                 if after_snapshot
                 else None
             )
@@ -285,6 +301,20 @@ class SqliteStore(Store):
                 (table_id, version),
             ).fetchall()
         return tuple(map(rows.proposal, found))
+
+    def moves_between(self, table_id: str, after: int, last: int) -> tuple[Proposal, ...]:
+        with self._lock:
+            found = self._db.execute(
+                f"SELECT {rows.PROPOSAL_COLUMNS} FROM proposals "
+                "WHERE table_id = ? AND seq > ? AND seq <= ? ORDER BY seq",
+                (table_id, after, last),
+            ).fetchall()
+        return tuple(map(rows.proposal, found))
+
+    def snapshot_before(self, table_id: str, version: int) -> Snapshot | None:
+        with self._lock:
+            row = self._db.execute(SNAPSHOT_BEFORE, (table_id, version)).fetchone()
+        return rows.snapshot_of(row)
 
     def append_move(
         self,

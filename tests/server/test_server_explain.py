@@ -3,6 +3,7 @@ as the caller may see them; the director sees all of it."""
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
 from typing import Any
 
@@ -181,3 +182,21 @@ def test_a_blind_banker_never_learns_its_hidden_card_from_an_explanation(
     merged = [struct_to_data(r.reads) for j in own.judged if j.role == "blind" for r in j.rules]
     assert all(merged[place][name] == HIDDEN for place, name in varying)
     assert own.verdict.outcome == pb.OUTCOME_REJECTED
+
+
+def test_an_explanation_is_judged_on_a_worker_thread_not_the_event_loop(
+    stub: Any, service: RefereeService, pontinho: CreatedTable, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Its work takes a worker thread (the pool every unary call runs on), never the event loop
+    the health check and every call's transport share."""
+    threads: list[str] = []
+    original = service.explain
+
+    def explain_noting_the_thread(*args: Any, **kwargs: Any) -> Any:
+        threads.append(threading.current_thread().name)
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(service, "explain", explain_noting_the_thread)
+    assert explain(stub, pontinho, version=1).seat == 1
+    assert len(threads) == 1 and threads[0].startswith("referee_"), threads
+    assert threads[0] != "referee-grpc"  # the event loop's thread

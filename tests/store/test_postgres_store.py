@@ -14,7 +14,7 @@ import pytest
 from referee.errors import RefereeError
 from referee.server.status import status_of
 from referee.store import listening, postgres
-from referee.store.base import KEEP, Due, Keep, StoreConflict, StoreUnavailable
+from referee.store.base import KEEP, Due, Keep, Snapshot, StoreConflict, StoreUnavailable
 from referee.store.durability import NotDurable, durability_problem
 from referee.store.listening import APPLICATION_NAME, announcement, heard
 from referee.store.postgres import MIGRATIONS, PostgresStore
@@ -286,7 +286,29 @@ def test_a_table_from_before_rules_versions_is_migrated_with_none(
     run_sql(pg_url, "INSERT INTO tables (id, game, setup) VALUES ('t1', 'pontinho', '{}')")
     store = PostgresStore(pg_url)
     try:
-        assert schema_version(pg_url) == len(MIGRATIONS) == 5
+        assert schema_version(pg_url) == len(MIGRATIONS) == 6
         assert store.load_table("t1").rules_version is None
+    finally:
+        store.close()
+
+
+def test_a_table_s_latest_snapshot_comes_through_the_migration_to_every_snapshot(
+    pg_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A database of schema version 5 kept one snapshot a table: it is kept, and the later ones
+    beside it."""
+    with monkeypatch.context() as patched:
+        patched.setattr(postgres, "MIGRATIONS", MIGRATIONS[:5])
+        old = PostgresStore(pg_url)
+        old.create_table("t1", SETUP, {0: "h0"})
+        old.append_move("t1", 1, 1, DRAW, None, VERDICT)
+        old.close()
+    run_sql(pg_url, "INSERT INTO snapshots (table_id, version, data) VALUES ('t1', 1, 'one')")
+    store = PostgresStore(pg_url)
+    try:
+        store.append_move("t1", 2, 1, DRAW, None, VERDICT, snapshot=Snapshot(2, "two"))
+        assert schema_version(pg_url) == len(MIGRATIONS)
+        found = [store.snapshot_before("t1", v) for v in (1, 2)]
+        assert found == [Snapshot(1, "one"), Snapshot(2, "two")]
     finally:
         store.close()

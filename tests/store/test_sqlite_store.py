@@ -10,7 +10,7 @@ import pytest
 
 from referee.errors import RefereeError
 from referee.store import sqlite
-from referee.store.base import StoreConflict
+from referee.store.base import Snapshot, StoreConflict
 from referee.store.sqlite import MIGRATIONS, SqliteStore
 
 SETUP = {"game": "pontinho", "seats": 3}
@@ -114,8 +114,32 @@ def test_a_table_from_before_rules_versions_is_migrated_with_none(
     db.commit()
     db.close()
     store = SqliteStore(tmp_path / "t.db")
-    assert pragma(store, "user_version") == len(MIGRATIONS) == 5
+    assert pragma(store, "user_version") == len(MIGRATIONS) == 6
     assert store.load_table("t1").rules_version is None
+
+
+def test_a_table_s_latest_snapshot_comes_through_the_migration_to_every_snapshot(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A file of schema version 5 kept one snapshot a table: it is kept, and the later ones
+    beside it."""
+    with monkeypatch.context() as patched:
+        patched.setattr(sqlite, "MIGRATIONS", MIGRATIONS[:5])
+        old = SqliteStore(tmp_path / "t.db")
+        old.create_table("t1", SETUP, {0: "h0"})
+        old.append_move("t1", 1, 1, DRAW, None, VERDICT)
+        old.close()
+    db = sqlite3.connect(tmp_path / "t.db")
+    db.execute("INSERT INTO snapshots (table_id, version, data) VALUES ('t1', 1, 'one')")
+    db.commit()
+    db.close()
+    store = SqliteStore(tmp_path / "t.db")
+    store.append_move("t1", 2, 1, DRAW, None, VERDICT, snapshot=Snapshot(2, "two"))
+    assert pragma(store, "user_version") == len(MIGRATIONS)
+    assert [store.snapshot_before("t1", v) for v in (1, 2)] == [
+        Snapshot(1, "one"),
+        Snapshot(2, "two"),
+    ]
 
 
 def test_the_signing_key_outlives_the_process(tmp_path: Path) -> None:

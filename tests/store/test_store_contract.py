@@ -207,13 +207,38 @@ def test_a_table_with_no_snapshot_is_read_whole(store: Store) -> None:
     assert (after.snapshot, after.skipped, [m.seq for m in after.moves]) == (None, 0, [1])
 
 
-def test_only_a_newer_snapshot_replaces_the_last(store: Store) -> None:
+def test_the_first_snapshot_at_a_version_stays(store: Store) -> None:
     store.create_table("t1", SETUP, TOKENS)
     store.append_move("t1", 1, 1, DRAW, None, ACCEPTED, snapshot=Snapshot(1, "one"))
     store.append_move("t1", 2, 1, DRAW, None, ACCEPTED, snapshot=Snapshot(1, "stale"))
     with pytest.raises(StoreConflict):  # a move that loses its race leaves no snapshot
         store.append_move("t1", 2, 1, DRAW, None, ACCEPTED, snapshot=Snapshot(2, "lost"))
     assert store.load_table("t1", after_snapshot=True).snapshot == Snapshot(1, "one")
+
+
+def test_every_snapshot_is_kept_and_found_at_or_before_a_version(store: Store) -> None:
+    store.create_table("t1", SETUP, TOKENS)
+    for seq in range(1, 8):
+        taken = Snapshot(seq, f"state {seq}") if seq in (2, 5) else None
+        store.append_move("t1", seq, 1, DRAW, None, ACCEPTED, snapshot=taken)
+    found = [store.snapshot_before("t1", version) for version in range(9)]
+    assert found == [None, None] + [Snapshot(2, "state 2")] * 3 + [Snapshot(5, "state 5")] * 4
+    assert store.load_table("t1", after_snapshot=True).snapshot == Snapshot(5, "state 5")
+    assert store.snapshot_before("nope", 5) is None
+
+
+def test_the_moves_between_two_versions_are_read_alone(store: Store) -> None:
+    store.create_table("t1", SETUP, TOKENS)
+    store.create_table("t2", SETUP, TOKENS)
+    for seq in range(1, 6):
+        store.append_move("t1", seq, 1, DRAW, f"m{seq}", ACCEPTED)
+        store.append_move("t2", seq, 2, DRAW, None, ACCEPTED)
+    store.record_rejection("t1", 2, DRAW, "no", REJECTED)  # not an accepted move: never read
+    whole = store.load_table("t1").moves
+    assert store.moves_between("t1", 1, 4) == whole[1:4]
+    assert [m.seq for m in store.moves_between("t1", 0, 9)] == [1, 2, 3, 4, 5]
+    assert store.moves_between("t1", 3, 3) == store.moves_between("t1", 5, 9) == ()
+    assert store.moves_between("nope", 0, 5) == ()
 
 
 def test_a_table_is_pinned_to_its_rules_version_and_the_text_is_kept(store: Store) -> None:
