@@ -57,6 +57,8 @@ class Mark:
 
 
 class Table:
+    # how many disputes may be open at once (`referee.engine.disputes`); the tests lift them
+    dispute_bounds = disputes.BOUNDS
     # off: no mark is kept, and a rewind folds its log from version 0 again, each earlier
     # rewind in it too (the old cost, doubling with each ruling: the tests' control)
     marking = True
@@ -178,6 +180,11 @@ class Table:
         return self._earlier[-1] if self._earlier else None
 
     @property
+    def open_disputes(self) -> list[Dispute]:
+        """The disputes raised and not yet ruled on, in order."""
+        return [dispute for dispute in self.disputes.values() if dispute.ruling is None]
+
+    @property
     def is_over(self) -> bool:
         return self.game.mechanic.is_over(self.state)
 
@@ -225,6 +232,8 @@ class Table:
         """A seat calls the director on a past verdict (`referee.engine.disputes`): logged,
         told to every seat, the game unchanged; raised in play or once the game is over."""
         read = self._unknown_seat(seat) or disputes.read_dispute(move, self.version)
+        if not isinstance(read, Violation):
+            read = disputes.refused(seat, read, self.open_disputes, self.dispute_bounds) or read
         if isinstance(read, Violation):
             return Verdict.reject(read, version=self.version)
         number = self.version + 1
@@ -409,8 +418,10 @@ class Table:
             game=self.game.name,
             version=self.version,
             **seeding.deal_view(self.setup, self.contributions, self.is_over),
-            disputes=[dispute.seen() for dispute in self.disputes.values()],
         )
+        open_now = self.open_disputes
+        view["disputes"] = [dispute.seen() for dispute in open_now]
+        view["disputes_ruled"] = len(self.disputes) - len(open_now)
         if TURN_SECONDS in self.game.spec.options:  # a game with a play clock
             view["clock"] = {
                 **self.clock.seen(),

@@ -191,7 +191,11 @@ def test_a_fold_from_a_mark_knows_the_disputes_open_there(games: dict[str, Game]
 
 
 def game_view(table: Table, seat: int | None) -> dict[str, Any]:
-    return {k: v for k, v in table.view(seat).items() if k not in ("version", "disputes")}
+    return {
+        k: v
+        for k, v in table.view(seat).items()
+        if k not in ("version", "disputes", "disputes_ruled")
+    }
 
 
 @pytest.mark.parametrize("name", GAMES)
