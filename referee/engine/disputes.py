@@ -27,7 +27,6 @@ from referee.model import JSON, Event, Move, Sentence, Violation
 DISPUTE = "dispute"
 MAX_REASON_CHARS = 500
 MAX_MOVE_ID_CHARS = 128  # as a proposal's (`referee.service`)
-DISPUTE_TEXT = Sentence("move.dispute", {"most": MAX_REASON_CHARS})
 FIELDS = ("version", "proposal", "reason")
 
 
@@ -40,6 +39,7 @@ class Bounds:
 
 
 BOUNDS = Bounds()
+DISPUTE_TEXT = Sentence("move.dispute", {"most": MAX_REASON_CHARS, "open": BOUNDS.per_seat})
 
 
 @dataclass(frozen=True)
