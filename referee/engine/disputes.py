@@ -7,10 +7,16 @@ table, as `contribute` is, so it is in the log, the record and every replay; it 
 of the game. Every seat is told it was raised (the event `disputed`); its reason, the seat's own
 words, goes to that seat and the director alone (the record keeps it), as a word in the
 director's ear: free text may name any card.
+
+Disputes are bounded (issue 25): a seat may have `Bounds.per_seat` open at once (not yet ruled
+on), a table `Bounds.per_table`, and a move disputed and still open is not disputed again; each
+refused as GEN-8, changing nothing. A view lists the open disputes and counts the ruled ones:
+a seat sending disputes in a loop cannot grow the table's views, nor its log.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -21,8 +27,19 @@ from referee.model import JSON, Event, Move, Sentence, Violation
 DISPUTE = "dispute"
 MAX_REASON_CHARS = 500
 MAX_MOVE_ID_CHARS = 128  # as a proposal's (`referee.service`)
-DISPUTE_TEXT = Sentence("move.dispute", {"most": MAX_REASON_CHARS})
 FIELDS = ("version", "proposal", "reason")
+
+
+@dataclass(frozen=True)
+class Bounds:
+    """How many disputes may be open at once (raised, not yet ruled on): a seat's, a table's."""
+
+    per_seat: int = 3
+    per_table: int = 16
+
+
+BOUNDS = Bounds()
+DISPUTE_TEXT = Sentence("move.dispute", {"most": MAX_REASON_CHARS, "open": BOUNDS.per_seat})
 
 
 @dataclass(frozen=True)
@@ -38,8 +55,8 @@ class Dispute:
     ruling: int | None = None
 
     def seen(self) -> dict[str, JSON]:
-        """As every view shows it (the reason is not in it)."""
-        shown: dict[str, JSON] = {"dispute": self.number, "seat": self.seat, "ruling": self.ruling}
+        """As every view shows it while it is open (the reason is not in it)."""
+        shown: dict[str, JSON] = {"dispute": self.number, "seat": self.seat}
         if self.version is not None:
             shown["version"] = self.version
         if self.proposal is not None:
@@ -94,6 +111,30 @@ def read_dispute(move: Move, version: int) -> dict[str, Any] | Violation:
             Sentence("dispute.bad_version", {"at": at, "given": str(disputed), "latest": version})
         )
     return {"version": disputed, "reason": reason}
+
+
+def refused(
+    seat: int, read: dict[str, Any], open_now: Sequence[Dispute], bounds: Bounds
+) -> Violation | None:
+    """Why the dispute `read` may not be raised now, with the disputes `open_now`: what it
+    disputes is disputed already, or the seat, or the table, has as many open as `bounds` let."""
+    for dispute in open_now:
+        if _same_move(dispute, read):
+            sentence = Sentence("dispute.already_open", {"dispute": dispute.number})
+            return unreadable(sentence, code="already_disputed")
+    if sum(dispute.seat == seat for dispute in open_now) >= bounds.per_seat:
+        sentence = Sentence("dispute.seat_bound", {"most": bounds.per_seat})
+        return unreadable(sentence, code="too_many_disputes")
+    if len(open_now) >= bounds.per_table:
+        sentence = Sentence("dispute.table_bound", {"most": bounds.per_table})
+        return unreadable(sentence, code="too_many_disputes")
+    return None
+
+
+def _same_move(dispute: Dispute, read: dict[str, Any]) -> bool:
+    if dispute.version is not None:
+        return dispute.version == read.get("version")
+    return dispute.proposal == read.get("proposal")
 
 
 def kept(seat: int, number: int, read: dict[str, Any]) -> Dispute:

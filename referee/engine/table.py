@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
 from referee.cards import PackKind
@@ -41,9 +41,28 @@ SYSTEM = -2  # the table itself, for moves no seat makes (a deadline passing)
 # a deadline passing, as the move log records it: its name from when only claim windows had one
 EXPIRE = "close_window"
 CLOSE_WINDOW = EXPIRE
+# a table keeps what a rewind restores at every MARK_EVERY-th version (and at each rewind): a
+# rewind then folds its log from the nearest mark, at most this many moves (GEN-11)
+MARK_EVERY = 50
+
+
+@dataclass(frozen=True)
+class Mark:
+    """What a rewind restores: the table's state at a version, its `contribute` moves counted,
+    its seats' timeouts. A state is never changed once a move made it, so a mark keeps it as is."""
+
+    state: Any
+    contributions: int
+    timeouts: tuple[int, ...]
 
 
 class Table:
+    # how many disputes may be open at once (`referee.engine.disputes`); the tests lift them
+    dispute_bounds = disputes.BOUNDS
+    # off: no mark is kept, and a rewind folds its log from version 0 again, each earlier
+    # rewind in it too (the old cost, doubling with each ruling: the tests' control)
+    marking = True
+
     def __init__(self, game: Game, setup: TableSetup, state: Any) -> None:
         self.game = game
         self.setup = setup
@@ -62,6 +81,9 @@ class Table:
         self._kept: dict[Hashable, Any] = {}
         self._kept_for: tuple[int, int] = (-1, 0)
         self.commitment = game.mechanic.commitment(state)  # the first deal's, as CreateTable says
+        # what a rewind restores, by version (`Mark`): shared with the tables a rewind folds
+        self._marks: dict[int, Mark] = {}
+        self._mark()
 
     @classmethod
     def create(cls, game: Game, setup: TableSetup) -> Table:
@@ -128,6 +150,8 @@ class Table:
         table.deadline_since = deadline_since
         table.commitment = commitment  # the first deal's, not `state`'s
         table._earlier = earlier
+        table._marks = {}
+        table._mark()
         return table
 
     def redo(self, seat: int, move: Move) -> Verdict:
@@ -154,6 +178,11 @@ class Table:
         if self._history:
             return self._history[-1]
         return self._earlier[-1] if self._earlier else None
+
+    @property
+    def open_disputes(self) -> list[Dispute]:
+        """The disputes raised and not yet ruled on, in order."""
+        return [dispute for dispute in self.disputes.values() if dispute.ruling is None]
 
     @property
     def is_over(self) -> bool:
@@ -203,6 +232,8 @@ class Table:
         """A seat calls the director on a past verdict (`referee.engine.disputes`): logged,
         told to every seat, the game unchanged; raised in play or once the game is over."""
         read = self._unknown_seat(seat) or disputes.read_dispute(move, self.version)
+        if not isinstance(read, Violation):
+            read = disputes.refused(seat, read, self.open_disputes, self.dispute_bounds) or read
         if isinstance(read, Violation):
             return Verdict.reject(read, version=self.version)
         number = self.version + 1
@@ -237,19 +268,68 @@ class Table:
             judgement = Judgement(state=self.state, events=[rulings.ruled(read)])
         verdict = self._commit(DIRECTOR, move, judgement)
         self.disputes[read.dispute] = replace(self.disputes[read.dispute], ruling=self.version)
+        if read.decision == rulings.REWIND:
+            self._mark()  # no fold from an earlier mark ever passes a rewind
         return verdict
 
     def _rewound(self, decision: rulings.Decision) -> Judgement:
         """The table as it was at version `decision.to`: its log folded that far (its earlier
         rulings included). Every move since, but the disputes and rulings, is void."""
-        earlier = Table.replay(self.game, self.setup, self.history[: decision.to])
+        earlier = self._at(decision.to)
         voided = [
             version
             for version, (_, move) in enumerate(self.history[decision.to :], decision.to + 1)
             if move.type not in (disputes.DISPUTE, rulings.RULING)
         ]
-        self.contributions, self.timeouts = earlier.contributions, earlier.timeouts
+        self.contributions, self.timeouts = earlier.contributions, list(earlier.timeouts)
         return Judgement(state=earlier.state, events=[rulings.ruled(decision, voided=voided)])
+
+    def _at(self, version: int) -> Mark:
+        """What the log folded to `version` makes, from the nearest mark at or before it: the
+        moves folded from there are at most MARK_EVERY, and none is a rewind (each is marked),
+        so a rewind costs no more than a few moves, however many rulings the log holds (GEN-11).
+        A table restored from a snapshot has no mark before it: it folds from version 0 once,
+        marking on its way."""
+        base = max((marked for marked in self._marks if marked <= version), default=None)
+        start = Table.create(self.game, self.setup) if base is None else self._resumed_at(base)
+        start._marks = self._marks  # the marks it leaves on its way are this log's too
+        start.marking = self.marking
+        start._mark()
+        start.fold(self.history[start.version : version])
+        start._mark()  # a version ruled back to once may be again
+        return start._here()
+
+    def _resumed_at(self, version: int) -> Table:
+        """This table as it was at a marked `version`, to fold its log on from there."""
+        mark = self._marks[version]
+        return Table.resumed(
+            self.game,
+            self.setup,
+            mark.state,
+            version=version,
+            contributions=mark.contributions,
+            commitment=self.commitment,
+            earlier=self.history[:version],
+            disputes=self._disputes_at(version),
+            timeouts=mark.timeouts,
+        )
+
+    def _disputes_at(self, version: int) -> list[Dispute]:
+        """The disputes as the table knew them at `version`: those raised by then, open if
+        their ruling came later (disputes and rulings are never voided)."""
+        return [
+            replace(dispute, ruling=None) if (dispute.ruling or 0) > version else dispute
+            for dispute in self.disputes.values()
+            if dispute.number <= version
+        ]
+
+    def _here(self) -> Mark:
+        return Mark(self.state, self.contributions, tuple(self.timeouts))
+
+    def _mark(self) -> None:
+        """Keep what a rewind to this version restores (`Mark`)."""
+        if self.marking:
+            self._marks[self.version] = self._here()
 
     def expire(self) -> Verdict | None:
         """The table's deadline has passed (the server's clock says so): a claim window closes
@@ -294,6 +374,8 @@ class Table:
         self._history.append((seat, move))
         if _restarts_deadline(seat, move, window_before, self.game.mechanic.deadline(self.state)):
             self.deadline_since = self.version
+        if self.version % MARK_EVERY == 0:
+            self._mark()
         outcome = Outcome.PENDING if judgement.pending else Outcome.ACCEPTED
         return Verdict(outcome, (), tuple(judgement.events), self.version)
 
@@ -336,8 +418,10 @@ class Table:
             game=self.game.name,
             version=self.version,
             **seeding.deal_view(self.setup, self.contributions, self.is_over),
-            disputes=[dispute.seen() for dispute in self.disputes.values()],
         )
+        open_now = self.open_disputes
+        view["disputes"] = [dispute.seen() for dispute in open_now]
+        view["disputes_ruled"] = len(self.disputes) - len(open_now)
         if TURN_SECONDS in self.game.spec.options:  # a game with a play clock
             view["clock"] = {
                 **self.clock.seen(),

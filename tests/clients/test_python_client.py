@@ -120,6 +120,12 @@ def test_the_director_rules_on_a_dispute(games: dict[str, Game]) -> None:
             assert set(director.view(table.id, director=True)["hands"]) == {"0", "1", "2"}
             update = next(director.watch(table.id, from_version=2, director=True))
             assert update["seat"] == -1 and update["events"][0]["note"] == "the draw is void"
+            seen = director.view(table.id)  # the open disputes; the ruled ones counted
+            assert (seen["disputes"], seen["disputes_ruled"]) == ([], 1)
+            assert director.propose(table.id, table.tokens[0], dispute)["accepted"]
+            again = director.propose(table.id, table.tokens[2], dispute)
+            assert again["violations"][0]["code"] == "already_disputed"
+            assert director.view(table.id)["disputes"] == [{"dispute": 4, "seat": 0, "version": 1}]
     finally:
         server.stop(None)
         service.close()

@@ -59,6 +59,7 @@ TABLE_ATTRIBUTES = {
     "clock", "timeouts", "deadline_since",  # the play clock's
     "_history", "_earlier",  # `history`: a restored table's earlier moves, read when asked for
     "_kept", "_kept_for",  # what is worked out once a state (legal moves...), made anew
+    "_marks",  # what a rewind restores, kept on the way (GEN-11): made anew from the snapshot
 }  # fmt: skip
 COMPARED = (
     "game", "setup", "version", "contributions", "commitment", "disputes", "last_move", "history",

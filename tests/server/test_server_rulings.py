@@ -14,10 +14,13 @@ import pytest
 
 from referee.api.v1 import referee_pb2 as pb
 from referee.api.v1 import referee_pb2_grpc
+from referee.engine.disputes import Bounds
+from referee.engine.table import Table
 from referee.model import Move
 from referee.records.verification import verify
 from referee.server.app import ServerConfig
 from referee.server.convert import data_to_struct, struct_to_data
+from referee.server.limits import Limits
 from referee.service import RefereeService
 from referee.spec.registry import Game
 from referee.store.memory import MemoryStore
@@ -101,7 +104,7 @@ def test_a_rewind_is_told_to_every_watcher_and_shows_in_every_view(
         assert "back as it was at version 1" in event.text
     view = disputed.view(1)
     assert sorted(view["hand"]) == sorted([*hand_before, "JH"])  # the discard is undone
-    assert view["disputes"] == [{"dispute": 3, "seat": 2, "version": 2, "ruling": 4}]
+    assert (view["disputes"], view["disputes_ruled"]) == ([], 1)  # ruled: no longer listed
     director = stub.GetView(pb.GetViewRequest(table_id=disputed.table_id), metadata=AS_DIRECTOR)
     assert director.seat == -1 and set(struct_to_data(director.view)["hands"]) == {0, 1, 2}
     assert disputed.propose(1, "discard", card="KH").outcome == pb.OUTCOME_ACCEPTED
@@ -166,3 +169,94 @@ def test_a_table_with_a_rewind_loads_again_from_its_store(
         assert {s: again.view(table.table_id, table.tokens[s]).view for s in range(3)} == views
     finally:
         again.close()
+
+
+# --- F1 of issue 25: a seat sending disputes in a loop cannot grow the table's views ----------
+
+VIEW_MOST_BYTES = 16 * 1024
+ATTEMPTS = 3000
+BATCH = 50  # calls in flight at once
+
+
+@pytest.fixture
+def unthrottled(service: RefereeService) -> Iterator[referee_pb2_grpc.RefereeStub]:
+    """A server without rate quotas: the attack runs at the speed of the machine."""
+    config = ServerConfig(create_token=OPERATOR, limits=Limits().without_rates())
+    with stub_of(service, config) as stub:
+        yield stub
+
+
+def flood(
+    stub: Any, table: OpenTable, attempts: int, rule_every: int = 0, batch: int = BATCH
+) -> int:
+    """Seats 1 and 2 in turn dispute the latest moves of the table, `attempts` times, `batch`
+    calls at once, each call a move of its own; every `rule_every` attempts the director
+    upholds the disputes open. The disputes accepted."""
+    accepted, latest = 0, table.version()
+    for start in range(0, attempts, batch):
+        calls = [
+            stub.Propose.future(
+                dispute_of(table, max(1, latest - attempt + start)),
+                metadata=seat_metadata(table.tokens[1 + attempt % 2]),
+            )
+            for attempt in range(start, min(start + batch, attempts))
+        ]
+        verdicts = [call.result().verdict for call in calls]
+        accepted += sum(verdict.outcome == pb.OUTCOME_ACCEPTED for verdict in verdicts)
+        latest = max(verdict.version for verdict in verdicts)
+        if rule_every and (start + batch) % rule_every == 0:
+            latest = uphold_open(stub, table) or latest
+    return accepted
+
+
+def dispute_of(table: OpenTable, version: int) -> pb.ProposeRequest:
+    move = pb.Move(type="dispute", fields=data_to_struct({"version": version, "reason": "again"}))
+    return pb.ProposeRequest(table_id=table.table_id, move=move)
+
+
+def uphold_open(stub: Any, table: OpenTable) -> int:
+    """The director upholds every open dispute: the table's version after (0: none was open)."""
+    version = 0
+    for listed in table.view(None)["disputes"]:
+        request = pb.RuleRequest(
+            table_id=table.table_id, dispute=listed["dispute"], note="n", uphold=pb.Uphold()
+        )
+        version = stub.Rule(request, metadata=AS_DIRECTOR).verdict.version
+    return version
+
+
+def view_sizes(stub: Any, table: OpenTable) -> dict[str, int]:
+    """The bytes of each seat's GetView answer, a spectator's and the director's."""
+    viewers = {f"seat {s}": seat_metadata(token) for s, token in table.tokens.items()}
+    viewers |= {"spectator": (), "director": AS_DIRECTOR}
+    request = pb.GetViewRequest(table_id=table.table_id)
+    return {who: stub.GetView(request, metadata=m).ByteSize() for who, m in viewers.items()}
+
+
+def test_disputes_in_a_loop_leave_every_view_small(unthrottled: Any) -> None:
+    """3,000 attempts by two seats, the director ruling on the open ones every 500: each seat
+    has 3 open at most, the ruled ones are counted, and every view stays under 16 KB."""
+    table = open_table_as_operator(unthrottled)
+    table.propose(1, "draw")
+    accepted = flood(unthrottled, table, ATTEMPTS, rule_every=500)
+    assert 6 <= accepted <= 6 * ATTEMPTS // 500  # 3 open a seat, then refused until ruled on
+    assert flood(unthrottled, table, 100) == 6
+    sizes = view_sizes(unthrottled, table)
+    assert max(sizes.values()) < VIEW_MOST_BYTES, sizes
+    view = table.view(0)
+    assert len(view["disputes"]) == 6 and view["disputes_ruled"] == accepted
+    refused = table.propose(1, "dispute", version=1, reason="again").violations[0]
+    assert (refused.rule, refused.code) == ("GEN-8", "too_many_disputes")
+    assert "you have 3 disputes open already" in refused.message
+
+
+def test_control_without_the_bounds_the_same_flood_grows_every_view(
+    unthrottled: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The bounds lifted, each dispute is open and listed: past 16 KB within 600 attempts (each
+    a move no open dispute names: the latest, or the one before it)."""
+    monkeypatch.setattr(Table, "dispute_bounds", Bounds(per_seat=10**9, per_table=10**9))
+    table = open_table_as_operator(unthrottled)
+    table.propose(1, "draw")
+    assert flood(unthrottled, table, 600, batch=1) == 600
+    assert min(view_sizes(unthrottled, table).values()) > VIEW_MOST_BYTES

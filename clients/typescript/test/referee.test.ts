@@ -199,11 +199,19 @@ describe("the director", () => {
     assert.deepEqual(rewound.kind === "rewound" && rewound.voided, [2]);
     const { view } = await table.seat(1).view();
     assert.ok(view.hand?.includes("JH"));
-    assert.deepEqual(view.disputes, [{ dispute: 3, seat: 2, version: 2, ruling: 4 }]);
+    assert.deepEqual([view.disputes, view.disputes_ruled], [[], 1]); // ruled on: counted, not listed
     const again = await table.rule({ dispute: 3, decision: "uphold", note: "again" });
     assert.equal(again.outcome, "rejected");
     assert.match(again.violations[0]!.message, /dispute 3 was ruled on at version 4/);
     assert.equal(again.version, 4); // a rejected ruling changes nothing
+  });
+
+  test("a move disputed and still open is not disputed again: the verdict says why", async () => {
+    const table = await disputedDiscard();
+    const again = await table.seat(0).propose(pontinho.dispute({ version: 2, reason: "me too" }));
+    assert.equal(again.outcome, "rejected");
+    assert.equal(again.violations[0]!.code, "already_disputed");
+    assert.equal(again.version, 3); // nothing changed
   });
 
   test("the director's view has every hand; its stream every event whole", async () => {
@@ -242,7 +250,8 @@ describe("the director", () => {
     assert.equal(adjusted.kind === "adjusted" && adjusted.total, -5);
     const { view } = await table.view();
     assert.equal(view.scores["0"], -5);
-    assert.deepEqual(view.disputes.map((d) => [d.dispute, d.ruling]), [[3, null], [4, 5]]);
+    assert.deepEqual(view.disputes, [{ dispute: 3, seat: 2, version: 2 }]); // the one open
+    assert.equal(view.disputes_ruled, 1);
     const again = await table.rule({ dispute: 4, decision: "adjust", seat: 0, amount: -5, tally: "score",
       note: "seat 0 is compensated" }, { rulingId: "ruling-1" });
     assert.deepEqual(again, ruled); // the ruling id makes it idempotent
