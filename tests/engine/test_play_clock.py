@@ -209,8 +209,12 @@ def test_timeouts_alone_always_move_the_table_on(
     games: dict[str, Game], name: str, seed: int, policy: str, most: int
 ) -> None:
     """Whatever the seats do not do: each timeout is a legal, logged move that changes the
-    table; chips are neither made nor lost by it; the log replays to the same table."""
-    table = clocked(games, name, seed=seed, on_timeout=policy, max_timeouts=most)
+    table; chips are neither made nor lost by it; the log replays to the same table. A banking
+    player timed out before its bet has seen its first card: it pays exactly the minimum bet,
+    bet for it (`auto`) or lost to the banker (out of the hand, GEN-10); a finished table has
+    nothing left on it, its kitty back with the banker (SH-8)."""
+    banking = {"min_bet": MIN_BET} if "pontoon" in name else {}
+    table = clocked(games, name, seed=seed, on_timeout=policy, max_timeouts=most, **banking)
     chips = _chips(table)
     for _ in range(150):
         if table.is_over:
@@ -220,8 +224,30 @@ def test_timeouts_alone_always_move_the_table_on(
         assert verdict is not None and verdict.outcome is Outcome.ACCEPTED
         assert table.view(ADJUDICATOR) != before
         assert _chips(table) == chips
+        if banking and _before_its_bet(before):
+            assert _paid(verdict, before["to_act"]) == MIN_BET
     again = Table.replay(table.game, table.setup, table.history)
     assert again.view(ADJUDICATOR) == table.view(ADJUDICATOR)
+    if banking and table.is_over:
+        view = table.view(ADJUDICATOR)
+        assert view["on_table"] == 0 and view.get("kitty", 0) == 0
+
+
+MIN_BET = 3  # not the default 1, so that a cost of one chip is no accident
+
+
+def _before_its_bet(view: dict[str, Any]) -> bool:
+    """Does the banking table wait for a player that has its first card and no bet yet?"""
+    seat = view["to_act"]
+    first = view["hands"][str(seat)][0]
+    return view["phase"] == "bet" and seat != view["banker"] and not first["stake"]
+
+
+def _paid(verdict: Any, seat: int) -> int:
+    """What left `seat`'s balance in a verdict: its bets and what it paid (not a settlement)."""
+    return sum(
+        e.data["amount"] for e in verdict.events if e.kind == "transfer" and e.data["from"] == seat
+    )
 
 
 def _chips(table: Table) -> int:

@@ -24,6 +24,8 @@ POINTS = [
     "best-total-largest-not-over-21",
     "settle-moves-the-whole-stake",
     "buy-within-PO-5",
+    "forfeit-before-bet-costs-a-bet",
+    "smallest-bet-accepted",
 ]
 
 
@@ -127,7 +129,7 @@ def test_check_spec_and_prove_take_a_proofs_file_for_its_spec(
     proofs = DEFAULT_SPECS / "pontoon.proofs.yaml"
     assert main(["check-spec", str(proofs)]) == 0
     assert capsys.readouterr().out.endswith(
-        "ok: `pontoon`, 18 rules, 9 moves, 10 options, 6 properties\n"
+        "ok: `pontoon`, 18 rules, 9 moves, 10 options, 8 properties\n"
     )
     assert main(["prove", str(proofs), "--only", "buy-within-PO-5"]) == 0
     assert capsys.readouterr().out.splitlines()[-1] == "1 properties, 0 not proved"
@@ -159,7 +161,7 @@ def test_serve_refuses_a_property_that_does_not_type(
     with pytest.raises(SpecErrors) as caught:
         load_served_games(str(tmp_path))
     (error,) = caught.value.errors
-    assert error.file == str(proofs_path(path)) and error.path == "properties[6].claim"
+    assert error.file == str(proofs_path(path)) and error.path == f"properties[{len(POINTS)}].claim"
     assert WRONG_CLAIMS[name][1] in error.message
     assert main(["serve", "--specs", str(tmp_path), "--port", "0"]) == 2
     assert capsys.readouterr().err.startswith(f"referee serve: {proofs_path(path)}:")

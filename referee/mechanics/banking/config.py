@@ -10,6 +10,7 @@ from typing import Any
 from referee.errors import SpecError, SpecErrors
 from referee.mechanics.banking.kitty import Kitty, KittyPart, NoKitty
 from referee.model import Violation
+from referee.spec.clock_options import CLOCK
 from referee.spec.expr import BOOL, INT, Type
 from referee.spec.rules import RULEBOOK_ID, RuleBook, SpecExpression
 from referee.spec.schema import GameSpec, expression_at
@@ -24,12 +25,17 @@ SIZES = {"hand_size": 2, "bet_after_round": 1}
 # hand has the pack shuffled for the next (no default fits every game: `true`, each hand)
 EXPRESSIONS: dict[str, Type] = {"done": BOOL, "bust": BOOL, "settle": INT, "reshuffle": BOOL}
 # what a game may state; left out, it never happens: the banker never wins at once, the bank
-# never passes to a player (`rank` is what proofs compare hands by)
+# never passes to a player (`rank` is what proofs compare hands by), a player leaving the hand
+# before its bet pays nothing (a game with a play clock must state it: `_clock_needs`)
 OPTIONAL_EXPRESSIONS: dict[str, Type] = {
     "rank": INT,
     "banker_wins_at_once": BOOL,
     "takes_bank": BOOL,
+    "forfeit_before_bet": INT,
 }
+# GEN-10: the first card is dealt before the bets, so a player whose time runs out before it
+# bets has seen a card of the hand; a game whose tables have a play clock says what that costs
+CLOCK_NEEDS = ("forfeit_before_bet",)
 AT_ONCE_EXPRESSIONS: dict[str, Type] = {"instant": INT}  # with `banker_wins_at_once`: each pays
 KITTY_EXPRESSIONS: dict[str, Type] = {"shoot_settle": INT}  # the kitty part (`banking.kitty`)
 # the mechanic's own verdicts, whose ids and sentences the spec gives (`banking.violations`),
@@ -62,6 +68,7 @@ def read_config(spec: GameSpec, rules: RuleBook) -> dict[str, Any]:
         raise SpecErrors([error for error in sizes if error is not None])
     config: dict[str, Any] = dict(SIZES)
     try:
+        _clock_needs(spec, raw)
         for name, typ in EXPRESSIONS.items():
             config[name] = _expression(located, rules, raw, ("banking", name), typ)
         for name, typ in OPTIONAL_EXPRESSIONS.items():
@@ -123,6 +130,19 @@ def _kitty(spec: GameSpec, rules: RuleBook, raw: dict[str, Any]) -> KittyPart:
         )
     settle = _expression(located, rules, raw["kitty"], ("banking", "kitty", "shoot_settle"), INT)
     return Kitty(settle)
+
+
+def _clock_needs(spec: GameSpec, raw: dict[str, Any]) -> None:
+    """A game with a play clock (`clock:`) states what leaving the hand before the bet costs."""
+    if not isinstance(spec.located.data, dict) or CLOCK not in spec.located.data:
+        return
+    for name in CLOCK_NEEDS:
+        if name not in raw:
+            raise spec.located.error(
+                ("banking",),
+                f"a game with a play clock states `banking.{name}`: what a player whose time "
+                "runs out after its first card and before its bet pays the banker (GEN-10)",
+            )
 
 
 def _size_error(located: Located, raw: dict[str, Any], key: str, fixed: int) -> SpecError | None:

@@ -2,14 +2,17 @@
 
 - A player out of the hand (`on_timeout: forfeit`) loses what it has on the table, as a bust
   hand does: each of its hands' stakes goes to the banker, its shoot bets to the kitty, its
-  cards under the pack. Before it bets it simply sits the hand out. Play goes on with the next
+  cards under the pack. Before it bets it has seen its first card all the same: it pays the
+  banker what the spec says (`banking.forfeit_before_bet`, GEN-10: Pontoon's minimum bet), so
+  that a look at that card never buys a free way out of the hand. Play goes on with the next
   player; a hand no player is left in ends there. It is dealt in again with the next hand.
 - The banker cannot leave a hand it banks: in its turn it stands as it is. Between hands (or
   before its first kitty) a banker out of the hand gives up the bank: it passes to the next
   seat at the table, who deals the next hand.
 - Out of the table (its time ran out `max_timeouts` times): out of the hand, and dealt no hand
   again; a banker hands the bank on once its hand is over. Fewer than two seats left at the
-  table end it.
+  table end it, and the kitty goes back to the banker then (SH-8: no chip is left on a
+  finished table, GEN-6).
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ class Flow(Protocol):
     def advance(self, s: BankState, events: list[Event]) -> None: ...
     def bankers_turn(self, s: BankState, events: list[Event]) -> None: ...
     def end_hand(self, s: BankState, events: list[Event], played: bool = True) -> None: ...
+    def forfeit_before_bet(self, state: BankState, seat: int) -> int: ...
 
 
 def forfeit(flow: Flow, state: BankState, seat: int) -> Judgement:
@@ -61,6 +65,7 @@ def after_hand(s: BankState, kitty: KittyPart, events: list[Event]) -> None:
     seats are left at is over."""
     seated = s.seated()
     if len(seated) < 2:
+        kitty.leave(s, events)  # SH-8: back to the banker, as when it leaves the bank
         s.phase, s.to_act = OVER, None
         events.append(Event("table_over", {"seats": seated}))
     elif s.out[s.banker]:
@@ -69,6 +74,10 @@ def after_hand(s: BankState, kitty: KittyPart, events: list[Event]) -> None:
 
 def _player_leaves_the_hand(flow: Flow, s: BankState, seat: int, events: list[Event]) -> None:
     order = s.players()
+    if _before_its_bet(s, seat):
+        cost = flow.forfeit_before_bet(s, seat)
+        if cost:
+            events.append(transfer(s, seat, s.banker, cost, "forfeit before the bet"))
     s.out_of_hand[seat] = True
     for hand in s.hands[seat]:
         if hand.on_table:
@@ -93,6 +102,12 @@ def _player_leaves_the_hand(flow: Flow, s: BankState, seat: int, events: list[Ev
     else:
         flow.bankers_turn(s, events)
         flow.advance(s, events)
+
+
+def _before_its_bet(s: BankState, seat: int) -> bool:
+    """Is `seat` a player of the hand being bet on that has its first card and no bet yet?"""
+    first = s.hands[seat][0]
+    return s.phase == "bet" and bool(first.cards) and not first.stake and not first.settled
 
 
 def _banker_leaves_the_hand(flow: Flow, s: BankState, events: list[Event]) -> None:

@@ -145,6 +145,14 @@ class BankingMechanic(Mechanic[BankState]):
         expression = self.config[name]
         return expression(self.env(state, seat, hand, expression.reads))
 
+    def forfeit_before_bet(self, state: BankState, seat: int) -> int:
+        """What a player leaving the hand after its first card and before its bet pays the
+        banker (`banking.forfeit_before_bet`, GEN-10); left out, nothing. Never a gain: a
+        forfeit that paid the seat would favour it over every legal move."""
+        if self.config["forfeit_before_bet"] is None:
+            return 0
+        return max(0, int(self.value("forfeit_before_bet", state, seat, state.hands[seat][0])))
+
     def holds(self, name: str, state: BankState, seat: int, hand: Hand) -> bool:
         """An optional condition of the spec's (`banking.takes_bank`...); left out, it never holds."""
         return self.config[name] is not None and bool(self.value(name, state, seat, hand))
