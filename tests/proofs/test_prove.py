@@ -197,7 +197,8 @@ def test_pn13_without_its_span_yields_a_fourteen_card_counterexample(
         (
             "seq_base + size(cards) - 1 <= 14 and size(cards) <= 13",
             "seq_base + size(cards) - 1 <= 14",
-        )
+        ),
+        ("over: {cards: [11, 14]}", "over: {cards: [14, 14]}"),  # where the breach lies
     ]
     game = load_game(edited_spec("pontinho", tmp_path, "PN-13-fourteen", edits))
     prop = next(p for p in read_properties(game) if p.id == "sequence-at-most-thirteen-ranks")
