@@ -21,7 +21,14 @@ from referee.spec.registry import Game, load_game
 from .stacking import edited_spec, jokers, natural_sequence
 
 JOKER_RULES = ["same_rank_other_colour", "next_rank_same_suit"]
-PROPERTY_IDS = ["trio-three-suits", "sequence-no-joker-at-ends", "sequence-one-suit-consecutive"]
+PROPERTY_IDS = [
+    "trio-three-suits",
+    "sequence-no-joker-at-ends",
+    "sequence-one-suit-consecutive",
+    "sequence-at-most-thirteen-ranks",
+]
+# PN-13's span is a matter of long sequences (lay-offs make them): its sizes pass 13 cards
+SIZES = {"sequence-at-most-thirteen-ranks": (11, 14)}
 # the properties over the spec's expressions (tests/proofs/test_prove_expressions.py)
 EXPRESSION_PROPERTY_IDS = [
     "hand-points-never-negative",
@@ -89,10 +96,10 @@ def proofs(pontinho: Game) -> dict[str, list[Outcome]]:
 def test_the_spec_states_the_meld_properties_first(pontinho: Game) -> None:
     props = read_properties(pontinho)
     assert [p.id for p in props] == PROPERTY_IDS + EXPRESSION_PROPERTY_IDS
-    for index, prop in enumerate(props[:3]):
+    for index, prop in enumerate(props[: len(PROPERTY_IDS)]):
         assert list(prop.options["joker_rule"]) == JOKER_RULES
         assert prop.origin.path == f"properties[{index}].claim"
-        assert (prop.over, prop.min_size, prop.max_cards) == ("cards", 1, 10)
+        assert (prop.over, prop.min_size, prop.max_cards) == ("cards", *SIZES.get(prop.id, (1, 10)))
         assert prop.premise == "acceptance" and not prop.evaluations
 
 
@@ -104,7 +111,7 @@ def test_property_is_proved_for_both_joker_rules(
     assert [o.options["joker_rule"] for o in outcomes] == JOKER_RULES
     for outcome in outcomes:
         assert outcome.status == "proved", outcome.line()
-        assert outcome.sizes == outcome.property.max_cards
+        assert outcome.sizes == len(outcome.property.size_sets)
         assert outcome.counterexample == {} and outcome.replayed is None
         assert "proved" in outcome.line()
 
@@ -179,6 +186,39 @@ def test_a_broken_rule_yields_a_counterexample_the_engine_accepts(
         assert not verdict.accepted, outcome.line()
 
 
+def test_pn13_without_its_span_yields_a_fourteen_card_counterexample(
+    tmp_path: Path, pontinho: Game
+) -> None:
+    """Issue 25, B1: PN-13 without `size(cards) <= 13` accepts sequences of fourteen ranks (an
+    ace at each end, a joker beyond an end ace); the prover finds one, the engine under the
+    broken rule accepts it, and under the real rule refuses it. (Fourteen cards are no hand:
+    tests/mechanics/rummy/test_sequence_span.py plays such sequences as lay-offs.)"""
+    edits = [
+        (
+            "seq_base + size(cards) - 1 <= 14 and size(cards) <= 13",
+            "seq_base + size(cards) - 1 <= 14",
+        ),
+        ("over: {cards: [11, 14]}", "over: {cards: [14, 14]}"),  # where the breach lies
+    ]
+    game = load_game(edited_spec("pontinho", tmp_path, "PN-13-fourteen", edits))
+    prop = next(p for p in read_properties(game) if p.id == "sequence-at-most-thirteen-ranks")
+    outcomes = prove(game, prop)
+    assert [o.options["joker_rule"] for o in outcomes] == JOKER_RULES
+    for outcome in outcomes:
+        assert outcome.status == "counterexample" and outcome.replayed is True, outcome.line()
+        example = outcome.counterexample
+        cards = [Card.parse(c) for c in example["cards"]]
+        assert len(cards) == 14, outcome.line()
+        given = {
+            **prop.given,
+            **example["context"],
+            "options": pontinho.resolve_options(outcome.options),
+        }
+        turned = Card.parse(example["turned"])
+        assert game.mechanic.replay_accepts("sequence", given, cards, turned)
+        assert not pontinho.mechanic.replay_accepts("sequence", given, cards, turned)
+
+
 # --- unknown is never proved --------------------------------------------------------------
 
 
@@ -196,8 +236,8 @@ def test_prove_command_fails_when_the_solver_gives_up(capsys: pytest.CaptureFixt
     out, _ = capsys.readouterr()
     statuses = [line.split()[0] for line in out.splitlines() if "[" in line]
     # 2 option sets per meld property; 4 + 2 for the scoring ones, 2 + 2 for the re-entry ones
-    assert statuses == ["unknown"] * 16, out
-    assert "7 properties, 16 not proved" in out
+    assert statuses == ["unknown"] * 18, out
+    assert "8 properties, 18 not proved" in out
 
 
 def test_prove_command_succeeds_on_one_property(capsys: pytest.CaptureFixture[str]) -> None:
