@@ -77,6 +77,10 @@ GRACE_S = 5.0  # in-flight calls get this long to finish on shutdown
 STOP_WITHIN_S = GRACE_S + 10.0
 SIGNAL_POLL_S = 0.2  # how soon a stop signal is acted on, at the latest
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")  # the URLs libpq reads
+# how long a thread holding the GIL (parsing a large HTTP body, replaying a table) may keep the
+# event loop's thread waiting for it; Python's 5 ms default, paid at each of the loop's several
+# waits in a call, made a health check wait 300 ms beside one busy thread (tests/harden)
+SWITCH_INTERVAL_S = 0.0005
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -425,6 +429,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     configure_logging(args.log_level)  # once the command line holds: its errors are plain lines
     log_descriptor_limit(*raise_descriptor_limit(args.keep_fd_limit))
+    sys.setswitchinterval(SWITCH_INTERVAL_S)
     games = load_served_games(args.specs)
     with claim_store(args):
         return serve_until_stopped(args, config, games)
