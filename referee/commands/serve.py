@@ -428,15 +428,18 @@ def run(args: argparse.Namespace) -> int:
         print(f"referee serve: {problem}", file=sys.stderr)
         return 2
     configure_logging(args.log_level)  # once the command line holds: its errors are plain lines
-    log_descriptor_limit(*raise_descriptor_limit(args.keep_fd_limit))
+    descriptors = raise_descriptor_limit(args.keep_fd_limit)  # said once serving: no line before
     sys.setswitchinterval(SWITCH_INTERVAL_S)
     games = load_served_games(args.specs)
     with claim_store(args):
-        return serve_until_stopped(args, config, games)
+        return serve_until_stopped(args, config, games, descriptors)
 
 
 def serve_until_stopped(
-    args: argparse.Namespace, config: ServerConfig, games: dict[str, Game]
+    args: argparse.Namespace,
+    config: ServerConfig,
+    games: dict[str, Game],
+    descriptors: tuple[int, int, int],
 ) -> int:
     store = open_store(args)
     try:
@@ -490,6 +493,7 @@ def serve_until_stopped(
         metrics.port if metrics else None,
         key.key_id,
     )
+    log_descriptor_limit(*descriptors)
     print(f"referee listening on {args.host}:{port}", flush=True)
     if http_port is not None:
         print(f"referee http on http://{_url_host(args.host)}:{http_port}/", flush=True)

@@ -98,12 +98,12 @@ class Buckets:
 
     def wait_ms(self, key: object, cost: int = 1) -> int:
         """0 after taking `cost` tokens for `key`; else how long until they are there (none
-        taken)."""
+        taken). A cost of 0 takes nothing but is let through only while a token is there."""
         if self._rate.unlimited:
             return 0
         now = self._clock()
         tokens = self._tokens(key, now)
-        needed = min(cost, self._rate.burst)
+        needed = min(max(cost, 1), self._rate.burst)  # even a call costing 0 needs one there
         wait = (
             0 if tokens >= needed else math.ceil(1000 * (needed - tokens) / self._rate.per_second)
         )

@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import json
 import ssl
+import urllib.parse
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -227,14 +228,17 @@ async def _same_origin(request: web.Request, handler: Handler) -> web.StreamResp
     if request.method in SAFE_VERBS or not request.path.startswith(API_PREFIX):
         return await handler(request)
     origin = request.headers.get("Origin")
-    if origin is None or origin.lower() == own_origin(request) or carries_token(request.headers):
+    if origin is None or is_own(origin, request) or carries_token(request.headers):
         return await handler(request)
     return error_response(grpc.StatusCode.PERMISSION_DENIED, CROSS_ORIGIN)
 
 
-def own_origin(request: web.Request) -> str:
-    """The origin of the page this server serves, as the request reached it."""
-    return f"{request.scheme}://{request.host}".lower()
+def is_own(origin: str, request: web.Request) -> bool:
+    """Whether `origin` is the page's own: the host (and port) the request was sent to. The
+    scheme is not compared: behind a proxy that ends TLS, the page's is `https` and the
+    request's `http`."""
+    host = urllib.parse.urlsplit(origin).netloc
+    return bool(host) and host.lower() == request.host.lower()
 
 
 def carries_token(headers: Mapping[str, str]) -> bool:

@@ -21,7 +21,7 @@ def body(size: int) -> bytes:
     refused (400) for its last field."""
     numbers = ",".join(["0.5"] * (size // 4))
     return (
-        '{"move": {"type": "draw", "fields": {"junk": [' + numbers + ']}}, '
+        '{"move": {"type": "draw", "fields": {"junk": [' + numbers + "]}}, "
         '"expected_version": "not a number"}'
     ).encode()
 
@@ -29,9 +29,7 @@ def body(size: int) -> bytes:
 def post(port: int, path: str, payload: bytes) -> str:
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
     try:
-        connection.request(
-            "POST", path, body=payload, headers={"Content-Type": "application/json"}
-        )
+        connection.request("POST", path, body=payload, headers={"Content-Type": "application/json"})
         response = connection.getresponse()
         response.read()
         return str(response.status)

@@ -116,7 +116,9 @@ def test_a_costly_call_takes_its_cost_of_the_bucket(chain_of: Any, rpc: str) -> 
         else pb.GetRecordRequest(table_id=table_id)
     )
     codes = [chain.call(rpc, request) for _ in range(2)]
-    assert not isinstance(codes[0], grpc.StatusCode) or codes[0] != grpc.StatusCode.RESOURCE_EXHAUSTED
+    assert (
+        not isinstance(codes[0], grpc.StatusCode) or codes[0] != grpc.StatusCode.RESOURCE_EXHAUSTED
+    )
     assert codes[1] == grpc.StatusCode.RESOURCE_EXHAUSTED  # 1 + cost taken: no room for another
     # the control: as many views fit, each costing 1
     chain = chain_of(limits)
