@@ -36,6 +36,7 @@ CONNECTIONS = 1_100
 FD_LIMIT = 1_024
 ANSWER_WITHIN_S = 5.0
 TIMEOUT_S = 1  # the handshake timeout served here (the default is 5 s)
+CLOSED_WITHIN_S = 20  # the half-open connections are all closed by then (the issue: 25 s, 60 s)
 # `hard-limit` runs in `make harden` only: `make test` keeps to the attack and its control
 CASES = ["defended", "hard-limit", "control"] if STRICT else ["defended", "control"]
 ATTACKER = "127.0.0.2"
@@ -141,15 +142,16 @@ def test_half_open_connections_leave_room_for_a_new_client(case: str) -> None:
         flags += ["--handshake-timeout", str(TIMEOUT_S)]
     hard = FD_LIMIT if case == "hard-limit" else None
     with referee(*flags, preexec=limited(hard)) as served:
-        assert served.http_port is not None
+        http_port = served.http_port
+        assert http_port is not None
         grpc_port = int(served.address.rsplit(":", 1)[1])
         attack = half_open(grpc_port, HALF_GRPC, CONNECTIONS)
-        attack += half_open(served.http_port, HALF_HTTP, CONNECTIONS)
+        attack += half_open(http_port, HALF_HTTP, CONNECTIONS)
         answers: dict[str, bool] = {}
         began = time.monotonic()
         checks = [
             threading.Thread(target=lambda: answers.update(grpc=grpc_answered(served.address))),
-            threading.Thread(target=lambda: answers.update(http=http_answered(served.http_port))),
+            threading.Thread(target=lambda: answers.update(http=http_answered(http_port))),
         ]
         for check in checks:
             check.start()
@@ -158,6 +160,11 @@ def test_half_open_connections_leave_room_for_a_new_client(case: str) -> None:
         answered_s = time.monotonic() - began
         time.sleep(max(0.0, began + TIMEOUT_S + 1.5 - time.monotonic()))
         left_open = still_open(attack)
+        if case != "control":  # a loaded machine may close the last ones late: wait for them
+            while left_open and time.monotonic() < began + CLOSED_WITHIN_S:
+                time.sleep(0.5)
+                left_open = still_open(attack)
+        closed_s = time.monotonic() - began
         for sock in attack:
             sock.close()
     report(
@@ -166,7 +173,8 @@ def test_half_open_connections_leave_room_for_a_new_client(case: str) -> None:
             "connections opened": len(attack),
             "new client answered": answers,
             "answered within s": round(answered_s, 2),
-            f"still open {TIMEOUT_S + 1.5:g} s on": left_open,
+            "still open": left_open,
+            "all closed within s": round(closed_s, 1) if not left_open else None,
         },
     )
     assert len(attack) > FD_LIMIT  # the attack held more than the descriptors it had

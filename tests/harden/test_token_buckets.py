@@ -12,6 +12,7 @@ bucket is tests/server/test_quota_costs.py's.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 import grpc
 import pytest
@@ -39,7 +40,7 @@ def views_with(served: Served, table_id: str, tokens: Iterator[str]) -> dict[str
     codes: dict[str, int] = {}
     with grpc.insecure_channel(served.address) as channel:
         stub = RefereeStub(channel)
-        pending: list[grpc.Future] = []
+        pending: list[Any] = []  # grpc.Future, which typeshed does not know generic
         for token in tokens:
             request = pb.GetViewRequest(table_id=table_id)
             pending.append(stub.GetView.future(request, metadata=(("x-seat-token", token),)))
@@ -49,9 +50,10 @@ def views_with(served: Served, table_id: str, tokens: Iterator[str]) -> dict[str
     return codes
 
 
-def _count(pending: list[grpc.Future], codes: dict[str, int]) -> None:
+def _count(pending: list[Any], codes: dict[str, int]) -> None:
     for call in pending:
-        code = call.exception().code().name if call.exception() else "OK"
+        failed = call.exception()
+        code = failed.code().name if failed is not None else "OK"
         codes[code] = codes.get(code, 0) + 1
     pending.clear()
 
