@@ -30,7 +30,7 @@ HEALTH_PREFIX = "/grpc.health.v1.Health/"
 CREATE_TABLE = "/referee.v1.Referee/CreateTable"
 MAX_TRACKED = 100_000  # peers or tokens with a bucket; the least recently seen are forgotten
 SERVICE_PREFIX = "/referee.v1.Referee/"
-# what a call of each method costs of its buckets (any other: 1); docs/operations.md, "Quotas"
+# what a call of each method costs of its buckets (any other: 1); docs/deploying.md, "Quotas"
 COSTS = {
     "Adjudicate": 10,  # replays a whole record
     "Explain": 5,  # folds a table's log to a version
@@ -199,7 +199,11 @@ class LimitsInterceptor(grpc.aio.ServerInterceptor):
         a body); an Exhausted if the bucket has not got it."""
         wait = self._by_peer.wait_ms(peer, cost)
         if wait:
-            raise Exhausted(self._peer_refusal(), wait)
+            counts = f" (this request counts {cost})" if cost > 1 else ""
+            raise Exhausted(
+                f"too many requests from this address: at most {self._limits.peer_rate}{counts}",
+                wait,
+            )
 
     def tracked_tokens(self) -> int:
         """How many seat tokens have a bucket (each one that authenticated, recently)."""
@@ -211,8 +215,10 @@ class LimitsInterceptor(grpc.aio.ServerInterceptor):
         known = key is not None and (self._every_token or key in self._by_token)
         wait = self._by_token.wait_ms(key, cost) if known else 0
         if wait:
+            counts = f" (this request counts {cost})" if cost > 1 else ""
             raise Exhausted(
-                f"too many requests with this seat token: at most {limits.token_rate}", wait
+                f"too many requests with this seat token: at most {limits.token_rate}{counts}",
+                wait,
             )
         wait = self._creations.wait_ms(peer) if method == CREATE_TABLE else 0
         if wait:
@@ -222,9 +228,6 @@ class LimitsInterceptor(grpc.aio.ServerInterceptor):
 
     def _authenticated(self, key: object, cost: int) -> None:
         self._by_token.open(key, cost)
-
-    def _peer_refusal(self) -> str:
-        return f"too many requests from this address: at most {self._limits.peer_rate}"
 
     def _stream_slot(self, peer: str) -> _StreamSlot:
         return _StreamSlot(self._streams, peer, self._limits.streams_per_peer)
