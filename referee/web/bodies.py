@@ -12,7 +12,10 @@ too slow, not the message) costs its address a call, as a refused call does.
 
 Why not the HTTP server on a loop of its own: its calls go through the gRPC loop's handlers,
 quotas and Watch subscriptions, so every call and every event would hop between loops, while
-the loop was only ever held by reading and parsing, which this moves off it.
+the loop was only ever held by reading and parsing, which this moves off it. The thread still
+takes the GIL from the loop's thread; `serve` shortens the interpreter's switch interval
+(`SWITCH_INTERVAL_S`), so the loop waits for it a fraction of a millisecond, not 5 ms, each time
+(60 KB bodies parsed back to back: health p99 300 ms at 5 ms, 13 ms at 0.5 ms).
 """
 
 from __future__ import annotations

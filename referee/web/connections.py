@@ -22,17 +22,12 @@ class PeerConnections:
     def __init__(self, factory: Callable[[], asyncio.Protocol], most: int) -> None:
         self._factory, self._most = factory, most
         self._open: Counter[str] = Counter()
-        self.refused = 0  # connections closed as they opened, since the start
 
     def __call__(self) -> asyncio.Protocol:
         return _Counted(self, self._factory())
 
-    def open_from(self, host: str) -> int:
-        return self._open[host]
-
     def enter(self, host: str) -> bool:
         if self._most and self._open[host] >= self._most:
-            self.refused += 1
             return False
         self._open[host] += 1
         return True

@@ -19,7 +19,7 @@ import json
 import ssl
 import urllib.parse
 from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -58,6 +58,7 @@ CROSS_ORIGIN = (
     "or the operator's token"
 )
 BACKLOG = 128  # aiohttp's own
+AIOHTTP_KEEPALIVE_S = 3630.0  # aiohttp's own idle timeout (0 would close every idle connection)
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 
@@ -80,7 +81,6 @@ class HttpServer:
     listening: asyncio.Server
     bodies: Bodies
     port: int
-    connections: PeerConnections = field(repr=False)
 
     async def stop(self, _grace: float | None) -> None:
         self.listening.close()
@@ -102,14 +102,15 @@ async def start_http(
         limits.body_timeout_s,
     )
     # a client that goes away cancels its request: an open stream stops queueing for it; a
-    # connection idle (or still sending its headers) for header_timeout_s is closed (0: never);
-    # a body left unread is not read on: the connection closes after the answer
+    # connection idle (or still sending its headers) for header_timeout_s is closed (0: after
+    # aiohttp's own hour); a body left unread is not read on: the connection closes after the
+    # answer
     runner = web.AppRunner(
         application(chain, limits, bodies),
         access_log=None,
         handler_cancellation=True,
         shutdown_timeout=SHUTDOWN_S,
-        keepalive_timeout=limits.header_timeout_s,
+        keepalive_timeout=limits.header_timeout_s or AIOHTTP_KEEPALIVE_S,
         lingering_time=0,
     )
     await runner.setup()
@@ -130,7 +131,7 @@ async def start_http(
         bodies.close()
         raise
     bound = listening.sockets[0].getsockname()[1]
-    return HttpServer(runner, listening, bodies, int(bound), connections)
+    return HttpServer(runner, listening, bodies, int(bound))
 
 
 def application(chain: HandlerChain, limits: HttpLimits, bodies: Bodies) -> web.Application:
