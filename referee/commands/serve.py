@@ -241,6 +241,13 @@ def _add_connection_limits(group: argparse._ArgumentGroup) -> None:
         "(clients reconnect by themselves)",
     )
     group.add_argument(
+        "--max-grpc-connections",
+        type=non_negative,
+        default=0,
+        help="gRPC connections open at once, from all addresses (a new one past it is closed; "
+        "keep it under the descriptor limit so that the HTTP port and the store always get one)",
+    )
+    group.add_argument(
         "--max-connections-per-peer",
         type=non_negative,
         default=http.connections_per_peer,
@@ -307,6 +314,7 @@ def server_config(args: argparse.Namespace) -> ServerConfig:
         tls=tls,
         handshake_timeout_s=args.handshake_timeout,
         idle_timeout_s=args.idle_timeout,
+        max_connections=args.max_grpc_connections,
         http=http,
     )
 

@@ -11,7 +11,8 @@ A connection is bounded in time: one that has not finished its handshake (TLS, a
 HTTP/2 preface and settings) within `handshake_timeout_s` is closed, and so is one that has had no
 call for `idle_timeout_s` (a GOAWAY: a gRPC client reconnects by itself when it calls again),
 which also ends one that sent half a request and waits. gRPC's core cannot cap the connections
-of one address: that needs a proxy in front (the HTTP port caps them, `referee.web.connections`).
+of one address, only all of them (`max_connections`): a cap per address needs a proxy in front
+(the HTTP port has one, `referee.web.connections`).
 """
 
 from __future__ import annotations
@@ -125,6 +126,7 @@ class ServerConfig:
     tls: TlsFiles | None = None  # not set: plaintext
     handshake_timeout_s: float = HANDSHAKE_TIMEOUT_S  # 0: gRPC's own (120 s)
     idle_timeout_s: float = IDLE_TIMEOUT_S  # 0: never
+    max_connections: int = 0  # gRPC connections open at once, from everyone (0: no cap)
     http: HttpLimits = field(default_factory=HttpLimits)  # with `serve_http`
 
 
@@ -140,6 +142,8 @@ def channel_options(config: ServerConfig) -> list[tuple[str, int]]:
         options.append(("grpc.server_handshake_timeout_ms", _ms(config.handshake_timeout_s)))
     if config.idle_timeout_s:
         options.append(("grpc.max_connection_idle_ms", _ms(config.idle_timeout_s)))
+    if config.max_connections:  # past it, a new connection is closed as it opens
+        options.append(("grpc.max_allowed_incoming_connections", config.max_connections))
     return options
 
 
