@@ -37,10 +37,11 @@ def referee(
     *flags: str,
     undefended: str | None = None,
     preexec: Callable[[], None] | None = None,
+    quiet: bool = False,
 ) -> Iterator[Served]:
     """`referee serve --port 0 FLAGS` (add `--memory` or `--db`), stopped with SIGTERM after;
     `undefended`: with that defence taken out (`undefended.py`); `preexec`: run in the child
-    before it starts (a resource limit, say)."""
+    before it starts (a resource limit, say); `quiet`: its log (stderr) is dropped."""
     launcher = ["-m", "referee"]
     if undefended is not None:
         launcher = [str(Path(__file__).with_name("undefended.py")), undefended]
@@ -55,7 +56,12 @@ def referee(
         *flags,
     ]
     process = subprocess.Popen(
-        command, cwd=ROOT, stdout=subprocess.PIPE, text=True, preexec_fn=preexec
+        command,
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL if quiet else None,
+        text=True,
+        preexec_fn=preexec,
     )
     try:
         assert process.stdout is not None
