@@ -11,6 +11,7 @@ the others' variables (`REFEREE_MEMORY=1 referee serve --db x.db` keeps the tabl
 from __future__ import annotations
 
 import argparse
+import math
 import os
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -38,6 +39,17 @@ def non_negative(text: str) -> int:
     number = _integer(text)
     if number < 0:
         raise argparse.ArgumentTypeError(f"`{text}` is negative")
+    return number
+
+
+def seconds(text: str) -> float:
+    """A duration in seconds, `2.5`; 0 allowed (the flag says what it means)."""
+    try:
+        number = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"`{text}` is not a number of seconds") from None
+    if not math.isfinite(number) or number < 0:
+        raise argparse.ArgumentTypeError(f"`{text}` is not a number of seconds")
     return number
 
 

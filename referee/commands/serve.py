@@ -10,7 +10,11 @@ it has checked the database is durable (`referee.store.durability`); `--memory` 
 memory only.
 
 Limits (README, "Security and limits"): requests a second per address and per seat token, tables
-created per address, open Watch streams per address and per table, concurrent calls. Binding to
+created per address, open Watch streams per address and per table, concurrent calls; how long a
+connection may take over its handshake or its request's headers, or sit idle; HTTP bodies' sizes
+and deadline, HTTP connections per address. At start the descriptor soft limit is raised to the
+hard limit (each connection holds a descriptor; systemd's soft default is 1,024), said in the
+log (`--keep-fd-limit`: left as it is). Binding to
 an address other than loopback needs `--create-token` (or `--open-create`, said out loud), so
 that strangers cannot fill the store with tables.
 
@@ -27,6 +31,7 @@ import contextlib
 import errno
 import faulthandler
 import ipaddress
+import resource
 import signal
 import socket
 import sqlite3
@@ -35,14 +40,27 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from referee.commands.arguments import from_environment, non_negative, port, positive
+from referee.commands.arguments import from_environment, non_negative, port, positive, seconds
 from referee.errors import RefereeError, SpecErrors
 from referee.metrics import serve_metrics
 from referee.proofs.typecheck import property_errors
 from referee.records.signing import signing_key
-from referee.server.app import MAX_MESSAGE_BYTES, MAX_WORKERS, Server, ServerConfig, create_server
+from referee.server.app import (
+    HANDSHAKE_TIMEOUT_S,
+    IDLE_TIMEOUT_S,
+    MAX_MESSAGE_BYTES,
+    MAX_WORKERS,
+    Server,
+    ServerConfig,
+    create_server,
+)
 from referee.server.limits import Limits, Rate
-from referee.server.logging import configure_logging, log_started, log_stopped
+from referee.server.logging import (
+    configure_logging,
+    log_descriptor_limit,
+    log_started,
+    log_stopped,
+)
 from referee.server.tls import TlsFiles
 from referee.service import MAX_LIVE_TABLES, MAX_STREAMS_PER_TABLE, RefereeService
 from referee.spec.registry import DEFAULT_SPECS, Game, load_games
@@ -51,6 +69,7 @@ from referee.store.memory import MemoryStore
 from referee.store.postgres import PostgresStore, url_problem
 from referee.store.sqlite import SqliteStore
 from referee.store.sqlite_claim import ServingClaim
+from referee.web.gateway import HttpLimits
 
 GRACE_S = 5.0  # in-flight calls get this long to finish on shutdown
 # a shutdown not over this long after the signal prints every thread's stack and exits (status
@@ -58,6 +77,10 @@ GRACE_S = 5.0  # in-flight calls get this long to finish on shutdown
 STOP_WITHIN_S = GRACE_S + 10.0
 SIGNAL_POLL_S = 0.2  # how soon a stop signal is acted on, at the latest
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")  # the URLs libpq reads
+# how long a thread holding the GIL (parsing a large HTTP body, replaying a table) may keep the
+# event loop's thread waiting for it; Python's 5 ms default, paid at each of the loop's several
+# waits in a call, made a health check wait 300 ms beside one busy thread (tests/harden)
+SWITCH_INTERVAL_S = 0.0005
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -124,7 +147,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--log-level", default="info", choices=["debug", "info", "warning", "error"]
     )
+    parser.add_argument(
+        "--keep-fd-limit",
+        action="store_true",
+        help="leave the descriptor soft limit as it is (default: raised to the hard limit "
+        "at start, said in the log)",
+    )
     _add_limits(parser.add_argument_group("limits (0: none)"))
+    _add_connection_limits(parser.add_argument_group("connections and HTTP bodies (0: none)"))
     access = parser.add_argument_group("access")
     token = access.add_mutually_exclusive_group()
     token.add_argument(
@@ -194,6 +224,56 @@ def _add_limits(group: argparse._ArgumentGroup) -> None:
     )
 
 
+def _add_connection_limits(group: argparse._ArgumentGroup) -> None:
+    http = HttpLimits()
+    group.add_argument(
+        "--handshake-timeout",
+        type=seconds,
+        default=HANDSHAKE_TIMEOUT_S,
+        help="seconds a connection has to finish its handshake (gRPC: TLS and HTTP/2's "
+        "preface; HTTP: a request's headers; an idle HTTP connection is closed after as long)",
+    )
+    group.add_argument(
+        "--idle-timeout",
+        type=seconds,
+        default=IDLE_TIMEOUT_S,
+        help="seconds a gRPC connection may go without a call before it is closed "
+        "(clients reconnect by themselves)",
+    )
+    group.add_argument(
+        "--max-grpc-connections",
+        type=non_negative,
+        default=0,
+        help="gRPC connections open at once, from all addresses (a new one past it is closed; "
+        "keep it under the descriptor limit so that the HTTP port and the store always get one)",
+    )
+    group.add_argument(
+        "--max-connections-per-peer",
+        type=non_negative,
+        default=http.connections_per_peer,
+        help="open HTTP connections from one address (gRPC's cannot be capped: "
+        "use a proxy in front)",
+    )
+    group.add_argument(
+        "--max-body-bytes",
+        type=positive,
+        default=http.body_bytes,
+        help="largest HTTP request body (a move, a table's options)",
+    )
+    group.add_argument(
+        "--max-record-body-bytes",
+        type=positive,
+        default=http.record_bytes,
+        help="largest HTTP body of Adjudicate (a whole record)",
+    )
+    group.add_argument(
+        "--body-timeout",
+        type=seconds,
+        default=http.body_timeout_s,
+        help="seconds an HTTP request body has to arrive whole",
+    )
+
+
 def server_config(args: argparse.Namespace) -> ServerConfig:
     """The server's settings from the flags; a ValueError names the one that does not hold."""
     if (args.tls_cert is None) != (args.tls_key is None):
@@ -219,13 +299,38 @@ def server_config(args: argparse.Namespace) -> ServerConfig:
         token_rate=args.token_rate,
         create_rate=args.create_rate,
     )
+    http = HttpLimits(
+        body_bytes=args.max_body_bytes,
+        record_bytes=args.max_record_body_bytes,
+        body_timeout_s=args.body_timeout,
+        header_timeout_s=args.handshake_timeout,
+        connections_per_peer=args.max_connections_per_peer,
+    )
     return ServerConfig(
         max_message_bytes=args.max_message_bytes,
         max_workers=args.workers,
         limits=limits,
         create_token=create_token,
         tls=tls,
+        handshake_timeout_s=args.handshake_timeout,
+        idle_timeout_s=args.idle_timeout,
+        max_connections=args.max_grpc_connections,
+        http=http,
     )
+
+
+def raise_descriptor_limit(keep: bool) -> tuple[int, int, int]:
+    """Raise the descriptor soft limit to the hard limit (unless `keep`): the soft limit as it
+    was, as it is, and the hard limit."""
+    was, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    soft = was
+    if not keep and hard != resource.RLIM_INFINITY and was < hard:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+            soft = hard
+        except (ValueError, OSError):  # not allowed here: serve with what there is
+            pass
+    return was, soft, hard
 
 
 def _url_host(host: str) -> str:
@@ -331,13 +436,18 @@ def run(args: argparse.Namespace) -> int:
         print(f"referee serve: {problem}", file=sys.stderr)
         return 2
     configure_logging(args.log_level)  # once the command line holds: its errors are plain lines
+    descriptors = raise_descriptor_limit(args.keep_fd_limit)  # said once serving: no line before
+    sys.setswitchinterval(SWITCH_INTERVAL_S)
     games = load_served_games(args.specs)
     with claim_store(args):
-        return serve_until_stopped(args, config, games)
+        return serve_until_stopped(args, config, games, descriptors)
 
 
 def serve_until_stopped(
-    args: argparse.Namespace, config: ServerConfig, games: dict[str, Game]
+    args: argparse.Namespace,
+    config: ServerConfig,
+    games: dict[str, Game],
+    descriptors: tuple[int, int, int],
 ) -> int:
     store = open_store(args)
     try:
@@ -391,6 +501,7 @@ def serve_until_stopped(
         metrics.port if metrics else None,
         key.key_id,
     )
+    log_descriptor_limit(*descriptors)
     print(f"referee listening on {args.host}:{port}", flush=True)
     if http_port is not None:
         print(f"referee http on http://{_url_host(args.host)}:{http_port}/", flush=True)

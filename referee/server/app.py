@@ -6,6 +6,13 @@ the next move holds no thread (see `servicer.py`); unary calls run on a bounded 
 threads. `Server` drives it from synchronous code: `start()`, then `stop(grace)`. Every call
 passes the quotas first (`limits.py`), then, for CreateTable, the operator's token (`access.py`);
 an HTTP request passes the very same interceptors (`chain.py`), on the same loop.
+
+A connection is bounded in time: one that has not finished its handshake (TLS, and the client's
+HTTP/2 preface and settings) within `handshake_timeout_s` is closed, and so is one that has had no
+call for `idle_timeout_s` (a GOAWAY: a gRPC client reconnects by itself when it calls again),
+which also ends one that sent half a request and waits. gRPC's core cannot cap the connections
+of one address, only all of them (`max_connections`): a cap per address needs a proxy in front
+(the HTTP port has one, `referee.web.connections`).
 """
 
 from __future__ import annotations
@@ -14,7 +21,7 @@ import asyncio
 import threading
 from collections.abc import Coroutine
 from concurrent import futures
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
 import grpc
@@ -34,6 +41,10 @@ from referee.web.gateway import HttpLimits, HttpServer, start_http
 SERVICE_NAME = referee_pb2.DESCRIPTOR.services_by_name["Referee"].full_name
 MAX_MESSAGE_BYTES = 1 << 20  # 1 MiB: a whole game record fits many times over
 MAX_WORKERS = 16  # threads running unary calls (a Watch stream holds none)
+HANDSHAKE_TIMEOUT_S = 5.0
+IDLE_TIMEOUT_S = 60.0
+KEEPALIVE_MS = 60_000  # a ping after a minute of silence finds a peer that vanished with a stream
+KEEPALIVE_TIMEOUT_MS = 20_000
 Result = TypeVar("Result")
 
 
@@ -66,7 +77,11 @@ class Server:
         through the same handlers; the port bound. An OSError if it cannot listen."""
         assert self._chain is not None
         config = self._config
-        limits = HttpLimits(config.max_message_bytes, config.limits.concurrent_rpcs)
+        limits = replace(
+            config.http,
+            max_message_bytes=config.max_message_bytes,
+            concurrent_calls=config.limits.concurrent_rpcs,
+        )
         tls = config.tls.ssl_context() if config.tls else None
         self._http = self.run(start_http(self._chain, host, port, limits, tls))
         return self._http.port
@@ -109,6 +124,31 @@ class ServerConfig:
     limits: Limits = Limits()
     create_token: str | None = None  # set: CreateTable needs it (metadata `x-create-token`)
     tls: TlsFiles | None = None  # not set: plaintext
+    handshake_timeout_s: float = HANDSHAKE_TIMEOUT_S  # 0: gRPC's own (120 s)
+    idle_timeout_s: float = IDLE_TIMEOUT_S  # 0: never
+    max_connections: int = 0  # gRPC connections open at once, from everyone (0: no cap)
+    http: HttpLimits = field(default_factory=HttpLimits)  # with `serve_http`
+
+
+def channel_options(config: ServerConfig) -> list[tuple[str, int]]:
+    """The gRPC core's settings for `config`."""
+    options = [
+        ("grpc.max_receive_message_length", config.max_message_bytes),
+        ("grpc.so_reuseport", 0),  # a second referee on a busy port fails, not shares
+        ("grpc.keepalive_time_ms", KEEPALIVE_MS),
+        ("grpc.keepalive_timeout_ms", KEEPALIVE_TIMEOUT_MS),
+    ]
+    if config.handshake_timeout_s:
+        options.append(("grpc.server_handshake_timeout_ms", _ms(config.handshake_timeout_s)))
+    if config.idle_timeout_s:
+        options.append(("grpc.max_connection_idle_ms", _ms(config.idle_timeout_s)))
+    if config.max_connections:  # past it, a new connection is closed as it opens
+        options.append(("grpc.max_allowed_incoming_connections", config.max_connections))
+    return options
+
+
+def _ms(seconds: float) -> int:
+    return max(1, round(1000 * seconds))
 
 
 def create_server(
@@ -148,10 +188,7 @@ async def _build(
     aio_server = grpc.aio.server(
         interceptors=interceptors,
         maximum_concurrent_rpcs=config.limits.concurrent_rpcs or None,
-        options=[
-            ("grpc.max_receive_message_length", config.max_message_bytes),
-            ("grpc.so_reuseport", 0),  # a second referee on a busy port fails, not shares
-        ],
+        options=channel_options(config),
     )
     servicer = RefereeServicer(service, workers, config.create_token)
     add_referee_servicer(servicer, aio_server)  # parses its own requests

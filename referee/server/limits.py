@@ -2,13 +2,19 @@
 created per peer, open Watch streams per peer. Over a limit: RESOURCE_EXHAUSTED, with the wait
 in the `grpc-retry-pushback-ms` trailer (what gRPC's own retry policy reads).
 
-A peer is the client's address without its port: its connections share one quota. The checks
-run on the server's event loop, one at a time, so the counters need no lock. Health checks are
-never limited: a balancer must always hear the truth.
+A peer is the client's address without its port: its connections share one quota. A call costs
+its method's cost (`COSTS`: a replay, an explanation, a whole record cost more than a view) and
+one more for every `BYTES_PER_TOKEN` its request carries; the HTTP gateway charges the peer for
+the bodies it reads too (`charge`). A seat token has a bucket of its own only once it has
+authenticated (a call with it ended OK), kept under the token's digest: a token never seen to
+work costs its peer's bucket alone, so made-up tokens neither escape the peer's quota nor fill
+the memory. The checks run on the server's event loop, one at a time, so the counters need no
+lock. Health checks are never limited: a balancer must always hear the truth.
 """
 
 from __future__ import annotations
 
+import hashlib
 import math
 import time
 from collections import OrderedDict
@@ -23,6 +29,16 @@ from referee.server.metadata import TOKEN_HEADER, metadata_value
 HEALTH_PREFIX = "/grpc.health.v1.Health/"
 CREATE_TABLE = "/referee.v1.Referee/CreateTable"
 MAX_TRACKED = 100_000  # peers or tokens with a bucket; the least recently seen are forgotten
+SERVICE_PREFIX = "/referee.v1.Referee/"
+# what a call of each method costs of its buckets (any other: 1); docs/deploying.md, "Quotas"
+COSTS = {
+    "Adjudicate": 10,  # replays a whole record
+    "Explain": 5,  # folds a table's log to a version
+    "GetRecord": 5,  # exports a whole record, signed
+}
+BYTES_PER_TOKEN = 16 * 1024  # a request costs one more for each 16 KiB it carries
+# the methods whose OK answer proves the seat token sent with them (each refuses a wrong one)
+SEATED = frozenset({"Propose", "GetView", "GetRecord", "Explain", "Watch"})
 
 
 @dataclass(frozen=True)
@@ -71,29 +87,69 @@ class Limits:
 class Buckets:
     """One token bucket per key, the least recently used forgotten past `MAX_TRACKED` (a
     forgotten key starts full again: at worst a burst more for a client that cycles keys,
-    which the peer's own bucket still bounds)."""
+    which the peer's own bucket still bounds).
+
+    A call costing more than the burst is let through on a full bucket and leaves it in debt,
+    so a large request waits for its whole cost, however the burst is set."""
 
     def __init__(self, rate: Rate, clock: Callable[[], float] = time.monotonic) -> None:
         self._rate, self._clock = rate, clock
-        self._buckets: OrderedDict[str, tuple[float, float]] = OrderedDict()  # tokens, stamp
+        self._buckets: OrderedDict[object, tuple[float, float]] = OrderedDict()  # tokens, stamp
 
-    def wait_ms(self, key: str) -> int:
-        """0 after taking a token for `key`; else how long until one is there (none taken)."""
+    def wait_ms(self, key: object, cost: int = 1) -> int:
+        """0 after taking `cost` tokens for `key`; else how long until they are there (none
+        taken). A cost of 0 takes nothing but is let through only while a token is there."""
         if self._rate.unlimited:
             return 0
         now = self._clock()
+        tokens = self._tokens(key, now)
+        needed = min(max(cost, 1), self._rate.burst)  # even a call costing 0 needs one there
+        wait = (
+            0 if tokens >= needed else math.ceil(1000 * (needed - tokens) / self._rate.per_second)
+        )
+        self._put(key, tokens - cost if wait == 0 else tokens, now)
+        return wait
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._buckets
+
+    def open(self, key: object, cost: int = 1) -> None:
+        """Give `key` a bucket, `cost` already taken from it (if it has none)."""
+        if not self._rate.unlimited and key not in self._buckets:
+            self._put(key, float(self._rate.burst - cost), self._clock())
+
+    def _tokens(self, key: object, now: float) -> float:
         tokens, stamp = self._buckets.pop(key, (float(self._rate.burst), now))
-        tokens = min(float(self._rate.burst), tokens + (now - stamp) * self._rate.per_second)
-        wait = 0 if tokens >= 1 else math.ceil(1000 * (1 - tokens) / self._rate.per_second)
-        self._buckets[key] = (tokens - 1 if wait == 0 else tokens, now)
+        return min(float(self._rate.burst), tokens + (now - stamp) * self._rate.per_second)
+
+    def _put(self, key: object, tokens: float, now: float) -> None:
+        self._buckets[key] = (tokens, now)
         if len(self._buckets) > MAX_TRACKED:
             self._buckets.popitem(last=False)
-        return wait
+
+    def __len__(self) -> int:
+        return len(self._buckets)
+
+
+def cost(method: str, size: int) -> int:
+    """What a call of `method` (`/referee.v1.Referee/Explain`) with a request of `size` bytes
+    costs of its buckets."""
+    return COSTS.get(method.rpartition("/")[2], 1) + size // BYTES_PER_TOKEN
+
+
+def token_digest(token: str) -> bytes:
+    """The key of a seat token's bucket: its digest, never the token (which may be 7,000 made-up
+    characters, once each)."""
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).digest()
 
 
 def peer_address(context: grpc.aio.ServicerContext[Any, Any]) -> str:
     """`ipv4:10.0.0.7:53211` -> `ipv4:10.0.0.7`; `ipv6:[::1]:53211` -> `ipv6:[::1]`."""
-    peer = context.peer() or ""
+    return address_of(context.peer() or "")
+
+
+def address_of(peer: str) -> str:
+    """A peer as gRPC writes it without its port: the key of its address's quotas."""
     scheme, _, rest = peer.partition(":")
     if scheme in ("ipv4", "ipv6"):
         host, _, _ = rest.rpartition(":")
@@ -108,10 +164,18 @@ class Exhausted(Exception):
 
 
 class LimitsInterceptor(grpc.aio.ServerInterceptor):
-    def __init__(self, limits: Limits, clock: Callable[[], float] = time.monotonic) -> None:
-        self._limits = limits
+    def __init__(
+        self,
+        limits: Limits,
+        clock: Callable[[], float] = time.monotonic,
+        *,
+        every_token: bool = False,
+    ) -> None:
+        """`every_token`: every token string seen gets a bucket, unproven, as before issue 25
+        (the control of tests/harden/test_token_buckets.py: never for serving)."""
+        self._limits, self._every_token = limits, every_token
         self._by_peer = Buckets(limits.peer_rate, clock)
-        self._by_token = Buckets(limits.token_rate, clock)
+        self._by_token = Buckets(limits.token_rate, clock)  # authenticated tokens' digests only
         self._creations = Buckets(limits.create_rate, clock)
         self._streams: dict[str, int] = {}
 
@@ -122,29 +186,39 @@ class LimitsInterceptor(grpc.aio.ServerInterceptor):
         if handler is None or details.method.startswith(HEALTH_PREFIX):
             return handler
         token = metadata_value(details.invocation_metadata, TOKEN_HEADER)
+        key = (token if self._every_token else token_digest(token)) if token else None
+        call = _Call(self, details.method, key)
         if handler.unary_unary is not None:
-            return _unary(handler, self._checked(details.method, token))
+            return _unary(handler, call)
         if handler.unary_stream is not None:
-            return _stream(handler, self._checked(details.method, token), self._stream_slot)
+            return _stream(handler, call, self._stream_slot)
         return handler  # the referee has no client-streaming call
 
-    def _checked(self, method: str, token: str | None) -> Callable[[str], None]:
-        def check(peer: str) -> None:
-            self._admit(method, token, peer)
-
-        return check
-
-    def _admit(self, method: str, token: str | None, peer: str) -> None:
-        limits = self._limits
-        wait = self._by_peer.wait_ms(peer)
+    def charge(self, peer: str, cost: int) -> None:
+        """Take `cost` of `peer`'s bucket for work that is not a call (the HTTP gateway reading
+        a body); an Exhausted if the bucket has not got it."""
+        wait = self._by_peer.wait_ms(peer, cost)
         if wait:
+            counts = f" (this request counts {cost})" if cost > 1 else ""
             raise Exhausted(
-                f"too many requests from this address: at most {limits.peer_rate}", wait
+                f"too many requests from this address: at most {self._limits.peer_rate}{counts}",
+                wait,
             )
-        wait = self._by_token.wait_ms(token) if token else 0
+
+    def tracked_tokens(self) -> int:
+        """How many seat tokens have a bucket (each one that authenticated, recently)."""
+        return len(self._by_token)
+
+    def _admit(self, method: str, key: object, peer: str, cost: int) -> None:
+        limits = self._limits
+        self.charge(peer, cost)
+        known = key is not None and (self._every_token or key in self._by_token)
+        wait = self._by_token.wait_ms(key, cost) if known else 0
         if wait:
+            counts = f" (this request counts {cost})" if cost > 1 else ""
             raise Exhausted(
-                f"too many requests with this seat token: at most {limits.token_rate}", wait
+                f"too many requests with this seat token: at most {limits.token_rate}{counts}",
+                wait,
             )
         wait = self._creations.wait_ms(peer) if method == CREATE_TABLE else 0
         if wait:
@@ -152,8 +226,32 @@ class LimitsInterceptor(grpc.aio.ServerInterceptor):
                 f"too many tables created from this address: at most {limits.create_rate}", wait
             )
 
+    def _authenticated(self, key: object, cost: int) -> None:
+        self._by_token.open(key, cost)
+
     def _stream_slot(self, peer: str) -> _StreamSlot:
         return _StreamSlot(self._streams, peer, self._limits.streams_per_peer)
+
+
+class _Call:
+    """One call's passage through the quotas: admitted by its cost, and its seat token given a
+    bucket once the call proved it (it ended OK, or its stream opened)."""
+
+    def __init__(self, limits: LimitsInterceptor, method: str, key: object) -> None:
+        self._limits, self._method, self._key = limits, method, key  # the token's digest
+        self._cost = 1
+
+    def admit(self, peer: str, request: object) -> None:
+        size = len(request) if isinstance(request, bytes) else 0  # the wire handlers take bytes
+        self._cost = cost(self._method, size)
+        self._limits._admit(self._method, self._key, peer, self._cost)
+
+    def succeeded(self) -> None:
+        seated = self._method.startswith(SERVICE_PREFIX) and (
+            self._method[len(SERVICE_PREFIX) :] in SEATED
+        )
+        if self._key is not None and seated:
+            self._limits._authenticated(self._key, self._cost)
 
 
 class _StreamSlot:
@@ -179,13 +277,15 @@ async def _refuse(context: grpc.aio.ServicerContext[Any, Any], refused: Exhauste
     await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, refused.message)
 
 
-def _unary(handler: Any, check: Callable[[str], None]) -> Any:
+def _unary(handler: Any, call: _Call) -> Any:
     async def behavior(request: Any, context: grpc.aio.ServicerContext[Any, Any]) -> Any:
         try:
-            check(peer_address(context))
+            call.admit(peer_address(context), request)
         except Exhausted as refused:
             await _refuse(context, refused)
-        return await handler.unary_unary(request, context)
+        answer = await handler.unary_unary(request, context)  # a refusal raises
+        call.succeeded()
+        return answer
 
     return grpc.unary_unary_rpc_method_handler(
         behavior,
@@ -194,18 +294,19 @@ def _unary(handler: Any, check: Callable[[str], None]) -> Any:
     )
 
 
-def _stream(handler: Any, check: Callable[[str], None], slot: Callable[[str], _StreamSlot]) -> Any:
+def _stream(handler: Any, call: _Call, slot: Callable[[str], _StreamSlot]) -> Any:
     async def behavior(
         request: Any, context: grpc.aio.ServicerContext[Any, Any]
     ) -> AsyncIterator[Any]:
         peer = peer_address(context)
         try:
-            check(peer)
+            call.admit(peer, request)
             held = slot(peer)
         except Exhausted as refused:
             await _refuse(context, refused)
         try:
             async for answer in handler.unary_stream(request, context):
+                call.succeeded()  # the stream opened: its token is a seat's
                 yield answer
         finally:
             held.release()

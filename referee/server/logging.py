@@ -101,5 +101,14 @@ def log_started(
     )
 
 
+def log_descriptor_limit(was: int, soft: int, hard: int) -> None:
+    """The descriptors the process may hold (each connection holds one), and whether the start
+    raised the limit (`serve --keep-fd-limit`: not)."""
+    if soft > was:
+        log.info("descriptor_limit_raised", soft=soft, was=was, hard=hard)
+    else:
+        log.info("descriptor_limit", soft=soft, hard=hard)
+
+
 def log_stopped(reason: str) -> None:
     log.info("referee_stopped", version=__version__, reason=reason)

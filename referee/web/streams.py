@@ -25,6 +25,7 @@ from aiohttp import web
 from google.protobuf import message
 
 from referee.server.chain import HandlerChain
+from referee.web.bodies import Bodies
 from referee.web.context import CallAborted, HttpCallContext, metadata, peer
 from referee.web.messages import answer_data, request_message
 from referee.web.routes import Route
@@ -41,17 +42,21 @@ STREAM_HEADERS = {
 
 
 async def serve_stream(
-    chain: HandlerChain, route: Route, request: web.Request
+    chain: HandlerChain, route: Route, request: web.Request, bodies: Bodies
 ) -> web.StreamResponse:
     peername = request.transport.get_extra_info("peername") if request.transport else None
     context = HttpCallContext(metadata(request.headers), peer(peername))
-    query = list(request.query.items())
-    message_in = request_message(route, request.match_info, query, await request.read())
-    _resume(message_in, request.headers.get("Last-Event-ID"))
+    variables, query = dict(request.match_info), list(request.query.items())
+    last_id = request.headers.get("Last-Event-ID")
+
+    def parse(body: bytes) -> bytes:
+        message_in = request_message(route, variables, query, body)
+        _resume(message_in, last_id)
+        return message_in.SerializeToString()
+
+    raw = await bodies.request(chain, route, request, context.peer(), parse)
     handler = await chain.handler(route.rpc, context.invocation_metadata())
-    answers: AsyncGenerator[Any, None] = handler.unary_stream(
-        message_in.SerializeToString(), context
-    )
+    answers: AsyncGenerator[Any, None] = handler.unary_stream(raw, context)
     queue: asyncio.Queue[Any] = asyncio.Queue(maxsize=1)
     pump = asyncio.create_task(_pump(answers, queue, context))
     try:

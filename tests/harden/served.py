@@ -6,7 +6,7 @@ from __future__ import annotations
 import contextlib
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -17,6 +17,7 @@ ROOT = Path(__file__).resolve().parents[2]
 class Served:
     address: str
     pid: int
+    http_port: int | None = None  # with `--http 0`
 
     def _status(self, key: str) -> int:
         lines = Path(f"/proc/{self.pid}/status").read_text().splitlines()
@@ -32,12 +33,21 @@ class Served:
 
 
 @contextlib.contextmanager
-def referee(*flags: str) -> Iterator[Served]:
-    """`referee serve --port 0 FLAGS` (add `--memory` or `--db`), stopped with SIGTERM after."""
+def referee(
+    *flags: str,
+    undefended: str | None = None,
+    preexec: Callable[[], None] | None = None,
+    quiet: bool = False,
+) -> Iterator[Served]:
+    """`referee serve --port 0 FLAGS` (add `--memory` or `--db`), stopped with SIGTERM after;
+    `undefended`: with that defence taken out (`undefended.py`); `preexec`: run in the child
+    before it starts (a resource limit, say); `quiet`: its log (stderr) is dropped."""
+    launcher = ["-m", "referee"]
+    if undefended is not None:
+        launcher = [str(Path(__file__).with_name("undefended.py")), undefended]
     command = [
         sys.executable,
-        "-m",
-        "referee",
+        *launcher,
         "serve",
         "--port",
         "0",
@@ -45,12 +55,25 @@ def referee(*flags: str) -> Iterator[Served]:
         "warning",
         *flags,
     ]
-    process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, text=True)
+    process = subprocess.Popen(
+        command,
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL if quiet else None,
+        text=True,
+        preexec_fn=preexec,
+    )
     try:
         assert process.stdout is not None
         line = process.stdout.readline()
         assert "listening on" in line, line
-        yield Served("127.0.0.1:" + line.rsplit(":", 1)[1].strip(), process.pid)
+        http_port = None
+        if "--http" in flags:
+            http_line = process.stdout.readline()
+            assert "http on" in http_line, http_line
+            http_port = int(http_line.rstrip().rstrip("/").rsplit(":", 1)[1])
+        address = "127.0.0.1:" + line.rsplit(":", 1)[1].strip()
+        yield Served(address, process.pid, http_port)
     finally:
         process.terminate()
         process.communicate(timeout=30)

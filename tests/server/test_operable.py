@@ -8,6 +8,7 @@ import signal
 import socket
 import subprocess
 import sys
+import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -82,6 +83,9 @@ def test_the_metrics_count_verdicts_rejections_latency_commits_tables_and_stream
     assert sample(samples, "referee_live_tables") == 1
     assert sample(samples, "referee_watch_streams") == 1
     watcher.close()
+    deadline = time.monotonic() + 5  # the server hears of the cancel a moment later
+    while sample(scrape(metrics), "referee_watch_streams") and time.monotonic() < deadline:
+        time.sleep(0.01)
     assert sample(scrape(metrics), "referee_watch_streams") == 0
 
 

@@ -13,6 +13,7 @@ from referee.server.limits import Limits
 from referee.service import RefereeService
 from referee.spec.registry import Game
 from referee.store.memory import MemoryStore
+from referee.web.gateway import HttpLimits
 from tests.web.web_support import Http
 
 MAX_MESSAGE_BYTES = 64 * 1024  # as tests/server: small, so a test can send more
@@ -31,8 +32,15 @@ def limits() -> Limits:
 
 
 @pytest.fixture
-def server(service: RefereeService, limits: Limits) -> Iterator[tuple[Server, int]]:
-    config = ServerConfig(max_message_bytes=MAX_MESSAGE_BYTES, limits=limits)
+def http_limits() -> HttpLimits:
+    return HttpLimits()
+
+
+@pytest.fixture
+def server(
+    service: RefereeService, limits: Limits, http_limits: HttpLimits
+) -> Iterator[tuple[Server, int]]:
+    config = ServerConfig(max_message_bytes=MAX_MESSAGE_BYTES, limits=limits, http=http_limits)
     running, port = create_server(service, config=config)
     running.start()
     yield running, port
