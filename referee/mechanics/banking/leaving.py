@@ -11,8 +11,8 @@
   seat at the table, who deals the next hand.
 - Out of the table (its time ran out `max_timeouts` times): out of the hand, and dealt no hand
   again; a banker hands the bank on once its hand is over. Fewer than two seats left at the
-  table end it, and the kitty goes back to the banker then (SH-8: no chip is left on a
-  finished table, GEN-6).
+  table end it, and the kitty goes back to the banker then (no chip is left on a finished
+  table, GEN-6).
 """
 
 from __future__ import annotations
@@ -65,7 +65,7 @@ def after_hand(s: BankState, kitty: KittyPart, events: list[Event]) -> None:
     seats are left at is over."""
     seated = s.seated()
     if len(seated) < 2:
-        kitty.leave(s, events)  # SH-8: back to the banker, as when it leaves the bank
+        kitty.leave(s, events)  # back to the banker, as when it leaves the bank
         s.phase, s.to_act = OVER, None
         events.append(Event("table_over", {"seats": seated}))
     elif s.out[s.banker]:
