@@ -9,7 +9,7 @@ process serves a file, a second refuses to start (`referee.store.sqlite_claim`);
 it has checked the database is durable (`referee.store.durability`); `--memory` keeps them in
 memory only.
 
-Limits (README, "Security and limits"): requests a second per address and per seat token, tables
+Limits (docs/security.md): requests a second per address and per seat token, tables
 created per address, open Watch streams per address and per table, concurrent calls; how long a
 connection may take over its handshake or its request's headers, or sit idle; HTTP bodies' sizes
 and deadline, HTTP connections per address. At start the descriptor soft limit is raised to the

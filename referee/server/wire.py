@@ -2,7 +2,7 @@
 
 With the generated registration grpcio parses each request itself, and a request whose bytes are
 not the method's message ends as UNKNOWN (grpc.aio: "Unexpected DecodeError"; the sync server
-answers INTERNAL and keeps about 20 KB per such request, README "Security and limits"). Here every
+answers INTERNAL and keeps about 20 KB per such request, docs/security.md). Here every
 method's handler takes the raw bytes (`request_deserializer=None`) and parses them: bytes that are
 not the message are INVALID_ARGUMENT "the request is not a valid `ProposeRequest`", logged as any
 refused request. Method names, messages and streaming kinds are those of the proto: the public

@@ -1,4 +1,4 @@
-"""The figures of README "Security and limits" on undeserializable requests, measured again.
+"""The figures of docs/security.md on undeserializable requests, measured again.
 
     .venv/bin/python tests/fuzz/garbage_rss.py [--requests 20000] [--bare-sync]
 

@@ -2,7 +2,7 @@
 
 The control is the generated registration (`add_RefereeServicer_to_server`, grpcio parsing the
 request): the same bytes end as UNKNOWN "Unexpected DecodeError" on grpc.aio (and as INTERNAL on
-the sync server, which also keeps about 20 KB of each: README "Security and limits").
+the sync server, which also keeps about 20 KB of each: docs/security.md).
 """
 
 from __future__ import annotations
