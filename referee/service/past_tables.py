@@ -12,10 +12,8 @@ log again up to the version it rewinds to.
 
 from __future__ import annotations
 
-import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TypeVar, overload
 
 import structlog
 
@@ -30,10 +28,6 @@ from referee.spec.registry import Game
 from referee.store.base import Proposal, Snapshot, Store
 
 log = structlog.get_logger("referee.service")
-
-T = TypeVar("T")
-# how long a fold holds the GIL before it lets a thread waiting for it run (`Yielding`)
-YIELD_EVERY_S = 0.001
 
 
 @dataclass(frozen=True)
@@ -58,7 +52,7 @@ def table_at(
     past = None if stored is None else _restored(store, game, setup, table_id, version, stored)
     if past is None:
         moves = store.moves_between(table_id, 0, version)
-        whole = Yielding([*map(_logged, moves)])
+        whole = [*map(_logged, moves)]
         past = PastTable(Table.replay(game, setup, whole), len(moves), len(moves))
     if past.table.version != version:
         raise RefereeError(
@@ -79,7 +73,7 @@ def _restored(
         earlier.append(store.moves_between(table_id, 0, skipped))
         return [*map(_logged, earlier[0])]
 
-    moves = Yielding(StoredLog(skipped, map(_logged, later), read_earlier))
+    moves = StoredLog(skipped, map(_logged, later), read_earlier)
     try:
         table = snapshot.restore(game, setup, stored.data, moves)
     except SnapshotError as refused:  # loading the table warned of its latest: not each Explain
@@ -87,37 +81,6 @@ def _restored(
         return None
     read = len(later) + sum(map(len, earlier))
     return PastTable(table, version - stored.version, read)
-
-
-class Yielding(Sequence[T]):
-    """A log whose entries, read in order (as a fold reads them), let the other threads run
-    every `YIELD_EVERY_S`: a thread folding a log holds the GIL, which the event loop (every
-    call's transport, the health check) then waits for up to a switch interval (5 ms) each time
-    it wants it; it waits a millisecond instead (with four spectators looping on Explain, the
-    health check's p99 went from some 30 ms to some 15 ms, Explain took 1.5 times as long)."""
-
-    def __init__(self, entries: Sequence[T]) -> None:
-        self._entries = entries
-
-    def __len__(self) -> int:
-        return len(self._entries)
-
-    @overload
-    def __getitem__(self, index: int) -> T: ...
-    @overload
-    def __getitem__(self, index: slice) -> Sequence[T]: ...
-    def __getitem__(self, index: int | slice) -> T | Sequence[T]:
-        if isinstance(index, slice):
-            return Yielding(self._entries[index])
-        return self._entries[index]
-
-    def __iter__(self) -> Iterator[T]:
-        yielded = time.perf_counter()
-        for entry in self._entries:
-            if time.perf_counter() - yielded > YIELD_EVERY_S:
-                time.sleep(0)  # gives up the GIL to a thread that waits for it, if any
-                yielded = time.perf_counter()
-            yield entry
 
 
 def _logged(stored: Proposal) -> tuple[int, Move]:
