@@ -25,11 +25,12 @@ from pathlib import Path
 
 import grpc
 import pytest
-from grpc_health.v1 import health_pb2, health_pb2_grpc
+from grpc_health.v1 import health_pb2
 
 from referee.api.v1 import referee_pb2 as pb
 from referee.api.v1.referee_pb2_grpc import RefereeStub
 from referee_client import RefereeClient
+from tests.harden.health import health_checks, p99
 from tests.harden.report import SCALE, STRICT, report
 from tests.harden.served import ROOT, Served, referee
 
@@ -56,11 +57,6 @@ def served() -> Iterator[Served]:
         str(STREAMS),
     ) as running:
         yield running
-
-
-def p99(latencies: list[float]) -> float:
-    ordered = sorted(latencies)
-    return 1000 * ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
 
 
 def well_behaved(address: str, seconds: float) -> tuple[list[float], list[str]]:
@@ -95,18 +91,6 @@ def well_behaved(address: str, seconds: float) -> tuple[list[float], list[str]]:
     for thread in threads:
         thread.join()
     return latencies, errors
-
-
-def health_checks(address: str, stop: threading.Event) -> tuple[list[float], set[int]]:
-    latencies, statuses = [], set()
-    with grpc.insecure_channel(address) as channel:
-        health = health_pb2_grpc.HealthStub(channel)
-        while not stop.is_set():
-            began = time.perf_counter()
-            statuses.add(health.Check(health_pb2.HealthCheckRequest(), timeout=5).status)
-            latencies.append(time.perf_counter() - began)
-            time.sleep(0.01)
-    return latencies, statuses
 
 
 def test_abuse_leaves_health_and_honest_clients_alone(served: Served) -> None:

@@ -27,7 +27,7 @@ from pathlib import Path
 
 import grpc
 import pytest
-from grpc_health.v1 import health_pb2, health_pb2_grpc
+from grpc_health.v1 import health_pb2
 
 from referee.api.v1 import referee_pb2 as pb
 from referee.api.v1.referee_pb2_grpc import RefereeStub
@@ -41,6 +41,7 @@ from referee.service.past_tables import PastTable, table_at
 from referee.service.referee_service import SNAPSHOT_EVERY
 from referee.spec.registry import Game
 from referee.store.sqlite import SqliteStore
+from tests.harden.health import health_checks_for, p99
 from tests.harden.long_tables import played
 from tests.harden.report import SCALE, STRICT, report, scaled
 from tests.harden.served import ROOT, Served, referee
@@ -188,28 +189,10 @@ def test_explain_over_grpc_is_the_whole_log_s_and_costs_as_much_late_as_early(
         assert figures["Explain first ms"] / figures["GetView ms"] < 20
 
 
-def p99_ms(latencies: list[float]) -> float:
-    ordered = sorted(latencies)
-    return round(1000 * ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))], 2)
-
-
-def health_checks(address: str, seconds: float) -> tuple[list[float], set[int]]:
-    latencies, statuses = [], set()
-    with grpc.insecure_channel(address) as channel:
-        health = health_pb2_grpc.HealthStub(channel)
-        end = time.perf_counter() + seconds
-        while time.perf_counter() < end:
-            began = time.perf_counter()
-            statuses.add(health.Check(health_pb2.HealthCheckRequest(), timeout=5).status)
-            latencies.append(time.perf_counter() - began)
-            time.sleep(0.01)
-    return latencies, statuses
-
-
 def test_spectators_looping_on_explain_leave_the_health_check_alone(
     served: Served, long_table: LongTable
 ) -> None:
-    alone, _ = health_checks(served.address, SECONDS)
+    alone, _ = health_checks_for(served.address, SECONDS)
     spectators = subprocess.Popen(
         [
             sys.executable,
@@ -226,15 +209,15 @@ def test_spectators_looping_on_explain_leave_the_health_check_alone(
     )
     try:
         time.sleep(0.5)  # the spectators are looping
-        beside, statuses = health_checks(served.address, SECONDS)
+        beside, statuses = health_checks_for(served.address, SECONDS)
     finally:
         told = json.loads(spectators.communicate(timeout=120)[0])
     figures = {
         "spectators": SPECTATORS,
         "explains": sum(told["calls"]),
         "explains a second": round(sum(told["calls"]) / (SECONDS + 1), 1),
-        "health p99 alone ms": p99_ms(alone),
-        "health p99 beside ms": p99_ms(beside),
+        "health p99 alone ms": round(p99(alone), 2),
+        "health p99 beside ms": round(p99(beside), 2),
         "health checks": len(beside),
     }
     report("explain loops", figures)

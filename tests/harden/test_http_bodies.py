@@ -19,11 +19,11 @@ import threading
 import time
 from pathlib import Path
 
-import grpc
 import pytest
-from grpc_health.v1 import health_pb2, health_pb2_grpc
+from grpc_health.v1 import health_pb2
 
 from referee_client import RefereeClient
+from tests.harden.health import health_checks, p99
 from tests.harden.report import SCALE, STRICT, report
 from tests.harden.served import ROOT, referee
 
@@ -31,23 +31,6 @@ SECONDS = 2.0 * SCALE
 FLOODERS = 2
 LARGE, WITHIN = 829 * 1024, 60 * 1024  # the bodies; bodies the bound lets through
 HERE = Path(__file__).resolve().parent
-
-
-def p99(latencies: list[float]) -> float:
-    ordered = sorted(latencies)
-    return 1000 * ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
-
-
-def health_checks(address: str, stop: threading.Event) -> tuple[list[float], set[int]]:
-    latencies, statuses = [], set()
-    with grpc.insecure_channel(address) as channel:
-        health = health_pb2_grpc.HealthStub(channel)
-        while not stop.is_set():
-            began = time.perf_counter()
-            statuses.add(health.Check(health_pb2.HealthCheckRequest(), timeout=10).status)
-            latencies.append(time.perf_counter() - began)
-            time.sleep(0.01)
-    return latencies, statuses
 
 
 def flood(address: str, http_port: int, size: int) -> tuple[dict[str, int], list[float]]:
