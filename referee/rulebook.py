@@ -415,8 +415,9 @@ Reading the rules:
   does not hold, a malformed card code or field, an unknown move type or meld, a seat that does not
   exist, or a move after the game is over (RULES.md GEN-8). Card codes and seat numbers: [../cards.md](../cards.md).
 - **Judged on** names a move type, or a checkpoint of the mechanic (a meld kind such as `trio`,
-  `take`, `card`, `scoring`: [the README](../../README.md#design)); a rule is judged before the move's
-  effects unless it says after. `when` guards it, `require` must hold, both in the spec language.
+  `take`, `card`, `scoring`: [design.md](../design.md#a-game-is-its-spec)); a rule is judged
+  before the move's effects unless it says after. `when` guards it, `require` must hold, both in
+  the spec language.
 - A **fix** is what a rejection by the rule offers to mend the move (`Violation.fix`): its kind
   (`play_one_of`, `amount_range`, ...: `referee/spec/fixes.py`) and each value's expression, in the
   spec language, evaluated where the rule is broken.

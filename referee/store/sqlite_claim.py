@@ -87,7 +87,7 @@ def served_elsewhere(database: Path, holder: int | None) -> str:
     return (
         f"`{database}` is served by another referee process{pid}: one SQLite file serves one "
         "process; to run several, share a PostgreSQL database, "
-        '`referee serve --store postgresql://...` (README, "PostgreSQL")'
+        "`referee serve --store postgresql://...` (docs/deploying.md)"
     )
 
 

@@ -69,7 +69,7 @@ def test_a_second_server_on_the_file_refuses_the_first_serves_on(tmp_path: Path)
             f"referee serve: `{db}` is served by another referee process "
             f"(pid {first.process.pid}): one SQLite file serves one process; to run several, "
             "share a PostgreSQL database, `referee serve --store postgresql://...` "
-            '(README, "PostgreSQL")'
+            "(docs/deploying.md)"
         ]
         table = open_table(first.stub)
         assert table.propose(1, "draw", move_id="m-1").outcome == pb.OUTCOME_ACCEPTED
