@@ -25,7 +25,8 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from referee_client import RefereeClient
 from tests.harden.report import SCALE, STRICT, report
-from tests.harden.served import ROOT, referee
+from tests.harden.served import referee
+from tests.support.served import ROOT
 
 SECONDS = 2.0 * SCALE
 FLOODERS = 2

@@ -21,6 +21,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.support import served
+
 ROOT = Path(__file__).resolve().parents[2]
 GAMES = ["pontinho", "pontoon", "shoot_pontoon", "taradinho", "tarocchi_piedicavallo"]
 NOT_SOURCE = (
@@ -44,6 +46,7 @@ import grpc
 import referee
 from referee.api.v1 import referee_pb2 as pb, referee_pb2_grpc
 from google.protobuf import json_format
+from tests.support import served
 
 channel = grpc.insecure_channel(sys.argv[1])
 stub = referee_pb2_grpc.RefereeStub(channel)
@@ -172,13 +175,12 @@ def test_the_installed_referee_serves_the_five_games_and_plays_a_move(
     installed: Path, empty: Path
 ) -> None:
     assert run([str(installed / "referee"), "--version"], cwd=empty).strip() == "referee 0.1.0"
-    with subprocess.Popen(
-        [str(installed / "referee"), "serve", "--port", "0", "--memory"],
+    with served.start(
+        "--memory",
+        program=[str(installed / "referee")],
         cwd=empty,
         env=_clean_env(),
-        stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
-        text=True,
     ) as server:
         try:
             assert server.stdout is not None

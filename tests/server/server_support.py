@@ -6,7 +6,6 @@ from __future__ import annotations
 import contextlib
 import signal
 import subprocess
-import sys
 import tempfile
 import threading
 import time
@@ -30,9 +29,10 @@ from referee.spec.registry import Game
 from referee.store.base import Store
 from referee_client import RefereeClient
 from tests.named_fields import named_fields
+from tests.support import served
 
 MAX_MESSAGE_BYTES = 64 * 1024  # the test server's limit (the real default is 1 MiB)
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = served.ROOT
 START_TIMEOUT_S = 30
 
 # Seat 1 (after the dealer, seat 0) acts first; every hand is distinct from the others and from
@@ -56,17 +56,8 @@ class ServerProcess:
         where = ["--db", str(db)] if db is not None else list(store)
         # read back when a stop goes wrong; closed by `stop`
         self.log = tempfile.TemporaryFile(mode="w+")  # noqa: SIM115
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "referee", "serve", "--port", "0", *where, "--allow-stacked"],
-            cwd=ROOT,
-            stdout=subprocess.PIPE,
-            stderr=self.log,
-            text=True,
-        )
-        assert self.process.stdout is not None
-        line = self.process.stdout.readline().strip()  # blocks until the port is bound
-        assert line.startswith("referee listening on 127.0.0.1:"), line
-        self.address = line.rsplit(" ", 1)[1]
+        self.process = served.start(*where, "--allow-stacked", stderr=self.log)
+        self.address = served.address(self.process)  # blocks until the port is bound
         self.channel = grpc.insecure_channel(self.address)
         grpc.channel_ready_future(self.channel).result(timeout=START_TIMEOUT_S)
         self.stub = RefereeStub(self.channel)

@@ -24,6 +24,7 @@ from referee.server.convert import data_to_struct
 from referee.service import RefereeService
 from referee.spec.registry import Game
 from referee.store.sqlite import SqliteStore
+from tests.support.served import start as start_referee
 
 from server_support import GOING_OUT_DEAL, GOING_OUT_MELDS, ROOT, START_TIMEOUT_S, open_table
 from test_server_watch import Watcher
@@ -133,23 +134,12 @@ def free_port() -> int:
 
 def test_serve_logs_its_start_and_stop_and_serves_metrics(tmp_path: Path) -> None:
     metrics_port = free_port()
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "referee",
-            "serve",
-            "--port",
-            "0",
-            "--db",
-            str(tmp_path / "referee.db"),
-            "--metrics-port",
-            str(metrics_port),
-        ],
-        cwd=ROOT,
-        stdout=subprocess.PIPE,
+    process = start_referee(
+        "--db",
+        str(tmp_path / "referee.db"),
+        "--metrics-port",
+        str(metrics_port),
         stderr=subprocess.PIPE,
-        text=True,
     )
     try:
         assert process.stdout is not None and process.stderr is not None
