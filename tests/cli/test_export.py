@@ -18,7 +18,7 @@ from referee.service import RefereeService
 from referee.spec.registry import Game
 from referee.spec.versions import rules_version
 from referee.store.sqlite import SqliteStore
-from tests.games import shipped_games
+from tests.support.games import shipped_games
 
 GAMES = sorted(shipped_games())
 

@@ -33,7 +33,7 @@ from referee.store.sqlite import SqliteStore
 from referee_client.client import RefereeClient, TableHandle
 from tests.harden.ledger import Ledger, draw_or_discard
 from tests.harden.report import report, scaled
-from tests.server.server_support import START_TIMEOUT_S, ServerProcess
+from tests.support.server import START_TIMEOUT_S, ServerProcess
 
 SEED = 20261201
 MOVES = scaled(150)  # acknowledged moves, over all tables

@@ -22,7 +22,7 @@ from referee.model import ADJUDICATOR, Move
 from referee.proofs.prover import Outcome, Property, prove, read_properties
 from referee.spec.registry import DEFAULT_SPECS, Game, load_game
 from referee.spec.rules import SpecExpression
-from tests.mechanic_of import mechanic_of
+from tests.support.mechanic_of import mechanic_of
 
 from .stacking import Edits, edited_spec, jokers, natural_cards, natural_sequence
 

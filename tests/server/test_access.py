@@ -20,19 +20,14 @@ from referee.spec.registry import Game
 from referee.store.memory import MemoryStore
 from referee_client import RefereeClient
 from tests.support import served
-
-from server_support import serving as support_serving
-from server_support import status_of
+from tests.support.server import serving as support_serving
+from tests.support.server import status_of
 
 SECRET = "the-operator's-secret"
 
 
 def serving(games: dict[str, Game], config: ServerConfig) -> contextlib.AbstractContextManager[str]:
-    # mypy does not find `server_support` (a folder pytest puts on sys.path): its types are Any
-    server: contextlib.AbstractContextManager[str] = support_serving(
-        RefereeService(MemoryStore(), games), config
-    )
-    return server
+    return support_serving(RefereeService(MemoryStore(), games), config)
 
 
 def test_create_table_needs_the_operators_token(games: dict[str, Game]) -> None:

@@ -16,8 +16,7 @@ from referee.api.v1 import referee_pb2 as pb
 from referee.cli import build_parser
 from referee.commands.serve import claim_store
 from tests.support import served
-
-from server_support import START_TIMEOUT_S, ServerProcess, open_table
+from tests.support.server import START_TIMEOUT_S, ServerProcess, open_table
 
 # `referee serve` with `claim_store` replaced by no claim at all: the control
 UNCLAIMED = (

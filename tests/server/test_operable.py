@@ -25,9 +25,14 @@ from referee.service import RefereeService
 from referee.spec.registry import Game
 from referee.store.sqlite import SqliteStore
 from tests.support.served import start as start_referee
-
-from server_support import GOING_OUT_DEAL, GOING_OUT_MELDS, ROOT, START_TIMEOUT_S, open_table
-from test_server_watch import Watcher
+from tests.support.server import (
+    GOING_OUT_DEAL,
+    GOING_OUT_MELDS,
+    ROOT,
+    START_TIMEOUT_S,
+    StubWatcher,
+    open_table,
+)
 
 Samples = dict[tuple[str, frozenset[tuple[str, str]]], float]
 
@@ -69,7 +74,7 @@ def test_the_metrics_count_verdicts_rejections_latency_commits_tables_and_stream
 ) -> None:
     stub, metrics, _ = served
     table = open_table(stub)
-    watcher = Watcher(table, None)
+    watcher = StubWatcher(table, None)
     assert table.propose(1, "draw").outcome == 1  # ACCEPTED
     rejected = table.propose(2, "draw")  # not seat 2's turn
     assert rejected.violations
@@ -109,13 +114,13 @@ def test_a_stream_open_at_shutdown_ends_unavailable_a_finished_one_ok(
     finished = open_table(
         stub, GOING_OUT_DEAL, scores={0: 99, 2: 99}, options=data_to_struct({"reentry": "none"})
     )
-    over = Watcher(finished, None)
+    over = StubWatcher(finished, None)
     finished.propose(1, "draw")
     finished.propose(1, "go_out", melds=GOING_OUT_MELDS, discard="KD")
     over.thread.join(timeout=5)
     table = open_table(stub)
     table.propose(1, "draw")
-    live = Watcher(table, 1)
+    live = StubWatcher(table, 1)
     live.wait_for(1)
     service.close()  # as `serve` does on SIGTERM, before the server stops
     live.thread.join(timeout=5)

@@ -21,8 +21,8 @@ from referee.mechanics.rummy.state import TURNED
 from referee.proofs.encode import decode, encode_full, lift
 from referee.spec.expr import BOOL, EvalError, TypedExpr
 from referee.spec.expr.symbolic import STRINGS, SymCard, SymList
-from tests.games import shipped_games
-from tests.mechanic_of import mechanic_of
+from tests.support.games import shipped_games
+from tests.support.mechanic_of import mechanic_of
 
 GAME = shipped_games()["pontinho"]
 MECHANIC = mechanic_of(GAME, RummyMechanic)
