@@ -23,6 +23,7 @@ from tests.support.games import shipped_games
 GAMES = sorted(shipped_games())
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", GAMES)
 def test_an_exported_record_replays_to_its_result(
     name: str, tmp_path: Path, games: dict[str, Game], capsys: pytest.CaptureFixture[str]

@@ -27,7 +27,7 @@ from tests.support.postgres_server import fresh_database
 from tests.support.server import SEAT_3_CLAIM, TARADINHO_DEAL
 
 # the module's tests share its processes: one worker runs them all
-pytestmark = pytest.mark.xdist_group("cluster-failures")
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("cluster-failures")]
 
 MOVES = scaled(1000)  # acknowledged, over all tables
 TABLES = 4  # each played by a client thread of its own, through every process in turn

@@ -22,7 +22,7 @@ from tests.harden.ledger import draw_or_discard
 from tests.support.postgres_server import fresh_database
 
 # the module's tests share its processes: one worker runs them all
-pytestmark = pytest.mark.xdist_group("cluster-one-truth")
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("cluster-one-truth")]
 
 ROUNDS = scaled(200)
 CLIENTS = 16

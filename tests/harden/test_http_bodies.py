@@ -28,6 +28,8 @@ from tests.harden.report import SCALE, STRICT, report
 from tests.harden.served import referee
 from tests.support.served import ROOT
 
+pytestmark = pytest.mark.slow  # every test here is a long run
+
 SECONDS = 2.0 * SCALE
 FLOODERS = 2
 LARGE, WITHIN = 829 * 1024, 60 * 1024  # the bodies; bodies the bound lets through

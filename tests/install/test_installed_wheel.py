@@ -23,6 +23,10 @@ import pytest
 
 from tests.support import served
 
+# long runs; one worker runs the whole module: the wheel (a module fixture) is built and installed
+# once, not once a worker
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("installed-wheel")]
+
 ROOT = Path(__file__).resolve().parents[2]
 GAMES = ["pontinho", "pontoon", "shoot_pontoon", "taradinho", "tarocchi_piedicavallo"]
 NOT_SOURCE = (
@@ -46,7 +50,6 @@ import grpc
 import referee
 from referee.api.v1 import referee_pb2 as pb, referee_pb2_grpc
 from google.protobuf import json_format
-from tests.support import served
 
 channel = grpc.insecure_channel(sys.argv[1])
 stub = referee_pb2_grpc.RefereeStub(channel)

@@ -44,7 +44,7 @@ def test_no_table_waits_forever(name: str) -> None:
     game = GAMES[name]
 
     @settings(
-        max_examples=4 * SCALE,
+        max_examples=2 * SCALE,  # `make soak`: 40
         deadline=None,
         database=None,
         suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],

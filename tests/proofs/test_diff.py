@@ -20,6 +20,10 @@ from referee.scenario.target import InProcessTarget
 from referee.spec.registry import DEFAULT_SPECS, Game, load_game
 from tests.support.games import shipped_games
 
+# long runs; one worker runs the whole module: its proofs (a module fixture) are found once, not
+# once a worker
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("proofs-diff")]
+
 NEXT_RANK = "pontinho:joker_rule=next_rank_same_suit"
 BOUND = 4  # small: the whole file runs in seconds
 MELD_KINDS = {"trio", "sequence"}

@@ -26,6 +26,10 @@ from tests.support.mechanic_of import mechanic_of
 
 from .stacking import Edits, edited_spec, jokers, natural_cards, natural_sequence
 
+# long runs; one worker runs the whole module: its proofs (a module fixture) are found once, not
+# once a worker
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("proofs-expressions")]
+
 JOKER_RULES = ["same_rank_other_colour", "next_rank_same_suit"]
 SCORING = ["hand-points-never-negative", "ace-at-98-only-lone-natural-ace"]
 REENTRY = ["reentry-under-blow-at", "reentry-at-worst-placed"]

@@ -313,7 +313,7 @@ PontoonTable.TestCase.settings = settings(
     phases=[Phase.explicit, Phase.reuse, Phase.generate],
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
 )
-TestPontoonTable = PontoonTable.TestCase
+TestPontoonTable = pytest.mark.slow(PontoonTable.TestCase)
 
 
 # --- options (PO-10) are validated when the table is created ---------------------------------
