@@ -85,9 +85,13 @@ bench-transport: $(STAMP) $(API) ## Propose over the asyncio gRPC server against
 bench-cluster: $(STAMP) $(API) ## Propose/s, p50/p99 of 1, 2, 4 referees on one PostgreSQL, beside SQLite; cores used (2 min)
 	$(BIN)/python -m tests.bench_cluster
 
-soak: $(STAMP) $(API) ## the liveness checks at 10 times their size, the long property runs at 3 (several minutes)
-	LIVENESS_SCALE=10 LIVENESS_REPORT=1 SOAK_SCALE=3 $(BIN)/python -m pytest -s -q -n 2 tests/liveness \
-	  tests/mechanics/rummy/test_stateful.py tests/engine/test_fair_deal_rederived.py
+# make test runs the liveness games at half the soak's size per scale unit (2 random games and 2
+# small-deck deals a game; here 40 each), and a third of the symbolic z3 agreement examples (here
+# all, and a little more)
+soak: $(STAMP) $(API) ## the liveness checks at 20 times their size, the long property runs and z3 agreement at 3 (several minutes)
+	LIVENESS_SCALE=20 LIVENESS_REPORT=1 SOAK_SCALE=3 $(BIN)/python -m pytest -s -q -n 2 tests/liveness \
+	  tests/mechanics/rummy/test_stateful.py tests/engine/test_fair_deal_rederived.py \
+	  tests/expr/test_agreement.py tests/spec/test_agreement.py
 
 cluster: $(STAMP) $(API) ## several referees on one PostgreSQL at the issue's sizes: races, kill -9, restarts (2 min)
 	CLUSTER_SCALE=1 $(BIN)/python -m pytest -s -q -n 2 tests/cluster

@@ -22,12 +22,12 @@ from referee.cards import Card, codes, french_pack
 from referee.scenario.target import Target
 from referee.server import logging as server_logging
 from referee.spec.registry import Game
-from tests.games import shipped_games
+from tests.support.games import shipped_games
 
 StackDeal = Callable[..., dict[str, Any]]
 
 # `pg_server`, `pg_url`: a throw-away PostgreSQL and a fresh database of it for each test
-pytest_plugins = ["tests.postgres_server"]
+pytest_plugins = ["tests.support.postgres_server"]
 
 
 @pytest.fixture(scope="session")

@@ -14,7 +14,7 @@ from referee.server.app import ServerConfig
 from referee.service import RefereeService
 from referee.spec.registry import Game
 from referee.store.memory import MemoryStore
-from tests.server.server_support import serving
+from tests.support.server import serving
 
 
 def test_a_recording_replayed_over_grpc_is_judged_as_recorded(games: dict[str, Game]) -> None:

@@ -33,8 +33,8 @@ from referee.spec.registry import Game
 from referee.store.base import Snapshot, Store
 from referee.store.postgres import PostgresStore
 from referee.store.sqlite import SqliteStore
-from tests.games import shipped_games
 from tests.harden.ledger import draw_or_discard
+from tests.support.games import shipped_games
 
 LOADS = 15  # each figure's median is of this many loads
 

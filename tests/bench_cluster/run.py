@@ -6,7 +6,7 @@ as `make bench` does), and where the cores went meanwhile.
 The clients play the Propose workloads of `referee.bench` (every move accepted, so committed
 before its verdict), each on tables of its own, in client processes of their own; each call goes
 to the next referee process (gRPC's client-side round robin, no table affinity), or with
-`--affinity` each client keeps to one. PostgreSQL is a throw-away one (tests/postgres_server.py:
+`--affinity` each client keeps to one. PostgreSQL is a throw-away one (tests/support/postgres_server.py:
 pgserver, or the server of `REFEREE_TEST_PG`), a fresh database for each number of processes.
 """
 
@@ -24,7 +24,7 @@ from referee.bench import WORKLOADS, Servers, summary
 from tests.bench_cluster import cpu, reload, watch_delay
 from tests.bench_cluster.cluster import Referee, referees
 from tests.bench_cluster.load import FLOOR, GAMES, ClientProcesses
-from tests.postgres_server import fresh_database, throwaway_server
+from tests.support.postgres_server import fresh_database, throwaway_server
 
 Figures = dict[str, float]
 

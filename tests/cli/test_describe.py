@@ -9,7 +9,7 @@ import pytest
 
 from referee.cli import main
 from referee.spec.describe import describe, programs_of
-from tests.games import shipped_games
+from tests.support.games import shipped_games
 
 GAMES = shipped_games()
 

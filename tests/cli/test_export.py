@@ -18,11 +18,12 @@ from referee.service import RefereeService
 from referee.spec.registry import Game
 from referee.spec.versions import rules_version
 from referee.store.sqlite import SqliteStore
-from tests.games import shipped_games
+from tests.support.games import shipped_games
 
 GAMES = sorted(shipped_games())
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", GAMES)
 def test_an_exported_record_replays_to_its_result(
     name: str, tmp_path: Path, games: dict[str, Game], capsys: pytest.CaptureFixture[str]

@@ -15,7 +15,7 @@ from referee.cli import main
 from referee.records.signing import SigningKey
 from referee.spec.registry import Game
 from tests.records.played import signed_record
-from tests.server.server_support import ServerProcess
+from tests.support.server import ServerProcess
 
 KEY = SigningKey.generate()
 

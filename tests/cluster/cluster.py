@@ -11,7 +11,7 @@ import signal
 from concurrent.futures import ThreadPoolExecutor
 
 from referee_client.client import RefereeClient
-from tests.server.server_support import ServerProcess
+from tests.support.server import ServerProcess
 
 SCALE = float(os.environ.get("CLUSTER_SCALE", "0.15"))
 

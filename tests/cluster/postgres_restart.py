@@ -12,13 +12,13 @@ from pathlib import Path
 from pgserver._commands import POSTGRES_BIN_PATH
 from pgserver.postgres_server import get_server
 
-from tests.postgres_server import fresh_database
+from tests.support.postgres_server import fresh_database
 
 
 class RestartablePostgres:
     def __init__(self, scratch: Path) -> None:
         # not under `scratch` (pytest's): the server runs as another user when the tests run as
-        # root, and must reach its folder (see tests/postgres_server.py)
+        # root, and must reach its folder (see tests/support/postgres_server.py)
         self._folder = Path(tempfile.mkdtemp(prefix="referee-restart-pg-"))
         self._server = get_server(self._folder / "data", cleanup_mode="delete")
         self._database = ExitStack()

@@ -23,11 +23,11 @@ from referee_client.client import RefereeClient, TableHandle
 from tests.cluster.cluster import Cluster, scaled
 from tests.cluster.postgres_restart import RestartablePostgres
 from tests.harden.ledger import Ledger, draw_or_discard
-from tests.postgres_server import fresh_database
-from tests.server.test_claim_deadline import DEAL, SEAT_3_CLAIM
+from tests.support.postgres_server import fresh_database
+from tests.support.server import SEAT_3_CLAIM, TARADINHO_DEAL
 
 # the module's tests share its processes: one worker runs them all
-pytestmark = pytest.mark.xdist_group("cluster-failures")
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("cluster-failures")]
 
 MOVES = scaled(1000)  # acknowledged, over all tables
 TABLES = 4  # each played by a client thread of its own, through every process in turn
@@ -166,7 +166,7 @@ def open_window(client: RefereeClient) -> tuple[TableHandle, int]:
     """A Taradinho table whose seat 1 has discarded 5C, with seat 3's claim pending: the
     window's close will give seat 3 the meld. The table's version then."""
     table = client.create_table(
-        "taradinho", seats=4, dealer=0, deal=DEAL, options={"claim_window_ms": WINDOW_MS}
+        "taradinho", seats=4, dealer=0, deal=TARADINHO_DEAL, options={"claim_window_ms": WINDOW_MS}
     )
     assert client.propose(table.id, table.tokens[1], {"type": "draw"})["accepted"]
     assert client.propose(table.id, table.tokens[1], {"type": "discard", "card": "5C"})["accepted"]

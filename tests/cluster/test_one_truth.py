@@ -19,10 +19,10 @@ import pytest
 from referee_client.client import RefereeClient, TableHandle
 from tests.cluster.cluster import Cluster, scaled
 from tests.harden.ledger import draw_or_discard
-from tests.postgres_server import fresh_database
+from tests.support.postgres_server import fresh_database
 
 # the module's tests share its processes: one worker runs them all
-pytestmark = pytest.mark.xdist_group("cluster-one-truth")
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("cluster-one-truth")]
 
 ROUNDS = scaled(200)
 CLIENTS = 16

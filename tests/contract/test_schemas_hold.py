@@ -1,7 +1,7 @@
 """The typed contract holds (issue 11, point 6): on random games of every shipped game, what the
 referee sends validates against the game's JSON Schemas, and what it accepts against its moves'.
 
-The random games are the liveness driver's (`tests/liveness/test_random_games.py`: the game's
+The random games are the liveness driver's (`tests/support/random_games.py`: the game's
 bot, the oracle's legal moves, junk moves, claim windows closed at their deadline). After every
 accepted move each seat's view, the public view and the adjudicator's validate against the
 view schema; each event, as every one of them receives it, against its kind's schema (a secret
@@ -26,8 +26,8 @@ from referee.engine.table import SYSTEM, Table, TableSetup
 from referee.model import ADJUDICATOR, DIRECTOR, JSON, Move, Outcome, Verdict
 from referee.schemas import SECRET
 from referee.spec.registry import Game
-from tests.games import shipped_games
-from tests.liveness.test_random_games import play, setups
+from tests.support.games import shipped_games
+from tests.support.random_games import play, setups
 
 pytestmark = pytest.mark.slow  # every test here is a long run
 

@@ -16,7 +16,7 @@ from referee.engine.table import Table
 from referee.i18n.catalogue import CATALOGUE
 from referee.model import ADJUDICATOR, DIRECTOR, Move, Outcome
 from referee.spec.registry import Game
-from tests.server.server_support import DEAL
+from tests.support.server import DEAL
 
 REASON = "my meld of three sevens was refused"
 

@@ -11,10 +11,9 @@ creation, and re-deriving the chain from it and the log gives every revealed key
 from __future__ import annotations
 
 import hashlib
-import hmac
 import random
 from collections import Counter
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -25,48 +24,14 @@ from referee.engine.table import Table, TableSetup
 from referee.model import ADJUDICATOR, Move, Outcome
 from referee.spec.registry import Game
 from referee.transcript import adapter_for
-from tests.games import shipped_games
-from tests.soak import SOAK_SCALE
-
-WORD = 1 << 32
-
-
-# --- the document's algorithm ------------------------------------------------------------------
-
-
-def doc_hmac(key: bytes, message: str) -> bytes:
-    return hmac.new(key, message.encode("utf-8"), hashlib.sha256).digest()
-
-
-def doc_root(secret: str | None, seed: int | None) -> bytes:
-    return bytes.fromhex(secret) if secret is not None else f"seed:{seed}".encode("ascii")
-
-
-def doc_words(key: bytes) -> Iterator[int]:
-    counter = 0
-    while True:
-        block = hashlib.sha256(key + counter.to_bytes(8, "big")).digest()
-        for i in range(8):
-            yield int.from_bytes(block[4 * i : 4 * i + 4], "big")
-        counter += 1
-
-
-def doc_shuffle(cards: list[str], key: bytes) -> list[str]:
-    deck = sorted(cards)
-    words = doc_words(key)
-    for i in range(len(deck) - 1, 0, -1):
-        n = i + 1
-        limit = WORD - WORD % n
-        w = next(words)
-        while w >= limit:
-            w = next(words)
-        j = w % n
-        deck[i], deck[j] = deck[j], deck[i]
-    return deck
-
-
-def doc_commitment(salt: str, deck: list[str]) -> str:
-    return hashlib.sha256((salt + ":" + ",".join(deck)).encode("utf-8")).hexdigest()
+from tests.support.fair_deal_doc import (
+    doc_commitment,
+    doc_hmac,
+    doc_root,
+    doc_shuffle,
+)
+from tests.support.games import shipped_games
+from tests.support.soak import SOAK_SCALE
 
 
 def test_the_documents_test_vector() -> None:

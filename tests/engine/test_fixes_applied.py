@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 
 from referee.engine.table import Table, TableSetup
 from referee.model import Move, Violation
-from tests.games import shipped_games
 from tests.liveness.oracle import accepted
+from tests.support.games import shipped_games
 
 GAMES = shipped_games()
 TAROCCHI = GAMES["tarocchi_piedicavallo"]

@@ -27,9 +27,9 @@ from referee.engine.table import Table, TableSetup
 from referee.errors import OptionError, SetupError
 from referee.model import Move
 from referee.spec.registry import Game
-from tests.games import shipped_games
 from tests.liveness.oracle import accepted, candidates
-from tests.liveness.test_random_games import bot_moves, setups
+from tests.support.games import shipped_games
+from tests.support.random_games import bot_moves, setups
 
 GAMES = shipped_games()
 STEPS = 40

@@ -18,8 +18,8 @@ import pytest
 
 from referee.engine.table import Table, TableSetup
 from referee.model import Move
-from tests.games import shipped_games
 from tests.liveness.oracle import candidates
+from tests.support.games import shipped_games
 
 GAMES = shipped_games()
 STEPS = 100

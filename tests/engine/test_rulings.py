@@ -19,7 +19,7 @@ from referee.engine.setup import TableSetup
 from referee.engine.table import Table
 from referee.model import ADJUDICATOR, DIRECTOR, Move, Outcome
 from referee.spec.registry import Game
-from tests.server.server_support import DEAL
+from tests.support.server import DEAL
 
 GAMES = ["pontinho", "taradinho", "pontoon", "shoot_pontoon", "tarocchi_piedicavallo"]
 SEEN = (None, ADJUDICATOR, 0, 1, 2)  # a spectator, the director, seats

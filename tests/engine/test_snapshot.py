@@ -40,9 +40,9 @@ from referee.scenario.format import CloseWindowStep, MoveStep, load_file
 from referee.scenario.runner import scenario_files
 from referee.scenario.target import InProcessTarget
 from referee.spec.registry import DEFAULT_SPECS, Game, load_game
-from tests.games import shipped_games
 from tests.liveness.oracle import accepted, witness
-from tests.liveness.test_random_games import bot_moves, junk_move, oracle_move, setups
+from tests.support.games import shipped_games
+from tests.support.random_games import bot_moves, junk_move, oracle_move, setups
 
 TESTS = Path(__file__).parents[1]
 GAMES: dict[str, Game] = {

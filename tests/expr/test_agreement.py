@@ -1,18 +1,25 @@
-"""Differential tests: parser round-trip, and interpreter == compiler == z3 on random inputs."""
+"""Differential tests: parser round-trip, and interpreter == compiler == z3 on random inputs.
+
+The symbolic z3 runs are the costly ones: `make test` runs a third of their examples, `make soak`
+(SOAK_SCALE=3) all of them, and a little more."""
 
 from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from referee.spec.expr import ParsedExpr, parse
 from referee.spec.expr.ast import Node
 from referee.spec.expr.printer import unparse
+from tests.support.soak import SOAK_SCALE
 
 from .agree import compiled, encoded, encoded_concrete, interpreted
 from .gen import PROGRAM, TYPES, arithmetic, envs, expr_of, guarded
+
+pytestmark = pytest.mark.slow  # every test here is a long run (z3 on every example)
 
 SETTINGS = settings(
     max_examples=400,
@@ -41,7 +48,7 @@ def test_printed_tree_parses_back_and_checks_to_its_type(tree: tuple[Any, Node])
     assert _typed(node).type == ty
 
 
-@settings(SETTINGS, max_examples=1000)
+@settings(SETTINGS, max_examples=350 * SOAK_SCALE)
 @given(typed_trees, envs())
 def test_interpreter_compiler_and_symbolic_z3_agree(
     tree: tuple[Any, Node], env: dict[str, Any]
@@ -61,7 +68,7 @@ def test_interpreter_and_concrete_z3_encoding_agree(
     assert encoded_concrete(typed, env) == interpreted(typed, env), typed.text
 
 
-@settings(SETTINGS, max_examples=500)
+@settings(SETTINGS, max_examples=200 * SOAK_SCALE)
 @given(st.one_of(arithmetic(4), guarded()), envs())
 def test_the_three_forms_agree_on_arithmetic_and_guards(node: Node, env: dict[str, Any]) -> None:
     typed = _typed(node)

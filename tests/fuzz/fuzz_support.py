@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -15,6 +14,7 @@ from typing import Any
 import grpc
 
 from referee.server.wire import SERVICE
+from tests.support import served
 
 FUZZ_SCALE = float(os.environ.get("FUZZ_SCALE", "1"))  # `make fuzz`: 20
 OPERATOR = "fuzz-operator"  # the fuzzed referee's create token
@@ -78,40 +78,31 @@ def serve(log: Path) -> ServedReferee:
     deals and seeds are allowed (so that they are parsed, not refused), rate quotas lifted (the
     fuzz is faster than any seat; quotas have their own tests)."""
     with log.open("w") as sink:
-        process = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "referee",
-                "serve",
-                "--port",
-                "0",
-                "--http",
-                "0",
-                "--memory",
-                "--log-level",
-                "warning",
-                "--allow-stacked",
-                "--peer-rate",
-                "0",
-                "--token-rate",
-                "0",
-                "--create-rate",
-                "0",
-                "--create-token",  # the operator's: CreateTable, and the director's rulings
-                OPERATOR,
-            ],
-            stdout=subprocess.PIPE,
+        process = served.start(
+            "--http",
+            "0",
+            "--memory",
+            "--log-level",
+            "warning",
+            "--allow-stacked",
+            "--peer-rate",
+            "0",
+            "--token-rate",
+            "0",
+            "--create-rate",
+            "0",
+            "--create-token",  # the operator's: CreateTable, and the director's rulings
+            OPERATOR,
             stderr=sink,
-            text=True,
         )
-    assert process.stdout is not None
-    line = process.stdout.readline()  # `referee listening on HOST:PORT`
-    http = process.stdout.readline()  # `referee http on http://HOST:PORT/`
-    if not line.startswith("referee listening on ") or not http.startswith("referee http on "):
+    try:
+        address, http_port = served.address(process), served.http_port(process)
+    except AssertionError as failure:
         process.kill()
-        raise RuntimeError(f"the referee did not start: {line!r} {log.read_text()[-2000:]}")
-    return ServedReferee(process, line.split()[-1], log, int(http.rstrip("/\n").rsplit(":", 1)[1]))
+        raise RuntimeError(
+            f"the referee did not start: {failure} {log.read_text()[-2000:]}"
+        ) from failure
+    return ServedReferee(process, address, log, http_port)
 
 
 def outcome(call: Callable[[], Any]) -> grpc.StatusCode:

@@ -29,7 +29,7 @@ from referee.server.wire import SERVICE
 from referee.spec.registry import Game
 from referee.transcript import Adapter, adapter_for
 from referee_client.client import _data
-from tests.named_fields import named_fields
+from tests.support.named_fields import named_fields
 from tests.web.web_support import Http
 
 from fuzz_strategies import (

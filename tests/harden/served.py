@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.support.served import REFEREE, served
 
 
 @dataclass(frozen=True)
@@ -42,38 +42,15 @@ def referee(
     """`referee serve --port 0 FLAGS` (add `--memory` or `--db`), stopped with SIGTERM after;
     `undefended`: with that defence taken out (`undefended.py`); `preexec`: run in the child
     before it starts (a resource limit, say); `quiet`: its log (stderr) is dropped."""
-    launcher = ["-m", "referee"]
+    program = REFEREE
     if undefended is not None:
-        launcher = [str(Path(__file__).with_name("undefended.py")), undefended]
-    command = [
-        sys.executable,
-        *launcher,
-        "serve",
-        "--port",
-        "0",
+        program = (sys.executable, str(Path(__file__).with_name("undefended.py")), undefended)
+    with served(
         "--log-level",
         "warning",
         *flags,
-    ]
-    process = subprocess.Popen(
-        command,
-        cwd=ROOT,
-        stdout=subprocess.PIPE,
+        program=program,
         stderr=subprocess.DEVNULL if quiet else None,
-        text=True,
-        preexec_fn=preexec,
-    )
-    try:
-        assert process.stdout is not None
-        line = process.stdout.readline()
-        assert "listening on" in line, line
-        http_port = None
-        if "--http" in flags:
-            http_line = process.stdout.readline()
-            assert "http on" in http_line, http_line
-            http_port = int(http_line.rstrip().rstrip("/").rsplit(":", 1)[1])
-        address = "127.0.0.1:" + line.rsplit(":", 1)[1].strip()
-        yield Served(address, process.pid, http_port)
-    finally:
-        process.terminate()
-        process.communicate(timeout=30)
+        preexec=preexec,
+    ) as started:
+        yield Served(started.address, started.pid, started.http_port)

@@ -32,7 +32,8 @@ from referee.api.v1.referee_pb2_grpc import RefereeStub
 from referee_client import RefereeClient
 from tests.harden.health import health_checks, p99
 from tests.harden.report import SCALE, STRICT, report
-from tests.harden.served import ROOT, Served, referee
+from tests.harden.served import Served, referee
+from tests.support.served import ROOT
 
 SECONDS = 2.5 * SCALE
 TOKEN_RATE = 20  # the quota of a seat token, calls a second (bursts of as many)

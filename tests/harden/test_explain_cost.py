@@ -44,7 +44,8 @@ from referee.store.sqlite import SqliteStore
 from tests.harden.health import health_checks_for, p99
 from tests.harden.long_tables import played
 from tests.harden.report import SCALE, STRICT, report, scaled
-from tests.harden.served import ROOT, Served, referee
+from tests.harden.served import Served, referee
+from tests.support.served import ROOT
 
 MOVES = scaled(300)  # the table's accepted moves: 2,100 at `make harden` (HARDEN_SCALE=7)
 SPECTATORS = 4

@@ -32,6 +32,8 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from tests.harden.report import STRICT, report
 from tests.harden.served import referee
 
+pytestmark = pytest.mark.slow  # every test here is a long run
+
 CONNECTIONS = 1_100
 FD_LIMIT = 1_024
 ANSWER_WITHIN_S = 5.0

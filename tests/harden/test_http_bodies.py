@@ -25,7 +25,10 @@ from grpc_health.v1 import health_pb2
 from referee_client import RefereeClient
 from tests.harden.health import health_checks, p99
 from tests.harden.report import SCALE, STRICT, report
-from tests.harden.served import ROOT, referee
+from tests.harden.served import referee
+from tests.support.served import ROOT
+
+pytestmark = pytest.mark.slow  # every test here is a long run
 
 SECONDS = 2.0 * SCALE
 FLOODERS = 2

@@ -28,12 +28,15 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import grpc
+import pytest
 
 from referee.store.sqlite import SqliteStore
 from referee_client.client import RefereeClient, TableHandle
 from tests.harden.ledger import Ledger, draw_or_discard
 from tests.harden.report import report, scaled
-from tests.server.server_support import START_TIMEOUT_S, ServerProcess
+from tests.support.server import START_TIMEOUT_S, ServerProcess
+
+pytestmark = pytest.mark.slow  # every test here is a long run
 
 SEED = 20261201
 MOVES = scaled(150)  # acknowledged moves, over all tables

@@ -11,9 +11,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from referee_client import RefereeClient
 from tests.harden.report import SCALE, STRICT, report
 from tests.harden.served import referee
+
+pytestmark = pytest.mark.slow  # every test here is a long run
 
 LIVE_TABLES = 100
 TABLES = int(2 * LIVE_TABLES * max(1, SCALE))  # half fill the cache, the other half are evicted

@@ -23,6 +23,8 @@ from referee_client import RefereeClient
 from tests.harden.report import STRICT, report, scaled
 from tests.harden.served import Served, referee
 
+pytestmark = pytest.mark.slow  # every test here is a long run
+
 TOKENS = 20_000 if STRICT else scaled(1_000)  # `make harden`: the attack
 TOKEN_CHARS = 7_000
 AT_ONCE = 64  # calls in flight

@@ -21,6 +21,12 @@ from pathlib import Path
 
 import pytest
 
+from tests.support import served
+
+# long runs; one worker runs the whole module: the wheel (a module fixture) is built and installed
+# once, not once a worker
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("installed-wheel")]
+
 ROOT = Path(__file__).resolve().parents[2]
 GAMES = ["pontinho", "pontoon", "shoot_pontoon", "taradinho", "tarocchi_piedicavallo"]
 NOT_SOURCE = (
@@ -172,13 +178,12 @@ def test_the_installed_referee_serves_the_five_games_and_plays_a_move(
     installed: Path, empty: Path
 ) -> None:
     assert run([str(installed / "referee"), "--version"], cwd=empty).strip() == "referee 0.1.0"
-    with subprocess.Popen(
-        [str(installed / "referee"), "serve", "--port", "0", "--memory"],
+    with served.start(
+        "--memory",
+        program=[str(installed / "referee")],
         cwd=empty,
         env=_clean_env(),
-        stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
-        text=True,
     ) as server:
         try:
             assert server.stdout is not None

@@ -38,7 +38,7 @@ pytestmark = pytest.mark.slow  # every test here is a long run
 
 SPECS = Path(__file__).parent / "specs"
 SCALE = int(os.environ.get("LIVENESS_SCALE", "1"))
-DEALS = 3 * SCALE  # seeded deals per game (`make soak`: 30)
+DEALS = 2 * SCALE  # seeded deals per game (`make soak`: 40)
 STATES = 600  # distinct states visited per deal
 BRANCH = 4  # children of a state followed, chosen at random
 LAST_HAND = 3  # a banking table is followed into its third hand

@@ -15,7 +15,7 @@ from referee.mechanics.rummy.mechanic import RummyMechanic
 from referee.proofs.prover import prove, read_properties
 from referee.spec.proofs_file import proofs_path
 from referee.spec.registry import DEFAULT_SPECS, Game, load_game
-from tests.mechanic_of import mechanic_of
+from tests.support.mechanic_of import mechanic_of
 
 Edits = list[tuple[str, str]]  # (text of the spec, what it becomes)
 

@@ -18,7 +18,11 @@ from referee.scenario.format import MoveStep, load_data, load_file, load_text
 from referee.scenario.runner import run_scenario
 from referee.scenario.target import InProcessTarget
 from referee.spec.registry import DEFAULT_SPECS, Game, load_game
-from tests.games import shipped_games
+from tests.support.games import shipped_games
+
+# long runs; one worker runs the whole module: its proofs (a module fixture) are found once, not
+# once a worker
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("proofs-diff")]
 
 NEXT_RANK = "pontinho:joker_rule=next_rank_same_suit"
 BOUND = 4  # small: the whole file runs in seconds

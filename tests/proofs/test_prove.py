@@ -20,6 +20,10 @@ from referee.spec.registry import Game, load_game
 
 from .stacking import edited_spec, jokers, natural_sequence
 
+# long runs; one worker runs the whole module: its proofs (a module fixture) are found once, not
+# once a worker
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("proofs-prove")]
+
 JOKER_RULES = ["same_rank_other_colour", "next_rank_same_suit"]
 PROPERTY_IDS = [
     "trio-three-suits",

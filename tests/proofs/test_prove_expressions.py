@@ -22,9 +22,13 @@ from referee.model import ADJUDICATOR, Move
 from referee.proofs.prover import Outcome, Property, prove, read_properties
 from referee.spec.registry import DEFAULT_SPECS, Game, load_game
 from referee.spec.rules import SpecExpression
-from tests.mechanic_of import mechanic_of
+from tests.support.mechanic_of import mechanic_of
 
 from .stacking import Edits, edited_spec, jokers, natural_cards, natural_sequence
+
+# long runs; one worker runs the whole module: its proofs (a module fixture) are found once, not
+# once a worker
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("proofs-expressions")]
 
 JOKER_RULES = ["same_rank_other_colour", "next_rank_same_suit"]
 SCORING = ["hand-points-never-negative", "ace-at-98-only-lone-natural-ace"]

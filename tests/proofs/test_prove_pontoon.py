@@ -27,6 +27,10 @@ from referee.spec.registry import DEFAULT_SPECS, Game, load_game
 
 from .stacking import Edits, assert_located_property_error, edited_spec
 
+# long runs; one worker runs the whole module: its proofs (a module fixture) are found once, not
+# once a worker
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("proofs-pontoon")]
+
 PROPERTY_IDS = [
     "rank-total-preorder",
     "banker-wins-ties",

@@ -24,6 +24,10 @@ from referee.spec.registry import DEFAULT_SPECS, Game, load_game
 
 from .stacking import Edits, assert_located_property_error, edited_spec
 
+# long runs; one worker runs the whole module: its proofs (a module fixture) are found once, not
+# once a worker
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("proofs-tarocchi")]
+
 GAME = "tarocchi_piedicavallo"
 PROPERTY_IDS = [
     "pack-62-cards-114-points",

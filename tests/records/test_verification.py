@@ -16,8 +16,8 @@ from referee.records.seal import sealed, unsealed
 from referee.records.signing import SigningKey
 from referee.records.verification import Verification, verify
 from referee.spec.registry import Game
-from tests.games import shipped_games
 from tests.records.played import signed_record
+from tests.support.games import shipped_games
 
 GAMES = sorted(shipped_games())
 GAMES_LOADED = shipped_games()

@@ -28,8 +28,8 @@ from referee.server.limits import Limits
 from referee.service import RefereeService
 from referee.spec.registry import Game
 from referee.store.memory import MemoryStore
-from tests.named_fields import named_fields
 from tests.redaction.visibility import CardFinder, Knowledge, Recipient, texts
+from tests.support.named_fields import named_fields
 
 TOKEN_HEADER = "x-seat-token"
 WATCH_WAIT_S = 10.0

@@ -35,12 +35,12 @@ from referee.engine.table import TableSetup
 from referee.model import ADJUDICATOR, Move
 from referee.spec.registry import Game
 from referee_bots import pontoon_bot, rummy_bot, tricks_bot
-from tests.games import shipped_games
 from tests.harden.report import report as harden_report
 from tests.liveness.oracle import candidates, witness
 from tests.redaction.breaks import CONTROLS, FIX_LEAK, MECHANIC_LEAK, Break
 from tests.redaction.referee_under_test import Leak, WatchedTable
 from tests.redaction.visibility import CardFinder
+from tests.support.games import shipped_games
 
 GAMES = shipped_games()
 SCALE = int(os.environ.get("REDACTION_SCALE", "1"))

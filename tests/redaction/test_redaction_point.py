@@ -11,7 +11,7 @@ from referee.cards import PackKind, codes_in
 from referee.engine.table import Table, TableSetup
 from referee.model import Event, Move, Verdict, Violation
 from referee.redaction import HIDDEN, events_for, verdict_for
-from tests.games import shipped_games
+from tests.support.games import shipped_games
 
 GAMES = shipped_games()
 

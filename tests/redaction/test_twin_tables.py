@@ -31,11 +31,11 @@ from referee.engine.table import Table, TableSetup
 from referee.model import ADJUDICATOR, Move
 from referee.spec.registry import Game
 from referee_bots import pontoon_bot, rummy_bot, tricks_bot
-from tests.games import shipped_games
 from tests.liveness.oracle import accepted, candidates
 from tests.redaction.breaks import CONTROLS
 from tests.redaction.referee_under_test import Received, WatchedTable
 from tests.redaction.visibility import CardFinder, hand_of, visible
+from tests.support.games import shipped_games
 
 GAMES = shipped_games()
 STEPS = 30

@@ -13,8 +13,7 @@ from referee.service import RefereeService
 from referee.spec.registry import Game
 from referee.store.base import Store
 from referee.store.memory import MemoryStore
-
-from server_support import MAX_MESSAGE_BYTES, OpenTable, open_table
+from tests.support.server import MAX_MESSAGE_BYTES, OpenTable, open_table
 
 
 @pytest.fixture

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import contextlib
 import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -20,20 +19,15 @@ from referee.service import RefereeService
 from referee.spec.registry import Game
 from referee.store.memory import MemoryStore
 from referee_client import RefereeClient
+from tests.support import served
+from tests.support.server import serving as support_serving
+from tests.support.server import status_of
 
-from server_support import serving as support_serving
-from server_support import status_of
-
-ROOT = Path(__file__).resolve().parents[2]
 SECRET = "the-operator's-secret"
 
 
 def serving(games: dict[str, Game], config: ServerConfig) -> contextlib.AbstractContextManager[str]:
-    # mypy does not find `server_support` (a folder pytest puts on sys.path): its types are Any
-    served: contextlib.AbstractContextManager[str] = support_serving(
-        RefereeService(MemoryStore(), games), config
-    )
-    return served
+    return support_serving(RefereeService(MemoryStore(), games), config)
 
 
 def test_create_table_needs_the_operators_token(games: dict[str, Game]) -> None:
@@ -122,26 +116,16 @@ def test_a_client_ca_refuses_clients_without_its_certificate(
 
 
 def serve(*flags: str) -> subprocess.Popen[str]:
-    return subprocess.Popen(
-        [sys.executable, "-m", "referee", "serve", "--port", "0", "--memory", *flags],
-        cwd=ROOT,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    return served.start("--memory", *flags, stderr=subprocess.PIPE)
 
 
 @contextlib.contextmanager
 def listening(*flags: str) -> Iterator[str]:
     process = serve(*flags)
     try:
-        assert process.stdout is not None
-        line = process.stdout.readline().strip()
-        assert line.startswith("referee listening on "), (line, process.stderr)
-        yield "127.0.0.1:" + line.rsplit(":", 1)[1]
+        yield served.address(process)  # "referee listening on 0.0.0.0:PORT", say
     finally:
-        process.terminate()
-        process.communicate(timeout=30)
+        served.stop(process)
 
 
 def test_serve_on_an_open_address_needs_a_create_token(tmp_path: Path) -> None:

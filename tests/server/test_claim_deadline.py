@@ -29,24 +29,11 @@ from referee.spec.registry import Game
 from referee.store.memory import MemoryStore
 from referee.store.sqlite import SqliteStore
 from referee_client import RefereeClient, TableHandle
-from tests.server.server_support import JUST_BEFORE_S, Watcher, serve
+from tests.support.server import JUST_BEFORE_S, SEAT_3_CLAIM, TARADINHO_DEAL, Watcher, serve
 
 WINDOW_MS = 500  # on the real clock: long enough for a claim to arrive after the discard
 SLACK_S = 2.0  # the window must close within this after its deadline
 
-# Seat 1 (after the dealer, seat 0) plays first; play order 1, 2, 3, 0. Seat 1 discards 5C:
-# seat 3 can claim it with 3C 4C, seat 0 with 6C 7C, seat 2 (in turn after seat 1) with 5S 5H.
-DEAL: dict[str, Any] = {
-    "hands": {
-        "1": ["5C", "2H", "KH", "KD", "QH", "JD", "TD", "8S", "7S"],
-        "2": ["5S", "5H", "2S", "3S", "JC", "QC", "AD", "8C", "6D"],
-        "3": ["3C", "4C", "8H", "TH", "8D", "6S", "7D", "AS", "4H"],
-        "0": ["6C", "7C", "JS", "QS", "KS", "2D", "3D", "4D", "5D"],
-    },
-    "turned": "9D",
-    "stock": ["AH", "2C", "TC"],
-}
-SEAT_3_CLAIM = {"type": "take_discard", "meld": ["3C", "4C", "5C"]}
 SEAT_0_CLAIM = {"type": "take_discard", "meld": ["5C", "6C", "7C"]}
 
 
@@ -76,7 +63,7 @@ def connected(service: RefereeService) -> Iterator[RefereeClient]:
 
 def new_table(client: RefereeClient, window_ms: int = WINDOW_MS) -> TableHandle:
     return client.create_table(
-        "taradinho", seats=4, dealer=0, deal=DEAL, options={"claim_window_ms": window_ms}
+        "taradinho", seats=4, dealer=0, deal=TARADINHO_DEAL, options={"claim_window_ms": window_ms}
     )
 
 

@@ -16,8 +16,7 @@ from referee.server.app import ServerConfig, channel_options
 from referee.service import RefereeService
 from referee.spec.registry import Game
 from referee.store.memory import MemoryStore
-
-from server_support import serving
+from tests.support.server import serving
 
 HALF_PREFACE = b"PRI * HTTP/2.0\r\n"
 # the whole preface, empty settings, then a HEADERS frame that says 10 bytes and sends none

@@ -12,8 +12,7 @@ from typing import Any
 import pytest
 
 from referee.api.v1 import referee_pb2 as pb
-
-from server_support import OpenTable, ServerProcess, open_table
+from tests.support.server import OpenTable, ServerProcess, open_table
 
 
 @pytest.fixture

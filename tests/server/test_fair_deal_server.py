@@ -7,9 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import random
-import sys
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import grpc
@@ -26,11 +24,8 @@ from referee.spec.registry import Game
 from referee.store.memory import MemoryStore
 from referee_bots import tricks_bot
 from referee_client import RefereeClient
-
-import server_support
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "engine"))
-from test_fair_deal_rederived import doc_shuffle  # the document's algorithm
+from tests.support import server as server_support
+from tests.support.fair_deal_doc import doc_shuffle  # the document's algorithm
 
 DEAL = {
     **server_support.DEAL,

@@ -33,9 +33,8 @@ from referee.spec.registry import Game
 from referee.store.codec import restore_key
 from referee.store.sqlite import SqliteStore
 from referee.web import messages
+from tests.support.server import DEAL, MAX_MESSAGE_BYTES, OpenTable, open_table, seat_metadata
 from tests.web.web_support import Http
-
-from server_support import DEAL, MAX_MESSAGE_BYTES, OpenTable, open_table, seat_metadata
 
 HUGE = int("9" * 400)
 BEYOND = "is beyond the 64-bit integer range"

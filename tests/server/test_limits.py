@@ -22,9 +22,8 @@ from referee.service import RefereeService
 from referee.spec.registry import Game
 from referee.store.memory import MemoryStore
 from referee_client import RefereeClient
-
-from server_support import OpenTable, open_table, status_of
-from server_support import serving as support_serving
+from tests.support.server import OpenTable, open_table, status_of
+from tests.support.server import serving as support_serving
 
 NONE = NO_LIMIT
 UNLIMITED = Limits(concurrent_rpcs=0, streams_per_peer=0).without_rates()

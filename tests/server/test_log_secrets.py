@@ -14,8 +14,7 @@ from referee.api.v1 import referee_pb2 as pb
 from referee.api.v1.referee_pb2_grpc import RefereeStub
 from referee.server.logging import processors
 from referee.service import RefereeService
-
-from server_support import open_table, status_of
+from tests.support.server import open_table, status_of
 
 TOKEN = "tok-5f3a9c0e1b2d4f6a8c7e9b0d1f2a3c4e"
 
@@ -63,7 +62,7 @@ def test_no_issued_token_reaches_the_log_of_a_busy_server(
     out = io.StringIO()
     structlog.configure(processors=processors(), logger_factory=structlog.PrintLoggerFactory(out))
     try:
-        tokens = []
+        tokens: list[str] = []
         for _ in range(3):
             table = open_table(stub)
             tokens += table.tokens.values()

@@ -17,8 +17,7 @@ from referee.store.base import Proposal
 from referee.store.memory import MemoryStore
 from referee.store.postgres import PostgresStore
 from referee.store.sqlite import SqliteStore
-
-from server_support import DEAL
+from tests.support.server import DEAL
 
 DRAW = Move("draw")
 DISCARD_JH = Move("discard", {"card": "JH"})

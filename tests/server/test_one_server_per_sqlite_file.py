@@ -15,8 +15,8 @@ from pathlib import Path
 from referee.api.v1 import referee_pb2 as pb
 from referee.cli import build_parser
 from referee.commands.serve import claim_store
-
-from server_support import ROOT, START_TIMEOUT_S, ServerProcess, open_table
+from tests.support import served
+from tests.support.server import START_TIMEOUT_S, ServerProcess, open_table
 
 # `referee serve` with `claim_store` replaced by no claim at all: the control
 UNCLAIMED = (
@@ -31,14 +31,8 @@ UNCLAIMED = (
 @contextlib.contextmanager
 def second_server(db: Path, *, claim: bool = True) -> Iterator[subprocess.Popen[str]]:
     """Another `referee serve --port 0 --db DB`, its stdout and stderr read by the test."""
-    entry = ["-m", "referee"] if claim else ["-c", UNCLAIMED]
-    process = subprocess.Popen(
-        [sys.executable, *entry, "serve", "--port", "0", "--db", str(db)],
-        cwd=ROOT,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    program = served.REFEREE if claim else (sys.executable, "-c", UNCLAIMED)
+    process = served.start("--db", str(db), program=program, stderr=subprocess.PIPE)
     try:
         yield process
     finally:

@@ -24,9 +24,15 @@ from referee.server.convert import data_to_struct
 from referee.service import RefereeService
 from referee.spec.registry import Game
 from referee.store.sqlite import SqliteStore
-
-from server_support import GOING_OUT_DEAL, GOING_OUT_MELDS, ROOT, START_TIMEOUT_S, open_table
-from test_server_watch import Watcher
+from tests.support.served import start as start_referee
+from tests.support.server import (
+    GOING_OUT_DEAL,
+    GOING_OUT_MELDS,
+    ROOT,
+    START_TIMEOUT_S,
+    StubWatcher,
+    open_table,
+)
 
 Samples = dict[tuple[str, frozenset[tuple[str, str]]], float]
 
@@ -68,7 +74,7 @@ def test_the_metrics_count_verdicts_rejections_latency_commits_tables_and_stream
 ) -> None:
     stub, metrics, _ = served
     table = open_table(stub)
-    watcher = Watcher(table, None)
+    watcher = StubWatcher(table, None)
     assert table.propose(1, "draw").outcome == 1  # ACCEPTED
     rejected = table.propose(2, "draw")  # not seat 2's turn
     assert rejected.violations
@@ -108,13 +114,13 @@ def test_a_stream_open_at_shutdown_ends_unavailable_a_finished_one_ok(
     finished = open_table(
         stub, GOING_OUT_DEAL, scores={0: 99, 2: 99}, options=data_to_struct({"reentry": "none"})
     )
-    over = Watcher(finished, None)
+    over = StubWatcher(finished, None)
     finished.propose(1, "draw")
     finished.propose(1, "go_out", melds=GOING_OUT_MELDS, discard="KD")
     over.thread.join(timeout=5)
     table = open_table(stub)
     table.propose(1, "draw")
-    live = Watcher(table, 1)
+    live = StubWatcher(table, 1)
     live.wait_for(1)
     service.close()  # as `serve` does on SIGTERM, before the server stops
     live.thread.join(timeout=5)
@@ -133,23 +139,12 @@ def free_port() -> int:
 
 def test_serve_logs_its_start_and_stop_and_serves_metrics(tmp_path: Path) -> None:
     metrics_port = free_port()
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "referee",
-            "serve",
-            "--port",
-            "0",
-            "--db",
-            str(tmp_path / "referee.db"),
-            "--metrics-port",
-            str(metrics_port),
-        ],
-        cwd=ROOT,
-        stdout=subprocess.PIPE,
+    process = start_referee(
+        "--db",
+        str(tmp_path / "referee.db"),
+        "--metrics-port",
+        str(metrics_port),
         stderr=subprocess.PIPE,
-        text=True,
     )
     try:
         assert process.stdout is not None and process.stderr is not None

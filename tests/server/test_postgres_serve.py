@@ -10,8 +10,7 @@ import sys
 import psycopg
 
 from referee.api.v1 import referee_pb2 as pb
-
-from server_support import ROOT, ServerProcess, open_table
+from tests.support.server import ROOT, ServerProcess, open_table
 
 
 def test_a_table_continues_on_a_server_started_again_on_the_database(pg_url: str) -> None:

@@ -19,8 +19,7 @@ from referee.server.app import ServerConfig
 from referee.service import RefereeService
 from referee.spec.registry import Game
 from referee.store.memory import MemoryStore
-
-from server_support import (
+from tests.support.server import (
     DEAL,
     OpenTable,
     seat_metadata,

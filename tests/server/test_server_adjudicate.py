@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import grpc
 import pytest
 import yaml
@@ -9,10 +11,9 @@ import yaml
 from referee.api.v1 import referee_pb2 as pb
 from referee.api.v1.referee_pb2_grpc import RefereeStub
 from referee.server.convert import data_to_struct, struct_to_data
+from tests.support.server import DEAL, status_of
 
-from server_support import DEAL, status_of
-
-RECORD = {
+RECORD: dict[str, Any] = {
     "format": 1,
     "game": "pontinho",
     "seats": 3,

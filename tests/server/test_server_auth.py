@@ -8,8 +8,14 @@ from referee.api.v1 import referee_pb2 as pb
 from referee.api.v1.referee_pb2_grpc import RefereeStub
 from referee.spec.registry import Game
 from referee.store.base import Store
-
-from server_support import OpenTable, full_view, open_table, seat_metadata, status_of, strings_in
+from tests.support.server import (
+    OpenTable,
+    full_view,
+    open_table,
+    seat_metadata,
+    status_of,
+    strings_in,
+)
 
 
 def propose_draw(

@@ -20,7 +20,7 @@ from referee.spec.registry import Game
 from referee.store.memory import MemoryStore
 from referee.store.sqlite import SqliteStore
 from referee_client import RefereeClient, TableHandle
-from tests.server.server_support import JUST_BEFORE_S, Watcher, serve
+from tests.support.server import JUST_BEFORE_S, Watcher, serve
 
 TURN_S = 30
 

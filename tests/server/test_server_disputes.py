@@ -9,8 +9,7 @@ import grpc
 
 from referee.api.v1 import referee_pb2 as pb
 from referee.server.convert import struct_to_data
-
-from server_support import OpenTable, seat_metadata
+from tests.support.server import OpenTable, seat_metadata
 
 REASON = "seat 1 drew twice"
 

@@ -21,8 +21,7 @@ from referee.server.convert import struct_to_data
 from referee.service import CreatedTable, RefereeService
 from referee.spec.registry import Game
 from referee.store.memory import MemoryStore
-
-from server_support import DEAL, status_of, stub_of
+from tests.support.server import DEAL, status_of, stub_of
 
 DIRECTOR = "the-director's-secret"
 

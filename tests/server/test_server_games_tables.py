@@ -11,8 +11,7 @@ from referee.api.v1 import referee_pb2 as pb
 from referee.api.v1.referee_pb2_grpc import RefereeStub
 from referee.server.convert import data_to_struct, struct_to_data
 from referee.store.base import Store
-
-from server_support import DEAL, open_table, status_of
+from tests.support.server import DEAL, open_table, status_of
 
 
 def test_list_games_names_each_spec(stub: RefereeStub) -> None:

@@ -29,8 +29,7 @@ from referee.server.convert import data_to_struct
 from referee.server.status import INTERNAL_MESSAGE
 from referee.server.status import status_of as status_for
 from referee.store.base import Store, StoreConflict
-
-from server_support import MAX_MESSAGE_BYTES, OpenTable, status_of
+from tests.support.server import MAX_MESSAGE_BYTES, OpenTable, status_of
 
 
 def test_health_reports_serving(address: str) -> None:

@@ -9,8 +9,7 @@ import pytest
 from referee.api.v1 import referee_pb2 as pb
 from referee.api.v1.referee_pb2_grpc import RefereeStub
 from referee.server.convert import data_to_struct, struct_to_data
-
-from server_support import (
+from tests.support.server import (
     GOING_OUT_DEAL,
     GOING_OUT_MELDS,
     OpenTable,

@@ -25,8 +25,7 @@ from referee.service import RefereeService
 from referee.spec.registry import Game
 from referee.store.memory import MemoryStore
 from referee.store.sqlite import SqliteStore
-
-from server_support import DEAL, OpenTable, seat_metadata, status_of, stub_of
+from tests.support.server import DEAL, OpenTable, seat_metadata, status_of, stub_of
 
 OPERATOR = "the-operator's-secret"
 AS_DIRECTOR = (("x-create-token", OPERATOR),)

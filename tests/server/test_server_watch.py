@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import threading
-import time
 from typing import Any
 
 import grpc
@@ -11,50 +9,15 @@ import grpc
 from referee.api.v1 import referee_pb2 as pb
 from referee.api.v1.referee_pb2_grpc import RefereeStub
 from referee.server.convert import data_to_struct
-from tests.named_fields import named_fields
-
-from server_support import (
+from tests.support.server import (
     GOING_OUT_DEAL,
     GOING_OUT_MELDS,
     OpenTable,
+    StubWatcher,
     open_table,
     seat_metadata,
     status_of,
 )
-
-
-class Watcher:
-    """Reads one Watch stream in a thread, as a live client would."""
-
-    def __init__(self, table: OpenTable, seat: int | None, from_version: int = 0) -> None:
-        token = None if seat is None else table.tokens[seat]
-        request = pb.WatchRequest(table_id=table.table_id, from_version=from_version)
-        self.call = table.stub.Watch(request, metadata=seat_metadata(token))
-        self.received: list[pb.WatchResponse] = []
-        self.error: grpc.RpcError | None = None
-        self.thread = threading.Thread(target=self._read, daemon=True)
-        self.thread.start()
-
-    def _read(self) -> None:
-        try:
-            for response in self.call:
-                self.received.append(response)
-        except grpc.RpcError as error:
-            self.error = error
-
-    def wait_for(self, count: int, timeout_s: float = 5.0) -> list[pb.WatchResponse]:
-        deadline = time.monotonic() + timeout_s
-        while len(self.received) < count and time.monotonic() < deadline:
-            time.sleep(0.01)
-        assert len(self.received) >= count, f"got {len(self.received)} of {count} moves"
-        return self.received
-
-    def events(self) -> list[dict[str, Any]]:
-        return [{"kind": e.kind, **named_fields(e.data)} for r in self.received for e in r.events]
-
-    def close(self) -> None:
-        self.call.cancel()
-        self.thread.join(timeout=5)
 
 
 def strings(events: list[dict[str, Any]]) -> set[str]:
@@ -62,7 +25,7 @@ def strings(events: list[dict[str, Any]]) -> set[str]:
 
 
 def test_every_watcher_gets_the_moves_live_each_redacted_for_it(table: OpenTable) -> None:
-    watchers = {seat: Watcher(table, seat) for seat in (1, 2, None)}
+    watchers = {seat: StubWatcher(table, seat) for seat in (1, 2, None)}
     table.propose(1, "draw")  # 4C, seen by seat 1 only
     for watcher in watchers.values():
         watcher.wait_for(1)  # subscribed: what follows arrives live
@@ -82,7 +45,7 @@ def test_every_watcher_gets_the_moves_live_each_redacted_for_it(table: OpenTable
 def test_a_watch_from_a_version_starts_after_it(table: OpenTable) -> None:
     table.propose(1, "draw")
     table.propose(1, "discard", card="JH")
-    watcher = Watcher(table, 0, from_version=1)
+    watcher = StubWatcher(table, 0, from_version=1)
     assert [r.version for r in watcher.wait_for(1)] == [2]
     table.propose(2, "draw")
     assert [r.version for r in watcher.wait_for(2)] == [2, 3]
@@ -94,13 +57,13 @@ def test_the_stream_ends_when_the_table_is_over(stub: RefereeStub) -> None:
     table = open_table(
         stub, GOING_OUT_DEAL, scores={0: 99, 2: 99}, options=data_to_struct({"reentry": "none"})
     )
-    watcher = Watcher(table, None)
+    watcher = StubWatcher(table, None)
     table.propose(1, "draw")
     table.propose(1, "go_out", melds=GOING_OUT_MELDS, discard="KD")
     watcher.thread.join(timeout=5)
     assert not watcher.thread.is_alive() and watcher.error is None
     assert [r.version for r in watcher.received] == [1, 2]
-    late = Watcher(table, 2)  # a watcher arriving after the end gets the story, then the end
+    late = StubWatcher(table, 2)  # a watcher arriving after the end gets the story, then the end
     late.thread.join(timeout=5)
     assert [r.version for r in late.received] == [1, 2]
 

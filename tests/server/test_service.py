@@ -16,8 +16,7 @@ from referee.spec.registry import Game
 from referee.store.base import KEEP, Due, Keep, Snapshot
 from referee.store.memory import MemoryStore
 from referee.store.sqlite import SqliteStore
-
-from server_support import DEAL
+from tests.support.server import DEAL
 
 DRAW = Move("draw")
 DISCARD_JH = Move("discard", {"card": "JH"})

@@ -10,7 +10,7 @@ import os
 import signal
 import subprocess
 
-from server_support import ServerProcess
+from tests.support.server import ServerProcess
 
 SYS_TGKILL = 234  # x86-64; aarch64's is 131
 LIBC = ctypes.CDLL(None, use_errno=True)

@@ -18,8 +18,7 @@ from referee.server.limits import Limits
 from referee.service import RefereeService
 from referee.spec.registry import Game
 from referee.store.base import Store
-
-from server_support import OpenTable
+from tests.support.server import OpenTable
 
 STREAMS = 500
 

@@ -17,8 +17,7 @@ from referee.errors import SpecErrors
 from referee.model import SAFE_INTEGER
 from referee.server.convert import data_to_struct
 from referee.spec.registry import DEFAULT_SPECS, load_game
-
-from server_support import OpenTable, open_table, status_of
+from tests.support.server import OpenTable, open_table, status_of
 
 HUGE = [1.7e308, float(SAFE_INTEGER + 1), -float(SAFE_INTEGER + 1), 10.0**20]
 

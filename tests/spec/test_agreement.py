@@ -10,6 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+import pytest
 import z3
 from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
@@ -21,8 +22,9 @@ from referee.mechanics.rummy.state import TURNED
 from referee.proofs.encode import decode, encode_full, lift
 from referee.spec.expr import BOOL, EvalError, TypedExpr
 from referee.spec.expr.symbolic import STRINGS, SymCard, SymList
-from tests.games import shipped_games
-from tests.mechanic_of import mechanic_of
+from tests.support.games import shipped_games
+from tests.support.mechanic_of import mechanic_of
+from tests.support.soak import SOAK_SCALE
 
 GAME = shipped_games()["pontinho"]
 MECHANIC = mechanic_of(GAME, RummyMechanic)
@@ -225,6 +227,7 @@ def _show(given: dict[str, Any]) -> str:
 # --- agreement ----------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @settings(SETTINGS, max_examples=250)
 @given(meld_inputs())
 def test_interpreter_compiler_engine_and_lifted_z3_agree(given_: dict[str, Any]) -> None:
@@ -239,7 +242,8 @@ def test_interpreter_compiler_engine_and_lifted_z3_agree(given_: dict[str, Any])
                 assert lifted_z3(expr, env) == expected, where
 
 
-@settings(SETTINGS, max_examples=40)
+@pytest.mark.slow
+@settings(SETTINGS, max_examples=15 * SOAK_SCALE)  # z3 on each: `make soak` runs 45
 @given(meld_inputs())
 def test_interpreter_and_symbolic_z3_agree(given_: dict[str, Any]) -> None:
     for joker_rule in JOKER_RULES:

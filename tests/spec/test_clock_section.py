@@ -9,7 +9,7 @@ import pytest
 
 from referee.spec.clock_options import MAX_TIMEOUTS, ON_TIMEOUT, TURN_SECONDS
 from referee.spec.registry import load_game
-from tests.spec.test_spec_typos import edited, refusal
+from tests.support.spec_edits import edited, refusal
 
 DRAW = "    - move: draw\n"
 DISCARD_PREFER = "      prefer: 'if move.card == hand[size(hand) - 1] then 0 else 1'\n"

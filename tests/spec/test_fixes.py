@@ -13,7 +13,7 @@ import yaml
 from referee.cli import main
 from referee.model import Verdict, Violation
 from referee.spec.fixes import FIX_KINDS, fix_data
-from tests.spec.test_check_spec import assert_located, at, broken, caret_column, only_error, spot
+from tests.support.spec_edits import assert_located, at, broken, caret_column, only_error, spot
 
 CATALOGUE = Path(__file__).parents[2] / "referee" / "i18n" / "fixes.yaml"
 TAKE_FIRST_FIX = """fix: {kind: move_instead, moves: '["draw", "take_discard"]'}"""

@@ -11,7 +11,7 @@ from referee.errors import SpecError, SpecErrors
 from referee.mechanics.tricks.mechanic import TricksMechanic
 from referee.spec.expr import INT, ListType, RecordType
 from referee.spec.registry import Game, load_game
-from tests.mechanic_of import mechanic_of
+from tests.support.mechanic_of import mechanic_of
 
 WHIST = Path(__file__).parents[1] / "mechanics" / "tricks" / "specs" / "whist.yaml"
 

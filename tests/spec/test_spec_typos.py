@@ -10,31 +10,12 @@ from typing import Any
 
 import pytest
 
-from referee.errors import SpecErrors
 from referee.mechanics.banking.mechanic import BankingMechanic
 from referee.mechanics.base import Mechanic
 from referee.mechanics.rummy.mechanic import RummyMechanic
 from referee.mechanics.rummy.turn import Turn
 from referee.mechanics.tricks.mechanic import TricksMechanic
-from referee.spec.registry import DEFAULT_SPECS, load_game
-
-
-def edited(tmp_path: Path, name: str, old: str, new: str) -> Path:
-    for spec in DEFAULT_SPECS.glob("*.yaml"):  # a spec may extend another
-        (tmp_path / spec.name).write_text(spec.read_text(encoding="utf-8"), encoding="utf-8")
-    path = tmp_path / f"{name}.yaml"
-    text = path.read_text(encoding="utf-8")
-    assert text.count(old) == 1, old
-    path.write_text(text.replace(old, new), encoding="utf-8")
-    return path
-
-
-def refusal(path: Path) -> tuple[int, str]:
-    """The first error (a typo may also leave a needed key missing: that error comes after)."""
-    with pytest.raises(SpecErrors) as caught:
-        load_game(path)
-    error = caught.value.errors[0]
-    return error.line, f"{error.path}: {error.detail}"
+from tests.support.spec_edits import edited, refusal
 
 
 @pytest.mark.parametrize(

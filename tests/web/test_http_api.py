@@ -19,7 +19,7 @@ from referee.server.convert import data_to_struct
 from referee.server.limits import Limits, Rate
 from referee.spec.registry import Game
 from referee.web.routes import routes
-from tests.server.server_support import DEAL
+from tests.support.server import DEAL
 from tests.web.conftest import MAX_MESSAGE_BYTES
 from tests.web.web_support import Http, bearer
 

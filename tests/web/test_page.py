@@ -18,7 +18,7 @@ from playwright.sync_api import BrowserContext, Page, expect
 from referee.server.app import Server
 from referee.spec.registry import Game
 from referee_client import RefereeClient
-from tests.server.server_support import DEAL
+from tests.support.server import DEAL
 from tests.web import browser
 from tests.web.bots import play
 from tests.web.web_support import Http

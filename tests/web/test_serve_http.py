@@ -7,7 +7,6 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
-import sys
 import threading
 from http import client as http_client
 from pathlib import Path
@@ -16,6 +15,7 @@ import pytest
 
 from referee.server.limits import Limits
 from referee.service import RefereeService
+from tests.support import served
 from tests.web.web_support import Http
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -26,14 +26,7 @@ HTTP_LINE = "referee http on http://127.0.0.1:"
 def test_serve_prints_and_serves_its_http_port(by: str) -> None:
     flags = ["--http", "0"] if by == "flag" else []
     environment = {**os.environ, **({"REFEREE_HTTP": "0"} if by == "variable" else {})}
-    process = subprocess.Popen(
-        [sys.executable, "-m", "referee", "serve", "--port", "0", "--memory", *flags],
-        cwd=ROOT,
-        env=environment,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        text=True,
-    )
+    process = served.start("--memory", *flags, env=environment, stderr=subprocess.DEVNULL)
     try:
         assert process.stdout is not None
         assert process.stdout.readline().startswith("referee listening on 127.0.0.1:")

@@ -24,7 +24,7 @@ from referee.engine.table import Table, TableSetup
 from referee.errors import SpecErrors
 from referee.model import ADJUDICATOR, Move
 from referee.spec.registry import DEFAULT_SPECS, Game, load_game
-from tests.games import shipped_games
+from tests.support.games import shipped_games
 
 GAMES = shipped_games()
 TWENTY_ONE = Path(__file__).parent / "specs" / "twenty_one.yaml"

@@ -27,7 +27,7 @@ from referee.engine.table import Table, TableSetup
 from referee.errors import OptionError
 from referee.model import ADJUDICATOR, Move, Verdict
 from referee_bots.pontoon_bot import HIDDEN, next_to_act, turn_candidates
-from tests.games import shipped_games
+from tests.support.games import shipped_games
 
 GAME = shipped_games()["pontoon"]
 ONE_PACK = Counter(codes(french_pack(1)))
@@ -313,7 +313,7 @@ PontoonTable.TestCase.settings = settings(
     phases=[Phase.explicit, Phase.reuse, Phase.generate],
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
 )
-TestPontoonTable = PontoonTable.TestCase
+TestPontoonTable = pytest.mark.slow(PontoonTable.TestCase)
 
 
 # --- options (PO-10) are validated when the table is created ---------------------------------

@@ -16,7 +16,7 @@ from referee.engine.table import Table
 from referee.model import Verdict
 from referee.scenario.format import MoveStep, load_file
 from referee.scenario.target import table_setup
-from tests.games import shipped_games
+from tests.support.games import shipped_games
 
 HERE = Path(__file__).resolve().parents[2] / "conformance" / "pontoon"
 GAMES = shipped_games()

@@ -23,7 +23,7 @@ from referee.mechanics.rummy.contexts import checkpoint_scopes
 from referee.mechanics.rummy.mechanic import RummyMechanic
 from referee.model import ADJUDICATOR, Move, Verdict
 from referee.spec.registry import DEFAULT_SPECS, Game, load_game
-from tests.mechanic_of import mechanic_of
+from tests.support.mechanic_of import mechanic_of
 
 SPEC = Path(__file__).parent / "specs" / "gin.yaml"
 GIN = load_game(SPEC)

@@ -31,7 +31,7 @@ from referee.mechanics.rummy.state import Meld, RummyState
 from referee.mechanics.rummy.turn import Turn
 from referee.model import Move, Violation
 from tests.conftest import stack_deal
-from tests.games import shipped_games
+from tests.support.games import shipped_games
 
 GAMES = shipped_games()
 RUMMIES = ("pontinho", "taradinho")

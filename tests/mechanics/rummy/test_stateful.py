@@ -32,8 +32,8 @@ from referee.cards import codes, french_pack
 from referee.engine.table import Table, TableSetup
 from referee.model import ADJUDICATOR, Move, Verdict
 from referee_bots.rummy_bot import turn_candidates
-from tests.games import shipped_games
-from tests.soak import SOAK_SCALE
+from tests.support.games import shipped_games
+from tests.support.soak import SOAK_SCALE
 
 GAME = shipped_games()["pontinho"]
 TWO_PACKS = Counter(codes(french_pack(2)))

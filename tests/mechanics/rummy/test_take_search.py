@@ -29,7 +29,7 @@ from referee.mechanics.rummy.state import Meld, RummyState
 from referee.mechanics.rummy.turn import Turn
 from referee.model import Move
 from tests.conftest import stack_deal
-from tests.games import shipped_games
+from tests.support.games import shipped_games
 
 GAMES = shipped_games()
 JOKER_RULES = ("same_rank_other_colour", "next_rank_same_suit")

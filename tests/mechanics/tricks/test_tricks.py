@@ -29,9 +29,9 @@ from referee.engine.table import Table, TableSetup
 from referee.errors import OptionError, SetupError
 from referee.model import ADJUDICATOR, Move, Outcome, Verdict
 from referee.spec.registry import load_game
-from tests.games import shipped_games
 from tests.oracles import whist
 from tests.oracles.tarocchi import card, count, is_trump, may_discard, may_play, trick_winner
+from tests.support.games import shipped_games
 
 TAROCCHI = shipped_games()["tarocchi_piedicavallo"]
 WHIST = load_game(Path(__file__).parent / "specs" / "whist.yaml")

@@ -1,12 +1,12 @@
-"""Helpers for the server tests: the server as a process, a small game client over real gRPC,
-and view inspection (tests/harden imports them too)."""
+"""Helpers for the tests of a served referee (tests/server, and harden, cluster, web, engine): the
+server as a process, a real server in the test's process, a small game client over real gRPC,
+Watch streams read in a thread, stacked deals, and view inspection."""
 
 from __future__ import annotations
 
 import contextlib
 import signal
 import subprocess
-import sys
 import tempfile
 import threading
 import time
@@ -29,10 +29,11 @@ from referee.service import RefereeService
 from referee.spec.registry import Game
 from referee.store.base import Store
 from referee_client import RefereeClient
-from tests.named_fields import named_fields
+from tests.support import served
+from tests.support.named_fields import named_fields
 
 MAX_MESSAGE_BYTES = 64 * 1024  # the test server's limit (the real default is 1 MiB)
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = served.ROOT
 START_TIMEOUT_S = 30
 
 # Seat 1 (after the dealer, seat 0) acts first; every hand is distinct from the others and from
@@ -56,17 +57,8 @@ class ServerProcess:
         where = ["--db", str(db)] if db is not None else list(store)
         # read back when a stop goes wrong; closed by `stop`
         self.log = tempfile.TemporaryFile(mode="w+")  # noqa: SIM115
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "referee", "serve", "--port", "0", *where, "--allow-stacked"],
-            cwd=ROOT,
-            stdout=subprocess.PIPE,
-            stderr=self.log,
-            text=True,
-        )
-        assert self.process.stdout is not None
-        line = self.process.stdout.readline().strip()  # blocks until the port is bound
-        assert line.startswith("referee listening on 127.0.0.1:"), line
-        self.address = line.rsplit(" ", 1)[1]
+        self.process = served.start(*where, "--allow-stacked", stderr=self.log)
+        self.address = served.address(self.process)  # blocks until the port is bound
         self.channel = grpc.insecure_channel(self.address)
         grpc.channel_ready_future(self.channel).result(timeout=START_TIMEOUT_S)
         self.stub = RefereeStub(self.channel)
@@ -246,3 +238,54 @@ def serve(service: RefereeService) -> tuple[Server, str]:
     server, port = create_server(service, "127.0.0.1", 0)
     server.start()
     return server, f"127.0.0.1:{port}"
+
+
+class StubWatcher:
+    """One Watch stream of an `OpenTable` read in a thread, as a live client would; its responses
+    as they came (`Watcher`: the same through a `RefereeClient`)."""
+
+    def __init__(self, table: OpenTable, seat: int | None, from_version: int = 0) -> None:
+        token = None if seat is None else table.tokens[seat]
+        request = pb.WatchRequest(table_id=table.table_id, from_version=from_version)
+        self.call = table.stub.Watch(request, metadata=seat_metadata(token))
+        self.received: list[pb.WatchResponse] = []
+        self.error: grpc.RpcError | None = None
+        self.thread = threading.Thread(target=self._read, daemon=True)
+        self.thread.start()
+
+    def _read(self) -> None:
+        try:
+            for response in self.call:
+                self.received.append(response)
+        except grpc.RpcError as error:
+            self.error = error
+
+    def wait_for(self, count: int, timeout_s: float = 5.0) -> list[pb.WatchResponse]:
+        deadline = time.monotonic() + timeout_s
+        while len(self.received) < count and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert len(self.received) >= count, f"got {len(self.received)} of {count} moves"
+        return self.received
+
+    def events(self) -> list[dict[str, Any]]:
+        return [{"kind": e.kind, **named_fields(e.data)} for r in self.received for e in r.events]
+
+    def close(self) -> None:
+        self.call.cancel()
+        self.thread.join(timeout=5)
+
+
+# Taradinho, 4 seats, dealer 0 (the claim window's tests): seat 1 plays first; play order 1, 2,
+# 3, 0. Seat 1 discards 5C: seat 3 can claim it with 3C 4C, seat 0 with 6C 7C, seat 2 (in turn
+# after seat 1) with 5S 5H.
+TARADINHO_DEAL: dict[str, Any] = {
+    "hands": {
+        "1": ["5C", "2H", "KH", "KD", "QH", "JD", "TD", "8S", "7S"],
+        "2": ["5S", "5H", "2S", "3S", "JC", "QC", "AD", "8C", "6D"],
+        "3": ["3C", "4C", "8H", "TH", "8D", "6S", "7D", "AS", "4H"],
+        "0": ["6C", "7C", "JS", "QS", "KS", "2D", "3D", "4D", "5D"],
+    },
+    "turned": "9D",
+    "stock": ["AH", "2C", "TC"],
+}
+SEAT_3_CLAIM = {"type": "take_discard", "meld": ["3C", "4C", "5C"]}
