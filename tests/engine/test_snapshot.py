@@ -43,6 +43,7 @@ from referee.spec.registry import DEFAULT_SPECS, Game, load_game
 from tests.liveness.oracle import accepted, witness
 from tests.support.games import shipped_games
 from tests.support.random_games import bot_moves, junk_move, oracle_move, setups
+from tests.support.server import TARADINHO_DEAL
 
 TESTS = Path(__file__).parents[1]
 GAMES: dict[str, Game] = {
@@ -198,16 +199,7 @@ def test_a_restored_table_is_the_table_at_every_step_of_every_scenario(path: Pat
 
 # a Taradinho discard claimed by two seats: the open window holds their parsed moves, cards in
 # values typed `Any` (tests/mechanics/rummy/test_claim_priority.py's deal)
-CLAIM_DEAL = {
-    "hands": {
-        "1": ["5C", "2H", "KH", "KD", "QH", "JD", "TD", "8S", "7S"],
-        "2": ["5S", "5H", "2S", "3S", "JC", "QC", "AD", "8C", "6D"],
-        "3": ["3C", "4C", "8H", "TH", "8D", "6S", "7D", "AS", "4H"],
-        "0": ["6C", "7C", "JS", "QS", "KS", "2D", "3D", "4D", "5D"],
-    },
-    "turned": "9D",
-    "stock": ["AH", "2C", "TC"],
-}
+CLAIM_DEAL = TARADINHO_DEAL
 CLAIMS: list[tuple[int, dict[str, Any]]] = [
     (1, {"type": "draw"}),
     (1, {"type": "discard", "card": "5C"}),

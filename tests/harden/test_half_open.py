@@ -130,7 +130,7 @@ def room_for_the_attack() -> None:
     needed = 2 * CONNECTIONS + 200
     if soft < needed:
         if hard < needed:
-            pytest.skip(f"the test itself needs {needed} descriptors")
+            pytest.skip(reason=f"the test itself needs {needed} descriptors")
         resource.setrlimit(resource.RLIMIT_NOFILE, (needed, hard))
 
 

@@ -70,7 +70,7 @@ def lowered() -> Iterator[int]:
     """The soft limit lowered for the test (to the hard limit less one), restored after."""
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     if hard == resource.RLIM_INFINITY or hard - 1 < 64:
-        pytest.skip("no finite hard limit to raise to")
+        pytest.skip(reason="no finite hard limit to raise to")
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard - 1, hard))
     yield hard
     resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))

@@ -18,18 +18,10 @@ from referee.engine.table import Table, TableSetup
 from referee.errors import SpecErrors
 from referee.model import Move
 from referee.spec.registry import DEFAULT_SPECS, Game, load_game
+from tests.support.server import TARADINHO_DEAL
 
 SHIPPED = "priority: [goes_out, nearest_after_discarder]"
-DEAL = {
-    "hands": {
-        "1": ["5C", "2H", "KH", "KD", "QH", "JD", "TD", "8S", "7S"],
-        "2": ["5S", "5H", "2S", "3S", "JC", "QC", "AD", "8C", "6D"],
-        "3": ["3C", "4C", "8H", "TH", "8D", "6S", "7D", "AS", "4H"],
-        "0": ["6C", "7C", "JS", "QS", "KS", "2D", "3D", "4D", "5D"],
-    },
-    "turned": "9D",
-    "stock": ["AH", "2C", "TC"],
-}
+DEAL = TARADINHO_DEAL
 
 
 def taradinho(tmp_path: Path, priority: str) -> Game:
