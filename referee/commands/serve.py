@@ -77,9 +77,9 @@ GRACE_S = 5.0  # in-flight calls get this long to finish on shutdown
 STOP_WITHIN_S = GRACE_S + 10.0
 SIGNAL_POLL_S = 0.2  # how soon a stop signal is acted on, at the latest
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")  # the URLs libpq reads
-# how long a thread holding the GIL (parsing a large HTTP body, an Explain folding a table) may keep the
-# event loop's thread waiting for it; Python's 5 ms default, paid at each of the loop's several
-# waits in a call, made a health check wait 300 ms beside one busy thread (tests/harden)
+# how long a thread holding the GIL (parsing a large HTTP body, an Explain folding a table) may
+# keep the event loop's thread waiting for it; Python's 5 ms default, paid at each of the loop's
+# several waits in a call, made a health check wait 300 ms beside one busy thread (tests/harden)
 SWITCH_INTERVAL_S = 0.0005
 
 
