@@ -17,9 +17,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from referee.cards import Card, PackKind
+from referee.engine.mechanic import Judgement
 from referee.engine.moves import parse_move
 from referee.errors import MoveFormatError
-from referee.mechanics.base import Judgement
 from referee.model import JSON, Event, Move
 from referee.spec.clock import AutoMove
 from referee.spec.clock_options import AUTO, FORFEIT, MAX_TIMEOUTS, ON_TIMEOUT, TURN_SECONDS

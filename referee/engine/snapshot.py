@@ -28,11 +28,11 @@ from typing import Any
 import msgspec
 
 from referee.engine.disputes import Dispute
+from referee.engine.mechanic import Mechanic
 from referee.engine.setup import TableSetup
 from referee.engine.state_codec import StateCodec
 from referee.engine.table import Table
 from referee.errors import RefereeError
-from referee.mechanics.base import Mechanic
 from referee.model import Move
 from referee.spec.registry import Game
 from referee.spec.versions import digest, rules_version

@@ -14,12 +14,12 @@ from typing import Any, TypeVar
 from referee.cards import PackKind
 from referee.engine import chance, disputes, play_clock, rulings, seeding
 from referee.engine.disputes import Dispute
+from referee.engine.mechanic import Deadline, Deal, Judgement
 from referee.engine.moves import parse_move
 from referee.engine.play_clock import ClockSettings
 from referee.engine.setup import TableSetup as TableSetup  # re-exported: its old home
 from referee.errors import MoveFormatError, SetupError
 from referee.i18n.verdicts import GEN8, unreadable
-from referee.mechanics.base import Deadline, Deal, Judgement
 from referee.model import (
     ADJUDICATOR,
     DIRECTOR,

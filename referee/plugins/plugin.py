@@ -9,9 +9,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from referee.commands.play_turns import PlayContext
+from referee.engine.mechanic import Mechanic
 from referee.engine.setup import TableSetup
-from referee.mechanics.base import Mechanic
+from referee.plugins.play_turns import PlayContext
 from referee.scenario.comparers import Comparer
 from referee.scenario.fields import Reader
 from referee.transcript_parts import Adapter

@@ -14,8 +14,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, cast
 
+from referee.engine.mechanic import Condition
 from referee.errors import SpecError
-from referee.mechanics.base import Condition
 from referee.proofs.properties import Evaluation, Property, Text, constant_type
 from referee.spec.expr import (
     BOOL,

@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from referee.cards import CODE_PATTERN, PackKind
-from referee.mechanics.base import Mechanic
+from referee.engine.mechanic import Mechanic
 from referee.model import JSON
 from referee.schemas.declared import SECRET, Declared, declared, mechanic_package
 from referee.schemas.moves import contribute_schema, dispute_schema, move_schema, typed_fields

@@ -37,7 +37,7 @@ from referee.spec.schema import GameSpec, expression_at
 from referee.spec.sections import unknown_key
 
 if TYPE_CHECKING:  # the mechanic reads the spec; the spec's clock only asks it questions
-    from referee.mechanics.base import Mechanic
+    from referee.engine.mechanic import Mechanic
 
 ENTRY_KEYS = ("move", "fields", "prefer", "last", "note")
 

@@ -9,10 +9,10 @@ from pathlib import Path
 from typing import Any
 
 from referee.engine.disputes import dispute_move
+from referee.engine.mechanic import Mechanic
 from referee.engine.seeding import contribute_move
 from referee.errors import NotFound, OptionError, SpecError, SpecErrors
 from referee.i18n import ENGLISH, negotiate
-from referee.mechanics.base import Mechanic
 from referee.model import JSON
 from referee.plugins import installed
 from referee.schemas import game_schemas, typed_fields

@@ -29,7 +29,7 @@ import pytest
 from referee.cards import PackKind
 from referee.engine.moves import parse_move
 from referee.engine.table import Table, TableSetup
-from referee.mechanics.base import Judgement
+from referee.engine.mechanic import Judgement
 from referee.model import ADJUDICATOR
 from referee.spec.registry import DEFAULT_SPECS, Game, load_game
 from tests.liveness.oracle import candidates

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any, TypeVar
 
-from referee.mechanics.base import Mechanic
+from referee.engine.mechanic import Mechanic
 from referee.spec.registry import Game
 
 M = TypeVar("M", bound=Mechanic[Any])

@@ -19,10 +19,10 @@ from __future__ import annotations
 
 from typing import Protocol
 
+from referee.engine.mechanic import Judgement
 from referee.mechanics.banking.kitty import KITTY_PHASE, KittyPart
 from referee.mechanics.banking.state import BankState
 from referee.mechanics.banking.transfers import transfer, under_the_pack
-from referee.mechanics.base import Judgement
 from referee.model import Event
 
 OVER = "over"  # the phase of a table fewer than two seats are left at

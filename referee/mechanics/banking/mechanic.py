@@ -16,6 +16,7 @@ from typing import Any
 from referee.cards import Card, PackKind, codes
 from referee.engine import chance
 from referee.engine import stacked as stacking
+from referee.engine.mechanic import Deal, Judgement, Mechanic, Move
 from referee.i18n.verdicts import unreadable
 from referee.mechanics.banking import kitty as kitty_part
 from referee.mechanics.banking import leaving, views
@@ -23,7 +24,6 @@ from referee.mechanics.banking.config import SECTION_SHAPE, read_config
 from referee.mechanics.banking.contexts import NAMES, Seen, checkpoint_scopes
 from referee.mechanics.banking.state import BankState, Hand
 from referee.mechanics.banking.transfers import transfer, under_the_pack
-from referee.mechanics.base import Deal, Judgement, Mechanic
 from referee.mechanics.legal import Candidates, refused
 from referee.model import JSON, Event, Sentence, Violation
 from referee.spec import explaining
@@ -36,16 +36,6 @@ OVER = leaving.OVER
 
 class BankingMechanic(Mechanic[BankState]):
     name = "banking"
-    moves = {
-        "bet": frozenset({"amount"}),
-        "buy": frozenset({"amount"}),
-        "kitty": frozenset({"amount"}),
-        "offer_bank": frozenset({"to", "price"}),
-        **{
-            name: frozenset()
-            for name in ("split", "twist", "stick", "burn", "next_hand", "accept_bank")
-        },
-    }
     section_shapes = {"banking": SECTION_SHAPE}
 
     def __init__(self, spec: GameSpec) -> None:
@@ -194,11 +184,11 @@ class BankingMechanic(Mechanic[BankState]):
             violations = self._judged_blind(work, seat, move_type, move)
         if violations:
             return Judgement(violations)
-        handler = getattr(self, f"_do_{move_type}", None)
-        if handler is None:
+        served = self.moves.get(move_type)
+        if served is None:
             return Judgement([unreadable(Sentence("table.no_move_now", {"type": move_type}))])
         events: list[Event] = []
-        problem = handler(work, seat, dict(move), events)
+        problem = served.handler(self, work, seat, dict(move), events)
         if problem is not None:
             return Judgement([problem])
         return Judgement([], work, events)
@@ -544,6 +534,20 @@ class BankingMechanic(Mechanic[BankState]):
             if self.holds("takes_bank", s, seat, hand)
         ]
         return takers[0] if takers else None
+
+    # the move table: each move's handler, the fields it reads, the checkpoints that judge it
+    moves = {
+        "bet": Move(_do_bet, frozenset({"amount"}), ("bet",)),
+        "split": Move(_do_split, judged=("split",)),
+        "buy": Move(_do_buy, frozenset({"amount"}), ("buy",)),
+        "twist": Move(_do_twist, judged=("twist",)),
+        "stick": Move(_do_stick, judged=("stick",)),
+        "burn": Move(_do_burn, judged=("burn",)),
+        "next_hand": Move(_do_next_hand, judged=("next_hand",)),
+        "kitty": Move(_do_kitty, frozenset({"amount"}), ("kitty",)),
+        "offer_bank": Move(_do_offer_bank, frozenset({"to", "price"}), ("offer_bank",)),
+        "accept_bank": Move(_do_accept_bank, judged=("accept_bank",)),
+    }
 
 
 def _start_hand(s: BankState) -> None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from referee.mechanics.base import Judgement
+from referee.engine.mechanic import Judgement
 from referee.mechanics.rummy.priority import winning_claim
 from referee.mechanics.rummy.state import RummyState
 from referee.mechanics.rummy.table import RummyTable

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from referee.cards import Card
-from referee.mechanics.base import Judgement
+from referee.engine.mechanic import Judgement
 from referee.mechanics.rummy import match
 from referee.mechanics.rummy.state import RummyState
 from referee.mechanics.rummy.table import RummyTable

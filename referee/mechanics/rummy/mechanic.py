@@ -12,9 +12,9 @@ from typing import Any
 
 from referee.cards import Card
 from referee.engine import chance
+from referee.engine.mechanic import Condition, Deadline, Deal, Judgement, Mechanic, Move
 from referee.errors import SpecError, SpecErrors
 from referee.i18n.verdicts import unreadable
-from referee.mechanics.base import Condition, Deadline, Deal, Judgement, Mechanic
 from referee.mechanics.rummy import claims, leaving, legal, match, views
 from referee.mechanics.rummy.config import RummyConfig
 from referee.mechanics.rummy.contexts import COMMON, checkpoint_scopes
@@ -46,17 +46,19 @@ REPLAYED_MELD: Env = {
 
 class RummyMechanic(Mechanic[RummyState]):
     name = "rummy"
+    # the move table: each move's handler (a `Turn`'s), the fields it reads; `pass` answers a
+    # claim window and is served there (`_answer_window`), by no turn
     moves = {
-        "draw": frozenset(),
-        "take_discard": frozenset(),
-        "meld": frozenset({"cards"}),
-        "layoff": frozenset({"meld", "cards", "at"}),
-        "discard": frozenset({"card"}),
-        "go_out": frozenset({"steals", "melds", "layoffs"}),
-        "swap_joker": frozenset({"meld", "card", "new_meld"}),
-        "pass": frozenset(),
-        "reenter": frozenset(),
-        "decline": frozenset(),
+        "draw": Move(Turn.do_draw),
+        "take_discard": Move(Turn.do_take_discard),
+        "meld": Move(Turn.do_meld, frozenset({"cards"})),
+        "layoff": Move(Turn.do_layoff, frozenset({"meld", "cards", "at"})),
+        "discard": Move(Turn.do_discard, frozenset({"card"})),
+        "go_out": Move(Turn.do_go_out, frozenset({"steals", "melds", "layoffs"})),
+        "swap_joker": Move(Turn.do_swap_joker, frozenset({"meld", "card", "new_meld"})),
+        "pass": Move(None),
+        "reenter": Move(Turn.do_reenter),
+        "decline": Move(Turn.do_decline),
     }
     section_shapes = {
         "rummy": {
@@ -240,11 +242,11 @@ class RummyMechanic(Mechanic[RummyState]):
         playing_hand = work.went_out is None
         turn = Turn(self, work, seat, move_type, move, mend)
         turn.check_rules(at="before")
-        handler = getattr(turn, f"do_{move_type}", None)
+        handler = self.moves[move_type].handler if move_type in self.moves else None
         if not turn.violations and handler is None:
             turn.fail(unreadable(Sentence("table.no_move_now", {"type": move_type})))
         if not turn.violations and handler is not None:
-            handler()
+            handler(turn)
         if not turn.violations:
             turn.check_rules(at="after")
         if turn.violations:

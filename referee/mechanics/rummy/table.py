@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from typing import Any, Protocol
 
 from referee.cards import Card
-from referee.mechanics.base import Judgement
+from referee.engine.mechanic import Judgement
 from referee.mechanics.context import Builder
 from referee.mechanics.rummy.config import RummyConfig
 from referee.mechanics.rummy.contexts import Judging

@@ -13,8 +13,8 @@ from typing import Any
 
 from referee.cards import Card, codes, remove_cards
 from referee.engine import chance
+from referee.engine.mechanic import not_held
 from referee.i18n.verdicts import unreadable
-from referee.mechanics.base import not_held
 from referee.mechanics.rummy import match
 from referee.mechanics.rummy.melds import Reading
 from referee.mechanics.rummy.state import TURNED, Meld, RummyState

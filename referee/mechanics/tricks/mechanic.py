@@ -16,9 +16,9 @@ from typing import Any
 from referee.cards import Card, PackKind, codes, remove_cards
 from referee.engine import chance
 from referee.engine import stacked as stacking
+from referee.engine.mechanic import Deal, Judgement, Mechanic, Move, not_held
 from referee.errors import RefereeError, SetupError, SpecError, SpecErrors
 from referee.i18n.verdicts import unreadable
-from referee.mechanics.base import Deal, Judgement, Mechanic, not_held
 from referee.mechanics.legal import Candidates, refused
 from referee.mechanics.tricks import views
 from referee.mechanics.tricks.contexts import MOVE, Seen, checkpoint_scopes
@@ -43,7 +43,6 @@ OPTIONAL_EXPRESSIONS = {
 
 class TricksMechanic(Mechanic[TrickState]):
     name = "tricks"
-    moves = {"discard": frozenset({"cards"}), "play": frozenset({"card"})}
     section_shapes = {
         "tricks": {
             key: None
@@ -258,8 +257,8 @@ class TricksMechanic(Mechanic[TrickState]):
         violations = self.rules.judge(move_type, env, cards=shown)
         if violations:
             return Judgement(violations)
-        handler = getattr(self, f"_do_{move_type}", None)
-        if handler is None:
+        served = self.moves.get(move_type)
+        if served is None:
             return Judgement([unreadable(Sentence("table.no_move_now", {"type": move_type}))])
         named = move.get("cards") or ([move["card"]] if "card" in move else [])
         missing = not_held(state.hands[seat], list(named))
@@ -268,7 +267,7 @@ class TricksMechanic(Mechanic[TrickState]):
         work = state.clone()
         work.deal_ended = False
         events: list[Event] = []
-        handler(work, seat, dict(move), env, events)
+        served.handler(self, work, seat, dict(move), env, events)
         return Judgement([], work, events)
 
     def _do_discard(
@@ -476,6 +475,12 @@ class TricksMechanic(Mechanic[TrickState]):
     def _deals(self, s: TrickState) -> int:
         deals = self.config.get("deals")
         return 1 if deals is None else int(deals({"options": s.options, "seats": s.seats}))
+
+    # the move table: each move's handler, the fields it reads, the checkpoints that judge it
+    moves = {
+        "discard": Move(_do_discard, frozenset({"cards"}), ("discard",)),
+        "play": Move(_do_play, frozenset({"card"}), ("play",)),
+    }
 
 
 def _best(points: list[int]) -> int | None:

@@ -16,7 +16,7 @@ from collections import Counter
 import pytest
 
 from referee.engine.table import Table
-from referee.mechanics.banking.plugin import BANKING
+from referee.plugins.banking import BANKING
 from referee.mechanics.banking.state import BankState
 from referee.spec.registry import Game
 from referee.transcript import Transcript, new_table

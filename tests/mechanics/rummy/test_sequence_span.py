@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 from referee.cards import FRENCH_SUITS, Card, PackKind, codes, french_pack
 from referee.engine.moves import parse_move
 from referee.engine.table import Table, TableSetup
-from referee.mechanics.base import Judgement
+from referee.engine.mechanic import Judgement
 from referee.mechanics.rummy.mechanic import RummyMechanic
 from referee.mechanics.rummy.melds import Reading
 from referee.mechanics.rummy.state import Meld, RummyState

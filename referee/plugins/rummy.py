@@ -7,9 +7,9 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from referee.commands.play_turns import MAX_PROPOSALS, PlayContext, play_turn
 from referee.engine.setup import TableSetup
 from referee.mechanics.rummy import RummyMechanic
+from referee.plugins.play_turns import MAX_PROPOSALS, PlayContext, play_turn
 from referee.plugins.plugin import CheckKey, Plugin
 from referee.scenario import fields as f
 from referee.scenario.comparers import (

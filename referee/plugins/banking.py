@@ -8,9 +8,9 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from referee.commands.play_turns import MAX_PROPOSALS, PlayContext, play_turn
 from referee.engine.setup import TableSetup
 from referee.mechanics.banking.mechanic import BankingMechanic
+from referee.plugins.play_turns import MAX_PROPOSALS, PlayContext, play_turn
 from referee.plugins.plugin import CheckKey, Plugin
 from referee.scenario import fields as f
 from referee.scenario.comparers import field_of, per_key

@@ -6,9 +6,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from referee.commands.play_turns import MAX_PROPOSALS, PlayContext, play_turn
 from referee.engine.setup import TableSetup
 from referee.mechanics.tricks import TricksMechanic
+from referee.plugins.play_turns import MAX_PROPOSALS, PlayContext, play_turn
 from referee.plugins.plugin import CheckKey, Plugin
 from referee.scenario import fields as f
 from referee.scenario.comparers import field_of, per_key

@@ -41,6 +41,18 @@ class Judgement:
 
 
 @dataclass(frozen=True)
+class Move:
+    """A move a mechanic serves, as its move table declares it: the handler that makes its
+    effect, the fields the handler always reads (a spec declares them; it may declare more,
+    optional ones the handler reads when present), and the checkpoints whose rules judge it (its
+    own, the move's name, first). The handler's signature is its mechanic's own."""
+
+    handler: Any
+    fields: frozenset[str] = frozenset()
+    judged: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class Deadline:
     """A state that expires (a claim window, say): `after_ms` from when the table is seen in it,
     the mechanic's `expire` is due. `number` tells one deadline of a table from the next: the
@@ -90,9 +102,8 @@ class Mechanic(ABC, Generic[StateT]):
     # every key a spec may write in the sections the mechanic owns (`referee.spec.sections`)
     section_shapes: ClassVar[Mapping[str, Shape]] = {}
 
-    # the moves the mechanic serves: move type -> the fields its handler always reads (a spec
-    # declares them; it may declare more, optional ones the handler reads when present)
-    moves: ClassVar[Mapping[str, frozenset[str]]] = {}
+    # the moves the mechanic serves, its move table: move type -> its handler, fields, checkpoints
+    moves: ClassVar[Mapping[str, Move]] = {}
 
     @classmethod
     def sections(cls) -> frozenset[str]:
@@ -117,7 +128,7 @@ class Mechanic(ABC, Generic[StateT]):
                 )
                 continue
             declared = _declared_fields(located.data, move.type)
-            for name in sorted(cls.moves[move.type] - declared):
+            for name in sorted(cls.moves[move.type].fields - declared):
                 errors.append(
                     located.error(
                         path,
