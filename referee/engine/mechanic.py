@@ -27,11 +27,11 @@ Condition = tuple[Any, Any]  # (when, require), typed: a checkpoint accepts when
 
 
 @dataclass
-class Judgement:
+class Judgement(Generic[StateT]):
     """The result of judging one move: violations (then `state` is None) or the new state."""
 
     violations: list[Violation] = field(default_factory=list)
-    state: Any = None
+    state: StateT | None = None
     events: list[Event] = field(default_factory=list)
     pending: bool = False  # accepted into the log, its effect awaiting others (a claim)
 
@@ -148,7 +148,9 @@ class Mechanic(ABC, Generic[StateT]):
         """The state after the deal; raises SetupError for a stacked deal that does not fit."""
 
     @abstractmethod
-    def judge(self, state: StateT, seat: int, move_type: str, move: Mapping[str, Any]) -> Judgement:
+    def judge(
+        self, state: StateT, seat: int, move_type: str, move: Mapping[str, Any]
+    ) -> Judgement[StateT]:
         """Judge a parsed move on a copy of `state`; never changes `state` itself."""
 
     @abstractmethod
@@ -185,7 +187,7 @@ class Mechanic(ABC, Generic[StateT]):
         """When `state` expires, if it does (none by default)."""
         return None
 
-    def expire(self, state: StateT) -> Judgement | None:
+    def expire(self, state: StateT) -> Judgement[StateT] | None:
         """What expiring does, now that the deadline of `state` has passed; None when `state`
         has no deadline (then nothing is logged)."""
         return None
@@ -215,12 +217,12 @@ class Mechanic(ABC, Generic[StateT]):
         """The choices of a `listed` move for `seat` now, as a proposal's fields, in order."""
         return []
 
-    def forfeit(self, state: StateT, seat: int) -> Judgement:
+    def forfeit(self, state: StateT, seat: int) -> Judgement[StateT]:
         """`seat` is out of the hand being played (`on_timeout: forfeit`), scored as the
         mechanic's games are; the new state and what happened."""
         raise NotImplementedError(f"the `{self.name}` mechanic has no forfeit")
 
-    def retire(self, state: StateT, seat: int) -> Judgement:
+    def retire(self, state: StateT, seat: int) -> Judgement[StateT]:
         """`seat` is out of the match (its time ran out too often)."""
         raise NotImplementedError(f"the `{self.name}` mechanic has no retirement")
 

@@ -58,7 +58,7 @@ class ClockSettings:
 
 def timed_out(
     game: Game, state: Any, settings: ClockSettings, timeouts: Sequence[int]
-) -> tuple[Judgement, list[int]]:
+) -> tuple[Judgement[Any], list[int]]:
     """What a turn's time running out does to each seat the table waits for, and the timeouts
     counted after."""
     mechanic = game.mechanic
@@ -80,7 +80,7 @@ def timed_out(
     return Judgement(state=state, events=events), counted
 
 
-def auto_play(game: Game, state: Any, seat: int) -> Judgement | None:
+def auto_play(game: Game, state: Any, seat: int) -> Judgement[Any] | None:
     """The spec's auto moves played for `seat` while the table waits for it; None when not one
     of them is legal now."""
     events: list[Event] = []
@@ -97,7 +97,7 @@ def auto_play(game: Game, state: Any, seat: int) -> Judgement | None:
     return Judgement(state=state, events=events) if played else None
 
 
-def _first_accepted(game: Game, state: Any, seat: int) -> tuple[AutoMove, Judgement] | None:
+def _first_accepted(game: Game, state: Any, seat: int) -> tuple[AutoMove, Judgement[Any]] | None:
     """The first candidate of the spec's list the rules accept, judged as a proposal is."""
     kind = PackKind(game.spec.pack_kind)
     for entry in game.auto_moves:

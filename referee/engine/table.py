@@ -272,7 +272,7 @@ class Table:
             self._mark()  # no fold from an earlier mark ever passes a rewind
         return verdict
 
-    def _rewound(self, decision: rulings.Decision) -> Judgement:
+    def _rewound(self, decision: rulings.Decision) -> Judgement[Any]:
         """The table as it was at version `decision.to`: its log folded that far (its earlier
         rulings included). Every move since, but the disputes and rulings, is void."""
         earlier = self._at(decision.to)
@@ -367,7 +367,7 @@ class Table:
         """The seats the table waits for a move from (none while a claim window is open)."""
         return self.game.mechanic.awaited(self.state)
 
-    def _commit(self, seat: int, move: Move, judgement: Judgement) -> Verdict:
+    def _commit(self, seat: int, move: Move, judgement: Judgement[Any]) -> Verdict:
         window_before = self.game.mechanic.deadline(self.state)
         self.state = judgement.state
         self.version += 1

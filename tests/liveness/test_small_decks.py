@@ -27,9 +27,9 @@ from typing import Any
 import pytest
 
 from referee.cards import PackKind
+from referee.engine.mechanic import Judgement
 from referee.engine.moves import parse_move
 from referee.engine.table import Table, TableSetup
-from referee.engine.mechanic import Judgement
 from referee.model import ADJUDICATOR
 from referee.spec.registry import DEFAULT_SPECS, Game, load_game
 from tests.liveness.oracle import candidates
@@ -75,7 +75,7 @@ def moves_from(game: Game, state: Any) -> list[Child]:
 @dataclass(frozen=True)
 class Child:
     move_type: str
-    judged: Judgement
+    judged: Judgement[Any]
 
     @property
     def state(self) -> Any:

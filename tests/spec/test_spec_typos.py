@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from referee.mechanics.banking.mechanic import BankingMechanic
 from referee.engine.mechanic import Mechanic
+from referee.mechanics.banking.mechanic import BankingMechanic
 from referee.mechanics.rummy.mechanic import RummyMechanic
 from referee.mechanics.rummy.turn import Turn
 from referee.mechanics.tricks.mechanic import TricksMechanic

@@ -40,7 +40,7 @@ class Flow(Protocol):
     def forfeit_before_bet(self, state: BankState, seat: int) -> int: ...
 
 
-def forfeit(flow: Flow, state: BankState, seat: int) -> Judgement:
+def forfeit(flow: Flow, state: BankState, seat: int) -> Judgement[BankState]:
     work = state.clone()
     events = [Event("out_of_hand", {"seat": seat})]
     if seat == work.banker:
@@ -50,9 +50,10 @@ def forfeit(flow: Flow, state: BankState, seat: int) -> Judgement:
     return Judgement([], work, events)
 
 
-def retire(flow: Flow, state: BankState, seat: int) -> Judgement:
+def retire(flow: Flow, state: BankState, seat: int) -> Judgement[BankState]:
     left = forfeit(flow, state, seat)
-    work: BankState = left.state
+    work = left.state
+    assert work is not None  # a forfeit is always accepted
     work.out[seat] = True
     left.events.insert(0, Event("out_of_match", {"seat": seat}))
     if work.phase in ("between", KITTY_PHASE):  # between hands: the table goes on without it

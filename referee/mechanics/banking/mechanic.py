@@ -96,10 +96,10 @@ class BankingMechanic(Mechanic[BankState]):
     def env_before(self, state: BankState, seat: int, move_type: str) -> dict[str, Any]:
         return self.env(state, seat)
 
-    def forfeit(self, state: BankState, seat: int) -> Judgement:
+    def forfeit(self, state: BankState, seat: int) -> Judgement[BankState]:
         return leaving.forfeit(self, state, seat)
 
-    def retire(self, state: BankState, seat: int) -> Judgement:
+    def retire(self, state: BankState, seat: int) -> Judgement[BankState]:
         return leaving.retire(self, state, seat)
 
     tallies = ("chips",)  # a seat's balance
@@ -150,7 +150,7 @@ class BankingMechanic(Mechanic[BankState]):
     # --- judging ------------------------------------------------------------------------------
     def judge(
         self, state: BankState, seat: int, move_type: str, move: Mapping[str, Any]
-    ) -> Judgement:
+    ) -> Judgement[BankState]:
         return self._judge(state, seat, move_type, move, blind=True)
 
     def legal(self, state: BankState, seat: int) -> dict[str, JSON]:
@@ -173,7 +173,7 @@ class BankingMechanic(Mechanic[BankState]):
 
     def _judge(
         self, state: BankState, seat: int, move_type: str, move: Mapping[str, Any], blind: bool
-    ) -> Judgement:
+    ) -> Judgement[BankState]:
         """`blind`: a banker's rejection is worded alike whatever its hidden first card (a
         proposal's; a legal move's judging needs only its outcome, the same for every card)."""
         work = state.clone()

@@ -40,7 +40,7 @@ def eligible(state: RummyState) -> list[int]:
 
 def record(
     mechanic: RummyTable, state: RummyState, seat: int, move_type: str, move: dict[str, Any]
-) -> Judgement:
+) -> Judgement[RummyState]:
     """A valid claim or a pass, while the window is open (the caller judged the rules)."""
     window = state.window
     assert window is not None
@@ -67,7 +67,7 @@ def record(
     return Judgement([], state, events, pending=pending)
 
 
-def close(mechanic: RummyTable, state: RummyState) -> Judgement:
+def close(mechanic: RummyTable, state: RummyState) -> Judgement[RummyState]:
     """Close the window: apply the winning claim, or let play go on if nobody claimed."""
     window = state.window
     assert window is not None

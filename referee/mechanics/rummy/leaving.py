@@ -22,12 +22,14 @@ from referee.mechanics.rummy.table import RummyTable
 from referee.model import Event
 
 MayReenter = Callable[[RummyState, int], bool]
-Finish = Callable[[Judgement], Judgement]  # the mechanic's end of a move (a stuck hand is void)
+Finish = Callable[
+    [Judgement[RummyState]], Judgement[RummyState]
+]  # the mechanic's end of a move (a stuck hand is void)
 
 
 def forfeit(
     mechanic: RummyTable, state: RummyState, seat: int, reenter: MayReenter, finish: Finish
-) -> Judgement:
+) -> Judgement[RummyState]:
     work = state.clone()
     work.hand_ended = False
     if work.phase == "decide":
@@ -39,7 +41,7 @@ def forfeit(
 
 def retire(
     mechanic: RummyTable, state: RummyState, seat: int, reenter: MayReenter, finish: Finish
-) -> Judgement:
+) -> Judgement[RummyState]:
     """Out of the hand (a decision between hands: declined), and out of the match with it."""
     if state.phase == "decide":
         left = forfeit(mechanic, state, seat, reenter, finish)  # it declines: out for good
@@ -65,7 +67,7 @@ def _play_on(mechanic: RummyTable, work: RummyState, seat: int, reenter: MayReen
     return []
 
 
-def _decline(mechanic: RummyTable, work: RummyState, seat: int) -> Judgement:
+def _decline(mechanic: RummyTable, work: RummyState, seat: int) -> Judgement[RummyState]:
     """A seat deciding on re-entry declines, as its own `decline` would (the spec's rules
     judge it, where the spec has the move)."""
     if "decline" in mechanic.spec.moves:

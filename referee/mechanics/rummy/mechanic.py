@@ -165,10 +165,10 @@ class RummyMechanic(Mechanic[RummyState]):
     def env_before(self, state: RummyState, seat: int, move_type: str) -> Env:
         return self.context(state, seat, move_type)
 
-    def forfeit(self, state: RummyState, seat: int) -> Judgement:
+    def forfeit(self, state: RummyState, seat: int) -> Judgement[RummyState]:
         return leaving.forfeit(self, state, seat, self.may_reenter, self._void_if_stuck)
 
-    def retire(self, state: RummyState, seat: int) -> Judgement:
+    def retire(self, state: RummyState, seat: int) -> Judgement[RummyState]:
         return leaving.retire(self, state, seat, self.may_reenter, self._void_if_stuck)
 
     def candidates(self, state: RummyState, seat: int, move_type: str) -> list[dict[str, JSON]]:
@@ -216,7 +216,7 @@ class RummyMechanic(Mechanic[RummyState]):
     # --- judging ----------------------------------------------------------------------------
     def judge(
         self, state: RummyState, seat: int, move_type: str, move: Mapping[str, Any]
-    ) -> Judgement:
+    ) -> Judgement[RummyState]:
         if sat_out(state, seat):
             return Judgement([unreadable(Sentence("table.out_of_hand"))])
         work = state.clone()
@@ -236,7 +236,7 @@ class RummyMechanic(Mechanic[RummyState]):
 
     def apply(
         self, work: RummyState, seat: int, move_type: str, move: dict[str, Any], mend: bool = False
-    ) -> Judgement:
+    ) -> Judgement[RummyState]:
         """Judge a move and apply it to `work` (a copy the caller may throw away); `mend`: a
         rejection offers the fixes the mechanic computes (a proposal's, not a search's)."""
         playing_hand = work.went_out is None
@@ -277,7 +277,7 @@ class RummyMechanic(Mechanic[RummyState]):
 
     def _answer_window(
         self, work: RummyState, seat: int, move_type: str, move: dict[str, Any], mend: bool = False
-    ) -> Judgement:
+    ) -> Judgement[RummyState]:
         """A claim is judged as if applied now, and recorded (pending) if valid."""
         turn = Turn(self, work, seat, move_type, move)
         turn.check_rules(at="before")
@@ -287,13 +287,13 @@ class RummyMechanic(Mechanic[RummyState]):
             return Judgement(_unique(turn.violations))
         return claims.record(self, work, seat, move_type, move)
 
-    def expire(self, state: RummyState) -> Judgement | None:
+    def expire(self, state: RummyState) -> Judgement[RummyState] | None:
         """The open claim window's deadline passed: close it."""
         if state.window is None:
             return None
         return self._void_if_stuck(claims.close(self, state.clone()))
 
-    def _void_if_stuck(self, outcome: Judgement) -> Judgement:
+    def _void_if_stuck(self, outcome: Judgement[RummyState]) -> Judgement[RummyState]:
         """After an accepted move, a seat in turn that must take a card where there is none to
         draw, and cannot use the top discard either, ends the hand void: a hand never waits
         forever."""

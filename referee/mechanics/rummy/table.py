@@ -29,12 +29,12 @@ class RummyTable(Protocol):
 
     def apply(
         self, work: RummyState, seat: int, move_type: str, move: dict[str, Any], mend: bool = False
-    ) -> Judgement:
+    ) -> Judgement[RummyState]:
         """Judge a move and apply it to `work`, a copy the caller may throw away."""
 
     def judge(
         self, state: RummyState, seat: int, move_type: str, move: Mapping[str, Any]
-    ) -> Judgement:
+    ) -> Judgement[RummyState]:
         """Judge a proposal on a copy of `state`."""
 
     def accepts(

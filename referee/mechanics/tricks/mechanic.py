@@ -250,7 +250,7 @@ class TricksMechanic(Mechanic[TrickState]):
 
     def judge(
         self, state: TrickState, seat: int, move_type: str, move: Mapping[str, Any]
-    ) -> Judgement:
+    ) -> Judgement[TrickState]:
         env = self.env(state, seat)
         env["move"] = move
         shown = codes(move.get("cards") or ([move["card"]] if "card" in move else []))
@@ -392,7 +392,7 @@ class TricksMechanic(Mechanic[TrickState]):
         return points
 
     # --- the play clock: a seat leaving the deal, or the game -------------------------------
-    def forfeit(self, state: TrickState, seat: int) -> Judgement:
+    def forfeit(self, state: TrickState, seat: int) -> Judgement[TrickState]:
         """A trick is not played a seat short: the deal ends there, and every card of it counts
         for the team of the next seat in play order (the other team, in a game of two)."""
         work = state.clone()
@@ -405,7 +405,7 @@ class TricksMechanic(Mechanic[TrickState]):
         self._end_deal(work, events, points)
         return Judgement([], work, events)
 
-    def retire(self, state: TrickState, seat: int) -> Judgement:
+    def retire(self, state: TrickState, seat: int) -> Judgement[TrickState]:
         """A partnership is not played a seat short: the game is over, won by the team of the
         next seat in play order."""
         work = state.clone()

@@ -22,9 +22,9 @@ from hypothesis import HealthCheck, assume, event, given, reject, settings
 from hypothesis import strategies as st
 
 from referee.cards import FRENCH_SUITS, Card, PackKind, codes, french_pack
+from referee.engine.mechanic import Judgement
 from referee.engine.moves import parse_move
 from referee.engine.table import Table, TableSetup
-from referee.engine.mechanic import Judgement
 from referee.mechanics.rummy.mechanic import RummyMechanic
 from referee.mechanics.rummy.melds import Reading
 from referee.mechanics.rummy.state import Meld, RummyState
@@ -112,14 +112,14 @@ def read_layoff(
     )
 
 
-def propose(game: str, state: RummyState, move: dict[str, Any]) -> Judgement:
+def propose(game: str, state: RummyState, move: dict[str, Any]) -> Judgement[RummyState]:
     spec = GAMES[game].spec
     fields = {k: v for k, v in move.items() if k != "type"}
     parsed = parse_move(spec.moves, Move(move["type"], fields), PackKind(spec.pack_kind))
     return mechanic(game).apply(state.clone(), SEAT, move["type"], parsed)
 
 
-def rules_of(verdict: Reading | list[Violation] | Judgement) -> set[str]:
+def rules_of(verdict: Reading | list[Violation] | Judgement[RummyState]) -> set[str]:
     """The ids of the spec rules a rejection names (not those they cite: PN-13-shape cites
     PN-13, and is not the span's verdict)."""
     if isinstance(verdict, Judgement):

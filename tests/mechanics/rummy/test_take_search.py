@@ -441,7 +441,11 @@ def test_a_claim_window_closing_on_a_stuck_seat_ends_the_hand_void() -> None:
     """Nobody claims: the seat in turn must take a card with an empty stock and a pile holding
     a discard it cannot use."""
     closed = mechanic("taradinho").expire(window_on_the_last_discard())
-    assert closed is not None and "hand_void" in [e.kind for e in closed.events]
+    assert (
+        closed is not None
+        and closed.state is not None
+        and "hand_void" in [e.kind for e in closed.events]
+    )
 
 
 def test_the_hand_goes_on_when_the_search_cannot_tell(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -449,7 +453,11 @@ def test_the_hand_goes_on_when_the_search_cannot_tell(monkeypatch: pytest.Monkey
     state = window_on_the_last_discard()
     monkeypatch.setattr(search, "BUDGET", 0)
     closed = mechanic("taradinho").expire(state)
-    assert closed is not None and "hand_void" not in [e.kind for e in closed.events]
+    assert (
+        closed is not None
+        and closed.state is not None
+        and "hand_void" not in [e.kind for e in closed.events]
+    )
     assert closed.state.to_act == SEAT and closed.state.hand_number == state.hand_number
     with pytest.raises(search.SearchExhausted):
         TakeSearch(mechanic("taradinho"), closed.state, SEAT).legal_take()
