@@ -7,7 +7,7 @@
   requirement (`[build-system].requires`), not a run-time one.
 - `specs/*.yaml` (every game, the specs they `extends` and the proofs files beside them,
   `GAME.proofs.yaml`) are copied into `referee/specs/`, where
-  `referee.spec.registry.DEFAULT_SPECS` finds them with importlib.resources. The checkout keeps
+  `referee.plugins.games.DEFAULT_SPECS` finds them with importlib.resources. The checkout keeps
   one copy, `specs/`, which the source tree reads directly (`make run`, `make test`).
 
 An editable install (`make install`) skips both: the checkout has `make proto` and `specs/`.

@@ -17,11 +17,12 @@ from typing import Any
 
 import yaml
 
+from referee.engine.game import Game
+from referee.plugins.games import load_games
 from referee.scenario.format import Scenario, load_file
 from referee.scenario.runner import run_scenario, scenario_files
 from referee.scenario.target import InProcessTarget
 from referee.spec.proofs_file import spec_files
-from referee.spec.registry import Game, load_games
 from referee.spec.yamlsource import load_yaml
 
 

@@ -14,11 +14,11 @@ from pathlib import Path
 from typing import Any
 
 from referee.engine.disputes import dispute_move
+from referee.engine.game import Game
 from referee.engine.rulings import RULING, ruling_text
 from referee.engine.seeding import contribute_move
 from referee.i18n import ENGLISH
 from referee.spec.options import Option
-from referee.spec.registry import Game
 from referee.spec.schema import FieldSpec, GameSpec, MoveSpec, RuleSpec
 from referee.spec.texts import verdict_bodies
 from referee.spec.yamlsource import format_path

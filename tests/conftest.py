@@ -19,9 +19,9 @@ import pytest
 import structlog
 
 from referee.cards import Card, codes, french_pack
+from referee.engine.game import Game
 from referee.scenario.target import Target
 from referee.server import logging as server_logging
-from referee.spec.registry import Game
 from tests.support.games import shipped_games
 
 StackDeal = Callable[..., dict[str, Any]]

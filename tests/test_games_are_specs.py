@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from referee.spec.registry import Game
+from referee.engine.game import Game
 
 ROOT = Path(__file__).resolve().parents[1] / "referee"
 TOOLS = {

@@ -193,7 +193,7 @@ def test_the_generated_code_is_its_own_package() -> None:
 
 # the tools that iterate over the installed plugins (issue 12, point 1): none names a mechanic
 ITERATING = (
-    "referee.spec.registry",
+    "referee.plugins.games",
     "referee.transcript",
     "referee.commands.play",
     "referee.scenario.checks",
@@ -220,6 +220,7 @@ def test_the_tools_iterate_over_the_plugins() -> None:
                     "referee.plugins.installed",
                     "referee.plugins.plugin",
                     "referee.plugins.play_turns",
+                    "referee.plugins.games",
                 )
             )
         )

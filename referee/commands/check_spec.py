@@ -7,9 +7,9 @@ import sys
 from pathlib import Path
 
 from referee.errors import InvalidArgument, SpecError, SpecErrors
+from referee.plugins.games import load_game
 from referee.proofs.typecheck import checked_properties
 from referee.spec.proofs_file import is_proofs_file, spec_of
-from referee.spec.registry import load_game
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -20,11 +20,12 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from referee.errors import InvalidArgument
+from referee.plugins.games import default_specs, load_specs
 from referee.scenario.remote import GrpcTarget
 from referee.scenario.reports import counts, to_json, write_junit
 from referee.scenario.rule_ids import RuleIndex
 from referee.scenario.runner import Report, RuleIds, run_file, scenario_files
-from referee.scenario.target import InProcessTarget, Target, default_specs, load_specs
+from referee.scenario.target import InProcessTarget, Target
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 
 from referee.commands.prove import game_named
+from referee.plugins.games import DEFAULT_SPECS
 from referee.spec.describe import checkpoints, describe, programs_of, table
-from referee.spec.registry import DEFAULT_SPECS
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

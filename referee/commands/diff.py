@@ -17,6 +17,7 @@ from typing import Any
 
 from referee.commands.arguments import positive
 from referee.errors import RefereeError
+from referee.plugins.games import DEFAULT_SPECS, load_games
 from referee.proofs import rummy_context
 from referee.proofs.diff import (
     DEFAULT_MAX_CARDS,
@@ -28,7 +29,6 @@ from referee.proofs.diff import (
     parse_side,
     unexamined,
 )
-from referee.spec.registry import DEFAULT_SPECS, load_games
 
 NAMES = ("A", "B")
 NOT_COMPARED = (

@@ -11,8 +11,8 @@ import sys
 from pathlib import Path
 
 from referee.errors import RefereeError
+from referee.plugins.games import DEFAULT_SPECS, load_games
 from referee.rulebook import write
-from referee.spec.registry import DEFAULT_SPECS, load_games
 
 DEFAULT_OUT = Path("docs") / "rules"  # in the checkout; the links it writes assume docs/rules/
 

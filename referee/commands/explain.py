@@ -15,11 +15,12 @@ import json
 
 from referee.engine.table import Table
 from referee.errors import InvalidArgument
-from referee.i18n.explanations import explanation_lines
 from referee.i18n.verdicts import verdict_worded
 from referee.model import Move, Outcome, Verdict
+from referee.plugins.games import default_specs, load_specs
 from referee.scenario.format import CloseWindowStep, MoveStep, load_file
-from referee.scenario.target import InProcessTarget, default_specs, load_specs
+from referee.scenario.target import InProcessTarget
+from referee.service.explanation_lines import explanation_lines
 from referee.spec.explaining import Judged
 
 

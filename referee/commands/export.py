@@ -12,9 +12,9 @@ import sys
 from pathlib import Path
 
 from referee.commands.stored import add_store_arguments, opened_store
+from referee.plugins.games import default_specs, load_specs
 from referee.records.seal import sealed
 from referee.records.signing import signing_key
-from referee.scenario.target import default_specs, load_specs
 from referee.service.records import stored_record
 from referee.service.rules_versions import RulesVersions
 

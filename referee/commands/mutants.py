@@ -13,8 +13,8 @@ from pathlib import Path
 
 from referee.errors import InvalidArgument
 from referee.mutation import mutants
+from referee.plugins.games import DEFAULT_SPECS
 from referee.spec.proofs_file import spec_files
-from referee.spec.registry import DEFAULT_SPECS
 
 DEFAULT_SCENARIOS = Path("tests") / "conformance"
 

@@ -20,14 +20,15 @@ import grpc
 import yaml
 
 from referee.commands.arguments import non_negative, positive
+from referee.engine.game import Game, find_game
 from referee.engine.setup import TableSetup
 from referee.engine.table import Table
 from referee.errors import InvalidArgument
 from referee.model import Move
 from referee.plugins import installed
+from referee.plugins.games import DEFAULT_SPECS, load_games
 from referee.plugins.play_turns import Answer, PlayContext, Referee
 from referee.redaction import events_for
-from referee.spec.registry import DEFAULT_SPECS, Game, find_game, load_games
 from referee_client import RefereeClient
 
 

@@ -7,10 +7,11 @@ import time
 from pathlib import Path
 
 from referee.commands.arguments import positive
+from referee.engine.game import Game, find_game
 from referee.errors import InvalidArgument
+from referee.plugins.games import DEFAULT_SPECS, load_game, load_games
 from referee.proofs.prover import DEFAULT_RLIMIT, prove, read_properties
 from referee.spec.proofs_file import is_proofs_file, spec_of
-from referee.spec.registry import DEFAULT_SPECS, Game, find_game, load_game, load_games
 
 SPEC_SUFFIXES = (".yaml", ".yml")
 

@@ -16,14 +16,14 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
-from referee.engine.readjudication import Change, Readjudication, readjudicate
+from referee.adjudication.readjudication import Change, Readjudication, readjudicate
 from referee.engine.record import RESULT_FIELDS
 from referee.errors import RefereeError
 from referee.model import JSON
+from referee.plugins.games import default_specs, load_specs
 from referee.scenario.checks import show
 from referee.scenario.format import load_file
 from referee.scenario.runner import reason
-from referee.scenario.target import default_specs, load_specs
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

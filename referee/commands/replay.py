@@ -10,13 +10,13 @@ import argparse
 import json
 from typing import Any
 
+from referee.adjudication.replay import replay
 from referee.engine.record import RESULT_FIELDS
-from referee.engine.replay import replay
 from referee.model import JSON
+from referee.plugins.games import default_specs, load_specs
 from referee.scenario.checks import show
 from referee.scenario.format import load_file
 from referee.scenario.runner import reason
-from referee.scenario.target import default_specs, load_specs
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -11,7 +11,9 @@ import argparse
 import json
 from pathlib import Path
 
-from referee.spec.registry import DEFAULT_SPECS, Game, load_games
+from referee.engine.game import Game
+from referee.plugins.games import DEFAULT_SPECS, load_games
+from referee.schemas import schemas_of
 
 DEFAULT_OUT = Path("docs") / "schemas"
 
@@ -33,7 +35,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def document(game: Game) -> str:
     """One game's schemas as the committed file holds them."""
-    return json.dumps({"game": game.name, **game.schemas}, indent=2, ensure_ascii=False) + "\n"
+    return json.dumps({"game": game.name, **schemas_of(game)}, indent=2, ensure_ascii=False) + "\n"
 
 
 def run(args: argparse.Namespace) -> int:

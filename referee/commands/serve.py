@@ -41,8 +41,9 @@ from pathlib import Path
 from typing import Any
 
 from referee.commands.arguments import from_environment, non_negative, port, positive, seconds
+from referee.engine.game import Game
 from referee.errors import RefereeError, SpecErrors
-from referee.metrics import serve_metrics
+from referee.plugins.games import DEFAULT_SPECS, load_games
 from referee.proofs.typecheck import property_errors
 from referee.records.signing import signing_key
 from referee.server.app import (
@@ -63,7 +64,7 @@ from referee.server.logging import (
 )
 from referee.server.tls import TlsFiles
 from referee.service import MAX_LIVE_TABLES, MAX_STREAMS_PER_TABLE, RefereeService
-from referee.spec.registry import DEFAULT_SPECS, Game, load_games
+from referee.service.metrics import serve_metrics
 from referee.store.base import Store
 from referee.store.memory import MemoryStore
 from referee.store.postgres import PostgresStore, url_problem

@@ -15,7 +15,8 @@ from pathlib import Path
 
 from referee.commands.arguments import non_negative, positive
 from referee.commands.play import parse_options
-from referee.spec.registry import DEFAULT_SPECS, find_game, load_games
+from referee.engine.game import find_game
+from referee.plugins.games import DEFAULT_SPECS, load_games
 from referee.transcript import render
 
 

@@ -15,10 +15,10 @@ import json
 from pathlib import Path
 
 from referee.errors import RefereeError
+from referee.plugins.games import default_specs, load_specs
 from referee.records.signing import read_public_key
 from referee.records.verification import Verification, verify
 from referee.scenario.format import MAX_RECORD_CHARS
-from referee.scenario.target import default_specs, load_specs
 
 SAID = {True: "ok", False: "FAILED", None: "cannot check yet"}
 

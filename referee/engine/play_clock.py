@@ -1,7 +1,7 @@
 """The play clock (issue 16): a table with `turn_seconds` gives each seat it waits for that long
 for each move; when the time runs out, the table's own move (a deadline passing, logged as
 seat `SYSTEM`, so replays need no clock) counts the timeout and acts on `on_timeout`:
-- `auto`: the referee plays the spec's `clock.auto` moves for the seat (`referee.spec.clock`),
+- `auto`: the referee plays the spec's `clock.auto` moves for the seat (`referee.engine.auto_moves`),
   one after another while the table still waits for it: a draw and then a discard;
 - `forfeit`: the seat is out of the hand, as its mechanic scores it (`Mechanic.forfeit`).
 A seat whose timeouts reach `max_timeouts` is out of the match instead (`Mechanic.retire`).
@@ -17,13 +17,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from referee.cards import Card, PackKind
+from referee.engine.auto_moves import AutoMove
+from referee.engine.game import Game
 from referee.engine.mechanic import Judgement
 from referee.engine.moves import parse_move
 from referee.errors import MoveFormatError
 from referee.model import JSON, Event, Move
-from referee.spec.clock import AutoMove
 from referee.spec.clock_options import AUTO, FORFEIT, MAX_TIMEOUTS, ON_TIMEOUT, TURN_SECONDS
-from referee.spec.registry import Game
 
 AUTO_MOVES = 12  # moves one timeout may play for a seat (a draw and a discard are two)
 

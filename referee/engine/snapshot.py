@@ -28,14 +28,14 @@ from typing import Any
 import msgspec
 
 from referee.engine.disputes import Dispute
+from referee.engine.game import Game
 from referee.engine.mechanic import Mechanic
 from referee.engine.setup import TableSetup
 from referee.engine.state_codec import StateCodec
 from referee.engine.table import Table
+from referee.engine.versions import digest, rules_version
 from referee.errors import RefereeError
 from referee.model import Move
-from referee.spec.registry import Game
-from referee.spec.versions import digest, rules_version
 
 FORMAT = 2  # the layout of a snapshot itself: a snapshot of another format is refused
 NO_MOVE = ""  # the last move folded in, at version 0

@@ -14,6 +14,7 @@ from typing import Any, TypeVar
 from referee.cards import PackKind
 from referee.engine import chance, disputes, play_clock, rulings, seeding
 from referee.engine.disputes import Dispute
+from referee.engine.game import Game
 from referee.engine.mechanic import Deadline, Deal, Judgement
 from referee.engine.moves import parse_move
 from referee.engine.play_clock import ClockSettings
@@ -34,7 +35,6 @@ from referee.model import (
 )
 from referee.spec import explaining
 from referee.spec.clock_options import TURN_SECONDS
-from referee.spec.registry import Game
 
 T = TypeVar("T")
 SYSTEM = -2  # the table itself, for moves no seat makes (a deadline passing)

@@ -12,6 +12,7 @@ from typing import Any
 
 import z3
 
+from referee.engine.game import Game, find_game
 from referee.errors import InvalidArgument, OptionError
 from referee.proofs import rummy_context as rummy
 from referee.proofs.diff_context import Shape, make_shape, merge_fields, read_paths, union_scope
@@ -19,7 +20,6 @@ from referee.proofs.encode import encode_full
 from referee.proofs.prover import DEFAULT_RLIMIT
 from referee.proofs.rummy_context import Check, Path
 from referee.spec.expr.symbolic import BoolLike, s_and, s_implies, s_not
-from referee.spec.registry import Game, find_game
 
 DEFAULT_MAX_CARDS = 6
 

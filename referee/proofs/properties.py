@@ -22,9 +22,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from referee.cards import Card
+from referee.engine.game import Game
 from referee.errors import OptionError
 from referee.spec.expr import BOOL, CARD, INT, STR, ListType, Origin, Program, Type, parse
-from referee.spec.registry import Game
 from referee.spec.rules import origin, parse_type
 from referee.spec.schema import expression_at
 from referee.spec.yamlsource import Located, PathKey, format_path

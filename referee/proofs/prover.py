@@ -29,6 +29,7 @@ from typing import Any
 import z3
 
 from referee.cards import Card, codes
+from referee.engine.game import Game
 from referee.proofs.encode import Encoding, decode, encode_full
 from referee.proofs.properties import DEFAULT_LIST, Evaluation, Property, read_properties
 from referee.proofs.setting import Condition, Evaluated, Setting, resolve
@@ -43,7 +44,6 @@ from referee.spec.expr.symbolic import (
     s_not,
     s_or,
 )
-from referee.spec.registry import Game
 
 DEFAULT_RLIMIT = 50_000_000
 LIST_NAME = DEFAULT_LIST  # the symbolic list a property ranges over unless it says otherwise

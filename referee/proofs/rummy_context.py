@@ -12,13 +12,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from referee.engine.game import Game
 from referee.errors import InvalidArgument
 from referee.mechanics.context import Check, Fact, Path
 from referee.mechanics.rummy import RummyMechanic
 from referee.mechanics.rummy.contexts import EXTRA_NEEDS, FACTS, GO_OUT, MELD_MOVE, TAKE
 from referee.mechanics.rummy.state import TURNED
 from referee.spec.expr.symbolic import SymList
-from referee.spec.registry import Game
 from referee.spec.schema import FieldSpec
 
 PHASES = ("take", "play", "decide", "over")  # RummyState.phase

@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, cast
 
+from referee.engine.game import Game
 from referee.engine.mechanic import Condition
 from referee.errors import SpecError
 from referee.proofs.properties import Evaluation, Property, Text, constant_type
@@ -31,7 +32,6 @@ from referee.spec.expr import (
     names_read,
     parse,
 )
-from referee.spec.registry import Game
 
 
 @dataclass(frozen=True)

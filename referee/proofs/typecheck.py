@@ -1,7 +1,7 @@
 """A game's properties type-checked, not proved: how `serve` and `check-spec` refuse a wrong
 proofs file as they refuse a wrong spec.
 
-Loading a game (`referee.spec.registry`) reads its proofs file's YAML and its one key only:
+Loading a game (`referee.plugins.games`) reads its proofs file's YAML and its one key only:
 `load_games` runs for every table target, every scenario run and every mutant, and resolving
 the properties costs a fifth to a third of a load. A property is checked here as `referee prove`
 checks it before asking z3 anything (`setting.resolve`: its keys, bounds, constants, context,
@@ -10,10 +10,10 @@ evaluations, and the claim, assumptions and bindings typed in their scopes), wit
 
 from __future__ import annotations
 
+from referee.engine.game import Game
 from referee.errors import SpecError, SpecErrors
 from referee.proofs.properties import Property, read_properties
 from referee.proofs.setting import resolve
-from referee.spec.registry import Game
 
 
 def property_errors(game: Game) -> list[SpecError]:

@@ -16,13 +16,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from referee.engine.game import Game
 from referee.engine.record import RESULT_FIELDS, record_of
 from referee.engine.setup import TableSetup
 from referee.engine.table import Table
+from referee.engine.versions import rules_version
 from referee.model import ADJUDICATOR, JSON, Move
 from referee.records.chain import chained
-from referee.spec.registry import Game
-from referee.spec.versions import rules_version
 
 REVEALS = frozenset({"deck", "salt", "commitment"})  # a deck shown, checkable against its hash
 

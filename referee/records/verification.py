@@ -21,7 +21,9 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from referee.engine import chance
+from referee.engine.game import Game
 from referee.engine.table import EXPIRE, SYSTEM
+from referee.engine.versions import rules_version, short
 from referee.errors import InvalidArgument, RefereeError
 from referee.model import JSON, Move
 from referee.records.canonical import canonical, read_signed_form
@@ -32,8 +34,6 @@ from referee.records.signing import ALGORITHM, KEY_BYTES, key_id, signature_hold
 from referee.scenario.fields import integral
 from referee.scenario.format import CloseWindowStep, MoveStep, load_data
 from referee.scenario.target import table_setup
-from referee.spec.registry import Game
-from referee.spec.versions import rules_version, short
 
 SEEN_BY = "seen_by"  # a seat's record: what that seat may see of a table in play
 

@@ -8,7 +8,6 @@ check both, and any other implementation of the API.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any, Protocol
 
 from referee.engine.setup import TableSetup
@@ -16,7 +15,6 @@ from referee.engine.table import Table
 from referee.errors import NotFound, RefereeError
 from referee.model import ADJUDICATOR, JSON, Move, Verdict
 from referee.scenario.format import Setup
-from referee.spec.registry import DEFAULT_SPECS, load_games
 
 
 class Unsupported(RefereeError):
@@ -78,10 +76,6 @@ def game_named(games: Mapping[str, Any], name: str) -> Any:
     return games[name]
 
 
-def load_specs(folder: str | Path = "specs") -> dict[str, Any]:
-    return dict(load_games(str(folder)))
-
-
 class InProcessTarget:
     """Tables of the engine in this process; the handle is the `Table` itself."""
 
@@ -109,8 +103,3 @@ class InProcessTarget:
 
     def close(self) -> None:
         return None
-
-
-def default_specs() -> Path:
-    """The specs the server uses by default (shipped in the package, or `specs/` of a checkout)."""
-    return Path(DEFAULT_SPECS)

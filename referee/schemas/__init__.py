@@ -14,10 +14,12 @@ Every schema stands alone: it carries the `$defs` it refers to. DescribeGame sen
 from __future__ import annotations
 
 import copy
+import weakref
 from collections.abc import Mapping
 from typing import Any
 
 from referee.cards import CODE_PATTERN, PackKind
+from referee.engine.game import Game
 from referee.engine.mechanic import Mechanic
 from referee.model import JSON
 from referee.schemas.declared import SECRET, Declared, declared, mechanic_package
@@ -27,7 +29,16 @@ from referee.spec.schema import GameSpec
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
 ENGINE = "referee.engine"
 
-__all__ = ["DRAFT", "SECRET", "game_schemas", "typed_fields"]
+__all__ = ["DRAFT", "SECRET", "game_schemas", "schemas_of", "typed_fields"]
+
+_MADE: weakref.WeakKeyDictionary[Game, dict[str, JSON]] = weakref.WeakKeyDictionary()
+
+
+def schemas_of(game: Game) -> dict[str, JSON]:
+    """The game's typed contract, made once a game, on first use."""
+    if game not in _MADE:
+        _MADE[game] = game_schemas(game.spec, game.mechanic)
+    return _MADE[game]
 
 
 def game_schemas(spec: GameSpec, runs: Mechanic[Any]) -> dict[str, JSON]:

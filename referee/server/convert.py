@@ -232,7 +232,7 @@ def move_to_proto(move: Move | Mapping[str, JSON]) -> pb.Move:
 
 
 def adjudication_to_proto(report: Mapping[str, JSON]) -> pb.AdjudicateResponse:
-    """`referee.engine.replay.adjudicate`'s report: legal, step, seat, move, violations, moves,
+    """`referee.adjudication.replay.adjudicate`'s report: legal, step, seat, move, violations, moves,
     result."""
     response = pb.AdjudicateResponse(
         legal=bool(report["legal"]),

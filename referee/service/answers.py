@@ -52,7 +52,9 @@ class SeatView:
     seat: int | None  # None: the public (spectator) view
     commitment: str
     over: bool
-    rules_version: str  # the table's own: it keeps it when the spec changes (`spec.versions`)
+    rules_version: (
+        str  # the table's own: it keeps it when the spec changes (`referee.engine.versions`)
+    )
 
 
 @dataclass(frozen=True)

@@ -23,10 +23,10 @@ from enum import Enum
 
 from referee.cards import PackKind
 from referee.errors import NotFound, PermissionDenied
-from referee.i18n.explanations import explanation_lines
 from referee.i18n.verdicts import verdict_worded
 from referee.model import Move, Verdict
 from referee.redaction import HIDDEN, cards_seen, cut_cards, verdict_for
+from referee.service.explanation_lines import explanation_lines
 from referee.service.past_tables import PastTable
 from referee.spec.explaining import BLIND, BROKEN, HELD, NOT_APPLICABLE, Judged, RuleOutcome
 from referee.store.base import Proposal, Store

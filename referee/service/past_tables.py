@@ -18,13 +18,13 @@ from dataclasses import dataclass
 import structlog
 
 from referee.engine import snapshot
+from referee.engine.game import Game
 from referee.engine.setup import TableSetup
 from referee.engine.snapshot import SnapshotError
 from referee.engine.table import Table
 from referee.errors import RefereeError
 from referee.model import Move
 from referee.service.stored_log import StoredLog
-from referee.spec.registry import Game
 from referee.store.base import Proposal, Snapshot, Store
 
 log = structlog.get_logger("referee.service")

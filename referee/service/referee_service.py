@@ -25,33 +25,34 @@ from typing import NoReturn
 
 import structlog
 
+from referee.adjudication.replay import adjudicate, adjudicate_yaml
 from referee.clock import Clock
 from referee.engine import disputes, rulings, seeding, snapshot
-from referee.engine.replay import adjudicate, adjudicate_yaml
+from referee.engine.game import Game
 from referee.engine.setup import TableSetup
 from referee.engine.snapshot import SnapshotError
 from referee.engine.table import EXPIRE, SYSTEM, Table
+from referee.engine.versions import rules_version, short
 from referee.errors import FailedPrecondition, InvalidArgument, RefereeError, VersionConflict
 from referee.i18n.events import Narrator
 from referee.i18n.verdicts import unreadable
-from referee.metrics import Metrics
 from referee.model import DIRECTOR, JSON, Move, Sentence, Verdict
 from referee.records.seal import sealed
 from referee.records.signing import SigningKey, kept_signing_key
 from referee.redaction import events_for
 from referee.scheduler import Scheduler
+from referee.schemas.describe import describe_game
 from referee.service import auth, explanations, past_tables
 from referee.service.answers import CreatedTable, GivenRecord, Ruling, SeatView
 from referee.service.deadlines import Deadlines
 from referee.service.explanations import Explained
 from referee.service.following import HEARD_LATE_S, Following
+from referee.service.metrics import Metrics
 from referee.service.records import seen_record, stored_record
 from referee.service.rules_versions import RulesVersions
 from referee.service.stored_log import StoredLog
 from referee.service.tables import MAX_LIVE_TABLES, LiveTable, LiveTables
 from referee.service.watching import SHUTTING_DOWN, Accepted, ShuttingDown, Subscription, Watchers
-from referee.spec.registry import Game
-from referee.spec.versions import rules_version, short
 from referee.store import codec
 from referee.store.base import KEEP, Due, Snapshot, Store, StoreConflict
 
@@ -135,9 +136,9 @@ class RefereeService:
     def describe_game(self, name: str, languages: Sequence[str] = ()) -> dict[str, JSON]:
         """The game's options, moves and rules, worded in the first of `languages` (the caller's,
         most wanted first) that the game is written in, else in English; and the rules version
-        a new table plays (`referee.spec.versions`)."""
+        a new table plays (`referee.engine.versions`)."""
         game = self._game(name)
-        described = game.describe(game.language(languages))
+        described = describe_game(game, game.language(languages))
         return {"name": game.name, **described, "rules_version": rules_version(game)}
 
     def _game(self, name: str) -> Game:

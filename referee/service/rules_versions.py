@@ -14,9 +14,10 @@ from collections.abc import Mapping
 
 import structlog
 
+from referee.engine.game import Game, find_game
+from referee.engine.versions import rules_version, short, source_text
 from referee.errors import RefereeError
-from referee.spec.registry import Game, find_game
-from referee.spec.versions import compile_stored, rules_version, short, source_text
+from referee.plugins.games import compile_stored
 from referee.store.base import Store, StoredSpec
 
 log = structlog.get_logger("referee.service")

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 import structlog
 
 from referee.engine import snapshot
+from referee.engine.game import Game
 from referee.engine.setup import TableSetup
 from referee.engine.snapshot import SnapshotError
 from referee.engine.table import Table
@@ -22,7 +23,6 @@ from referee.model import Move, Verdict
 from referee.service.auth import not_valid
 from referee.service.stored_log import StoredLog
 from referee.service.watching import Accepted, Watchers
-from referee.spec.registry import Game
 from referee.store.base import Due, Proposal, Snapshot, Store
 
 log = structlog.get_logger("referee.service")

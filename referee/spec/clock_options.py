@@ -2,7 +2,7 @@
 takes: `turn_seconds` for each move the table waits for (0: no clock), `on_timeout` (`auto`: the
 referee plays the spec's `clock.auto` moves for the seat; `forfeit`: the seat is out of the hand)
 and `max_timeouts` (a seat timed out that often is out of the match; 0: never). Worded by the
-referee's catalogue, in the spec's languages (`referee.spec.clock` reads the section itself)."""
+referee's catalogue, in the spec's languages (`referee.engine.auto_moves` reads the section itself)."""
 
 from __future__ import annotations
 

@@ -45,7 +45,7 @@ KNOWN_KEYS = {
     "languages",
     "words",
     "groups",
-    "clock",  # the play clock (`referee.spec.clock`)
+    "clock",  # the play clock (`referee.engine.auto_moves`)
 }
 RULE_KEYS = {"id", "source", "on", "at", "when", "require", "text", "note", "say", "fix"}
 

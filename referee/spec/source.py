@@ -1,6 +1,6 @@
 """The text of a game's spec as it was loaded: every file read, its base first, so that the same
 rules compile again when the files on disk have changed since (a table's pinned rules version,
-`referee.spec.versions`). Its proofs file is no part of it: proofs are claims about the rules,
+`referee.engine.versions`). Its proofs file is no part of it: proofs are claims about the rules,
 not rules."""
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ one, so that the table at a past version is restored from the one at or before i
 (`snapshot_before`) and the few moves after it (`moves_between`), as Explain needs.
 
 A store keeps each table's rules version (`StoredSpec`: the hash of its game's spec as loaded,
-`referee.spec.versions`), and each version's text once, so that a table is judged by the rules it
+`referee.engine.versions`), and each version's text once, so that a table is judged by the rules it
 was created under after the specs change. A table from before rules versions has none.
 
 A store also keeps each table's pending deadline (`Due`: a claim window's, say), written with the

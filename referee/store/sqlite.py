@@ -91,7 +91,7 @@ MIGRATIONS: tuple[str, ...] = (
     # version 4: rules versions: each spec's text once, by its hash, and the one a table plays
     """
     CREATE TABLE specs (
-        sha256      TEXT PRIMARY KEY,     -- referee.spec.versions.rules_version
+        sha256      TEXT PRIMARY KEY,     -- referee.engine.versions.rules_version
         game        TEXT NOT NULL,
         text        TEXT NOT NULL,        -- referee.spec.source.SpecSource, JSON
         created_at  TEXT NOT NULL
@@ -180,7 +180,7 @@ class SqliteStore(Store):
         self._group = 0  # the open group of appended moves
         self._durable = -1  # the last group committed
         self._failed: set[int] = set()  # groups whose commit failed
-        # told each commit's duration in seconds (the metrics, `referee.metrics`)
+        # told each commit's duration in seconds (the metrics, `referee.service.metrics`)
         self.on_commit: Callable[[float], None] = _ignore
         self._db = connect(self.path)
         self._configure()

@@ -9,10 +9,10 @@ from dataclasses import replace
 import pytest
 
 from referee.bench import BenchError, Servers, Workload, replay_session, timed_calls
-from referee.bench_stages import STAGES, stage_times
+from referee.bench.stages import STAGES, stage_times
+from referee.engine.game import Game
 from referee.server.app import ServerConfig
 from referee.service import RefereeService
-from referee.spec.registry import Game
 from referee.store.memory import MemoryStore
 from tests.support.server import serving
 

@@ -21,7 +21,7 @@ from referee.bench import (
     timed_calls,
     workloads,
 )
-from referee.spec.registry import load_games
+from referee.plugins.games import load_games
 
 FLOOR = "floor"  # the health check: what a call costs the transport, on the same processes
 GAMES = "games"  # client i plays the (i mod 3)th game of the bench's Propose workloads

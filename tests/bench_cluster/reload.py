@@ -21,6 +21,7 @@ from pathlib import Path
 import psycopg
 
 from referee.engine import snapshot
+from referee.engine.game import Game
 from referee.engine.setup import TableSetup
 from referee.engine.table import Table
 from referee.model import Move
@@ -29,7 +30,6 @@ from referee.service.referee_service import SNAPSHOT_EVERY
 from referee.service.rules_versions import RulesVersions
 from referee.service.tables import LiveTables
 from referee.service.watching import Watchers
-from referee.spec.registry import Game
 from referee.store.base import Snapshot, Store
 from referee.store.postgres import PostgresStore
 from referee.store.sqlite import SqliteStore

@@ -10,13 +10,13 @@ from pathlib import Path
 import pytest
 import yaml
 
+from referee.adjudication.replay import adjudicate
 from referee.bench import recorded_game
 from referee.cli import main
+from referee.engine.game import Game
 from referee.engine.record import RESULT_FIELDS
-from referee.engine.replay import adjudicate
+from referee.engine.versions import rules_version
 from referee.service import RefereeService
-from referee.spec.registry import Game
-from referee.spec.versions import rules_version
 from referee.store.sqlite import SqliteStore
 from tests.support.games import shipped_games
 

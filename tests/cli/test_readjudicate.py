@@ -13,7 +13,7 @@ import pytest
 import yaml
 
 from referee.cli import main
-from referee.scenario.target import default_specs
+from referee.plugins.games import default_specs
 
 DEAL = {
     "hands": {

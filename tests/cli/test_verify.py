@@ -12,8 +12,8 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from referee.cli import main
+from referee.engine.game import Game
 from referee.records.signing import SigningKey
-from referee.spec.registry import Game
 from tests.records.played import signed_record
 from tests.support.server import ServerProcess
 

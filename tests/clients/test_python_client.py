@@ -12,10 +12,10 @@ from types import ModuleType
 
 import pytest
 
+from referee.engine.game import Game
 from referee.server.app import ServerConfig, create_server
 from referee.server.limits import Limits
 from referee.service import RefereeService
-from referee.spec.registry import Game
 from referee.store.memory import MemoryStore
 from referee_client import RefereeClient
 

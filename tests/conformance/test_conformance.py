@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
+from referee.engine.game import Game
 from referee.scenario.format import CloseWindowStep, ScenarioError, load_file
 from referee.scenario.runner import Report, run_file, scenario_files
 from referee.scenario.target import InProcessTarget, Target
-from referee.spec.registry import Game
 
 HERE = Path(__file__).parent
 

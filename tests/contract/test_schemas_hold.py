@@ -22,10 +22,10 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
+from referee.engine.game import Game
 from referee.engine.table import SYSTEM, Table, TableSetup
 from referee.model import ADJUDICATOR, DIRECTOR, JSON, Move, Outcome, Verdict
-from referee.schemas import SECRET
-from referee.spec.registry import Game
+from referee.schemas import SECRET, schemas_of
 from tests.support.games import shipped_games
 from tests.support.random_games import play, setups
 
@@ -39,7 +39,7 @@ ENDS = {"hand_over", "deal_over", "match_over", "game_over"}  # and after these
 
 @cache
 def validator(game: str, *path: str) -> Draft202012Validator:
-    schema: Any = GAMES[game].schemas
+    schema: Any = schemas_of(GAMES[game])
     for key in path:
         schema = schema[key]
     Draft202012Validator.check_schema(schema)
@@ -87,8 +87,10 @@ def check_verdict(table: Table, seat: int, move: Move, verdict: Verdict) -> None
         )
         CHECKED["moves"] += 1
     for event in verdict.events:
-        assert event.kind in GAMES[game].schemas["events"], f"event `{event.kind}` has no schema"
-        secret = GAMES[game].schemas["events"][event.kind]["properties"]
+        assert event.kind in schemas_of(GAMES[game])["events"], (
+            f"event `{event.kind}` has no schema"
+        )
+        secret = schemas_of(GAMES[game])["events"][event.kind]["properties"]
         unmarked = [k for k in event.secret if not secret.get(k, {}).get(SECRET)]
         assert not unmarked, (
             f"event `{event.kind}`: secret fields not marked `{SECRET}`: {unmarked}"

@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 
 from referee.cli import build_parser
+from referee.engine.game import Game
 from referee.server.app import create_server
 from referee.service import RefereeService
-from referee.spec.registry import Game
 from referee.store.memory import MemoryStore
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from referee.cli import main
+from referee.engine.game import Game
 from referee.rulebook import anchor, rulebook
-from referee.spec.registry import Game
 
 from .freshness import assert_fresh
 

@@ -13,9 +13,9 @@ import hashlib
 import random
 from dataclasses import replace
 
+from referee.engine.game import Game
 from referee.engine.table import Table, TableSetup
 from referee.model import ADJUDICATOR, JSON, Event, Move
-from referee.spec.registry import Game
 from referee_bots import pontoon_bot, tricks_bot
 
 

@@ -8,14 +8,14 @@ from typing import Any
 
 import pytest
 
+from referee.adjudication.replay import adjudicate
 from referee.engine.disputes import Bounds
+from referee.engine.game import Game
 from referee.engine.record import record_of
-from referee.engine.replay import adjudicate
 from referee.engine.setup import TableSetup
 from referee.engine.table import Table
 from referee.i18n.catalogue import CATALOGUE
 from referee.model import ADJUDICATOR, DIRECTOR, Move, Outcome
-from referee.spec.registry import Game
 from tests.support.server import DEAL
 
 REASON = "my meld of three sevens was refused"

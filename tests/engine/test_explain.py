@@ -9,11 +9,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from referee.bench import recorded_game
+from referee.engine.game import Game
 from referee.engine.table import Table
 from referee.model import ADJUDICATOR, Move, Outcome
 from referee.spec import explaining
 from referee.spec.explaining import BLIND, BROKEN, HELD, NOT_APPLICABLE, TRIED
-from referee.spec.registry import Game
 
 GAMES = ["pontinho", "taradinho", "pontoon", "shoot_pontoon", "tarocchi_piedicavallo"]
 MOST = 600  # proposals of each game (a Pontinho match is some 10,000)

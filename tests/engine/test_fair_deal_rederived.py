@@ -20,9 +20,9 @@ from typing import Any
 import pytest
 
 from referee.cards import codes
+from referee.engine.game import Game
 from referee.engine.table import Table, TableSetup
 from referee.model import ADJUDICATOR, Move, Outcome
-from referee.spec.registry import Game
 from referee.transcript import adapter_for
 from tests.support.fair_deal_doc import (
     doc_commitment,

@@ -23,10 +23,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from referee.engine.game import Game
 from referee.engine.table import Table, TableSetup
 from referee.errors import OptionError, SetupError
 from referee.model import Move
-from referee.spec.registry import Game
 from tests.liveness.oracle import accepted, candidates
 from tests.support.games import shipped_games
 from tests.support.random_games import bot_moves, setups

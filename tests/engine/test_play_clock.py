@@ -13,11 +13,11 @@ from hypothesis import strategies as st
 
 from referee.cards import Card, PackKind
 from referee.engine import snapshot
+from referee.engine.game import Game
 from referee.engine.setup import TableSetup
 from referee.engine.table import Table
 from referee.errors import OptionError
 from referee.model import ADJUDICATOR, DIRECTOR, Move, Outcome
-from referee.spec.registry import Game
 
 GAMES = ["pontinho", "taradinho", "pontoon", "shoot_pontoon", "tarocchi_piedicavallo"]
 SEATS = {"pontinho": 3, "taradinho": 3, "pontoon": 3, "shoot_pontoon": 3}

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from referee.engine.readjudication import Change, readjudicate
+from referee.adjudication.readjudication import Change, readjudicate
+from referee.engine.game import Game
 from referee.scenario.format import load_file
-from referee.spec.registry import Game
 
 SCENARIOS = sorted((Path(__file__).parents[1] / "conformance").rglob("*.yaml"))
 

@@ -19,14 +19,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from referee.adjudication.replay import adjudicate
 from referee.engine import snapshot
 from referee.engine import table as table_module
+from referee.engine.game import Game
 from referee.engine.record import record_of
-from referee.engine.replay import adjudicate
 from referee.engine.table import MARK_EVERY, Table
 from referee.model import ADJUDICATOR, DIRECTOR, Move, Outcome
 from referee.plugins import installed
-from referee.spec.registry import Game
 
 GAMES = ["pontinho", "taradinho", "pontoon", "shoot_pontoon", "tarocchi_piedicavallo"]
 REWINDS = 20

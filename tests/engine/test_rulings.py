@@ -11,14 +11,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from referee.adjudication.replay import adjudicate
 from referee.bench import recorded_game
 from referee.engine import snapshot
+from referee.engine.game import Game
 from referee.engine.record import record_of
-from referee.engine.replay import adjudicate
 from referee.engine.setup import TableSetup
 from referee.engine.table import Table
 from referee.model import ADJUDICATOR, DIRECTOR, Move, Outcome
-from referee.spec.registry import Game
 from tests.support.server import DEAL
 
 GAMES = ["pontinho", "taradinho", "pontoon", "shoot_pontoon", "tarocchi_piedicavallo"]

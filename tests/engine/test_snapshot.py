@@ -31,15 +31,16 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from referee.engine.game import Game
 from referee.engine.snapshot import FORMAT, SnapshotError, restore, snapshot
 from referee.engine.table import SYSTEM, Table, TableSetup
 from referee.errors import MoveFormatError, OptionError, RefereeError, SetupError
 from referee.mechanics.banking.state import BankState
 from referee.model import ADJUDICATOR, Move, Verdict
+from referee.plugins.games import DEFAULT_SPECS, load_game
 from referee.scenario.format import CloseWindowStep, MoveStep, load_file
 from referee.scenario.runner import scenario_files
 from referee.scenario.target import InProcessTarget
-from referee.spec.registry import DEFAULT_SPECS, Game, load_game
 from tests.liveness.oracle import accepted, witness
 from tests.support.games import shipped_games
 from tests.support.random_games import bot_moves, junk_move, oracle_move, setups

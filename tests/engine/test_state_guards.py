@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from referee.mutation import disable_rule
+from referee.plugins.games import DEFAULT_SPECS, load_games
 from referee.scenario.runner import run_file
 from referee.scenario.target import InProcessTarget
-from referee.spec.registry import DEFAULT_SPECS, load_games
 
 CONFORMANCE = Path(__file__).resolve().parents[1] / "conformance"
 

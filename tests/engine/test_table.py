@@ -12,10 +12,10 @@ from typing import Any
 import pytest
 
 from referee.cards import Card, codes
+from referee.engine.game import Game
 from referee.engine.table import Table, TableSetup
 from referee.errors import OptionError, SetupError
 from referee.model import ADJUDICATOR, Move
-from referee.spec.registry import Game
 from referee_bots.rummy_bot import turn_candidates
 
 StackDeal = Callable[..., dict[str, Any]]  # the `stacked` fixture (tests/conftest.py)

@@ -24,9 +24,9 @@ from hypothesis import strategies as st
 
 from referee.api.v1 import referee_pb2 as pb
 from referee.api.v1.referee_pb2_grpc import RefereeStub
+from referee.engine.game import Game
 from referee.server.convert import data_to_struct
 from referee.server.wire import SERVICE
-from referee.spec.registry import Game
 from referee.transcript import Adapter, adapter_for
 from referee_client.client import _data
 from tests.support.named_fields import named_fields

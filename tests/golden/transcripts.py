@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from referee.spec.registry import Game
+from referee.engine.game import Game
 from referee.transcript import render
 
 ROOT = Path(__file__).resolve().parents[2]

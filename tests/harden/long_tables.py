@@ -7,12 +7,12 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from referee.engine.game import Game
 from referee.engine.setup import TableSetup
 from referee.engine.table import Table
 from referee.model import ADJUDICATOR, Move, Outcome
 from referee.plugins import installed
 from referee.service import CreatedTable, RefereeService
-from referee.spec.registry import Game
 
 CHIPS = 10**6  # each seat's balance at a banking game: nobody runs out in a long game
 

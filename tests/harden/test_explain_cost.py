@@ -31,6 +31,7 @@ from grpc_health.v1 import health_pb2
 
 from referee.api.v1 import referee_pb2 as pb
 from referee.api.v1.referee_pb2_grpc import RefereeStub
+from referee.engine.game import Game
 from referee.engine.setup import TableSetup
 from referee.engine.table import Table
 from referee.model import Move
@@ -39,7 +40,6 @@ from referee.service import CreatedTable, RefereeService
 from referee.service.explanations import explained
 from referee.service.past_tables import PastTable, table_at
 from referee.service.referee_service import SNAPSHOT_EVERY
-from referee.spec.registry import Game
 from referee.store.sqlite import SqliteStore
 from tests.harden.health import health_checks_for, p99
 from tests.harden.long_tables import played

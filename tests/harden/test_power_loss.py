@@ -22,9 +22,9 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
+from referee.engine.game import Game
 from referee.model import Move
 from referee.service import CreatedTable, RefereeService
-from referee.spec.registry import Game
 from referee.store.sqlite import SqliteStore
 from tests.harden.ledger import Audit, Ledger, draw_or_discard
 from tests.harden.power_cut import Platter, PowerCut

@@ -12,11 +12,11 @@ from typing import Any
 import pytest
 
 from referee.cards import PackKind, codes_in
+from referee.engine.game import Game
 from referee.engine.table import Table, TableSetup
 from referee.i18n import CATALOGUE
 from referee.i18n.events import Narrator
 from referee.model import Event, Move
-from referee.spec.registry import Game
 from referee_bots import pontoon_bot, rummy_bot, tricks_bot
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from referee.engine.table import EXPIRE, SYSTEM
-from referee.i18n.explanations import explanation_lines
 from referee.model import Outcome, Verdict
+from referee.service.explanation_lines import explanation_lines
 
 
 def test_a_deadline_passing_is_the_table_s_own_move() -> None:

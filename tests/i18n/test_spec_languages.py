@@ -7,8 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from referee.engine.game import Game
 from referee.errors import SpecErrors
-from referee.spec.registry import DEFAULT_SPECS, Game, load_game
+from referee.plugins.games import DEFAULT_SPECS, load_game
 from referee.spec.texts import wordings
 
 SEED_LANGUAGE = {

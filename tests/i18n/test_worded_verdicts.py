@@ -3,11 +3,11 @@ whatever a translation shows, no seat is told a card hidden from it."""
 
 from __future__ import annotations
 
+from referee.engine.game import Game
 from referee.engine.table import Table, TableSetup
 from referee.i18n.verdicts import verdict_worded
 from referee.model import ADJUDICATOR, Move, Outcome, Verdict, Violation
 from referee.service import Ruling
-from referee.spec.registry import Game
 
 TAROCCHI = "tarocchi_piedicavallo"
 

@@ -18,6 +18,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from referee.cards import PackKind, codes
+from referee.engine.game import Game
 from referee.engine.moves import parse_move
 from referee.mechanics.banking.mechanic import BankingMechanic
 from referee.mechanics.banking.state import BankState
@@ -27,7 +28,6 @@ from referee.mechanics.rummy.state import RummyState
 from referee.mechanics.tricks.mechanic import TricksMechanic
 from referee.mechanics.tricks.state import TrickState
 from referee.model import Move
-from referee.spec.registry import Game
 
 Witness = tuple[int, Move]
 

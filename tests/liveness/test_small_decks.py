@@ -27,11 +27,12 @@ from typing import Any
 import pytest
 
 from referee.cards import PackKind
+from referee.engine.game import Game
 from referee.engine.mechanic import Judgement
 from referee.engine.moves import parse_move
 from referee.engine.table import Table, TableSetup
 from referee.model import ADJUDICATOR
-from referee.spec.registry import DEFAULT_SPECS, Game, load_game
+from referee.plugins.games import DEFAULT_SPECS, load_game
 from tests.liveness.oracle import candidates
 
 pytestmark = pytest.mark.slow  # every test here is a long run

@@ -10,11 +10,12 @@ from typing import Any
 import pytest
 
 from referee.cards import Card, french_pack
+from referee.engine.game import Game
 from referee.errors import SpecError, SpecErrors
 from referee.mechanics.rummy.mechanic import RummyMechanic
+from referee.plugins.games import DEFAULT_SPECS, load_game
 from referee.proofs.prover import prove, read_properties
 from referee.spec.proofs_file import proofs_path
-from referee.spec.registry import DEFAULT_SPECS, Game, load_game
 from tests.support.mechanic_of import mechanic_of
 
 Edits = list[tuple[str, str]]  # (text of the spec, what it becomes)

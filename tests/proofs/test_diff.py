@@ -12,12 +12,13 @@ import pytest
 import yaml
 
 from referee.cli import main
+from referee.engine.game import Game
+from referee.plugins.games import DEFAULT_SPECS, load_game
 from referee.proofs.diff import Comparison, Pair, Side, compare, parse_side, unexamined
 from referee.proofs.diff_scenario import Witness
 from referee.scenario.format import MoveStep, load_data, load_file, load_text
 from referee.scenario.runner import run_scenario
 from referee.scenario.target import InProcessTarget
-from referee.spec.registry import DEFAULT_SPECS, Game, load_game
 from tests.support.games import shipped_games
 
 # long runs; one worker runs the whole module: its proofs (a module fixture) are found once, not

@@ -13,10 +13,11 @@ import pytest
 
 from referee.cards import Card, codes, french_pack
 from referee.cli import main
+from referee.engine.game import Game
 from referee.engine.table import Table, TableSetup
 from referee.model import ADJUDICATOR, Move, Verdict
+from referee.plugins.games import load_game
 from referee.proofs.prover import Outcome, Property, prove, read_properties
-from referee.spec.registry import Game, load_game
 
 from .stacking import edited_spec, jokers, natural_sequence
 

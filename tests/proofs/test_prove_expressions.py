@@ -15,12 +15,13 @@ import pytest
 
 from referee.cards import Card, codes
 from referee.cli import main
+from referee.engine.game import Game
 from referee.engine.table import Table, TableSetup
 from referee.errors import SpecError, SpecErrors
 from referee.mechanics.rummy.mechanic import RummyMechanic
 from referee.model import ADJUDICATOR, Move
+from referee.plugins.games import DEFAULT_SPECS, load_game
 from referee.proofs.prover import Outcome, Property, prove, read_properties
-from referee.spec.registry import DEFAULT_SPECS, Game, load_game
 from referee.spec.rules import SpecExpression
 from tests.support.mechanic_of import mechanic_of
 

@@ -17,13 +17,14 @@ import z3
 
 from referee.cards import Card, french_pack
 from referee.cli import main
+from referee.engine.game import Game
 from referee.engine.table import Table, TableSetup
 from referee.mechanics.banking.mechanic import _settle_hand
 from referee.mechanics.banking.state import BankState, Hand
 from referee.mechanics.banking.transfers import transfer
 from referee.model import ADJUDICATOR, Move
+from referee.plugins.games import DEFAULT_SPECS, load_game
 from referee.proofs.prover import Outcome, Property, prove, read_properties
-from referee.spec.registry import DEFAULT_SPECS, Game, load_game
 
 from .stacking import Edits, assert_located_property_error, edited_spec
 

@@ -16,11 +16,12 @@ import z3
 
 from referee.cards import Card, PackKind, codes, french_pack
 from referee.cli import main
+from referee.engine.game import Game
 from referee.engine.table import Table, TableSetup
 from referee.model import Move
+from referee.plugins.games import DEFAULT_SPECS, load_game
 from referee.proofs.prover import Outcome, Property, prove, read_properties
 from referee.spec.expr.symbolic import CardDomain, SymCard, card_of
-from referee.spec.registry import DEFAULT_SPECS, Game, load_game
 
 from .stacking import Edits, assert_located_property_error, edited_spec
 

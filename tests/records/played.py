@@ -7,6 +7,7 @@ from dataclasses import replace
 
 from referee.bench import recorded_game
 from referee.engine import chance
+from referee.engine.game import Game
 from referee.engine.setup import TableSetup
 from referee.engine.table import Table
 from referee.model import Outcome
@@ -14,7 +15,6 @@ from referee.plugins import installed
 from referee.records.derive import Logged, full_record
 from referee.records.seal import sealed
 from referee.records.signing import SigningKey
-from referee.spec.registry import Game
 
 AT = "2026-12-01T20:00:00.000000+00:00"
 

@@ -11,11 +11,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from referee.engine.game import Game
 from referee.records.chain import chained
 from referee.records.seal import sealed, unsealed
 from referee.records.signing import SigningKey
 from referee.records.verification import Verification, verify
-from referee.spec.registry import Game
 from tests.records.played import signed_record
 from tests.support.games import shipped_games
 

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from referee.spec.registry import Game
+from referee.engine.game import Game
 from tests.redaction.referee_under_test import running_referee
 
 

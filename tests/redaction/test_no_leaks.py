@@ -31,9 +31,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from referee.engine.game import Game
 from referee.engine.table import TableSetup
 from referee.model import ADJUDICATOR, Move
-from referee.spec.registry import Game
 from referee_bots import pontoon_bot, rummy_bot, tricks_bot
 from tests.harden.report import report as harden_report
 from tests.liveness.oracle import candidates, witness

@@ -27,9 +27,9 @@ from google.protobuf import struct_pb2
 from google.protobuf.message import Message
 
 from referee.cards import codes
+from referee.engine.game import Game
 from referee.engine.table import Table, TableSetup
 from referee.model import ADJUDICATOR, Move
-from referee.spec.registry import Game
 from referee_bots import pontoon_bot, rummy_bot, tricks_bot
 from tests.liveness.oracle import accepted, candidates
 from tests.redaction.breaks import CONTROLS

@@ -19,10 +19,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from referee.cards import Card, pack
+from referee.engine.game import Game
 from referee.mechanics.banking.state import BankState
 from referee.mechanics.rummy.state import RummyState
 from referee.mechanics.tricks.state import TrickState
-from referee.spec.registry import Game
 from tests.oracles.pontoon import sees_own_card
 
 Recipient = int | None  # a seat, or None: a spectator

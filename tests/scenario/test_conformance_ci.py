@@ -17,13 +17,13 @@ import yaml
 
 from referee.cli import main
 from referee.commands.conformance import Progress
+from referee.engine.game import Game
 from referee.scenario.format import load_text
 from referee.scenario.rule_ids import RuleIndex, known_rule_ids
 from referee.scenario.runner import run_scenario
 from referee.scenario.target import InProcessTarget
 from referee.server.app import create_server
 from referee.service import RefereeService
-from referee.spec.registry import Game
 from referee.store.memory import MemoryStore
 
 CONFORMANCE = Path(__file__).parents[1] / "conformance"

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import pytest
 
+from referee.engine.game import Game
 from referee.scenario.format import load_text
 from referee.scenario.runner import run_scenario
 from referee.scenario.target import InProcessTarget, Target
-from referee.spec.registry import Game
 
 SCENARIO = """\
 format: 1

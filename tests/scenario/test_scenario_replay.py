@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
+from referee.adjudication.replay import adjudicate, adjudicate_yaml
 from referee.cli import main
-from referee.engine.replay import adjudicate, adjudicate_yaml
+from referee.engine.game import Game
 from referee.scenario.format import ScenarioError
-from referee.spec.registry import Game
 
 DEAL = {
     "hands": {

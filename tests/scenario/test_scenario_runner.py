@@ -7,12 +7,12 @@ from typing import Any
 
 import pytest
 
+from referee.engine.game import Game
 from referee.errors import OptionError
 from referee.model import ADJUDICATOR, JSON, Move, Outcome, Verdict, Violation
 from referee.scenario.format import Setup, load_text
 from referee.scenario.runner import Report, run_file, run_scenario, scenario_files
 from referee.scenario.target import InProcessTarget, Unsupported
-from referee.spec.registry import Game
 
 HEAD = "format: 1\ngame: pontinho\nseats: 3\nsteps:\n"
 PN12 = Violation("PN-12", "a trio is cards of one rank in three different suits", ("PN-12",))

@@ -8,9 +8,9 @@ import grpc
 import pytest
 
 from referee.api.v1 import referee_pb2_grpc
+from referee.engine.game import Game
 from referee.server.app import ServerConfig, create_server
 from referee.service import RefereeService
-from referee.spec.registry import Game
 from referee.store.base import Store
 from referee.store.memory import MemoryStore
 from tests.support.server import MAX_MESSAGE_BYTES, OpenTable, open_table

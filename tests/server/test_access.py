@@ -13,10 +13,10 @@ import pytest
 import trustme
 
 from referee.api.v1 import referee_pb2 as pb
+from referee.engine.game import Game
 from referee.server.app import ServerConfig
 from referee.server.tls import TlsFiles
 from referee.service import RefereeService
-from referee.spec.registry import Game
 from referee.store.memory import MemoryStore
 from referee_client import RefereeClient
 from tests.support import served

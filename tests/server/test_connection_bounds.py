@@ -12,9 +12,9 @@ from collections.abc import Iterator
 
 import pytest
 
+from referee.engine.game import Game
 from referee.server.app import ServerConfig, channel_options
 from referee.service import RefereeService
-from referee.spec.registry import Game
 from referee.store.memory import MemoryStore
 from tests.support.server import serving
 

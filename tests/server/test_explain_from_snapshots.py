@@ -15,13 +15,13 @@ from pathlib import Path
 
 import pytest
 
+from referee.engine.game import Game
 from referee.engine.setup import TableSetup
 from referee.engine.table import Table
 from referee.model import Move
 from referee.service import CreatedTable, RefereeService
 from referee.service.explanations import Explained, explained
 from referee.service.past_tables import PastTable, table_at
-from referee.spec.registry import Game
 from referee.store.base import Proposal, Store
 from referee.store.memory import MemoryStore
 from referee.store.sqlite import SqliteStore

@@ -13,14 +13,14 @@ from typing import Any
 import grpc
 import pytest
 
+from referee.adjudication.replay import adjudicate
+from referee.engine.game import Game
 from referee.engine.record import record_of
-from referee.engine.replay import adjudicate
 from referee.engine.table import Table, TableSetup
 from referee.errors import InvalidArgument
 from referee.model import ADJUDICATOR, Move, Outcome
 from referee.server.app import create_server
 from referee.service import RefereeService
-from referee.spec.registry import Game
 from referee.store.memory import MemoryStore
 from referee_bots import tricks_bot
 from referee_client import RefereeClient

@@ -8,11 +8,11 @@ import random
 import time
 
 from referee.clock import ManualClock
+from referee.engine.game import Game
 from referee.model import Move
 from referee.service import RefereeService
 from referee.service.following import CHECK_EVERY_S
 from referee.service.watching import Subscription
-from referee.spec.registry import Game
 from referee.store.postgres import PostgresStore
 from tests.harden.ledger import draw_or_discard
 

@@ -25,11 +25,11 @@ from referee.api.v1 import referee_pb2 as pb
 from referee.api.v1.referee_pb2_grpc import RefereeStub
 from referee.bounds import Beyond, first_beyond_int64, integer_key
 from referee.engine import stacked
+from referee.engine.game import Game
 from referee.scenario import format as record_format
 from referee.server.app import ServerConfig, create_server
 from referee.server.convert import data_to_struct
 from referee.service import RefereeService
-from referee.spec.registry import Game
 from referee.store.codec import restore_key
 from referee.store.sqlite import SqliteStore
 from referee.web import messages

@@ -14,9 +14,9 @@ from typing import Any
 
 import pytest
 
+from referee.engine.game import Game
 from referee.i18n import CATALOGUE, fill
 from referee.model import Sentence
-from referee.spec.registry import Game
 from referee_bots.tricks_bot import suit, turn_candidates
 from referee_client import RefereeClient
 

@@ -8,9 +8,9 @@ import itertools
 import threading
 
 from referee.clock import ManualClock
+from referee.engine.game import Game
 from referee.model import Move
 from referee.service import RefereeService
-from referee.spec.registry import Game
 from referee.store.memory import MemoryStore
 
 DEAL = {

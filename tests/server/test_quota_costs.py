@@ -15,6 +15,7 @@ import pytest
 from google.protobuf import message
 
 from referee.api.v1 import referee_pb2 as pb
+from referee.engine.game import Game
 from referee.server.chain import HandlerChain
 from referee.server.limits import (
     BYTES_PER_TOKEN,
@@ -29,7 +30,6 @@ from referee.server.limits import (
 )
 from referee.server.servicer import RefereeServicer
 from referee.service import RefereeService
-from referee.spec.registry import Game
 from referee.store.memory import MemoryStore
 from referee.web.context import CallAborted, HttpCallContext
 

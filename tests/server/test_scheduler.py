@@ -8,10 +8,10 @@ import threading
 import time
 
 from referee.clock import ManualClock
+from referee.engine.game import Game
 from referee.model import Move
 from referee.scheduler import Scheduler
 from referee.service import RefereeService
-from referee.spec.registry import Game
 from referee.store.memory import MemoryStore
 
 

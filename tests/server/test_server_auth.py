@@ -6,7 +6,7 @@ import grpc
 
 from referee.api.v1 import referee_pb2 as pb
 from referee.api.v1.referee_pb2_grpc import RefereeStub
-from referee.spec.registry import Game
+from referee.engine.game import Game
 from referee.store.base import Store
 from tests.support.server import (
     OpenTable,

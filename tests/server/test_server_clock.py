@@ -14,9 +14,9 @@ from typing import Any
 import pytest
 
 from referee.clock import ManualClock
+from referee.engine.game import Game
 from referee.engine.table import SYSTEM
 from referee.service import RefereeService
-from referee.spec.registry import Game
 from referee.store.memory import MemoryStore
 from referee.store.sqlite import SqliteStore
 from referee_client import RefereeClient, TableHandle

@@ -15,6 +15,7 @@ import pytest
 from referee.api.v1 import referee_pb2 as pb
 from referee.api.v1 import referee_pb2_grpc
 from referee.engine.disputes import Bounds
+from referee.engine.game import Game
 from referee.engine.table import Table
 from referee.model import Move
 from referee.records.verification import verify
@@ -22,7 +23,6 @@ from referee.server.app import ServerConfig
 from referee.server.convert import data_to_struct, struct_to_data
 from referee.server.limits import Limits
 from referee.service import RefereeService
-from referee.spec.registry import Game
 from referee.store.memory import MemoryStore
 from referee.store.sqlite import SqliteStore
 from tests.support.server import DEAL, OpenTable, seat_metadata, status_of, stub_of

@@ -9,10 +9,10 @@ from typing import Any
 
 import pytest
 
+from referee.engine.game import Game
 from referee.errors import InvalidArgument, NotFound
 from referee.model import Move, Outcome
 from referee.service import CreatedTable, RefereeService, WatcherTooSlow
-from referee.spec.registry import Game
 from referee.store.base import KEEP, Due, Keep, Snapshot
 from referee.store.memory import MemoryStore
 from referee.store.sqlite import SqliteStore

@@ -14,12 +14,12 @@ from typing import Any
 import psycopg
 import pytest
 
+from referee.engine.game import Game
 from referee.engine.setup import TableSetup
 from referee.engine.table import Table
 from referee.model import Move
 from referee.service import RefereeService
 from referee.service.answers import CreatedTable
-from referee.spec.registry import Game
 from referee.store.base import Store
 from referee.store.postgres import PostgresStore
 from referee.store.sqlite import SqliteStore

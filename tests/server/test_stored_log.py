@@ -9,11 +9,11 @@ from collections.abc import Sequence
 import pytest
 
 from referee.engine import snapshot
+from referee.engine.game import Game
 from referee.engine.setup import TableSetup
 from referee.engine.table import Table
 from referee.model import Move
 from referee.service.stored_log import StoredLog
-from referee.spec.registry import Game
 from tests.harden.ledger import draw_or_discard
 
 

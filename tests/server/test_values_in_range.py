@@ -15,8 +15,8 @@ from referee.api.v1 import referee_pb2 as pb
 from referee.api.v1.referee_pb2_grpc import RefereeStub
 from referee.errors import SpecErrors
 from referee.model import SAFE_INTEGER
+from referee.plugins.games import DEFAULT_SPECS, load_game
 from referee.server.convert import data_to_struct
-from referee.spec.registry import DEFAULT_SPECS, load_game
 from tests.support.server import OpenTable, open_table, status_of
 
 HUGE = [1.7e308, float(SAFE_INTEGER + 1), -float(SAFE_INTEGER + 1), 10.0**20]

@@ -11,7 +11,7 @@ import pytest
 
 from referee.errors import SpecError, SpecErrors
 from referee.mechanics.banking.mechanic import BankingMechanic
-from referee.spec.registry import DEFAULT_SPECS, load_game
+from referee.plugins.games import DEFAULT_SPECS, load_game
 from tests.support.mechanic_of import mechanic_of
 
 ORIGINAL = (DEFAULT_SPECS / "pontoon.yaml").read_text(encoding="utf-8")

@@ -9,7 +9,7 @@ import pytest
 
 from referee.cli import main
 from referee.errors import SpecError, SpecErrors
-from referee.spec.registry import load_game
+from referee.plugins.games import load_game
 from tests.support.spec_edits import (
     SPEC,
     assert_located,

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from referee.plugins.games import load_game
 from referee.spec.clock_options import MAX_TIMEOUTS, ON_TIMEOUT, TURN_SECONDS
-from referee.spec.registry import load_game
 from tests.support.spec_edits import edited, refusal
 
 DRAW = "    - move: draw\n"

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from referee.errors import SpecErrors
-from referee.spec.registry import load_game
+from referee.plugins.games import load_game
 
 SPECS = Path(__file__).resolve().parents[2] / "specs"
 

@@ -7,10 +7,11 @@ from pathlib import Path
 
 import pytest
 
+from referee.engine.game import Game
 from referee.errors import SpecError, SpecErrors
 from referee.mechanics.tricks.mechanic import TricksMechanic
+from referee.plugins.games import load_game
 from referee.spec.expr import INT, ListType, RecordType
-from referee.spec.registry import Game, load_game
 from tests.support.mechanic_of import mechanic_of
 
 WHIST = Path(__file__).parents[1] / "mechanics" / "tricks" / "specs" / "whist.yaml"

@@ -13,9 +13,9 @@ import pytest
 from referee.cli import main
 from referee.commands.serve import load_served_games
 from referee.errors import SpecError, SpecErrors
+from referee.plugins.games import DEFAULT_SPECS, load_game, load_games
 from referee.proofs.properties import read_properties
 from referee.spec.proofs_file import proofs_path, spec_files
-from referee.spec.registry import DEFAULT_SPECS, load_game, load_games
 
 POINTS = [
     "rank-total-preorder",

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from referee.spec.registry import Game, load_games
+from referee.engine.game import Game
+from referee.plugins.games import load_games
 
 
 @lru_cache(maxsize=1)

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Any, TypeVar
 
+from referee.engine.game import Game
 from referee.engine.mechanic import Mechanic
-from referee.spec.registry import Game
 
 M = TypeVar("M", bound=Mechanic[Any])
 

@@ -12,11 +12,11 @@ from typing import Any
 
 from hypothesis import strategies as st
 
+from referee.engine.game import Game
 from referee.engine.table import CLOSE_WINDOW, SYSTEM, Table, TableSetup
 from referee.errors import OptionError, SetupError
 from referee.model import ADJUDICATOR, Move, Verdict
 from referee.spec.options import Option
-from referee.spec.registry import Game
 from referee_bots import pontoon_bot, rummy_bot, tricks_bot
 from tests.liveness.oracle import accepted, candidates, witness
 

@@ -9,7 +9,7 @@ import pytest
 import yaml
 
 from referee.errors import SpecError, SpecErrors
-from referee.spec.registry import DEFAULT_SPECS, load_game
+from referee.plugins.games import DEFAULT_SPECS, load_game
 
 SPEC = DEFAULT_SPECS / "pontinho.yaml"
 ORIGINAL = SPEC.read_text(encoding="utf-8")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from referee.spec.registry import DEFAULT_SPECS
+from referee.plugins.games import DEFAULT_SPECS
 
 # Pontoon's initial bet (PO-3): at most a tenth of `max_bet` once corrected (10 by default)
 BET_RULE = "require: move.amount >= options.min_bet and move.amount <= options.max_bet\n"

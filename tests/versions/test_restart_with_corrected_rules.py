@@ -10,14 +10,15 @@ from pathlib import Path
 
 import pytest
 
+from referee.engine.game import Game
 from referee.engine.setup import TableSetup
 from referee.engine.table import Table
+from referee.engine.versions import rules_version, source_text
 from referee.errors import RefereeError
 from referee.model import Move
+from referee.plugins.games import load_games
 from referee.service import RefereeService, auth
 from referee.service.referee_service import SNAPSHOT_EVERY
-from referee.spec.registry import Game, load_games
-from referee.spec.versions import rules_version, source_text
 from referee.store.base import Store, StoredSpec
 from tests.store.conftest import open_store
 from tests.versions.corrected import ALLOWED_BEFORE_ONLY, corrected_specs

@@ -11,8 +11,9 @@ import pytest
 
 from referee.api.v1 import referee_pb2 as pb
 from referee.api.v1.referee_pb2_grpc import RefereeStub
-from referee.spec.registry import Game, load_games
-from referee.spec.versions import rules_version
+from referee.engine.game import Game
+from referee.engine.versions import rules_version
+from referee.plugins.games import load_games
 from tests.support.named_fields import named_fields
 from tests.support.server import OpenTable, ServerProcess, seat_metadata
 from tests.versions.corrected import ALLOWED_BEFORE_ONLY, corrected_specs, specs_copy

@@ -8,9 +8,11 @@ from pathlib import Path
 import pytest
 
 from referee.engine import snapshot
-from referee.spec.registry import Game, load_games
+from referee.engine.game import Game
+from referee.engine.versions import rules_version, short, source_text
+from referee.plugins.games import compile_stored, load_games
+from referee.schemas.describe import describe_game
 from referee.spec.source import SpecSource
-from referee.spec.versions import compile_stored, rules_version, short, source_text
 from tests.versions.corrected import corrected_specs, edit, specs_copy
 
 GAMES = ["pontinho", "pontoon", "shoot_pontoon", "taradinho", "tarocchi_piedicavallo"]
@@ -21,7 +23,7 @@ def test_the_stored_text_compiles_into_the_same_game(games: dict[str, Game], nam
     game = games[name]
     again = compile_stored(source_text(game))
     assert rules_version(again) == rules_version(game)
-    assert again.describe() == game.describe()
+    assert describe_game(again) == describe_game(game)
     assert again.source == game.source
 
 

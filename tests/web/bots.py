@@ -8,8 +8,8 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
+from referee.engine.game import Game
 from referee.plugins import installed
-from referee.spec.registry import Game
 from referee_client import RefereeClient
 
 TABLE_ITSELF = "contribute"  # a move any seat has at any time: not a turn

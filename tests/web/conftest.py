@@ -8,10 +8,10 @@ import grpc
 import pytest
 
 from referee.api.v1 import referee_pb2_grpc
+from referee.engine.game import Game
 from referee.server.app import Server, ServerConfig, create_server
 from referee.server.limits import Limits
 from referee.service import RefereeService
-from referee.spec.registry import Game
 from referee.store.memory import MemoryStore
 from referee.web.gateway import HttpLimits
 from tests.web.web_support import Http

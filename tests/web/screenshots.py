@@ -14,9 +14,9 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from referee.plugins.games import DEFAULT_SPECS, load_games
 from referee.server.app import create_server
 from referee.service import RefereeService
-from referee.spec.registry import DEFAULT_SPECS, load_games
 from referee.store.memory import MemoryStore
 from referee_client import RefereeClient
 from tests.web import browser

@@ -8,11 +8,11 @@ import pytest
 
 from referee.bench import Workload
 from referee.cards import PackKind
+from referee.engine.game import Game
 from referee.engine.moves import parse_move
 from referee.engine.table import Table
 from referee.errors import MoveFormatError
 from referee.mechanics.banking.mechanic import BankingMechanic
-from referee.spec.registry import Game
 
 SEEDS = (1, 2, 3)
 

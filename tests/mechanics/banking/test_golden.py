@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from referee.cli import main
-from referee.spec.registry import Game
+from referee.engine.game import Game
 from tests.golden.transcripts import assert_transcript_unchanged
 
 GOLDEN = Path(__file__).parent / "golden" / "pontoon-seed3.txt"

@@ -20,10 +20,11 @@ from typing import Any
 
 import pytest
 
+from referee.engine.game import Game
 from referee.engine.table import Table, TableSetup
 from referee.errors import SpecErrors
 from referee.model import ADJUDICATOR, Move
-from referee.spec.registry import DEFAULT_SPECS, Game, load_game
+from referee.plugins.games import DEFAULT_SPECS, load_game
 from tests.support.games import shipped_games
 
 GAMES = shipped_games()

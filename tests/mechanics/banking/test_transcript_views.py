@@ -15,10 +15,10 @@ from collections import Counter
 
 import pytest
 
+from referee.engine.game import Game
 from referee.engine.table import Table
 from referee.mechanics.banking.state import BankState
 from referee.plugins.banking import BANKING
-from referee.spec.registry import Game
 from referee.transcript import Transcript, new_table
 from tests.oracles.pontoon import sees_own_card
 

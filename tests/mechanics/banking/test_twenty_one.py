@@ -17,10 +17,11 @@ from typing import Any
 
 import pytest
 
+from referee.engine.game import Game
 from referee.engine.table import Table, TableSetup
 from referee.errors import SpecErrors
 from referee.model import ADJUDICATOR, JSON, Move, Outcome, Verdict
-from referee.spec.registry import DEFAULT_SPECS, Game, load_game
+from referee.plugins.games import DEFAULT_SPECS, load_game
 from tests.oracles.banking import best_total
 from tests.oracles.twenty_one import paid
 

@@ -17,12 +17,14 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator
 
+from referee.engine.game import Game
 from referee.engine.table import Table, TableSetup
 from referee.errors import SpecError, SpecErrors
 from referee.mechanics.rummy.contexts import checkpoint_scopes
 from referee.mechanics.rummy.mechanic import RummyMechanic
 from referee.model import ADJUDICATOR, Move, Verdict
-from referee.spec.registry import DEFAULT_SPECS, Game, load_game
+from referee.plugins.games import DEFAULT_SPECS, load_game
+from referee.schemas import schemas_of
 from tests.support.mechanic_of import mechanic_of
 
 SPEC = Path(__file__).parent / "specs" / "gin.yaml"
@@ -48,7 +50,7 @@ def accept(table: Table, seat: int, move: dict[str, Any]) -> Verdict:
 
 def fits(value: Any, *path: str) -> list[str]:
     """Why `value`, as a client gets it (through JSON), does not fit gin's schema at `path`."""
-    schema: Any = GIN.schemas
+    schema: Any = schemas_of(GIN)
     for key in path:
         schema = schema[key]
     return [

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from referee.spec.registry import Game
+from referee.engine.game import Game
 from tests.golden.transcripts import assert_transcript_unchanged
 
 GOLDEN = Path(__file__).parent / "golden" / "tarocchi_piedicavallo-seed3.txt"

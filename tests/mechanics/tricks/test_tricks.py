@@ -28,7 +28,7 @@ from referee.cards import Card, codes
 from referee.engine.table import Table, TableSetup
 from referee.errors import OptionError, SetupError
 from referee.model import ADJUDICATOR, Move, Outcome, Verdict
-from referee.spec.registry import load_game
+from referee.plugins.games import load_game
 from tests.oracles import whist
 from tests.oracles.tarocchi import card, count, is_trump, may_discard, may_play, trick_winner
 from tests.support.games import shipped_games

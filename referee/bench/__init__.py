@@ -5,7 +5,7 @@ rejected, with its verdict), the same one in process and over gRPC, and each fig
 ratio to a baseline measured alongside it (these machines are noisy):
 - in-process: verdicts per second of the engine over the recording, against merely parsing its
   moves;
-- where a Propose's time goes, stage by stage, in µs (`referee.bench_stages`: the servicer's
+- where a Propose's time goes, stage by stage, in µs (`referee.bench.stages`: the servicer's
   path on SQLite under cProfile);
 - over gRPC, a referee in its own process with the SQLite store (WAL, synchronous FULL: every
   accepted move, and every rejection sent with a move id, is fsync'd before its verdict):
@@ -39,7 +39,7 @@ from google.protobuf import struct_pb2
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from referee.api.v1 import referee_pb2 as pb
-from referee.bench_stages import STAGES, stage_times
+from referee.bench.stages import STAGES, stage_times
 from referee.cards import PackKind
 from referee.engine.moves import parse_move
 from referee.engine.setup import TableSetup
@@ -47,8 +47,8 @@ from referee.engine.table import Table
 from referee.errors import MoveFormatError
 from referee.model import ADJUDICATOR, Move, Outcome
 from referee.plugins import installed
+from referee.plugins.games import load_games
 from referee.server.logging import configure_logging
-from referee.spec.registry import load_games
 from referee_client import RefereeClient
 from referee_client.client import CHANNEL_OPTIONS, RETRY_POLICY, TOKEN_HEADER
 
@@ -399,6 +399,3 @@ def main(argv: list[str] | None = None) -> int:
             )
     return 0
 
-
-if __name__ == "__main__":
-    raise SystemExit(main())

@@ -18,8 +18,7 @@ from typing import Any
 
 import msgspec
 
-from referee.spec.registry import Game, load_source
-from referee.spec.source import SpecSource
+from referee.engine.game import Game
 
 SHORT = 12  # hex digits of a version shown to people (the API gives it whole)
 
@@ -43,15 +42,10 @@ def source_text(game: Game) -> str:
     return game.source.to_text()
 
 
-def compile_stored(text: str) -> Game:
-    """The game a stored spec's text compiles into again (SpecErrors, RefereeError if not)."""
-    return load_source(SpecSource.from_text(text))
-
-
 def digest(value: Any) -> str:
     """sha256 of `value` as JSON, its keys as text and sorted (a stacked deal's seats are ints)."""
     text = msgspec.json.encode(msgspec.to_builtins(value, str_keys=True), order="sorted")
     return hashlib.sha256(text).hexdigest()
 
 
-__all__ = ["SHORT", "compile_stored", "digest", "rules_version", "short", "source_text"]
+__all__ = ["SHORT", "digest", "rules_version", "short", "source_text"]

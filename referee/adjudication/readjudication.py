@@ -19,8 +19,8 @@ from dataclasses import dataclass, replace
 from enum import Enum
 from typing import Any
 
+from referee.adjudication.replay import replay
 from referee.engine import chance
-from referee.engine.replay import replay
 from referee.engine.table import Table
 from referee.model import JSON, Outcome, Verdict
 from referee.scenario.format import CloseWindowStep, MoveStep, Scenario, ScenarioError, Setup

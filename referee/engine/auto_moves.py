@@ -26,8 +26,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from referee.engine.mechanic import Mechanic
 from referee.engine.moves import field_type
 from referee.errors import SpecError, SpecErrors
 from referee.spec.clock_options import CLOCK, SECTION_SHAPE
@@ -35,9 +36,6 @@ from referee.spec.expr import INT, Type
 from referee.spec.rules import SpecExpression
 from referee.spec.schema import GameSpec, expression_at
 from referee.spec.sections import unknown_key
-
-if TYPE_CHECKING:  # the mechanic reads the spec; the spec's clock only asks it questions
-    from referee.engine.mechanic import Mechanic
 
 ENTRY_KEYS = ("move", "fields", "prefer", "last", "note")
 

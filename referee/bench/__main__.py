@@ -1,0 +1,5 @@
+"""`python -m referee.bench` (`make bench`): see `referee.bench`."""
+
+from referee.bench import main
+
+raise SystemExit(main())

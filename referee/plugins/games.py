@@ -1,0 +1,115 @@
+"""The composition root of the games: each spec is loaded with the mechanic its `mechanics:`
+names, from the plugins installed (`referee.plugins.installed`), and compiled into a `Game`."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from importlib.resources import files
+from pathlib import Path
+from typing import Any
+
+from referee.engine.game import Game
+from referee.engine.mechanic import Mechanic
+from referee.errors import SpecError, SpecErrors
+from referee.plugins import installed
+from referee.spec.loading import SpecFiles, load_with_parents
+from referee.spec.proofs_file import load_proofs, spec_files
+from referee.spec.schema import read_spec
+from referee.spec.sections import unknown_keys
+from referee.spec.source import SpecSource
+from referee.spec.yamlsource import Located
+
+
+def _default_specs() -> Path:
+    """The specs shipped inside the installed package (`referee/specs/`, put there by setup.py's
+    build), else those of the source tree (`specs/` of a checkout, an editable install)."""
+    shipped = files("referee").joinpath("specs")
+    if isinstance(shipped, Path) and shipped.is_dir():
+        return shipped
+    return Path(__file__).resolve().parents[2] / "specs"
+
+
+DEFAULT_SPECS = _default_specs()
+
+
+def mechanics() -> dict[str, type[Mechanic[Any]]]:
+    return {name: plugin.mechanic for name, plugin in installed.by_name().items()}
+
+
+def load_game(path: str | Path, specs_dir: str | Path | None = None) -> Game:
+    """Load and compile one spec file; raises SpecErrors listing every problem found."""
+    files = SpecFiles()
+    located, chain = load_with_parents(
+        Path(path), Path(specs_dir) if specs_dir else Path(path).parent, files
+    )
+    return _compiled(located, files.source(chain), lambda: load_proofs(chain))
+
+
+def load_source(source: SpecSource) -> Game:
+    """Compile a spec from the text it was once loaded from (a table's pinned rules version),
+    whatever the files on disk say now; with no proofs (they are not part of the rules)."""
+    files = SpecFiles(source)
+    # a game's bases were found in one folder, the folder of the first (the base of them all)
+    bases = Path(source.files[0][0]).parent
+    located, chain = load_with_parents(Path(source.main), bases, files)
+    return _compiled(located, files.source(chain), lambda: None)
+
+
+def _compiled(
+    located: Located, source: SpecSource, read_proofs: Callable[[], Located | None]
+) -> Game:
+    data = located.data if isinstance(located.data, dict) else {}
+    kinds = mechanics()
+    mechanic_class = kinds.get(str(data.get("mechanics")))
+    if mechanic_class is None:
+        known = ", ".join(f"`{k}`" for k in kinds)
+        raise SpecErrors(
+            [
+                located.error(
+                    ("mechanics",),
+                    f"unknown mechanics `{data.get('mechanics')}`: expected one of {known}",
+                )
+            ]
+        )
+    spec, errors = read_spec(located, set(mechanic_class.sections()))
+    errors += unknown_keys(located, mechanic_class.section_shapes, data)
+    if spec is None:
+        raise SpecErrors(errors)
+    errors += mechanic_class.move_errors(spec)
+    proofs = None
+    try:
+        proofs = read_proofs()
+    except SpecError as exc:
+        errors.append(exc)
+    try:  # compile what could be read, so expression errors are reported with schema errors
+        mechanic = mechanic_class(spec)
+    except SpecErrors as exc:
+        errors += exc.errors
+    if errors:
+        raise SpecErrors(errors)
+    try:
+        return Game(spec, mechanic, source, proofs)
+    except SpecError as exc:
+        raise SpecErrors([exc]) from None
+
+
+def load_games(specs_dir: str | Path = DEFAULT_SPECS) -> dict[str, Game]:
+    games = {}
+    for path in spec_files(Path(specs_dir)):
+        game = load_game(path, specs_dir)
+        games[game.name] = game
+    return games
+
+
+def compile_stored(text: str) -> Game:
+    """The game a stored spec's text compiles into again (SpecErrors, RefereeError if not)."""
+    return load_source(SpecSource.from_text(text))
+
+
+def load_specs(folder: str | Path = "specs") -> dict[str, Game]:
+    return dict(load_games(str(folder)))
+
+
+def default_specs() -> Path:
+    """The specs the server uses by default (shipped in the package, or `specs/` of a checkout)."""
+    return Path(DEFAULT_SPECS)
