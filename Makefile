@@ -46,10 +46,11 @@ run: $(STAMP) $(API) ## start the referee on 127.0.0.1:50051, tables in var/refe
 
 # ruff and mypy take their files and rules from pyproject.toml ([tool.ruff], [tool.mypy])
 LINTED := referee clients/python tests proto
-lint: $(STAMP) $(API) ## ruff (lint rules) and mypy --strict on the referee, its clients, tests and proto
+lint: $(STAMP) $(API) ## ruff, mypy --strict, and the folders as layers (import-linter)
 	$(BIN)/ruff check $(LINTED)
 	$(BIN)/ruff format --check $(LINTED)
 	$(BIN)/python -m mypy
+	$(BIN)/lint-imports --no-cache --no-logo
 
 # pytest exits 5 when it collects no test: not a failure of the code
 # one pytest worker a core (pytest-xdist): every test stands alone (port 0, its own files)

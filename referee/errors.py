@@ -2,7 +2,7 @@
 
 Errors are protocol or configuration problems (a bad spec, an unknown table, bad options).
 An illegal move is *not* an error: it is a rejected verdict (see `referee.model.Verdict`).
-The server maps each code to one gRPC status in `referee.server.status`.
+The server maps each code to one gRPC status in `referee.calls.status`.
 """
 
 from __future__ import annotations

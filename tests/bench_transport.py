@@ -37,11 +37,11 @@ from referee.bench import (
     serving_process,
     workloads,
 )
+from referee.calls.metadata import metadata_value
+from referee.calls.status import status_of
 from referee.plugins.games import load_games
 from referee.server.logging import configure_logging
-from referee.server.metadata import metadata_value
 from referee.server.servicer import RefereeServicer
-from referee.server.status import status_of
 from referee.service import RefereeService
 from referee.store.sqlite import SqliteStore
 from referee_client.client import TOKEN_HEADER

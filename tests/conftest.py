@@ -70,8 +70,8 @@ def stacked() -> StackDeal:
 def over_grpc(games: dict[str, Game]) -> Iterator[Target]:
     """The scenario target of a referee served over gRPC on port 0, with an in-memory store,
     serving `games`: the shipped ones unless the requesting module overrides the fixture."""
+    from referee.app import ServerConfig, create_server
     from referee.scenario.remote import GrpcTarget
-    from referee.server.app import ServerConfig, create_server
     from referee.service import RefereeService
     from referee.store.memory import MemoryStore
 

@@ -1,4 +1,5 @@
-"""The package graph stays clean: no import cycles, no function-level imports (issue 12, point 5).
+"""The package graph stays clean: the folders of referee/ are layers (issue 26: import-linter's
+contracts in pyproject.toml), no import cycles, no function-level imports (issue 12, point 5).
 
 The graph is built from the source with `ast`, not by importing: one node per module of
 `referee/` (the generated `referee.api` left out: it is build output and imports nothing of ours),
@@ -12,6 +13,10 @@ edges are left out, as import linters do, so a package may re-export its own sub
 from __future__ import annotations
 
 import ast
+import re
+import subprocess
+import sys
+import tomllib
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -149,6 +154,62 @@ def _nested_imports(tree: ast.Module) -> Iterator[ast.Import | ast.ImportFrom]:
             yield node
 
 
+def _lint_imports(config: Path) -> subprocess.CompletedProcess[str]:
+    lint = Path(sys.executable).with_name("lint-imports")
+    return subprocess.run(
+        [str(lint), "--config", str(config), "--no-cache", "--no-logo"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+def test_the_folders_are_layers() -> None:
+    """Each folder of referee/ imports only the layers below it, and no two side by side import
+    each other, at any depth (pyproject.toml's `[tool.importlinter]`)."""
+    linted = _lint_imports(ROOT / "pyproject.toml")
+    assert linted.returncode == 0, linted.stdout + linted.stderr
+    assert re.search(r"Contracts: 2 kept, 0 broken", linted.stdout), linted.stdout
+
+
+def test_an_import_pointing_up_is_caught(tmp_path: Path) -> None:
+    """The control: with the engine put above the mechanics, the mechanics' imports of the
+    engine's contract point up, and the contract breaks naming them."""
+    settings = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]
+    layers = settings["contracts"][0]["layers"]
+    engine, mechanics = layers.index("engine | store"), layers.index("mechanics")
+    layers[engine], layers[mechanics] = layers[mechanics], layers[engine]
+    config = tmp_path / "swapped.toml"
+    config.write_text(_toml(settings))
+    linted = _lint_imports(config)
+    assert linted.returncode == 1, linted.stdout
+    assert "referee.mechanics is not allowed to import referee.engine" in linted.stdout
+
+
+def _toml(settings: dict[str, object]) -> str:
+    """`settings` as the `[tool.importlinter]` of a TOML file (its values: strings and lists of
+    strings, and its contracts)."""
+    contracts = settings["contracts"]
+    assert isinstance(contracts, list)
+
+    def lines(table: dict[str, object]) -> list[str]:
+        return [f"{key} = {_value(value)}" for key, value in table.items()]
+
+    body = ["[tool.importlinter]", *lines({k: v for k, v in settings.items() if k != "contracts"})]
+    for contract in contracts:
+        body += ["", "[[tool.importlinter.contracts]]", *lines(contract)]
+    return "\n".join(body) + "\n"
+
+
+def _value(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, list):
+        return "[" + ", ".join(_value(v) for v in value) + "]"
+    return '"' + str(value) + '"'
+
+
 def test_the_graph_sees_the_packages() -> None:
     graph = import_graph()
     assert "referee.service" in graph and "referee_client.client" in graph
@@ -194,7 +255,7 @@ def test_the_generated_code_is_its_own_package() -> None:
 # the tools that iterate over the installed plugins (issue 12, point 1): none names a mechanic
 ITERATING = (
     "referee.plugins.games",
-    "referee.transcript",
+    "referee.plugins.transcript",
     "referee.commands.play",
     "referee.scenario.checks",
     "referee.scenario.fields",
@@ -202,26 +263,21 @@ ITERATING = (
 
 
 def test_the_tools_iterate_over_the_plugins() -> None:
-    """Adding a mechanic touches its package, its plugin and `referee.plugins.installed`: the
-    tools reach mechanics, bots and plugins only through that list."""
+    """Adding a mechanic touches its package, its plugin (`referee/plugins/<name>.py`) and
+    `referee.plugins.installed`: the tools reach mechanics, bots and a mechanic's plugin only
+    through that list."""
     graph = import_graph()
+    plugins = {  # a mechanic's plugin: a module of referee.plugins importing a mechanic
+        name
+        for name in graph
+        if name.startswith("referee.plugins.")
+        and any(target.startswith("referee.mechanics.") for target in graph[name])
+    }
+    assert {"referee.plugins.rummy", "referee.plugins.banking"} <= plugins
     for name in ITERATING:
         named = sorted(
             target
             for target in graph[name]
-            if (
-                target.startswith(("referee.mechanics.", "referee_bots"))
-                and target != "referee.engine.mechanic"
-            )
-            or (
-                target.startswith("referee.plugins.")
-                and target
-                not in (
-                    "referee.plugins.installed",
-                    "referee.plugins.plugin",
-                    "referee.plugins.play_turns",
-                    "referee.plugins.games",
-                )
-            )
+            if target.startswith(("referee.mechanics.", "referee_bots")) or target in plugins
         )
         assert not named, f"{name} names {named}"

@@ -398,4 +398,3 @@ def main(argv: list[str] | None = None) -> int:
                 f"{floor['cpu_us']:,.0f} µs | ratio {propose['rps'] / floor['rps']:.2f}"
             )
     return 0
-

@@ -40,13 +40,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from referee.commands.arguments import from_environment, non_negative, port, positive, seconds
-from referee.engine.game import Game
-from referee.errors import RefereeError, SpecErrors
-from referee.plugins.games import DEFAULT_SPECS, load_games
-from referee.proofs.typecheck import property_errors
-from referee.records.signing import signing_key
-from referee.server.app import (
+from referee.app import (
     HANDSHAKE_TIMEOUT_S,
     IDLE_TIMEOUT_S,
     MAX_MESSAGE_BYTES,
@@ -55,7 +49,13 @@ from referee.server.app import (
     ServerConfig,
     create_server,
 )
-from referee.server.limits import Limits, Rate
+from referee.calls.limits import Limits, Rate
+from referee.commands.arguments import from_environment, non_negative, port, positive, seconds
+from referee.engine.game import Game
+from referee.errors import RefereeError, SpecErrors
+from referee.plugins.games import DEFAULT_SPECS, load_games
+from referee.proofs.typecheck import property_errors
+from referee.records.signing import signing_key
 from referee.server.logging import (
     configure_logging,
     log_descriptor_limit,

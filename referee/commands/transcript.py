@@ -17,7 +17,7 @@ from referee.commands.arguments import non_negative, positive
 from referee.commands.play import parse_options
 from referee.engine.game import find_game
 from referee.plugins.games import DEFAULT_SPECS, load_games
-from referee.transcript import render
+from referee.plugins.transcript import render
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

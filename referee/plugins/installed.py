@@ -6,12 +6,17 @@ from __future__ import annotations
 
 from referee.plugins import banking, rummy, tricks
 from referee.plugins.plugin import Plugin
+from referee.scenario import checks
 
 PLUGINS: tuple[Plugin, ...] = (
     rummy.PLUGIN,
     banking.PLUGIN,
     tricks.PLUGIN,
 )
+
+
+for _plugin in PLUGINS:  # each mechanic's `check` keys, for the scenarios of its games
+    checks.declare(_plugin.checks, _plugin.finished_view_keys)
 
 
 def by_name() -> dict[str, Plugin]:

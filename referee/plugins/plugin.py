@@ -12,17 +12,8 @@ from typing import Any
 from referee.engine.mechanic import Mechanic
 from referee.engine.setup import TableSetup
 from referee.plugins.play_turns import PlayContext
-from referee.scenario.comparers import Comparer
-from referee.scenario.fields import Reader
-from referee.transcript_parts import Adapter
-
-
-@dataclass(frozen=True)
-class CheckKey:
-    """A `check` key: how its expected value is read (given the table's seats) and compared."""
-
-    read: Callable[[int], Reader]
-    compare: Comparer
+from referee.plugins.transcript_parts import Adapter
+from referee.scenario.checks import CheckKey
 
 
 @dataclass(frozen=True)

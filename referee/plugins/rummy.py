@@ -10,8 +10,10 @@ from typing import Any
 from referee.engine.setup import TableSetup
 from referee.mechanics.rummy import RummyMechanic
 from referee.plugins.play_turns import MAX_PROPOSALS, PlayContext, play_turn
-from referee.plugins.plugin import CheckKey, Plugin
+from referee.plugins.plugin import Plugin
+from referee.plugins.transcript_parts import COMMITMENT, Adapter, field, show, to_act
 from referee.scenario import fields as f
+from referee.scenario.checks import CheckKey
 from referee.scenario.comparers import (
     MISSING,
     View,
@@ -21,7 +23,6 @@ from referee.scenario.comparers import (
     field_of,
     per_key,
 )
-from referee.transcript_parts import COMMITMENT, Adapter, field, show, to_act
 from referee_bots import rummy_bot
 
 

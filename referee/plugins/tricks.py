@@ -9,10 +9,11 @@ from typing import Any
 from referee.engine.setup import TableSetup
 from referee.mechanics.tricks import TricksMechanic
 from referee.plugins.play_turns import MAX_PROPOSALS, PlayContext, play_turn
-from referee.plugins.plugin import CheckKey, Plugin
+from referee.plugins.plugin import Plugin
+from referee.plugins.transcript_parts import COMMITMENT, Adapter, View, field, to_act
 from referee.scenario import fields as f
+from referee.scenario.checks import CheckKey
 from referee.scenario.comparers import field_of, per_key
-from referee.transcript_parts import COMMITMENT, Adapter, View, field, to_act
 from referee_bots import tricks_bot
 
 # --- the golden transcript ---------------------------------------------------------------------

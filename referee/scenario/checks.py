@@ -1,14 +1,14 @@
 """`check` keys compared with a table's full view (SCENARIOS.md): the keys every game has, and
-those each mechanic's plugin declares (`referee.plugins`), each read by one reader and compared
-by one small function (`referee.scenario.comparers`)."""
+those each mechanic's plugin declares (`declare`, called for every plugin installed by
+`referee.plugins.installed`, the composition root, which every loader of games imports), each
+read by one reader and compared by one small function (`referee.scenario.comparers`)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
-from referee.plugins.installed import PLUGINS
-from referee.plugins.plugin import CheckKey
 from referee.scenario import fields as f
 from referee.scenario.comparers import (
     Comparer,
@@ -25,13 +25,24 @@ from referee.scenario.fields import FieldError, Reader
 __all__ = [
     "COMPARERS",
     "FINISHED_TABLE",
+    "CheckKey",
     "as_checked",
     "canonical_card",
     "check_readers",
     "compare",
+    "declare",
     "read",
     "show",
 ]
+
+
+@dataclass(frozen=True)
+class CheckKey:
+    """A `check` key: how its expected value is read (given the table's seats) and compared."""
+
+    read: Callable[[int], Reader]
+    compare: Comparer
+
 
 # the keys of every game's view, whatever its mechanic
 GENERIC: dict[str, CheckKey] = {
@@ -43,19 +54,19 @@ GENERIC: dict[str, CheckKey] = {
     "match_over": CheckKey(lambda seats: f.boolean, field_of("match_over")),
     "winner": CheckKey(lambda seats: f.optional(f.team), field_of("winner")),
 }
-KEYS: dict[str, CheckKey] = {
-    **GENERIC,
-    **{key: check for plugin in PLUGINS for key, check in plugin.checks.items()},
-}
+KEYS: dict[str, CheckKey] = dict(GENERIC)  # and each plugin's (`declare`)
 COMPARERS: dict[str, Comparer] = {key: check.compare for key, check in KEYS.items()}
 
 # Right after a move that ended a hand, the next hand may already be dealt; a check then speaks
 # of the hand just ended, which the view keeps, revealed, in `last_hand` (docs/scenarios.md).
-FINISHED_TABLE = tuple(
-    dict.fromkeys(
-        ["hands", "hand_sizes", "stock_size", *(k for p in PLUGINS for k in p.finished_view_keys)]
-    )
-)
+FINISHED_TABLE: list[str] = ["hands", "hand_sizes", "stock_size"]
+
+
+def declare(keys: Mapping[str, CheckKey], finished_view_keys: Iterable[str]) -> None:
+    """A mechanic's own `check` keys, and the view keys a hand just ended keeps in `last_hand`."""
+    KEYS.update(keys)
+    COMPARERS.update({key: check.compare for key, check in keys.items()})
+    FINISHED_TABLE.extend(k for k in finished_view_keys if k not in FINISHED_TABLE)
 
 
 def check_readers(seats: int) -> dict[str, Reader]:

@@ -11,9 +11,9 @@ from typing import Any
 
 import grpc
 
+from referee.calls.limits import CREATE_TABLE
+from referee.calls.metadata import CREATE_HEADER, metadata_value
 from referee.errors import PermissionDenied
-from referee.server.limits import CREATE_TABLE
-from referee.server.metadata import CREATE_HEADER, metadata_value
 
 REFUSAL = f"CreateTable needs the operator's create token (request metadata `{CREATE_HEADER}`)"
 

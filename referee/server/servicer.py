@@ -23,14 +23,14 @@ import grpc
 
 from referee.api.v1 import referee_pb2 as pb
 from referee.api.v1 import referee_pb2_grpc
+from referee.calls.metadata import CREATE_HEADER, LANGUAGE_HEADER, TOKEN_HEADER, metadata_value
+from referee.calls.status import abort
 from referee.errors import PermissionDenied
 from referee.i18n import preferences
 from referee.records.signing import ALGORITHM
 from referee.server import convert
 from referee.server.access import OperatorToken
 from referee.server.logging import log_verdict
-from referee.server.metadata import CREATE_HEADER, LANGUAGE_HEADER, TOKEN_HEADER, metadata_value
-from referee.server.status import abort
 from referee.service import RefereeService, SeenMove, Subscription
 
 Answer = TypeVar("Answer")

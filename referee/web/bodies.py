@@ -1,6 +1,6 @@
 """A request's body read within bounds, and turned into the method's request off the event loop.
 
-The HTTP server shares its event loop with every gRPC call (`referee.server.app`), so nothing
+The HTTP server shares its event loop with every gRPC call (`referee.app`), so nothing
 a client sends may hold that loop. A body is bounded by its route (`HttpLimits`: a move or a
 table's options are small, a record for Adjudicate larger, both far below the gRPC message
 limit; over it, 413 unread) and read within a deadline (408). It is charged to its address's
@@ -30,9 +30,9 @@ from typing import Any, TypeVar
 import grpc
 from aiohttp import web
 
+from referee.calls.chain import HandlerChain
+from referee.calls.limits import Exhausted
 from referee.errors import InvalidArgument
-from referee.server.chain import HandlerChain
-from referee.server.limits import Exhausted
 from referee.web.context import CallAborted
 from referee.web.routes import Route
 

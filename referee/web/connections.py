@@ -3,7 +3,7 @@
 A protocol of its own wraps aiohttp's for each connection, counting the connections of each
 address (the peer's host, its port aside), so a client that opens a thousand connections and
 sends nothing holds a few hundred descriptors at most; the rest are closed at once, before they
-hold a request handler. (gRPC's core has no such cap: `referee.server.app` closes its idle and
+hold a request handler. (gRPC's core has no such cap: `referee.app` closes its idle and
 unfinished connections instead.)
 """
 

@@ -16,7 +16,7 @@ from typing import NoReturn
 
 import grpc
 
-from referee.server.metadata import CREATE_HEADER, LANGUAGE_HEADER, TOKEN_HEADER
+from referee.calls.metadata import CREATE_HEADER, LANGUAGE_HEADER, TOKEN_HEADER
 
 PASSED = (TOKEN_HEADER, CREATE_HEADER, LANGUAGE_HEADER)
 BEARER = "bearer "

@@ -1,7 +1,7 @@
 """The HTTP server of `serve --http`: every route of the proto (`routes.py`), the web page at `/`.
 
 It runs on the gRPC server's event loop and calls the gRPC server's own handlers, interceptors
-included (`referee.server.chain`): the same service, the same quotas and the same refusals, over
+included (`referee.calls.chain`): the same service, the same quotas and the same refusals, over
 HTTP. A body is bounded by its route, read within a deadline and parsed off the loop
 (`bodies.py`); a connection must send its request's headers within `header_timeout_s` (an idle
 keep-alive connection is closed after as long), and one address may hold only so many
@@ -27,11 +27,11 @@ import grpc
 import structlog
 from aiohttp import web
 
+from referee.calls.chain import HandlerChain
+from referee.calls.limits import Exhausted
+from referee.calls.metadata import CREATE_HEADER, TOKEN_HEADER
+from referee.calls.status import INTERNAL_MESSAGE
 from referee.errors import InvalidArgument
-from referee.server.chain import HandlerChain
-from referee.server.limits import Exhausted
-from referee.server.metadata import CREATE_HEADER, TOKEN_HEADER
-from referee.server.status import INTERNAL_MESSAGE
 from referee.web.bodies import Bodies, BodyRefused
 from referee.web.connections import PeerConnections
 from referee.web.context import CallAborted, HttpCallContext, metadata, peer

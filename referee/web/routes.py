@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from google.api import annotations_pb2, http_pb2
 from google.protobuf import descriptor
 
-from referee.server.wire import SERVICE
+from referee.calls.wire import SERVICE
 
 VERBS = ("get", "put", "post", "delete", "patch")
 _VARIABLE = re.compile(r"^\{([a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)*)\}$")

@@ -24,7 +24,7 @@ import grpc
 from aiohttp import web
 from google.protobuf import message
 
-from referee.server.chain import HandlerChain
+from referee.calls.chain import HandlerChain
 from referee.web.bodies import Bodies
 from referee.web.context import CallAborted, HttpCallContext, metadata, peer
 from referee.web.messages import answer_data, request_message

@@ -8,10 +8,10 @@ from dataclasses import replace
 
 import pytest
 
+from referee.app import ServerConfig
 from referee.bench import BenchError, Servers, Workload, replay_session, timed_calls
 from referee.bench.stages import STAGES, stage_times
 from referee.engine.game import Game
-from referee.server.app import ServerConfig
 from referee.service import RefereeService
 from referee.store.memory import MemoryStore
 from tests.support.server import serving

@@ -12,9 +12,9 @@ from types import ModuleType
 
 import pytest
 
+from referee.app import ServerConfig, create_server
+from referee.calls.limits import Limits
 from referee.engine.game import Game
-from referee.server.app import ServerConfig, create_server
-from referee.server.limits import Limits
 from referee.service import RefereeService
 from referee.store.memory import MemoryStore
 from referee_client import RefereeClient

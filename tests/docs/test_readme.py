@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
+from referee.app import create_server
 from referee.cli import build_parser
 from referee.engine.game import Game
-from referee.server.app import create_server
 from referee.service import RefereeService
 from referee.store.memory import MemoryStore
 

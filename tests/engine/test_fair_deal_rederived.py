@@ -23,7 +23,7 @@ from referee.cards import codes
 from referee.engine.game import Game
 from referee.engine.table import Table, TableSetup
 from referee.model import ADJUDICATOR, Move, Outcome
-from referee.transcript import adapter_for
+from referee.plugins.transcript import adapter_for
 from tests.support.fair_deal_doc import (
     doc_commitment,
     doc_hmac,

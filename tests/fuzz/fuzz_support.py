@@ -13,7 +13,7 @@ from typing import Any
 
 import grpc
 
-from referee.server.wire import SERVICE
+from referee.calls.wire import SERVICE
 from tests.support import served
 
 FUZZ_SCALE = float(os.environ.get("FUZZ_SCALE", "1"))  # `make fuzz`: 20

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import grpc
 
-from referee.server.wire import SERVICE
+from referee.calls.wire import SERVICE
 
 from fuzz_support import outcome, raw_call, rss_kb, serve
 

@@ -24,10 +24,10 @@ from hypothesis import strategies as st
 
 from referee.api.v1 import referee_pb2 as pb
 from referee.api.v1.referee_pb2_grpc import RefereeStub
+from referee.calls.wire import SERVICE
 from referee.engine.game import Game
+from referee.plugins.transcript import Adapter, adapter_for
 from referee.server.convert import data_to_struct
-from referee.server.wire import SERVICE
-from referee.transcript import Adapter, adapter_for
 from referee_client.client import _data
 from tests.support.named_fields import named_fields
 from tests.web.web_support import Http
@@ -82,7 +82,7 @@ def fuzz(examples: int) -> settings:
 @dataclass
 class Open:
     """A table opened by the test module: its game, its seats' tokens, and the bot of its
-    mechanic (`referee/transcript.py`) that plays it on between fuzzed moves."""
+    mechanic (`referee/plugins/transcript.py`) that plays it on between fuzzed moves."""
 
     table_id: str
     game: str

@@ -8,7 +8,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from referee.transcript import NoTranscript, adapter_for
+from referee.plugins.transcript import NoTranscript, adapter_for
 
 
 def test_a_mechanic_without_an_adapter_is_refused_clearly() -> None:

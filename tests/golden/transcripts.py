@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from referee.engine.game import Game
-from referee.transcript import render
+from referee.plugins.transcript import render
 
 ROOT = Path(__file__).resolve().parents[2]
 MAX_DIFF_LINES = 200

@@ -12,8 +12,8 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from referee import cli
-from referee.server import app, limits
+from referee import app, cli
+from referee.calls import limits
 from referee.web import bodies
 
 

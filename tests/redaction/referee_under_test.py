@@ -20,12 +20,12 @@ from google.protobuf.json_format import MessageToDict
 
 from referee.api.v1 import referee_pb2 as pb
 from referee.api.v1 import referee_pb2_grpc
+from referee.app import ServerConfig, create_server
+from referee.calls.limits import Limits
 from referee.engine.game import Game
 from referee.engine.table import Table, TableSetup
 from referee.model import Move
-from referee.server.app import ServerConfig, create_server
 from referee.server.convert import data_to_struct, move_to_proto
-from referee.server.limits import Limits
 from referee.service import RefereeService
 from referee.store.memory import MemoryStore
 from tests.redaction.visibility import CardFinder, Knowledge, Recipient, texts

@@ -15,6 +15,7 @@ import pytest
 import structlog
 import yaml
 
+from referee.app import create_server
 from referee.cli import main
 from referee.commands.conformance import Progress
 from referee.engine.game import Game
@@ -22,7 +23,6 @@ from referee.scenario.format import load_text
 from referee.scenario.rule_ids import RuleIndex, known_rule_ids
 from referee.scenario.runner import run_scenario
 from referee.scenario.target import InProcessTarget
-from referee.server.app import create_server
 from referee.service import RefereeService
 from referee.store.memory import MemoryStore
 

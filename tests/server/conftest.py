@@ -8,8 +8,8 @@ import grpc
 import pytest
 
 from referee.api.v1 import referee_pb2_grpc
+from referee.app import ServerConfig, create_server
 from referee.engine.game import Game
-from referee.server.app import ServerConfig, create_server
 from referee.service import RefereeService
 from referee.store.base import Store
 from referee.store.memory import MemoryStore

@@ -13,8 +13,8 @@ import pytest
 import trustme
 
 from referee.api.v1 import referee_pb2 as pb
+from referee.app import ServerConfig
 from referee.engine.game import Game
-from referee.server.app import ServerConfig
 from referee.server.tls import TlsFiles
 from referee.service import RefereeService
 from referee.store.memory import MemoryStore

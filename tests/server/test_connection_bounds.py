@@ -12,8 +12,8 @@ from collections.abc import Iterator
 
 import pytest
 
+from referee.app import ServerConfig, channel_options
 from referee.engine.game import Game
-from referee.server.app import ServerConfig, channel_options
 from referee.service import RefereeService
 from referee.store.memory import MemoryStore
 from tests.support.server import serving

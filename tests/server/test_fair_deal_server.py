@@ -14,12 +14,12 @@ import grpc
 import pytest
 
 from referee.adjudication.replay import adjudicate
+from referee.app import create_server
 from referee.engine.game import Game
 from referee.engine.record import record_of
 from referee.engine.table import Table, TableSetup
 from referee.errors import InvalidArgument
 from referee.model import ADJUDICATOR, Move, Outcome
-from referee.server.app import create_server
 from referee.service import RefereeService
 from referee.store.memory import MemoryStore
 from referee_bots import tricks_bot

@@ -23,11 +23,11 @@ import yaml
 
 from referee.api.v1 import referee_pb2 as pb
 from referee.api.v1.referee_pb2_grpc import RefereeStub
+from referee.app import ServerConfig, create_server
 from referee.bounds import Beyond, first_beyond_int64, integer_key
 from referee.engine import stacked
 from referee.engine.game import Game
 from referee.scenario import format as record_format
-from referee.server.app import ServerConfig, create_server
 from referee.server.convert import data_to_struct
 from referee.service import RefereeService
 from referee.store.codec import restore_key

@@ -16,9 +16,9 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from referee.api.v1 import referee_pb2 as pb
 from referee.api.v1 import referee_pb2_grpc
+from referee.app import ServerConfig
+from referee.calls.limits import NO_LIMIT, Buckets, Limits, Rate
 from referee.engine.game import Game
-from referee.server.app import ServerConfig
-from referee.server.limits import NO_LIMIT, Buckets, Limits, Rate
 from referee.service import RefereeService
 from referee.store.memory import MemoryStore
 from referee_client import RefereeClient

@@ -18,8 +18,8 @@ import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from referee.api.v1.referee_pb2_grpc import RefereeStub
+from referee.app import create_server
 from referee.engine.game import Game
-from referee.server.app import create_server
 from referee.server.convert import data_to_struct
 from referee.service import RefereeService
 from referee.service.metrics import MetricsServer, serve_metrics

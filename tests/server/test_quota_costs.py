@@ -1,7 +1,7 @@
 """What a call costs of its quotas (issue 25): a costly method its cost, a large request more; a
 seat token holds a bucket only once it has authenticated, keyed by its digest, and a made-up
 token costs its address's bucket. The calls go through the server's own handler chain, in
-process (`referee.server.chain`, as the HTTP gateway calls it), so a test can count buckets."""
+process (`referee.calls.chain`, as the HTTP gateway calls it), so a test can count buckets."""
 
 from __future__ import annotations
 
@@ -15,9 +15,8 @@ import pytest
 from google.protobuf import message
 
 from referee.api.v1 import referee_pb2 as pb
-from referee.engine.game import Game
-from referee.server.chain import HandlerChain
-from referee.server.limits import (
+from referee.calls.chain import HandlerChain
+from referee.calls.limits import (
     BYTES_PER_TOKEN,
     COSTS,
     NO_LIMIT,
@@ -28,6 +27,7 @@ from referee.server.limits import (
     Rate,
     cost,
 )
+from referee.engine.game import Game
 from referee.server.servicer import RefereeServicer
 from referee.service import RefereeService
 from referee.store.memory import MemoryStore

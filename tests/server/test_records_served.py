@@ -12,11 +12,11 @@ import pytest
 
 from referee.api.v1 import referee_pb2 as pb
 from referee.api.v1.referee_pb2_grpc import RefereeStub
+from referee.app import ServerConfig
 from referee.bench import recorded_game
 from referee.engine.game import Game
 from referee.records.signing import read_public_key
 from referee.records.verification import verify
-from referee.server.app import ServerConfig
 from referee.service import RefereeService
 from referee.store.memory import MemoryStore
 from tests.support.server import (

@@ -12,12 +12,12 @@ import pytest
 
 from referee.api.v1 import referee_pb2 as pb
 from referee.api.v1 import referee_pb2_grpc
+from referee.app import ServerConfig
 from referee.bench import recorded_game
 from referee.cards import PackKind
 from referee.engine.game import Game
 from referee.model import Move
 from referee.redaction import HIDDEN, cards_in
-from referee.server.app import ServerConfig
 from referee.server.convert import struct_to_data
 from referee.service import CreatedTable, RefereeService
 from referee.store.memory import MemoryStore

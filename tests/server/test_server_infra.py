@@ -13,6 +13,8 @@ from structlog.testing import capture_logs
 
 from referee.api.v1 import referee_pb2 as pb
 from referee.api.v1.referee_pb2_grpc import RefereeStub
+from referee.calls.status import INTERNAL_MESSAGE
+from referee.calls.status import status_of as status_for
 from referee.errors import (
     InvalidArgument,
     NotFound,
@@ -26,8 +28,6 @@ from referee.errors import (
 )
 from referee.scenario.format import ScenarioError
 from referee.server.convert import data_to_struct
-from referee.server.status import INTERNAL_MESSAGE
-from referee.server.status import status_of as status_for
 from referee.store.base import Store, StoreConflict
 from tests.support.server import MAX_MESSAGE_BYTES, OpenTable, status_of
 

@@ -14,14 +14,14 @@ import pytest
 
 from referee.api.v1 import referee_pb2 as pb
 from referee.api.v1 import referee_pb2_grpc
+from referee.app import ServerConfig
+from referee.calls.limits import Limits
 from referee.engine.disputes import Bounds
 from referee.engine.game import Game
 from referee.engine.table import Table
 from referee.model import Move
 from referee.records.verification import verify
-from referee.server.app import ServerConfig
 from referee.server.convert import data_to_struct, struct_to_data
-from referee.server.limits import Limits
 from referee.service import RefereeService
 from referee.store.memory import MemoryStore
 from referee.store.sqlite import SqliteStore

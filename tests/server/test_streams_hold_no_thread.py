@@ -13,9 +13,9 @@ import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from referee.api.v1 import referee_pb2 as pb
+from referee.app import ServerConfig, create_server
+from referee.calls.limits import Limits
 from referee.engine.game import Game
-from referee.server.app import ServerConfig, create_server
-from referee.server.limits import Limits
 from referee.service import RefereeService
 from referee.store.base import Store
 from tests.support.server import OpenTable

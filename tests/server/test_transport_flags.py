@@ -9,9 +9,9 @@ from collections.abc import Iterator
 
 import pytest
 
+from referee.app import ServerConfig
 from referee.commands import serve
 from referee.commands.arguments import from_environment
-from referee.server.app import ServerConfig
 from referee.web.gateway import HttpLimits
 
 

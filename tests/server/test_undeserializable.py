@@ -16,9 +16,9 @@ import grpc
 import pytest
 
 from referee.api.v1 import referee_pb2_grpc
-from referee.server.app import Server
+from referee.app import Server
+from referee.calls.wire import SERVICE
 from referee.server.servicer import RefereeServicer
-from referee.server.wire import SERVICE
 from referee.service import RefereeService
 
 METHODS = [method.name for method in SERVICE.methods]

@@ -11,8 +11,8 @@ import grpc
 import psycopg
 import pytest
 
+from referee.calls.status import status_of
 from referee.errors import RefereeError
-from referee.server.status import status_of
 from referee.store import listening, postgres
 from referee.store.base import KEEP, Due, Keep, Snapshot, StoreConflict, StoreUnavailable
 from referee.store.durability import NotDurable, durability_problem

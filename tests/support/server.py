@@ -21,10 +21,10 @@ import pytest
 from referee.api.v1 import referee_pb2 as pb
 from referee.api.v1 import referee_pb2_grpc
 from referee.api.v1.referee_pb2_grpc import RefereeStub
+from referee.app import Server, ServerConfig, create_server
 from referee.engine.game import Game
 from referee.engine.table import Table, TableSetup
 from referee.model import ADJUDICATOR, Move
-from referee.server.app import Server, ServerConfig, create_server
 from referee.server.convert import data_to_struct
 from referee.service import RefereeService
 from referee.store.base import Store

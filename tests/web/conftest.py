@@ -8,9 +8,9 @@ import grpc
 import pytest
 
 from referee.api.v1 import referee_pb2_grpc
+from referee.app import Server, ServerConfig, create_server
+from referee.calls.limits import Limits
 from referee.engine.game import Game
-from referee.server.app import Server, ServerConfig, create_server
-from referee.server.limits import Limits
 from referee.service import RefereeService
 from referee.store.memory import MemoryStore
 from referee.web.gateway import HttpLimits

@@ -14,8 +14,8 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from referee.app import create_server
 from referee.plugins.games import DEFAULT_SPECS, load_games
-from referee.server.app import create_server
 from referee.service import RefereeService
 from referee.store.memory import MemoryStore
 from referee_client import RefereeClient

@@ -13,11 +13,11 @@ from google.protobuf import json_format
 
 from referee.api.v1 import referee_pb2 as pb
 from referee.api.v1 import referee_pb2_grpc
+from referee.calls.limits import Limits, Rate
 from referee.engine.game import Game
 from referee.records.signing import read_public_key
 from referee.records.verification import verify
 from referee.server.convert import data_to_struct
-from referee.server.limits import Limits, Rate
 from referee.web.routes import routes
 from tests.support.server import DEAL
 from tests.web.conftest import MAX_MESSAGE_BYTES

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from referee.server.limits import NO_LIMIT, Limits, Rate
+from referee.calls.limits import NO_LIMIT, Limits, Rate
 from referee.web.gateway import HttpLimits
 from tests.web.web_support import Http
 

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 
+from referee.app import Server
 from referee.engine.game import Game
-from referee.server.app import Server
 from referee_client import RefereeClient
 from tests.support.server import DEAL
 from tests.web import browser

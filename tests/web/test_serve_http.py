@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from referee.server.limits import Limits
+from referee.calls.limits import Limits
 from referee.service import RefereeService
 from tests.support import served
 from tests.web.web_support import Http

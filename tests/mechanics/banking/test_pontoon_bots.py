@@ -18,8 +18,8 @@ import pytest
 from google.protobuf import struct_pb2
 
 from referee.api.v1 import referee_pb2 as pb
+from referee.app import create_server
 from referee.engine.game import Game
-from referee.server.app import create_server
 from referee.service import RefereeService
 from referee.store.sqlite import SqliteStore
 from referee_bots.pontoon_bot import HIDDEN, next_to_act, turn_candidates

@@ -19,7 +19,7 @@ from referee.engine.game import Game
 from referee.engine.table import Table
 from referee.mechanics.banking.state import BankState
 from referee.plugins.banking import BANKING
-from referee.transcript import Transcript, new_table
+from referee.plugins.transcript import Transcript, new_table
 from tests.oracles.pontoon import sees_own_card
 
 CARD = re.compile(r"\?\?|\b[2-9TJQKA][CDHS]\b")  # a card code, or a card not seen

@@ -31,7 +31,7 @@ from typing import Any
 import pytest
 from structlog.testing import capture_logs
 
-from referee.server.app import create_server
+from referee.app import create_server
 from referee.service import RefereeService
 from referee.store.sqlite import SqliteStore
 from referee_bots import tricks_bot

@@ -24,7 +24,7 @@ from typing import Any
 
 import grpc
 
-from referee.server.metadata import TOKEN_HEADER, metadata_value
+from referee.calls.metadata import TOKEN_HEADER, metadata_value
 
 HEALTH_PREFIX = "/grpc.health.v1.Health/"
 CREATE_TABLE = "/referee.v1.Referee/CreateTable"

@@ -1,4 +1,4 @@
-"""The vocabulary of a golden transcript's adapter (`referee.transcript`): each mechanic's
+"""The vocabulary of a golden transcript's adapter (`referee.plugins.transcript`): each mechanic's
 plugin (`referee.plugins`) says, with these parts, how its views read as lines, and which bot
 plays its seats."""
 

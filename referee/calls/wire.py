@@ -18,8 +18,8 @@ import grpc
 from google.protobuf import descriptor, message, message_factory
 
 from referee.api.v1 import referee_pb2
+from referee.calls.status import abort
 from referee.errors import InvalidArgument
-from referee.server.status import abort
 
 SERVICE = referee_pb2.DESCRIPTOR.services_by_name["Referee"]
 

@@ -29,12 +29,12 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
 from referee.api.v1 import referee_pb2
+from referee.calls.chain import HandlerChain
+from referee.calls.limits import Limits, LimitsInterceptor
+from referee.calls.wire import add_referee_servicer
 from referee.server.access import CreateTokenInterceptor
-from referee.server.chain import HandlerChain
-from referee.server.limits import Limits, LimitsInterceptor
 from referee.server.servicer import RefereeServicer
 from referee.server.tls import TlsFiles
-from referee.server.wire import add_referee_servicer
 from referee.service import RefereeService
 from referee.web.gateway import HttpLimits, HttpServer, start_http
 

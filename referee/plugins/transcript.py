@@ -32,9 +32,9 @@ from referee.engine.table import Table
 from referee.errors import RefereeError
 from referee.model import ADJUDICATOR, JSON, Move, Outcome, Verdict
 from referee.plugins.installed import PLUGINS
+from referee.plugins.transcript_parts import Adapter, View, show
 from referee.redaction import events_for, verdict_for
 from referee.scenario.runner import reason
-from referee.transcript_parts import Adapter, View, show
 
 __all__ = [
     "ADAPTERS",

@@ -16,8 +16,8 @@ from typing import Any, NamedTuple
 
 import grpc
 
-from referee.server.limits import LimitsInterceptor, address_of
-from referee.server.wire import SERVICE, method_handler
+from referee.calls.limits import LimitsInterceptor, address_of
+from referee.calls.wire import SERVICE, method_handler
 
 
 class CallDetails(NamedTuple):
