@@ -1,11 +1,14 @@
-"""`create_server`: the referee service over gRPC, with health checking and server reflection,
-and on request (`Server.serve_http`) its HTTP/JSON routes and web page beside it (`referee.web`).
+"""The referee process `serve` runs: `create_server` composes the referee service over gRPC
+(`referee.server`, with health checking and server reflection) and, on request
+(`Server.serve_http`), its HTTP/JSON routes and web page beside it (`referee.web`), two peers
+that share only what a call is (`referee.calls`).
 
 The server is grpc.aio, on an event loop of its own thread, so that a Watch stream waiting for
-the next move holds no thread (see `servicer.py`); unary calls run on a bounded pool of worker
-threads. `Server` drives it from synchronous code: `start()`, then `stop(grace)`. Every call
-passes the quotas first (`limits.py`), then, for CreateTable, the operator's token (`access.py`);
-an HTTP request passes the very same interceptors (`chain.py`), on the same loop.
+the next move holds no thread (see `server/servicer.py`); unary calls run on a bounded pool of
+worker threads. `Server` drives it from synchronous code: `start()`, then `stop(grace)`. Every
+call passes the quotas first (`calls/limits.py`), then, for CreateTable, the operator's token
+(`server/access.py`); an HTTP request passes the very same interceptors (`calls/chain.py`), on the
+same loop.
 
 A connection is bounded in time: one that has not finished its handshake (TLS, and the client's
 HTTP/2 preface and settings) within `handshake_timeout_s` is closed, and so is one that has had no

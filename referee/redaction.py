@@ -12,7 +12,7 @@ seat may see. Everything else the referee sends a seat is cut to it here:
   seat did not see then as `??` (`cut_cards`, `referee.service.explanations`).
 
 Two answers need no cut: an error status carries only the request's own words (its quotes are
-shortened, `server/status.py`); an Adjudicate report goes to whoever sent the record, which
+shortened, `calls/status.py`); an Adjudicate report goes to whoever sent the record, which
 holds its deal or seed: the author already knows every card of it.
 """
 
