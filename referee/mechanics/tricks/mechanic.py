@@ -17,38 +17,21 @@ from referee.cards import Card, PackKind, codes, remove_cards
 from referee.engine import chance
 from referee.engine import stacked as stacking
 from referee.engine.mechanic import Deal, Judgement, Mechanic, Move, not_held
-from referee.errors import RefereeError, SetupError, SpecError, SpecErrors
+from referee.errors import RefereeError, SetupError
 from referee.i18n.verdicts import unreadable
 from referee.mechanics.legal import Candidates, refused
 from referee.mechanics.tricks import views
+from referee.mechanics.tricks.config import SECTION_SHAPES, read_config
 from referee.mechanics.tricks.contexts import MOVE, Seen, checkpoint_scopes
 from referee.mechanics.tricks.state import Trick, TrickState
 from referee.model import JSON, Event, Sentence
-from referee.spec.expr import INT
 from referee.spec.rules import RuleBook, SpecExpression
-from referee.spec.schema import GameSpec, expression_at
-
-# expression -> (the context it reads, its type)
-EXPRESSIONS = {
-    "packet": ("setup", INT),
-    "winner": ("trick_end", INT),
-    "owner": ("count", INT),
-    "points": ("count", INT),
-}
-OPTIONAL_EXPRESSIONS = {
-    "announce": ("discard", INT),  # published with the dealer's discard
-    "deals": ("setup", INT),
-}  # deals in a game (default 1)
+from referee.spec.schema import GameSpec
 
 
 class TricksMechanic(Mechanic[TrickState]):
     name = "tricks"
-    section_shapes = {
-        "tricks": {
-            key: None
-            for key in (*EXPRESSIONS, *OPTIONAL_EXPRESSIONS, "teams", "hand_size", "dealer_extra")
-        }
-    }
+    section_shapes = SECTION_SHAPES
 
     def __init__(self, spec: GameSpec) -> None:
         super().__init__(spec)
@@ -56,53 +39,15 @@ class TricksMechanic(Mechanic[TrickState]):
         self.context = MOVE.builder(spec)
         self.pack = spec.pack()
         self.kind = PackKind(spec.pack_kind)
-        self.config = self._read(spec)
-
-    def _read(self, spec: GameSpec) -> dict[str, Any]:
-        raw = spec.sections.get("tricks")
-        located = spec.located
-        if not isinstance(raw, dict):
-            raise SpecErrors(
-                [located.error(("tricks",), "the tricks mechanic needs a `tricks` section")]
-            )
-        config: dict[str, Any] = {
-            "teams": _teams(spec, raw.get("teams")),
-            "hand_size": _count(spec, raw, "hand_size", least=1),
-            "dealer_extra": _count(spec, raw, "dealer_extra", least=0, default=0),
-        }
-        errors: list[SpecError] = []
-        wanted = {**EXPRESSIONS, **{k: v for k, v in OPTIONAL_EXPRESSIONS.items() if k in raw}}
-        for name, (context, typ) in wanted.items():
-            if name not in raw:
-                errors.append(located.error(("tricks",), f"`tricks.{name}` is missing"))
-                continue
-            text, where = expression_at(located, ("tricks", name), raw[name])
-            try:
-                typed = self.rules.check_expression(context, text, where, typ)
-                config[name] = SpecExpression(f"tricks.{name}", context, typed, typed.compile())
-            except (SpecError, SpecErrors) as exc:
-                errors.extend(exc.errors if isinstance(exc, SpecErrors) else [exc])
-        dealt = spec.seats_max * config["hand_size"] + config["dealer_extra"]
-        if dealt > len(self.pack):
-            errors.append(
-                located.error(
-                    ("tricks", "hand_size"),
-                    f"{spec.seats_max} hands of "
-                    f"{config['hand_size']} and {config['dealer_extra']} more "
-                    f"need {dealt} cards; the pack holds {len(self.pack)}",
-                )
-            )
-        if errors:
-            raise SpecErrors(errors)
-        return config
+        self.config = read_config(spec, self.rules)
 
     def describe(self) -> dict[str, JSON]:
         """What a client needs to lay out the table: the teams and the hands' sizes."""
         return {
             "checkpoints": sorted(self.rules.programs),
-            "teams": [list(team) for team in self.config["teams"]],
-            "hand_size": self.config["hand_size"],
-            "dealer_extra": self.config["dealer_extra"],
+            "teams": [list(team) for team in self.config.teams],
+            "hand_size": self.config.hand_size,
+            "dealer_extra": self.config.dealer_extra,
         }
 
     # what a checkpoint accepts is the base's `acceptance`, its rules: the handlers add no
@@ -110,7 +55,7 @@ class TricksMechanic(Mechanic[TrickState]):
     @property
     def expressions(self) -> dict[str, SpecExpression]:
         """The `tricks.*` expressions, by dotted path: what `referee prove` evaluates."""
-        return {e.path: e for e in self.config.values() if isinstance(e, SpecExpression)}
+        return self.config.expressions
 
     # --- dealing ------------------------------------------------------------------------------
     def new_state(self, deal: Deal) -> TrickState:
@@ -120,8 +65,8 @@ class TricksMechanic(Mechanic[TrickState]):
             seed=deal.seed,
             salt=deal.salt,
             options=dict(deal.options),
-            teams=self.config["teams"],
-            totals=[0] * len(self.config["teams"]),
+            teams=self.config.teams,
+            totals=[0] * len(self.config.teams),
         )
         if deal.stacked is not None:
             hands, deck = self._stacked(state, deal.stacked)
@@ -131,10 +76,9 @@ class TricksMechanic(Mechanic[TrickState]):
         return state
 
     def _sizes(self, state: TrickState) -> list[int]:
-        extra = self.config["dealer_extra"]
+        extra = self.config.dealer_extra
         return [
-            self.config["hand_size"] + (extra if s == state.dealer else 0)
-            for s in range(state.seats)
+            self.config.hand_size + (extra if s == state.dealer else 0) for s in range(state.seats)
         ]
 
     def _dealt(self, state: TrickState) -> tuple[list[list[Card]], tuple[Card, ...]]:
@@ -142,20 +86,20 @@ class TricksMechanic(Mechanic[TrickState]):
         extra cards last."""
         shuffle = chance.shuffle(self.pack, state.seed, "deal", state.deal_number)
         deck, state.keys = shuffle.cards, {shuffle.purpose: shuffle.key}
-        packet = self.config["packet"]({"options": state.options, "seats": state.seats})
+        packet = self.config.packet({"options": state.options, "seats": state.seats})
         if packet < 1:  # the spec's expression, at these options: no deal could end
             raise SetupError(
                 f"the spec's `tricks.packet` gives {packet} cards a packet: at least 1"
             )
         order = [(state.dealer + k) % state.seats for k in range(1, state.seats + 1)]
         hands: list[list[Card]] = [[] for _ in range(state.seats)]
-        position, size = 0, self.config["hand_size"]
+        position, size = 0, self.config.hand_size
         while any(len(hands[s]) < size for s in order):
             for seat in order:
                 take = min(packet, size - len(hands[seat]))
                 hands[seat] += deck[position : position + take]
                 position += take
-        extra = self.config["dealer_extra"]
+        extra = self.config.dealer_extra
         hands[state.dealer] += deck[position : position + extra]
         return hands, tuple(deck)
 
@@ -174,7 +118,7 @@ class TricksMechanic(Mechanic[TrickState]):
         state.hands, state.deck = hands, deck
         state.trick, state.tricks, state.discard, state.announced = [], [], [], None
         state.leader = (state.dealer + 1) % state.seats  # the seat after the dealer leads
-        if self.config["dealer_extra"]:
+        if self.config.dealer_extra:
             state.phase, state.to_act = "discard", state.dealer
         else:
             state.phase, state.to_act = "play", state.leader
@@ -200,7 +144,7 @@ class TricksMechanic(Mechanic[TrickState]):
         if move_type == "play":
             return [{"card": str(card)} for card in hand]
         if move_type == "discard":
-            size = self.config["dealer_extra"]
+            size = self.config.dealer_extra
             return [{"cards": codes(list(cards))} for cards in itertools.combinations(hand, size)]
         return []
 
@@ -236,7 +180,7 @@ class TricksMechanic(Mechanic[TrickState]):
             playable = judge.cards("play", "card", hand)
             if playable:
                 found["play"] = {"cards": playable}
-        extra = self.config["dealer_extra"]
+        extra = self.config.dealer_extra
         if extra and "discard" in self.spec.moves and not refused(self.rules, "discard", env):
             choices = judge.combinations("discard", "cards", hand, extra)
             if choices is not None:
@@ -281,7 +225,7 @@ class TricksMechanic(Mechanic[TrickState]):
         """The dealer's cards go face down; how many are trumps is announced."""
         remove_cards(s.hands[seat], move["cards"])
         s.discard = list(move["cards"])
-        announce = self.config.get("announce")
+        announce = self.config.announce
         s.announced = announce(env) if announce is not None else None
         public: dict[str, JSON] = {"seat": seat, "count": len(s.discard)}
         if s.announced is not None:
@@ -308,7 +252,7 @@ class TricksMechanic(Mechanic[TrickState]):
 
     def _end_trick(self, s: TrickState, events: list[Event]) -> None:
         cards = [card for _, card in s.trick]
-        index = self.config["winner"]({"options": s.options, "trick": cards, "leader": s.leader})
+        index = self.config.winner({"options": s.options, "trick": cards, "leader": s.leader})
         if not 0 <= index < len(cards):  # `referee prove` shows every trick has a winner
             raise RefereeError(f"the spec's `tricks.winner` gives no winner for {codes(cards)}")
         winner = s.trick[index][0]
@@ -341,7 +285,7 @@ class TricksMechanic(Mechanic[TrickState]):
                 owned.append(
                     (
                         card,
-                        self.config["owner"](
+                        self.config.owner(
                             {
                                 **base,
                                 "card": card,
@@ -356,7 +300,7 @@ class TricksMechanic(Mechanic[TrickState]):
             owned.append(
                 (
                     card,
-                    self.config["owner"](
+                    self.config.owner(
                         {
                             **base,
                             "card": card,
@@ -388,7 +332,7 @@ class TricksMechanic(Mechanic[TrickState]):
             "dealer_team": s.team_of(s.dealer),
             "tricks": s.tricks_won(),
         }
-        points: int = self.config["points"]({**base, "card": card})
+        points: int = self.config.points({**base, "card": card})
         return points
 
     # --- the play clock: a seat leaving the deal, or the game -------------------------------
@@ -453,7 +397,7 @@ class TricksMechanic(Mechanic[TrickState]):
             )
         )
         s.deal_ended = True
-        if s.deal_number < self._deals(s):
+        if s.deal_number < self.config.deals_in(s.options, s.seats):
             s.dealer = (s.dealer + 1) % s.seats  # the deal passes on
             s.deal_number += 1
             hands, deck = self._dealt(s)
@@ -472,10 +416,6 @@ class TricksMechanic(Mechanic[TrickState]):
         s.phase, s.to_act, s.winner = "over", None, _best(s.totals)
         events.append(Event("game_over", {"winner": s.winner, "totals": _per_team(s.totals)}))
 
-    def _deals(self, s: TrickState) -> int:
-        deals = self.config.get("deals")
-        return 1 if deals is None else int(deals({"options": s.options, "seats": s.seats}))
-
     # the move table: each move's handler, the fields it reads, the checkpoints that judge it
     moves = {
         "discard": Move(_do_discard, frozenset({"cards"}), ("discard",)),
@@ -492,42 +432,6 @@ def _best(points: list[int]) -> int | None:
 
 def _per_team(values: list[int]) -> dict[str, int]:
     return {str(team): v for team, v in enumerate(values)}
-
-
-def _teams(spec: GameSpec, raw: Any) -> tuple[tuple[int, ...], ...]:
-    """`tricks.teams`: a partition of the seats (every seat of the largest table in one team)."""
-    seats = set(range(spec.seats_max))
-    if (
-        not isinstance(raw, list)
-        or not all(isinstance(t, list) and t for t in raw)
-        or sorted(s for t in raw for s in t) != sorted(seats)
-        or spec.seats_min != spec.seats_max
-    ):
-        raise SpecErrors(
-            [
-                spec.located.error(
-                    ("tricks", "teams"),
-                    "`tricks.teams` must list every "
-                    "seat once, in teams, for a fixed number of seats",
-                )
-            ]
-        )
-    return tuple(tuple(int(s) for s in team) for team in raw)
-
-
-def _count(
-    spec: GameSpec, raw: Mapping[str, Any], key: str, least: int, default: int | None = None
-) -> int:
-    value = raw.get(key, default)
-    if isinstance(value, bool) or not isinstance(value, int) or value < least:
-        raise SpecErrors(
-            [
-                spec.located.error(
-                    ("tricks", key), f"`tricks.{key}` must be an integer of at least {least}"
-                )
-            ]
-        )
-    return value
 
 
 __all__ = ["TricksMechanic"]
