@@ -1,9 +1,10 @@
 """The trick-taking mechanic: deal, an optional discard by the dealer, tricks, the count.
 
-The Python here moves cards: dealing in packets, the dealer's discard, cards to the trick, the
-trick to its winner, the deal's count, the next deal. Which card may be played (following,
-trumping) is the spec's rules; which card wins a trick (`tricks.winner`), who owns each card at
-the count (`tricks.owner`) and what it is worth (`tricks.points`) are the spec's expressions, so
+The Python moves cards: dealing in packets (`dealing`), the dealer's discard and cards to the
+trick (`moves`), the trick to its winner, the deal's count, the next deal (`flow`); this class is
+the engine's contract over them. Which card may be played (following, trumping) is the spec's
+rules; which card wins a trick (`tricks.winner`), who owns each card at the count
+(`tricks.owner`) and what it is worth (`tricks.points`) are the spec's expressions (`config`), so
 another trick-taking game is a new spec (tests/mechanics/tricks/specs/whist.yaml is one).
 """
 
@@ -13,42 +14,24 @@ import itertools
 from collections.abc import Mapping
 from typing import Any
 
-from referee.cards import Card, PackKind, codes, remove_cards
-from referee.engine import chance
-from referee.engine import stacked as stacking
-from referee.engine.mechanic import Deal, Judgement, Mechanic, Move, not_held
-from referee.errors import RefereeError, SetupError, SpecError, SpecErrors
+from referee.cards import PackKind, codes
+from referee.engine.mechanic import Deal, Judgement, Mechanic, not_held
 from referee.i18n.verdicts import unreadable
 from referee.mechanics.legal import Candidates, refused
-from referee.mechanics.tricks import views
+from referee.mechanics.tricks import dealing, flow, views
+from referee.mechanics.tricks.config import SECTION_SHAPES, read_config
 from referee.mechanics.tricks.contexts import MOVE, Seen, checkpoint_scopes
-from referee.mechanics.tricks.state import Trick, TrickState
+from referee.mechanics.tricks.moves import MOVES
+from referee.mechanics.tricks.state import TrickState
 from referee.model import JSON, Event, Sentence
-from referee.spec.expr import INT
 from referee.spec.rules import RuleBook, SpecExpression
-from referee.spec.schema import GameSpec, expression_at
-
-# expression -> (the context it reads, its type)
-EXPRESSIONS = {
-    "packet": ("setup", INT),
-    "winner": ("trick_end", INT),
-    "owner": ("count", INT),
-    "points": ("count", INT),
-}
-OPTIONAL_EXPRESSIONS = {
-    "announce": ("discard", INT),  # published with the dealer's discard
-    "deals": ("setup", INT),
-}  # deals in a game (default 1)
+from referee.spec.schema import GameSpec
 
 
 class TricksMechanic(Mechanic[TrickState]):
     name = "tricks"
-    section_shapes = {
-        "tricks": {
-            key: None
-            for key in (*EXPRESSIONS, *OPTIONAL_EXPRESSIONS, "teams", "hand_size", "dealer_extra")
-        }
-    }
+    section_shapes = SECTION_SHAPES
+    moves = MOVES
 
     def __init__(self, spec: GameSpec) -> None:
         super().__init__(spec)
@@ -56,53 +39,15 @@ class TricksMechanic(Mechanic[TrickState]):
         self.context = MOVE.builder(spec)
         self.pack = spec.pack()
         self.kind = PackKind(spec.pack_kind)
-        self.config = self._read(spec)
-
-    def _read(self, spec: GameSpec) -> dict[str, Any]:
-        raw = spec.sections.get("tricks")
-        located = spec.located
-        if not isinstance(raw, dict):
-            raise SpecErrors(
-                [located.error(("tricks",), "the tricks mechanic needs a `tricks` section")]
-            )
-        config: dict[str, Any] = {
-            "teams": _teams(spec, raw.get("teams")),
-            "hand_size": _count(spec, raw, "hand_size", least=1),
-            "dealer_extra": _count(spec, raw, "dealer_extra", least=0, default=0),
-        }
-        errors: list[SpecError] = []
-        wanted = {**EXPRESSIONS, **{k: v for k, v in OPTIONAL_EXPRESSIONS.items() if k in raw}}
-        for name, (context, typ) in wanted.items():
-            if name not in raw:
-                errors.append(located.error(("tricks",), f"`tricks.{name}` is missing"))
-                continue
-            text, where = expression_at(located, ("tricks", name), raw[name])
-            try:
-                typed = self.rules.check_expression(context, text, where, typ)
-                config[name] = SpecExpression(f"tricks.{name}", context, typed, typed.compile())
-            except (SpecError, SpecErrors) as exc:
-                errors.extend(exc.errors if isinstance(exc, SpecErrors) else [exc])
-        dealt = spec.seats_max * config["hand_size"] + config["dealer_extra"]
-        if dealt > len(self.pack):
-            errors.append(
-                located.error(
-                    ("tricks", "hand_size"),
-                    f"{spec.seats_max} hands of "
-                    f"{config['hand_size']} and {config['dealer_extra']} more "
-                    f"need {dealt} cards; the pack holds {len(self.pack)}",
-                )
-            )
-        if errors:
-            raise SpecErrors(errors)
-        return config
+        self.config = read_config(spec, self.rules)
 
     def describe(self) -> dict[str, JSON]:
         """What a client needs to lay out the table: the teams and the hands' sizes."""
         return {
             "checkpoints": sorted(self.rules.programs),
-            "teams": [list(team) for team in self.config["teams"]],
-            "hand_size": self.config["hand_size"],
-            "dealer_extra": self.config["dealer_extra"],
+            "teams": [list(team) for team in self.config.teams],
+            "hand_size": self.config.hand_size,
+            "dealer_extra": self.config.dealer_extra,
         }
 
     # what a checkpoint accepts is the base's `acceptance`, its rules: the handlers add no
@@ -110,7 +55,7 @@ class TricksMechanic(Mechanic[TrickState]):
     @property
     def expressions(self) -> dict[str, SpecExpression]:
         """The `tricks.*` expressions, by dotted path: what `referee prove` evaluates."""
-        return {e.path: e for e in self.config.values() if isinstance(e, SpecExpression)}
+        return self.config.expressions
 
     # --- dealing ------------------------------------------------------------------------------
     def new_state(self, deal: Deal) -> TrickState:
@@ -120,67 +65,18 @@ class TricksMechanic(Mechanic[TrickState]):
             seed=deal.seed,
             salt=deal.salt,
             options=dict(deal.options),
-            teams=self.config["teams"],
-            totals=[0] * len(self.config["teams"]),
+            teams=self.config.teams,
+            totals=[0] * len(self.config.teams),
         )
         if deal.stacked is not None:
-            hands, deck = self._stacked(state, deal.stacked)
+            hands, deck = dealing.stacked(self, self.kind, state, deal.stacked)
         else:
-            hands, deck = self._dealt(state)
-        self._start_deal(state, hands, deck)
+            hands, deck = dealing.dealt(self, state)
+        dealing.start_deal(self.config, state, hands, deck)
         return state
 
-    def _sizes(self, state: TrickState) -> list[int]:
-        extra = self.config["dealer_extra"]
-        return [
-            self.config["hand_size"] + (extra if s == state.dealer else 0)
-            for s in range(state.seats)
-        ]
-
-    def _dealt(self, state: TrickState) -> tuple[list[list[Card]], tuple[Card, ...]]:
-        """From the seed: packets round the table from the seat after the dealer, the dealer's
-        extra cards last."""
-        shuffle = chance.shuffle(self.pack, state.seed, "deal", state.deal_number)
-        deck, state.keys = shuffle.cards, {shuffle.purpose: shuffle.key}
-        packet = self.config["packet"]({"options": state.options, "seats": state.seats})
-        if packet < 1:  # the spec's expression, at these options: no deal could end
-            raise SetupError(
-                f"the spec's `tricks.packet` gives {packet} cards a packet: at least 1"
-            )
-        order = [(state.dealer + k) % state.seats for k in range(1, state.seats + 1)]
-        hands: list[list[Card]] = [[] for _ in range(state.seats)]
-        position, size = 0, self.config["hand_size"]
-        while any(len(hands[s]) < size for s in order):
-            for seat in order:
-                take = min(packet, size - len(hands[seat]))
-                hands[seat] += deck[position : position + take]
-                position += take
-        extra = self.config["dealer_extra"]
-        hands[state.dealer] += deck[position : position + extra]
-        return hands, tuple(deck)
-
-    def _stacked(
-        self, state: TrickState, stacked: Mapping[str, Any]
-    ) -> tuple[list[list[Card]], tuple[Card, ...]]:
-        """SCENARIOS.md: `hands` (the dealer's holds its extra cards too)."""
-        stacking.check_keys(stacked, ("hands",))
-        hands = stacking.read_hands(stacked.get("hands"), self._sizes(state), self.kind)
-        placed = [c for hand in hands for c in hand]
-        return hands, tuple(placed + stacking.rest_of_pack(self.pack, placed))
-
-    def _start_deal(
-        self, state: TrickState, hands: list[list[Card]], deck: tuple[Card, ...]
-    ) -> None:
-        state.hands, state.deck = hands, deck
-        state.trick, state.tricks, state.discard, state.announced = [], [], [], None
-        state.leader = (state.dealer + 1) % state.seats  # the seat after the dealer leads
-        if self.config["dealer_extra"]:
-            state.phase, state.to_act = "discard", state.dealer
-        else:
-            state.phase, state.to_act = "play", state.leader
-
     def commitment(self, state: TrickState) -> str:
-        return chance.hand_commitment(state.salt, state.deal_number, state.deck)
+        return dealing.commitment(state)
 
     def is_over(self, state: TrickState) -> bool:
         return state.phase == "over"
@@ -200,7 +96,7 @@ class TricksMechanic(Mechanic[TrickState]):
         if move_type == "play":
             return [{"card": str(card)} for card in hand]
         if move_type == "discard":
-            size = self.config["dealer_extra"]
+            size = self.config.dealer_extra
             return [{"cards": codes(list(cards))} for cards in itertools.combinations(hand, size)]
         return []
 
@@ -214,7 +110,7 @@ class TricksMechanic(Mechanic[TrickState]):
         team = work.team_of(seat)
         work.totals[team] += amount
         if work.phase == "over":
-            work.winner = _best(work.totals)
+            work.winner = flow.best(work.totals)
         return work, work.totals[team]
 
     def view(self, state: TrickState, seat: int | None) -> dict[str, JSON]:
@@ -236,7 +132,7 @@ class TricksMechanic(Mechanic[TrickState]):
             playable = judge.cards("play", "card", hand)
             if playable:
                 found["play"] = {"cards": playable}
-        extra = self.config["dealer_extra"]
+        extra = self.config.dealer_extra
         if extra and "discard" in self.spec.moves and not refused(self.rules, "discard", env):
             choices = judge.combinations("discard", "cards", hand, extra)
             if choices is not None:
@@ -270,127 +166,6 @@ class TricksMechanic(Mechanic[TrickState]):
         served.handler(self, work, seat, dict(move), env, events)
         return Judgement([], work, events)
 
-    def _do_discard(
-        self,
-        s: TrickState,
-        seat: int,
-        move: dict[str, Any],
-        env: dict[str, Any],
-        events: list[Event],
-    ) -> None:
-        """The dealer's cards go face down; how many are trumps is announced."""
-        remove_cards(s.hands[seat], move["cards"])
-        s.discard = list(move["cards"])
-        announce = self.config.get("announce")
-        s.announced = announce(env) if announce is not None else None
-        public: dict[str, JSON] = {"seat": seat, "count": len(s.discard)}
-        if s.announced is not None:
-            public["trumps"] = s.announced
-        events.append(Event("discarded", public, {"cards": codes(s.discard)}, frozenset({seat})))
-        s.phase, s.to_act = "play", s.leader
-
-    def _do_play(
-        self,
-        s: TrickState,
-        seat: int,
-        move: dict[str, Any],
-        env: dict[str, Any],
-        events: list[Event],
-    ) -> None:
-        card = move["card"]
-        s.hands[seat].remove(card)
-        s.trick.append((seat, card))
-        events.append(Event("played", {"seat": seat, "card": str(card)}))
-        if len(s.trick) < s.seats:
-            s.to_act = (seat + 1) % s.seats
-            return
-        self._end_trick(s, events)
-
-    def _end_trick(self, s: TrickState, events: list[Event]) -> None:
-        cards = [card for _, card in s.trick]
-        index = self.config["winner"]({"options": s.options, "trick": cards, "leader": s.leader})
-        if not 0 <= index < len(cards):  # `referee prove` shows every trick has a winner
-            raise RefereeError(f"the spec's `tricks.winner` gives no winner for {codes(cards)}")
-        winner = s.trick[index][0]
-        s.tricks.append(Trick(tuple(s.trick), winner))
-        events.append(
-            Event(
-                "trick_won",
-                {
-                    "number": len(s.tricks),
-                    "seat": winner,
-                    "team": s.team_of(winner),
-                    "cards": codes(cards),
-                },
-            )
-        )
-        s.trick = []
-        s.leader = s.to_act = winner  # the winner leads the next trick
-        if not any(s.hands):
-            self._end_deal(s, events)
-
-    # --- the count ----------------------------------------------------------------------------
-    def owners(self, s: TrickState) -> list[tuple[Card, int]]:
-        """Each card of the deal with the team that owns it at the count (`tricks.owner`)."""
-        won = s.tricks_won()
-        dealer_team = s.team_of(s.dealer)
-        base = {"options": s.options, "dealer_team": dealer_team, "tricks": won}
-        owned = []
-        for trick in s.tricks:
-            for seat, card in trick.plays:
-                owned.append(
-                    (
-                        card,
-                        self.config["owner"](
-                            {
-                                **base,
-                                "card": card,
-                                "in_discard": False,
-                                "taker": s.team_of(trick.winner),
-                                "player_team": s.team_of(seat),
-                            }
-                        ),
-                    )
-                )
-        for card in s.discard:
-            owned.append(
-                (
-                    card,
-                    self.config["owner"](
-                        {
-                            **base,
-                            "card": card,
-                            "in_discard": True,
-                            "taker": -1,
-                            "player_team": dealer_team,
-                        }
-                    ),
-                )
-            )
-        return owned
-
-    def count(self, s: TrickState) -> list[int]:
-        """Each team's points for the deal just played."""
-        points = [0] * len(s.teams)
-        for card, owner in self.owners(s):
-            if not 0 <= owner < len(points):
-                raise RefereeError(f"the spec's `tricks.owner` gives `{card}` to no team ({owner})")
-            points[owner] += self._points(s, card)
-        return points
-
-    def _points(self, s: TrickState, card: Card) -> int:
-        """What `card` counts at the count (`tricks.points`)."""
-        base = {
-            "options": s.options,
-            "taker": -1,
-            "player_team": -1,
-            "in_discard": False,
-            "dealer_team": s.team_of(s.dealer),
-            "tricks": s.tricks_won(),
-        }
-        points: int = self.config["points"]({**base, "card": card})
-        return points
-
     # --- the play clock: a seat leaving the deal, or the game -------------------------------
     def forfeit(self, state: TrickState, seat: int) -> Judgement[TrickState]:
         """A trick is not played a seat short: the deal ends there, and every card of it counts
@@ -399,10 +174,10 @@ class TricksMechanic(Mechanic[TrickState]):
         work.deal_ended = False
         points = [0] * len(work.teams)
         points[work.team_of((seat + 1) % work.seats)] = sum(
-            self._points(work, card) for card in work.deck
+            flow.card_points(self.config, work, card) for card in work.deck
         )
         events = [Event("out_of_hand", {"seat": seat})]
-        self._end_deal(work, events, points)
+        flow.end_deal(self, work, events, points)
         return Judgement([], work, events)
 
     def retire(self, state: TrickState, seat: int) -> Judgement[TrickState]:
@@ -413,121 +188,9 @@ class TricksMechanic(Mechanic[TrickState]):
         work.winner = work.team_of((seat + 1) % work.seats)
         events = [
             Event("out_of_match", {"seat": seat}),
-            Event("game_over", {"winner": work.winner, "totals": _per_team(work.totals)}),
+            Event("game_over", {"winner": work.winner, "totals": flow.per_team(work.totals)}),
         ]
         return Judgement([], work, events)
-
-    def _end_deal(
-        self, s: TrickState, events: list[Event], points: list[int] | None = None
-    ) -> None:
-        """The deal's count (`points`: what a deal ended early gives each team instead), then
-        the next deal or the game's end."""
-        points = self.count(s) if points is None else points
-        s.totals = [t + p for t, p in zip(s.totals, points)]
-        deal_winner = _best(points)
-        s.last_hand = {
-            "hand_number": s.deal_number,
-            "dealer": s.dealer,
-            "points": _per_team(points),
-            "tricks": _per_team(s.tricks_won()),
-            "winner": deal_winner,
-            "discard": codes(s.discard),
-            "hands": {str(seat): codes(hand) for seat, hand in enumerate(s.hands)},
-            "hand_sizes": {str(seat): len(hand) for seat, hand in enumerate(s.hands)},
-            "deck": codes(s.deck),
-            "commitment": self.commitment(s),
-            "salt": chance.hand_salt(s.salt, s.deal_number),
-            "keys": dict(s.keys),
-        }
-        events.append(
-            Event(
-                "deal_over",
-                {
-                    "hand_number": s.deal_number,
-                    "points": _per_team(points),
-                    "tricks": _per_team(s.tricks_won()),
-                    "winner": deal_winner,
-                    "discard": codes(s.discard),
-                    "totals": _per_team(s.totals),
-                },
-            )
-        )
-        s.deal_ended = True
-        if s.deal_number < self._deals(s):
-            s.dealer = (s.dealer + 1) % s.seats  # the deal passes on
-            s.deal_number += 1
-            hands, deck = self._dealt(s)
-            self._start_deal(s, hands, deck)
-            events.append(
-                Event(
-                    "hand_dealt",
-                    {
-                        "hand_number": s.deal_number,
-                        "dealer": s.dealer,
-                        "commitment": self.commitment(s),
-                    },
-                )
-            )
-            return
-        s.phase, s.to_act, s.winner = "over", None, _best(s.totals)
-        events.append(Event("game_over", {"winner": s.winner, "totals": _per_team(s.totals)}))
-
-    def _deals(self, s: TrickState) -> int:
-        deals = self.config.get("deals")
-        return 1 if deals is None else int(deals({"options": s.options, "seats": s.seats}))
-
-    # the move table: each move's handler, the fields it reads, the checkpoints that judge it
-    moves = {
-        "discard": Move(_do_discard, frozenset({"cards"}), ("discard",)),
-        "play": Move(_do_play, frozenset({"card"}), ("play",)),
-    }
-
-
-def _best(points: list[int]) -> int | None:
-    """The team with the most points; None for a tie at the top (57-57)."""
-    top = max(points)
-    leaders = [team for team, p in enumerate(points) if p == top]
-    return leaders[0] if len(leaders) == 1 else None
-
-
-def _per_team(values: list[int]) -> dict[str, int]:
-    return {str(team): v for team, v in enumerate(values)}
-
-
-def _teams(spec: GameSpec, raw: Any) -> tuple[tuple[int, ...], ...]:
-    """`tricks.teams`: a partition of the seats (every seat of the largest table in one team)."""
-    seats = set(range(spec.seats_max))
-    if (
-        not isinstance(raw, list)
-        or not all(isinstance(t, list) and t for t in raw)
-        or sorted(s for t in raw for s in t) != sorted(seats)
-        or spec.seats_min != spec.seats_max
-    ):
-        raise SpecErrors(
-            [
-                spec.located.error(
-                    ("tricks", "teams"),
-                    "`tricks.teams` must list every "
-                    "seat once, in teams, for a fixed number of seats",
-                )
-            ]
-        )
-    return tuple(tuple(int(s) for s in team) for team in raw)
-
-
-def _count(
-    spec: GameSpec, raw: Mapping[str, Any], key: str, least: int, default: int | None = None
-) -> int:
-    value = raw.get(key, default)
-    if isinstance(value, bool) or not isinstance(value, int) or value < least:
-        raise SpecErrors(
-            [
-                spec.located.error(
-                    ("tricks", key), f"`tricks.{key}` must be an integer of at least {least}"
-                )
-            ]
-        )
-    return value
 
 
 __all__ = ["TricksMechanic"]

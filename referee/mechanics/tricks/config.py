@@ -1,0 +1,225 @@
+"""The `tricks` section of a spec, read and compiled: the teams, the sizes of a deal, and the
+expressions the mechanic computes with (how it deals, who wins a trick, who owns each card at
+the count and what it is worth, what the dealer's discard announces, how many deals a game is).
+`KEYS` says what each key means, for docs/mechanics.md."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from referee.errors import SpecError, SpecErrors
+from referee.spec.expr import INT, Type
+from referee.spec.rules import RuleBook, SpecExpression
+from referee.spec.schema import GameSpec, expression_at
+from referee.spec.sections import Shape
+
+# expression -> (the context it reads, its type)
+EXPRESSIONS: dict[str, tuple[str, Type]] = {
+    "packet": ("setup", INT),
+    "winner": ("trick_end", INT),
+    "owner": ("count", INT),
+    "points": ("count", INT),
+}
+OPTIONAL_EXPRESSIONS: dict[str, tuple[str, Type]] = {
+    "announce": ("discard", INT),  # published with the dealer's discard
+    "deals": ("setup", INT),  # deals in a game (default 1)
+}
+
+SECTION_SHAPES: Mapping[str, Shape] = {
+    "tricks": {
+        key: None
+        for key in (*EXPRESSIONS, *OPTIONAL_EXPRESSIONS, "teams", "hand_size", "dealer_extra")
+    }
+}
+
+
+@dataclass(frozen=True)
+class TricksConfig:
+    """Every `tricks.*` value: sizes as they are, expressions compiled over the context each
+    reads (None: an optional one left out)."""
+
+    teams: tuple[tuple[int, ...], ...]  # the seats of each team, by team number
+    hand_size: int  # the cards dealt to each seat
+    dealer_extra: int  # the dealer's cards over `hand_size`, discarded before the first trick
+    packet: SpecExpression  # cards a seat gets at a time (`setup`)
+    winner: SpecExpression  # the index in the trick of the card that wins it (`trick_end`)
+    owner: SpecExpression  # the team that owns a card at the count (`count`)
+    points: SpecExpression  # what a card is worth at the count (`count`)
+    announce: SpecExpression | None  # what the dealer's discard announces (`discard`)
+    deals: SpecExpression | None  # the deals a game is (`setup`; None: one)
+
+    @property
+    def expressions(self) -> dict[str, SpecExpression]:
+        """The `tricks.*` expressions stated, by dotted path: what `referee prove` evaluates."""
+        stated = (self.packet, self.winner, self.owner, self.points, self.announce, self.deals)
+        return {e.path: e for e in stated if e is not None}
+
+    def deals_in(self, options: Mapping[str, Any], seats: int) -> int:
+        """How many deals a game is at this table."""
+        if self.deals is None:
+            return 1
+        return int(self.deals({"options": options, "seats": seats}))
+
+
+def read_config(spec: GameSpec, rules: RuleBook) -> TricksConfig:
+    """The spec's `tricks` section, checked and compiled (every expression's error reported at
+    once, with the check that the pack holds the cards dealt)."""
+    raw = spec.sections.get("tricks")
+    if not isinstance(raw, dict):
+        raise SpecErrors(
+            [spec.located.error(("tricks",), "the tricks mechanic needs a `tricks` section")]
+        )
+    teams = _teams(spec, raw.get("teams"))
+    hand_size = _count(spec, raw, "hand_size", least=1)
+    dealer_extra = _count(spec, raw, "dealer_extra", least=0, default=0)
+    errors: list[SpecError] = []
+    compiled = _expressions(spec, rules, raw, errors)
+    dealt_error = _dealt_error(spec, hand_size, dealer_extra)
+    if dealt_error is not None:
+        errors.append(dealt_error)
+    if errors:
+        raise SpecErrors(errors)
+    return TricksConfig(
+        teams,
+        hand_size,
+        dealer_extra,
+        packet=compiled["packet"],
+        winner=compiled["winner"],
+        owner=compiled["owner"],
+        points=compiled["points"],
+        announce=compiled.get("announce"),
+        deals=compiled.get("deals"),
+    )
+
+
+def _expressions(
+    spec: GameSpec, rules: RuleBook, raw: Mapping[str, Any], errors: list[SpecError]
+) -> dict[str, SpecExpression]:
+    """Each expression the section must state, and each optional one it does, compiled over
+    its context; what is missing or wrong goes to `errors`."""
+    located = spec.located
+    wanted = {**EXPRESSIONS, **{k: v for k, v in OPTIONAL_EXPRESSIONS.items() if k in raw}}
+    compiled: dict[str, SpecExpression] = {}
+    for name, (context, typ) in wanted.items():
+        if name not in raw:
+            errors.append(located.error(("tricks",), f"`tricks.{name}` is missing"))
+            continue
+        text, where = expression_at(located, ("tricks", name), raw[name])
+        try:
+            typed = rules.check_expression(context, text, where, typ)
+            compiled[name] = SpecExpression(f"tricks.{name}", context, typed, typed.compile())
+        except (SpecError, SpecErrors) as exc:
+            errors.extend(exc.errors if isinstance(exc, SpecErrors) else [exc])
+    return compiled
+
+
+def _dealt_error(spec: GameSpec, hand_size: int, dealer_extra: int) -> SpecError | None:
+    """The largest table's hands and the dealer's extra cards must fit in the pack."""
+    dealt, pack = spec.seats_max * hand_size + dealer_extra, len(spec.pack())
+    if dealt <= pack:
+        return None
+    return spec.located.error(
+        ("tricks", "hand_size"),
+        f"{spec.seats_max} hands of {hand_size} and {dealer_extra} more "
+        f"need {dealt} cards; the pack holds {pack}",
+    )
+
+
+def _teams(spec: GameSpec, raw: Any) -> tuple[tuple[int, ...], ...]:
+    """`tricks.teams`: a partition of the seats (every seat of the largest table in one team)."""
+    seats = set(range(spec.seats_max))
+    if (
+        not isinstance(raw, list)
+        or not all(isinstance(t, list) and t for t in raw)
+        or sorted(s for t in raw for s in t) != sorted(seats)
+        or spec.seats_min != spec.seats_max
+    ):
+        raise SpecErrors(
+            [
+                spec.located.error(
+                    ("tricks", "teams"),
+                    "`tricks.teams` must list every "
+                    "seat once, in teams, for a fixed number of seats",
+                )
+            ]
+        )
+    return tuple(tuple(int(s) for s in team) for team in raw)
+
+
+def _count(
+    spec: GameSpec, raw: Mapping[str, Any], key: str, least: int, default: int | None = None
+) -> int:
+    value = raw.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, int) or value < least:
+        raise SpecErrors(
+            [
+                spec.located.error(
+                    ("tricks", key), f"`tricks.{key}` must be an integer of at least {least}"
+                )
+            ]
+        )
+    return value
+
+
+# every key of `SECTION_SHAPES`, for a game designer (docs/mechanics.md is generated from it)
+KEYS: dict[str, str] = {
+    "tricks.packet": (
+        "Required: an expression of type int over the `setup` context (`options`, `seats`): "
+        "how many cards each seat gets at a time, dealt round the table from the seat after "
+        "the dealer until every hand holds `tricks.hand_size`; the dealer's extra cards come "
+        "last, in one go. A table whose options make it less than 1 is refused when it opens."
+    ),
+    "tricks.winner": (
+        "Required: an expression of type int over the `trick_end` context (`options`, "
+        "`trick`: the cards in the order played, `leader`: the seat that led): the index in "
+        "`trick` of the card that wins it. The winner's seat leads the next trick; an index "
+        "outside the trick is a fault of the spec (`referee prove` can show there is none)."
+    ),
+    "tricks.owner": (
+        "Required: an expression of type int over the `count` context: the team (its number "
+        "in `tricks.teams`) that owns `card` at the deal's count, asked for each card of each "
+        "trick (`taker`: the team that won it, `player_team`: the team that played it) and "
+        "each card of the dealer's discard (`in_discard` true, `taker` -1, `player_team` the "
+        "dealer's team). A number that is no team is a fault of the spec."
+    ),
+    "tricks.points": (
+        "Required: an expression of type int over the `count` context: what `card` is worth "
+        "at the count (asked with `taker` and `player_team` -1 and `in_discard` false: it "
+        "reads the card, `options`, `dealer_team`, `tricks`). A team's points for a deal are "
+        "those of the cards `tricks.owner` gives it; a seat leaving a deal early gives every "
+        "card of the pack to the next seat's team."
+    ),
+    "tricks.announce": (
+        "Optional: an expression of type int over the `discard` checkpoint (what the dealer's "
+        "`discard` move reads): a number made public with the discard, as `trumps` in its "
+        "event and `announced_trumps` in the views (the discarded cards stay hidden). Left "
+        "out, nothing is announced."
+    ),
+    "tricks.deals": (
+        "Optional: an expression of type int over the `setup` context (`options`, `seats`): "
+        "how many deals a game is; the deal passes to the next seat each time and the teams' "
+        "points are added up, the best total winning (a tie at the top: no winner). Left "
+        "out, a game is one deal."
+    ),
+    "tricks.teams": (
+        "Required: a list of teams, each a list of seat numbers, every seat exactly once: "
+        "`[[0, 2], [1, 3]]`. A team's number is its place in the list (what `tricks.owner`, "
+        "`taker` and `dealer_team` speak of). The spec's `seats` must be a fixed number "
+        "(`min` equal to `max`); a game of one seat a team is `[[0], [1], ...]`."
+    ),
+    "tricks.hand_size": (
+        "Required: an integer of at least 1, the cards dealt to each seat. Every card a deal "
+        "deals is played: the deal ends when the hands are empty, one card a seat to each "
+        "trick, the seat after the dealer leading the first. The largest table's hands and "
+        "`tricks.dealer_extra` must fit in the pack."
+    ),
+    "tricks.dealer_extra": (
+        "Optional: an integer of at least 0, default 0: the dealer's cards over "
+        "`tricks.hand_size`, dealt last. When more than 0, a deal begins with the dealer's "
+        "`discard` move, face down (the spec declares it, and its rules say how many cards; "
+        "the play clock and the legal moves offer sets of this many); the discard is counted "
+        "with the deal (`in_discard`)."
+    ),
+}
