@@ -5,10 +5,10 @@ the mechanics."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Generic
 
 from referee.engine.auto_moves import read_auto_moves
-from referee.engine.mechanic import Mechanic
+from referee.engine.mechanic import Mechanic, StateT
 from referee.errors import NotFound, OptionError, SpecErrors
 from referee.i18n import ENGLISH, negotiate
 from referee.spec.expr import BOOL, Program, Scope, parse
@@ -21,13 +21,14 @@ from referee.spec.texts import as_texts, in_language, verdict_texts
 from referee.spec.yamlsource import Located
 
 
-class Game:
-    """A compiled spec: its rules, options and mechanic, ready to run tables."""
+class Game(Generic[StateT]):
+    """A compiled spec: its rules, options and mechanic, ready to run tables (of the mechanic's
+    state, `StateT`)."""
 
     def __init__(
         self,
         spec: GameSpec,
-        mechanic: Mechanic[Any],
+        mechanic: Mechanic[StateT],
         source: SpecSource,
         proofs: Located | None = None,
     ) -> None:

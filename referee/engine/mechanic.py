@@ -12,7 +12,9 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, Protocol, Self
+
+from typing_extensions import TypeVar
 
 from referee.cards import Card, codes, missing_from
 from referee.errors import SpecError
@@ -22,7 +24,19 @@ from referee.spec.rules import RuleBook, SpecExpression
 from referee.spec.schema import GameSpec
 from referee.spec.sections import Shape, unknown_key
 
-StateT = TypeVar("StateT")  # a mechanic's state (`RummyState`, ...)
+
+class State(Protocol):
+    """What the engine asks of every mechanic's state: the seed chain's current link, which its
+    shuffles are keyed by, and a copy to judge a move on."""
+
+    seed: str
+
+    def clone(self) -> Self: ...
+
+
+# a mechanic's state (`RummyState`, ...): where the state's type is not known (a service holds
+# tables of every game), `Table`, `Game` and `Judgement` alone mean any state
+StateT = TypeVar("StateT", bound=State, default=Any)
 Condition = tuple[Any, Any]  # (when, require), typed: a checkpoint accepts when all hold
 
 
@@ -38,6 +52,13 @@ class Judgement(Generic[StateT]):
     @property
     def accepted(self) -> bool:
         return not self.violations
+
+    @property
+    def after(self) -> StateT:
+        """The state an accepted move leads to (a rejected one leads to none)."""
+        if self.state is None:
+            raise ValueError("a rejected move leads to no state")
+        return self.state
 
 
 @dataclass(frozen=True)
@@ -170,12 +191,11 @@ class Mechanic(ABC, Generic[StateT]):
     def commitment(self, state: StateT) -> str:
         """The commitment (hash) of the deck being played, revealed when its hand ends."""
 
-    def link(self, state: Any) -> str:
+    def link(self, state: StateT) -> str:
         """The seed chain's current link, which the state's shuffles are keyed by."""
-        link: str = state.seed
-        return link
+        return state.seed
 
-    def reseed(self, state: Any, link: str) -> Any:
+    def reseed(self, state: StateT, link: str) -> StateT:
         """A copy of `state` whose later shuffles are keyed by `link` (entropy was mixed in)."""
         copy = state.clone()
         copy.seed = link

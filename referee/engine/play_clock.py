@@ -19,7 +19,7 @@ from typing import Any
 from referee.cards import Card, PackKind
 from referee.engine.auto_moves import AutoMove
 from referee.engine.game import Game
-from referee.engine.mechanic import Judgement
+from referee.engine.mechanic import Judgement, StateT
 from referee.engine.moves import parse_move
 from referee.errors import MoveFormatError
 from referee.model import JSON, Event, Move
@@ -57,8 +57,8 @@ class ClockSettings:
 
 
 def timed_out(
-    game: Game, state: Any, settings: ClockSettings, timeouts: Sequence[int]
-) -> tuple[Judgement[Any], list[int]]:
+    game: Game[StateT], state: StateT, settings: ClockSettings, timeouts: Sequence[int]
+) -> tuple[Judgement[StateT], list[int]]:
     """What a turn's time running out does to each seat the table waits for, and the timeouts
     counted after."""
     mechanic = game.mechanic
@@ -75,12 +75,12 @@ def timed_out(
             step = mechanic.forfeit(state, seat)
         else:
             step = auto_play(game, state, seat) or mechanic.forfeit(state, seat)
-        state = step.state
+        state = step.after
         events += step.events
     return Judgement(state=state, events=events), counted
 
 
-def auto_play(game: Game, state: Any, seat: int) -> Judgement[Any] | None:
+def auto_play(game: Game[StateT], state: StateT, seat: int) -> Judgement[StateT] | None:
     """The spec's auto moves played for `seat` while the table waits for it; None when not one
     of them is legal now."""
     events: list[Event] = []
@@ -90,14 +90,16 @@ def auto_play(game: Game, state: Any, seat: int) -> Judgement[Any] | None:
         if found is None:
             break
         entry, judgement = found
-        state, played = judgement.state, played + 1
+        state, played = judgement.after, played + 1
         events += [Event("auto_played", {"seat": seat, "move": entry.move}), *judgement.events]
         if entry.last:
             break
     return Judgement(state=state, events=events) if played else None
 
 
-def _first_accepted(game: Game, state: Any, seat: int) -> tuple[AutoMove, Judgement[Any]] | None:
+def _first_accepted(
+    game: Game[StateT], state: StateT, seat: int
+) -> tuple[AutoMove, Judgement[StateT]] | None:
     """The first candidate of the spec's list the rules accept, judged as a proposal is."""
     kind = PackKind(game.spec.pack_kind)
     for entry in game.auto_moves:
@@ -112,7 +114,9 @@ def _first_accepted(game: Game, state: Any, seat: int) -> tuple[AutoMove, Judgem
     return None
 
 
-def candidates(game: Game, entry: AutoMove, state: Any, seat: int) -> Iterator[dict[str, JSON]]:
+def candidates(
+    game: Game[StateT], entry: AutoMove, state: StateT, seat: int
+) -> Iterator[dict[str, JSON]]:
     """The fields `entry` proposes, in order: the spec's, with each choice the mechanic lists
     for the others, the lowest `prefer` first."""
     mechanic = game.mechanic

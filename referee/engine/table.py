@@ -9,13 +9,13 @@ from __future__ import annotations
 import copy
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar
 
 from referee.cards import PackKind
 from referee.engine import chance, disputes, play_clock, rulings, seeding
 from referee.engine.disputes import Dispute
 from referee.engine.game import Game
-from referee.engine.mechanic import Deadline, Deal, Judgement
+from referee.engine.mechanic import Deadline, Deal, Judgement, StateT
 from referee.engine.moves import parse_move
 from referee.engine.play_clock import ClockSettings
 from referee.engine.setup import TableSetup as TableSetup  # re-exported: its old home
@@ -47,23 +47,25 @@ MARK_EVERY = 50
 
 
 @dataclass(frozen=True)
-class Mark:
+class Mark(Generic[StateT]):
     """What a rewind restores: the table's state at a version, its `contribute` moves counted,
     its seats' timeouts. A state is never changed once a move made it, so a mark keeps it as is."""
 
-    state: Any
+    state: StateT
     contributions: int
     timeouts: tuple[int, ...]
 
 
-class Table:
+class Table(Generic[StateT]):
+    """A table of a game whose mechanic's state is `StateT`."""
+
     # how many disputes may be open at once (`referee.engine.disputes`); the tests lift them
     dispute_bounds = disputes.BOUNDS
     # off: no mark is kept, and a rewind folds its log from version 0 again, each earlier
     # rewind in it too (the old cost, doubling with each ruling: the tests' control)
     marking = True
 
-    def __init__(self, game: Game, setup: TableSetup, state: Any) -> None:
+    def __init__(self, game: Game[StateT], setup: TableSetup, state: StateT) -> None:
         self.game = game
         self.setup = setup
         self.state = state
@@ -86,7 +88,7 @@ class Table:
         self._mark()
 
     @classmethod
-    def create(cls, game: Game, setup: TableSetup) -> Table:
+    def create(cls, game: Game[StateT], setup: TableSetup) -> Table[StateT]:
         """Validate options and seats, fill in the secret and salt, and deal."""
         options = game.resolve_options(setup.options)
         spec = game.spec
@@ -113,7 +115,9 @@ class Table:
         return cls(game, setup, game.mechanic.new_state(deal))
 
     @classmethod
-    def replay(cls, game: Game, setup: TableSetup, moves: Iterable[tuple[int, Move]]) -> Table:
+    def replay(
+        cls, game: Game[StateT], setup: TableSetup, moves: Iterable[tuple[int, Move]]
+    ) -> Table[StateT]:
         """Rebuild a table by folding its accepted moves (loading from a store)."""
         table = cls.create(game, setup)
         table.fold(moves)
@@ -128,9 +132,9 @@ class Table:
     @classmethod
     def resumed(
         cls,
-        game: Game,
+        game: Game[StateT],
         setup: TableSetup,
-        state: Any,
+        state: StateT,
         *,
         version: int,
         contributions: int,
@@ -272,7 +276,7 @@ class Table:
             self._mark()  # no fold from an earlier mark ever passes a rewind
         return verdict
 
-    def _rewound(self, decision: rulings.Decision) -> Judgement[Any]:
+    def _rewound(self, decision: rulings.Decision) -> Judgement[StateT]:
         """The table as it was at version `decision.to`: its log folded that far (its earlier
         rulings included). Every move since, but the disputes and rulings, is void."""
         earlier = self._at(decision.to)
@@ -367,9 +371,9 @@ class Table:
         """The seats the table waits for a move from (none while a claim window is open)."""
         return self.game.mechanic.awaited(self.state)
 
-    def _commit(self, seat: int, move: Move, judgement: Judgement[Any]) -> Verdict:
+    def _commit(self, seat: int, move: Move, judgement: Judgement[StateT]) -> Verdict:
         window_before = self.game.mechanic.deadline(self.state)
-        self.state = judgement.state
+        self.state = judgement.after
         self.version += 1
         self._history.append((seat, move))
         if _restarts_deadline(seat, move, window_before, self.game.mechanic.deadline(self.state)):
