@@ -43,13 +43,8 @@ class BankingMechanic(Mechanic[BankState]):
         self.rules = RuleBook(spec, checkpoint_scopes(spec))
         self.context = NAMES.builder(spec)
         self.config = read_config(spec, self.rules)
-        self.kitty: kitty_part.KittyPart = self.config["kitty"]
+        self.kitty: kitty_part.KittyPart = self.config.kitty
         self.pack = spec.pack()
-
-    def verdict(self, name: str) -> Violation:
-        """One of the mechanic's own verdicts, worded by the spec (`banking.violations`)."""
-        violation: Violation = self.config["violations"][name]
-        return violation
 
     # --- setting up -------------------------------------------------------------------------
     def new_state(self, deal: Deal) -> BankState:
@@ -114,8 +109,7 @@ class BankingMechanic(Mechanic[BankState]):
     @property
     def expressions(self) -> dict[str, SpecExpression]:
         """The `banking.*` expressions, by dotted path: what `referee prove` evaluates."""
-        found = [*self.config.values(), *self.kitty.expressions()]
-        return {e.path: e for e in found if isinstance(e, SpecExpression)}
+        return self.config.expressions
 
     # --- expressions --------------------------------------------------------------------------
     def env(
@@ -131,21 +125,24 @@ class BankingMechanic(Mechanic[BankState]):
         banker = state.hands[state.banker][0] if state.hands[state.banker] else Hand()
         return self.context.env(Seen(state, seat, hand, banker), names)
 
-    def value(self, name: str, state: BankState, seat: int, hand: Hand) -> Any:
-        expression = self.config[name]
+    def value(self, expression: SpecExpression, state: BankState, seat: int, hand: Hand) -> Any:
+        """A `banking.*` expression of `seat`'s `hand`."""
         return expression(self.env(state, seat, hand, expression.reads))
 
     def forfeit_before_bet(self, state: BankState, seat: int) -> int:
         """What a player leaving the hand after its first card and before its bet pays the
         banker (`banking.forfeit_before_bet`, GEN-10); left out, nothing. Never a gain: a
         forfeit that paid the seat would favour it over every legal move."""
-        if self.config["forfeit_before_bet"] is None:
+        cost = self.config.forfeit_before_bet
+        if cost is None:
             return 0
-        return max(0, int(self.value("forfeit_before_bet", state, seat, state.hands[seat][0])))
+        return max(0, int(self.value(cost, state, seat, state.hands[seat][0])))
 
-    def holds(self, name: str, state: BankState, seat: int, hand: Hand) -> bool:
+    def holds(
+        self, expression: SpecExpression | None, state: BankState, seat: int, hand: Hand
+    ) -> bool:
         """An optional condition of the spec's (`banking.takes_bank`...); left out, it never holds."""
-        return self.config[name] is not None and bool(self.value(name, state, seat, hand))
+        return expression is not None and bool(self.value(expression, state, seat, hand))
 
     # --- judging ------------------------------------------------------------------------------
     def judge(
@@ -243,7 +240,7 @@ class BankingMechanic(Mechanic[BankState]):
         for seat in [*s.players(), s.banker]:
             self._give(s, seat, s.hands[seat][0], face_up=False, events=events)
         banker = s.hands[s.banker][0]
-        if self.holds("banker_wins_at_once", s, s.banker, banker):
+        if self.holds(self.config.banker_wins_at_once, s, s.banker, banker):
             self._banker_wins_at_once(s, events)
             return
         s.phase = "play"
@@ -254,7 +251,7 @@ class BankingMechanic(Mechanic[BankState]):
         self, s: BankState, seat: int, move: dict[str, Any], events: list[Event]
     ) -> Violation | None:
         if len(s.pack) < SPLIT_CARDS:  # refused, not stood: the hand may still twist
-            return self.verdict("split_pack_short")
+            return self.config.split_pack_short
         hand = s.hand(seat)
         new = Hand(
             cards=[hand.cards.pop()], face_up=[hand.face_up.pop()], stake=hand.stake, split=True
@@ -417,11 +414,12 @@ class BankingMechanic(Mechanic[BankState]):
 
     def advance(self, s: BankState, events: list[Event]) -> None:
         """Close hands that are over by themselves; move on to the next hand, player, banker."""
+        done = self.config.done
         while s.phase == "play":
             seat = s.to_act
             assert seat is not None
             hand = s.hands[seat][s.active]
-            if not hand.done and self.value("done", s, seat, hand):
+            if not hand.done and self.value(done, s, seat, hand):
                 self._finish(s, seat, hand, events)
             if not hand.done:
                 return
@@ -436,7 +434,7 @@ class BankingMechanic(Mechanic[BankState]):
             self.bankers_turn(s, events)
         if s.phase == "banker":
             banker = s.hands[s.banker][0]
-            if not banker.done and self.value("done", s, s.banker, banker):
+            if not banker.done and self.value(done, s, s.banker, banker):
                 banker.done = True
             if banker.done:
                 self._settle(s, events)
@@ -446,7 +444,7 @@ class BankingMechanic(Mechanic[BankState]):
         go under the pack at once, so that they may be dealt again in this very hand."""
         hand.done = True
         hand.face_up = [True] * len(hand.cards)
-        bust = self.value("bust", s, seat, hand)
+        bust = self.value(self.config.bust, s, seat, hand)
         events.append(
             Event(
                 "hand_shown",
@@ -476,7 +474,7 @@ class BankingMechanic(Mechanic[BankState]):
             for hand in s.hands[seat]:
                 if hand.settled:
                     continue
-                amount = self.value("settle", s, seat, hand)
+                amount = self.value(self.config.settle, s, seat, hand)
                 events.append(_settle_hand(s, seat, hand, amount))
                 self.kitty.settle(s, seat, hand, self.env(s, seat, hand), events)
         self.end_hand(s, events)
@@ -484,18 +482,20 @@ class BankingMechanic(Mechanic[BankState]):
     def _banker_wins_at_once(self, s: BankState, events: list[Event]) -> None:
         """The banker's hand is shown and wins at once (`banking.banker_wins_at_once`): every
         player pays `banking.instant`."""
+        instant = self.config.instant
+        assert instant is not None  # stated with `banking.banker_wins_at_once` (config.py)
         banker = s.hands[s.banker][0]
         banker.face_up = [True] * len(banker.cards)
         events.append(Event("banker_shows", {"cards": codes(banker.cards)}))
         for seat in s.players():
             hand = s.hands[seat][0]
-            events.append(_settle_hand(s, seat, hand, self.value("instant", s, seat, hand)))
+            events.append(_settle_hand(s, seat, hand, self.value(instant, s, seat, hand)))
             self.kitty.takes(s, hand, "banker wins at once", events)
         self.end_hand(s, events, played=False)
 
     def end_hand(self, s: BankState, events: list[Event], played: bool = True) -> None:
         s.reshuffle = any(
-            self.value("reshuffle", s, seat, hand)
+            self.value(self.config.reshuffle, s, seat, hand)
             for seat in range(s.seats)
             for hand in s.hands[seat]
         )
@@ -531,7 +531,7 @@ class BankingMechanic(Mechanic[BankState]):
             seat
             for seat in s.players()
             for hand in s.hands[seat]
-            if self.holds("takes_bank", s, seat, hand)
+            if self.holds(self.config.takes_bank, s, seat, hand)
         ]
         return takers[0] if takers else None
 
