@@ -111,7 +111,7 @@ KEYS: dict[str, str] = {
         "split hand): an expression of type bool over the `hand` context, asked of every player "
         "hand when a played hand ends; the first such player after the banker banks next. "
         "Optional; left out, the bank changes hands only when sold (`offer_bank`, `accept_bank`) "
-        "or when its banker leaves the table."
+        "or when its banker's time runs out between hands (the play clock)."
     ),
     "banking.forfeit_before_bet": (
         "What a player out of the hand (its time ran out) after its first card and before its bet "
@@ -140,8 +140,8 @@ KEYS: dict[str, str] = {
     ),
     "banking.violations.*": (
         "One verdict by its name: `split_pack_short`, a split refused because the pack holds "
-        "fewer than two cards (its hand may still twist). A mapping of `id`, `source`, `text`, "
-        "`note`."
+        "fewer than two cards (its hand may still twist); another name is read and never given. "
+        "A mapping of `id`, `source`, `text`, `note`."
     ),
     "banking.violations.*.id": (
         "The verdict's rule id, as a rejection cites it (a string): required."
