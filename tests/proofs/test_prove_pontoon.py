@@ -19,7 +19,7 @@ from referee.cards import Card, french_pack
 from referee.cli import main
 from referee.engine.game import Game
 from referee.engine.table import Table, TableSetup
-from referee.mechanics.banking.mechanic import _settle_hand
+from referee.mechanics.banking.flow import settle_hand
 from referee.mechanics.banking.state import BankState, Hand
 from referee.mechanics.banking.transfers import transfer
 from referee.model import ADJUDICATOR, Move
@@ -313,7 +313,7 @@ def test_a_lost_hand_pays_its_whole_stake(pontoon: Game) -> None:
 def test_settling_a_hand_conserves_chips_for_every_amount() -> None:
     """GEN-6 for one hand, on symbolic chips: whatever `banking.settle` gives, the mechanic
     moves that one amount between player and banker, and returns the stake from the table
-    (`_settle_hand`); a bust hand's stake goes to the banker (`transfer`)."""
+    (`settle_hand`); a bust hand's stake goes to the banker (`transfer`)."""
     for settle in (True, False):
         balances = [z3.Int("banker"), z3.Int("player")]
         state = BankState(
@@ -323,7 +323,7 @@ def test_settling_a_hand_conserves_chips_for_every_amount() -> None:
         state.hands = [[Hand()], [hand]]
         before, amount = sum(state.balances) + state.on_table, z3.Int("amount")
         if settle:
-            _settle_hand(state, 1, hand, amount)
+            settle_hand(state, 1, hand, amount)
         else:
             transfer(state, None, 0, hand.on_table, "bust", hand=hand)
         after = sum(state.balances) + state.on_table

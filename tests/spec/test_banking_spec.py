@@ -44,7 +44,7 @@ def line_of(path: Path, needle: str) -> int:
 
 def test_the_mechanics_verdicts_are_the_specs() -> None:
     game = load_game(DEFAULT_SPECS / "pontoon.yaml")
-    verdict = mechanic_of(game, BankingMechanic).verdict("split_pack_short")
+    verdict = mechanic_of(game, BankingMechanic).config.split_pack_short
     assert (verdict.rule, verdict.cites, verdict.code) == (
         "PO-5-split-pack",
         ("PO-5",),

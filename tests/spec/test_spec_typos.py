@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from referee.engine.mechanic import Mechanic
+from referee.mechanics.banking import moves as banking_moves
 from referee.mechanics.banking.mechanic import BankingMechanic
 from referee.mechanics.rummy.mechanic import RummyMechanic
 from referee.mechanics.rummy.turn import Turn
@@ -111,7 +112,7 @@ def test_a_misspelt_section_gets_a_suggestion(tmp_path: Path) -> None:
     ("mechanic", "handlers", "prefix", "elsewhere"),
     [
         (RummyMechanic, Turn, "do_", {"pass"}),  # a claim window's pass: claims.py
-        (BankingMechanic, BankingMechanic, "_do_", set()),
+        (BankingMechanic, banking_moves, "do_", set()),
         (TricksMechanic, tricks_moves, "", set()),  # its moves.py: the handlers alone
     ],
 )

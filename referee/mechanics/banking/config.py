@@ -5,6 +5,7 @@ mechanic's own verdicts."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from referee.errors import SpecError, SpecErrors
@@ -47,6 +48,117 @@ SECTION_SHAPE: Mapping[str, Shape] = {
     key: None for key in (*SIZES, *EXPRESSIONS, *OPTIONAL_EXPRESSIONS, *AT_ONCE_EXPRESSIONS)
 } | {"kitty": {key: None for key in KITTY_EXPRESSIONS}, "violations": {ANY: VERDICT}}
 
+# what each key of the section means, for a game designer (docs/mechanics.md is made of it). The
+# expressions are read over the `hand` context: the names of `contexts.py` (the hand judged:
+# `cards`, `stake`, `paid`, `twisted`, `split_hand`; the banker's `banker_cards`; the table's
+# `options`, `seat`, `banker`, `phase` ...), without `move`
+KEYS: dict[str, str] = {
+    "banking": (
+        "The banking mechanic's section (a mapping): required. The banker plays against each "
+        "player's hands; the Python deals, moves the chips and runs the hand, the keys below say "
+        "what a hand is worth and what it is paid."
+    ),
+    "banking.hand_size": (
+        "How many cards each hand is dealt: an integer, optional. The mechanic always deals two, "
+        "one in each of two rounds, so it may only be 2 (anything else is refused)."
+    ),
+    "banking.bet_after_round": (
+        "After which round of the deal the players bet: an integer, optional. The mechanic takes "
+        "the bets after the first card, so it may only be 1 (anything else is refused)."
+    ),
+    "banking.done": (
+        "When a hand is over by itself (a pontoon, five cards, bust): an expression of type bool "
+        "over the `hand` context, required. Asked after each card a player's hand gets, and of "
+        "the banker's hand in its turn: a player's hand it holds for is shown and takes no more "
+        "moves; the banker's ends its turn."
+    ),
+    "banking.bust": (
+        "Whether a player's hand over by itself (`banking.done`) is bust: an expression of type "
+        "bool over the `hand` context, required. A bust hand loses its stake to the banker (its "
+        "shoot bets to the kitty) at once, and its cards go under the pack."
+    ),
+    "banking.settle": (
+        "What the banker pays a player's hand still standing when the banker's hand is done: an "
+        "expression of type int over the `hand` context (`banker_cards` the banker's final "
+        "cards), required. The hand's stake comes back to its player with that amount; a "
+        "negative amount is paid by the player to the banker (minus the stake: the stake is lost)."
+    ),
+    "banking.reshuffle": (
+        "Whether a finished hand has the whole pack shuffled for the next: an expression of type "
+        "bool over the `hand` context, required (`true`: after every hand). Asked of every hand "
+        "at the table, the banker's too; when none holds, the cards used go under the pack "
+        "unshuffled."
+    ),
+    "banking.rank": (
+        "How good a hand is, higher is better: an expression of type int over the `hand` "
+        "context, optional. The mechanic does not use it (`banking.settle` pays the hands): "
+        "it is what proofs (`referee prove`) compare hands by."
+    ),
+    "banking.banker_wins_at_once": (
+        "Whether the banker's two cards win the hand at once (Pontoon: a banker's pontoon): an "
+        "expression of type bool over the `hand` context, asked of the banker's hand after the "
+        "deal. Optional; left out, the banker never wins at once. When it holds the banker's "
+        "cards are shown, each player is paid `banking.instant` and the hand ends unplayed: "
+        "nobody takes the bank."
+    ),
+    "banking.instant": (
+        "What each player's hand is paid when the banker wins at once, as `banking.settle` pays "
+        "(negative: the player pays the banker; Pontoon: `-2 * stake`): an expression of type int "
+        "over the `hand` context. Required with `banking.banker_wins_at_once`, refused without it."
+    ),
+    "banking.takes_bank": (
+        "Whether a player's hand takes the bank for the next hand (Pontoon: a pontoon not on a "
+        "split hand): an expression of type bool over the `hand` context, asked of every player "
+        "hand when a played hand ends; the first such player after the banker banks next. "
+        "Optional; left out, the bank changes hands only when sold (`offer_bank`, `accept_bank`) "
+        "or when its banker's time runs out between hands (the play clock)."
+    ),
+    "banking.forfeit_before_bet": (
+        "What a player out of the hand (its time ran out) after its first card and before its bet "
+        "pays the banker: an expression of type int over the `hand` context; less than 0 counts "
+        "as 0. Optional (left out: nothing), but a game with a play clock (`clock:`) must state "
+        "it (GEN-10)."
+    ),
+    "banking.kitty": (
+        "Selects the kitty part (Shoot Pontoon), a mapping; left out, there is no kitty. With it "
+        "the banker puts up a kitty with the move `kitty` (which the spec must then declare, "
+        "with an `amount` field) before the first bet, and `bet`, `split`, `buy` and `twist` may "
+        "each lay a shoot bet against it (an optional `shoot` field). The rules read `kitty`, "
+        "`shoot_total` and `shoot`."
+    ),
+    "banking.kitty.shoot_settle": (
+        "What the kitty pays a hand's shoot bets when the hand is settled against the banker: an "
+        "expression of type int over the `hand` context (`shoot` the hand's shoot bets), "
+        "required with `banking.kitty`. The shoot bets come back with that amount; a negative "
+        "amount goes to the kitty. A bust hand's shoot bets, and all of them when the banker "
+        "wins at once, go to the kitty."
+    ),
+    "banking.violations": (
+        "The mechanic's own verdicts, worded for the players: a mapping of verdict name to its "
+        "verdict. Required when the spec declares a move that can give one: "
+        "`split_pack_short` with the move `split`."
+    ),
+    "banking.violations.*": (
+        "One verdict by its name: `split_pack_short`, a split refused because the pack holds "
+        "fewer than two cards (its hand may still twist); another name is read and never given. "
+        "A mapping of `id`, `source`, `text`, `note`."
+    ),
+    "banking.violations.*.id": (
+        "The verdict's rule id, as a rejection cites it (a string): required."
+    ),
+    "banking.violations.*.source": (
+        "The rulebook ids the verdict rests on (a list), optional; those other than its own id "
+        "are cited with it."
+    ),
+    "banking.violations.*.text": (
+        "The sentence a player reads, in each language of the spec (`{en: ..., tl: ...}`): "
+        "required."
+    ),
+    "banking.violations.*.note": (
+        "A note for the spec's readers (a decision's reasons), optional: never shown to a player."
+    ),
+}
+
 
 def kitty_selected(spec: GameSpec) -> bool:
     """Does the spec select the kitty part (`banking.kitty`)?"""
@@ -54,9 +166,49 @@ def kitty_selected(spec: GameSpec) -> bool:
     return isinstance(raw, dict) and "kitty" in raw
 
 
-def read_config(spec: GameSpec, rules: RuleBook) -> dict[str, Any]:
-    """Every `banking.*` value by its name: sizes as they are, expressions compiled over the
-    `hand` checkpoint (None: left out), `kitty` the kitty part, `violations` by verdict name."""
+@dataclass(frozen=True)
+class BankingConfig:
+    """The `banking` section, compiled: each expression over the `hand` checkpoint (an optional
+    one None when left out), the kitty part (`NoKitty` without it) and the mechanic's own
+    verdicts by name. The sizes (`SIZES`) are checked, not kept: the procedure fixes them."""
+
+    done: SpecExpression
+    bust: SpecExpression
+    settle: SpecExpression
+    reshuffle: SpecExpression
+    rank: SpecExpression | None
+    banker_wins_at_once: SpecExpression | None
+    takes_bank: SpecExpression | None
+    forfeit_before_bet: SpecExpression | None
+    instant: SpecExpression | None  # stated with `banker_wins_at_once`, and only with it
+    kitty: KittyPart
+    violations: Mapping[str, Violation]
+
+    @property
+    def split_pack_short(self) -> Violation:
+        """A split refused: the pack cannot give each of its two hands a card."""
+        return self.violations["split_pack_short"]
+
+    @property
+    def expressions(self) -> dict[str, SpecExpression]:
+        """Every expression stated, by dotted path (`banking.settle`), the kitty part's too."""
+        found = [
+            self.done,
+            self.bust,
+            self.settle,
+            self.reshuffle,
+            self.rank,
+            self.banker_wins_at_once,
+            self.takes_bank,
+            self.forfeit_before_bet,
+            self.instant,
+            *self.kitty.expressions(),
+        ]
+        return {e.path: e for e in found if e is not None}
+
+
+def read_config(spec: GameSpec, rules: RuleBook) -> BankingConfig:
+    """The `banking` section read and compiled; every error at its spot."""
     raw = spec.sections.get("banking")
     located = spec.located
     if not isinstance(raw, dict):
@@ -66,25 +218,59 @@ def read_config(spec: GameSpec, rules: RuleBook) -> dict[str, Any]:
     sizes = [_size_error(located, raw, key, fixed) for key, fixed in SIZES.items()]
     if any(sizes):
         raise SpecErrors([error for error in sizes if error is not None])
-    config: dict[str, Any] = dict(SIZES)
     try:
         _clock_needs(spec, raw)
-        for name, typ in EXPRESSIONS.items():
-            config[name] = _expression(located, rules, raw, ("banking", name), typ)
-        for name, typ in OPTIONAL_EXPRESSIONS.items():
-            config[name] = (
-                _expression(located, rules, raw, ("banking", name), typ) if name in raw else None
-            )
-        for name, typ in AT_ONCE_EXPRESSIONS.items():
-            config[name] = _at_once(located, rules, raw, name, typ, config["banker_wins_at_once"])
-        config["kitty"] = _kitty(spec, rules, raw)
-        wanted = [
-            v for move, names in VIOLATIONS_OF_MOVES.items() if move in spec.moves for v in names
-        ]
-        config["violations"] = _read_violations(located, raw.get("violations"), wanted)
+        return _compiled(spec, rules, raw)
     except SpecError as exc:
         raise SpecErrors([exc]) from None
-    return config
+
+
+def _compiled(spec: GameSpec, rules: RuleBook, raw: dict[str, Any]) -> BankingConfig:
+    """The section's expressions, kitty part and verdicts, read in the order of its keys (the
+    first error found is the one reported)."""
+    read = _Reader(spec.located, rules, raw)
+    done, bust, settle, reshuffle = map(read.required, EXPRESSIONS)
+    rank, wins, takes_bank, forfeit_before_bet = map(read.optional, OPTIONAL_EXPRESSIONS)
+    instant = read.at_once("instant", wins)
+    kitty = _kitty(spec, rules, raw)
+    wanted = [v for move, names in VIOLATIONS_OF_MOVES.items() if move in spec.moves for v in names]
+    violations = _read_violations(spec.located, raw.get("violations"), wanted)
+    return BankingConfig(
+        done=done,
+        bust=bust,
+        settle=settle,
+        reshuffle=reshuffle,
+        rank=rank,
+        banker_wins_at_once=wins,
+        takes_bank=takes_bank,
+        forfeit_before_bet=forfeit_before_bet,
+        instant=instant,
+        kitty=kitty,
+        violations=violations,
+    )
+
+
+@dataclass(frozen=True)
+class _Reader:
+    """Reads the section's expressions, each typed as its table above says."""
+
+    located: Located
+    rules: RuleBook
+    raw: dict[str, Any]
+
+    def required(self, name: str) -> SpecExpression:
+        return _expression(self.located, self.rules, self.raw, ("banking", name), EXPRESSIONS[name])
+
+    def optional(self, name: str) -> SpecExpression | None:
+        """Left out, None: it never holds, nothing is paid."""
+        if name not in self.raw:
+            return None
+        typ = OPTIONAL_EXPRESSIONS[name]
+        return _expression(self.located, self.rules, self.raw, ("banking", name), typ)
+
+    def at_once(self, name: str, wins: SpecExpression | None) -> SpecExpression | None:
+        typ = AT_ONCE_EXPRESSIONS[name]
+        return _at_once(self.located, self.rules, self.raw, name, typ, wins)
 
 
 def _at_once(
@@ -199,4 +385,4 @@ def _violation(located: Located, path: PathKey, name: str, body: Any) -> Violati
     return Violation(body["id"], message, cites, code=str(name))
 
 
-__all__ = ["SECTION_SHAPE", "kitty_selected", "read_config"]
+__all__ = ["KEYS", "SECTION_SHAPE", "BankingConfig", "kitty_selected", "read_config"]

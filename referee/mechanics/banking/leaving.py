@@ -29,7 +29,7 @@ OVER = "over"  # the phase of a table fewer than two seats are left at
 
 
 class Flow(Protocol):
-    """What leaving asks of the banking mechanic: its kitty part and its flow of play."""
+    """What leaving asks of the flow of a hand (`flow.HandFlow`): its kitty part and its steps."""
 
     kitty: KittyPart
 
