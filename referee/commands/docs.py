@@ -1,4 +1,5 @@
-"""Write the rulebook generated from the specs: docs/rules/GAME.md per game and an index.
+"""Write the rulebook generated from the specs: docs/rules/GAME.md per game and an index, and
+docs/rules/mechanics.md, what each mechanic's moves and spec sections are, from its declarations.
 
 Run it after changing a spec and commit the result: `tests/docs/test_rulebook.py` fails while the
 committed rulebook differs from what the specs give.
@@ -12,7 +13,11 @@ from pathlib import Path
 
 from referee.errors import RefereeError
 from referee.plugins.games import DEFAULT_SPECS, load_games
+from referee.plugins.installed import PLUGINS
+from referee.plugins.mechanics_page import mechanics_page
 from referee.rulebook import write
+
+MECHANICS = "mechanics.md"
 
 DEFAULT_OUT = Path("docs") / "rules"  # in the checkout; the links it writes assume docs/rules/
 
@@ -36,6 +41,9 @@ def run(args: argparse.Namespace) -> int:
     try:
         games = load_games(args.specs)
         written = write(games, Path(args.out))
+        page = Path(args.out) / MECHANICS
+        page.write_text(mechanics_page(PLUGINS, games), encoding="utf-8")
+        written.append(page)
     except RefereeError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -20,7 +20,7 @@ from referee.engine import stacked as stacking
 from referee.engine.mechanic import Deal, Judgement, Mechanic
 from referee.i18n.verdicts import unreadable
 from referee.mechanics.banking import leaving, views
-from referee.mechanics.banking.config import SECTION_SHAPE, read_config
+from referee.mechanics.banking.config import KEYS, SECTION_SHAPE, read_config
 from referee.mechanics.banking.contexts import NAMES, checkpoint_scopes
 from referee.mechanics.banking.flow import HandFlow, deck_commitment, shuffle, start_hand
 from referee.mechanics.banking.moves import MOVES, Handler
@@ -38,6 +38,7 @@ class BankingMechanic(Mechanic[BankState]):
     name = "banking"
     section_shapes = {"banking": SECTION_SHAPE}
     moves = MOVES
+    keys = KEYS
 
     def __init__(self, spec: GameSpec) -> None:
         super().__init__(spec)

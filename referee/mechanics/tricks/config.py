@@ -165,6 +165,12 @@ def _count(
 
 # every key of `SECTION_SHAPES`, for a game designer (docs/mechanics.md is generated from it)
 KEYS: dict[str, str] = {
+    "tricks": (
+        "The trick-taking mechanic's section (a mapping): required. The Python deals, moves the "
+        "cards to the trick and the trick to its winner, and counts each deal; the keys below "
+        "say how the deal is dealt, which card wins a trick, who owns each card at the count "
+        "and what it is worth. Which card a seat may play is the spec's rules."
+    ),
     "tricks.packet": (
         "Required: an expression of type int over the `setup` context (`options`, `seats`): "
         "how many cards each seat gets at a time, dealt round the table from the seat after "

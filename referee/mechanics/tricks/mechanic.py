@@ -19,7 +19,7 @@ from referee.engine.mechanic import Deal, Judgement, Mechanic, not_held
 from referee.i18n.verdicts import unreadable
 from referee.mechanics.legal import Candidates, refused
 from referee.mechanics.tricks import dealing, flow, views
-from referee.mechanics.tricks.config import SECTION_SHAPES, read_config
+from referee.mechanics.tricks.config import KEYS, SECTION_SHAPES, read_config
 from referee.mechanics.tricks.contexts import MOVE, Seen, checkpoint_scopes
 from referee.mechanics.tricks.moves import MOVES
 from referee.mechanics.tricks.state import TrickState
@@ -32,6 +32,7 @@ class TricksMechanic(Mechanic[TrickState]):
     name = "tricks"
     section_shapes = SECTION_SHAPES
     moves = MOVES
+    keys = KEYS
 
     def __init__(self, spec: GameSpec) -> None:
         super().__init__(spec)
