@@ -124,7 +124,7 @@ class Mechanic(ABC, Generic[StateT]):
     section_shapes: ClassVar[Mapping[str, Shape]] = {}
     # what each key of those sections means, by its path (`banking.kitty.shoot_settle`; `*`
     # for a key the spec names): every path of `section_shapes`, each told for a game's designer
-    # (docs/mechanics.md is made of them)
+    # (docs/rules/mechanics.md is made of them)
     keys: ClassVar[Mapping[str, str]] = {}
 
     # the moves the mechanic serves, its move table: move type -> its handler, fields, checkpoints

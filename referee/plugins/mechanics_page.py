@@ -1,4 +1,4 @@
-"""docs/mechanics.md, made from the mechanics' own declarations (`referee docs`): for each mechanic
+"""docs/rules/mechanics.md, made from the mechanics' own declarations (`referee docs`): for each mechanic
 installed, what it is (its module's docstring), the shipped games it runs, its move table (the
 fields each handler reads, the checkpoints whose rules judge it) and what each key of its spec
 sections means (`Mechanic.keys`)."""

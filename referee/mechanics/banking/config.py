@@ -48,7 +48,7 @@ SECTION_SHAPE: Mapping[str, Shape] = {
     key: None for key in (*SIZES, *EXPRESSIONS, *OPTIONAL_EXPRESSIONS, *AT_ONCE_EXPRESSIONS)
 } | {"kitty": {key: None for key in KITTY_EXPRESSIONS}, "violations": {ANY: VERDICT}}
 
-# what each key of the section means, for a game designer (docs/mechanics.md is made of it). The
+# what each key of the section means, for a game designer (docs/rules/mechanics.md is made of it). The
 # expressions are read over the `hand` context: the names of `contexts.py` (the hand judged:
 # `cards`, `stake`, `paid`, `twisted`, `split_hand`; the banker's `banker_cards`; the table's
 # `options`, `seat`, `banker`, `phase` ...), without `move`

@@ -1,7 +1,7 @@
 """The `tricks` section of a spec, read and compiled: the teams, the sizes of a deal, and the
 expressions the mechanic computes with (how it deals, who wins a trick, who owns each card at
 the count and what it is worth, what the dealer's discard announces, how many deals a game is).
-`KEYS` says what each key means, for docs/mechanics.md."""
+`KEYS` says what each key means, for docs/rules/mechanics.md."""
 
 from __future__ import annotations
 
@@ -163,7 +163,7 @@ def _count(
     return value
 
 
-# every key of `SECTION_SHAPES`, for a game designer (docs/mechanics.md is generated from it)
+# every key of `SECTION_SHAPES`, for a game designer (docs/rules/mechanics.md is generated from it)
 KEYS: dict[str, str] = {
     "tricks": (
         "The trick-taking mechanic's section (a mapping): required. The Python deals, moves the "
