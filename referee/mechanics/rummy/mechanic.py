@@ -12,13 +12,14 @@ from typing import Any
 
 from referee.cards import Card
 from referee.engine import chance
-from referee.engine.mechanic import Condition, Deadline, Deal, Judgement, Mechanic, Move
+from referee.engine.mechanic import Condition, Deadline, Deal, Judgement, Mechanic
 from referee.errors import SpecError, SpecErrors
 from referee.i18n.verdicts import unreadable
 from referee.mechanics.rummy import claims, leaving, legal, match, views
 from referee.mechanics.rummy.config import RummyConfig
 from referee.mechanics.rummy.contexts import COMMON, checkpoint_scopes
 from referee.mechanics.rummy.melds import MeldReader
+from referee.mechanics.rummy.moves import MOVES
 from referee.mechanics.rummy.reading import VERDICTS, read_config
 from referee.mechanics.rummy.search import SearchExhausted, TakeSearch
 from referee.mechanics.rummy.state import TURNED, RummyState
@@ -46,20 +47,7 @@ REPLAYED_MELD: Env = {
 
 class RummyMechanic(Mechanic[RummyState]):
     name = "rummy"
-    # the move table: each move's handler (a `Turn`'s), the fields it reads; `pass` answers a
-    # claim window and is served there (`_answer_window`), by no turn
-    moves = {
-        "draw": Move(Turn.do_draw),
-        "take_discard": Move(Turn.do_take_discard),
-        "meld": Move(Turn.do_meld, frozenset({"cards"})),
-        "layoff": Move(Turn.do_layoff, frozenset({"meld", "cards", "at"})),
-        "discard": Move(Turn.do_discard, frozenset({"card"})),
-        "go_out": Move(Turn.do_go_out, frozenset({"steals", "melds", "layoffs"})),
-        "swap_joker": Move(Turn.do_swap_joker, frozenset({"meld", "card", "new_meld"})),
-        "pass": Move(None),
-        "reenter": Move(Turn.do_reenter),
-        "decline": Move(Turn.do_decline),
-    }
+    moves = MOVES
     section_shapes = {
         "rummy": {
             "hand_size": None,
