@@ -16,11 +16,10 @@ from referee.engine.mechanic import Condition, Deadline, Deal, Judgement, Mechan
 from referee.errors import SpecError, SpecErrors
 from referee.i18n.verdicts import unreadable
 from referee.mechanics.rummy import claims, leaving, legal, match, views
-from referee.mechanics.rummy.config import RummyConfig
+from referee.mechanics.rummy.config import SECTION_SHAPES, RummyConfig, read_config
 from referee.mechanics.rummy.contexts import COMMON, checkpoint_scopes
 from referee.mechanics.rummy.melds import MeldReader
 from referee.mechanics.rummy.moves import MOVES
-from referee.mechanics.rummy.reading import VERDICTS, read_config
 from referee.mechanics.rummy.search import SearchExhausted, TakeSearch
 from referee.mechanics.rummy.state import TURNED, RummyState
 from referee.mechanics.rummy.turn import Turn
@@ -28,7 +27,6 @@ from referee.model import JSON, Sentence, Violation
 from referee.spec.expr import BOOL
 from referee.spec.rules import RuleBook, SpecExpression
 from referee.spec.schema import GameSpec
-from referee.spec.sections import ANY, VERDICT
 
 Env = dict[str, Any]
 
@@ -48,28 +46,7 @@ REPLAYED_MELD: Env = {
 class RummyMechanic(Mechanic[RummyState]):
     name = "rummy"
     moves = MOVES
-    section_shapes = {
-        "rummy": {
-            "hand_size": None,
-            "packets": None,
-            "steal_bonus": None,
-            # the optional parts, each selected by its key (see config.py)
-            "turned_card": None,
-            "claims": {"option": None, "window": None, "deadline": None, "priority": None},
-            "match": {
-                "blow_at": None,
-                "stake": None,
-                "drop_percent": None,
-                "reentry_doubling": None,
-                "reentry_score": None,
-            },
-            "violations": {name: VERDICT for name in VERDICTS},
-        },
-        "meld_kinds": {
-            ANY: {"source": None, "shape": None, "misfit": VERDICT, "wild": None, "extend": None}
-        },
-        "scoring": {"hand_points": None, "source": None},
-    }
+    section_shapes = SECTION_SHAPES
 
     def __init__(self, spec: GameSpec) -> None:
         super().__init__(spec)
