@@ -12,7 +12,7 @@ more when it is recorded; a `pass` is judged at its own checkpoint only.
 
 Not listed, as they judge no proposal but what an accepted one sets off: the `reenter` rules a
 hand's end asks of each blown seat (`match.end_hand`), and the moves the take search tries when
-the seat next in turn has nothing to draw (`RummyMechanic._void_if_stuck`); each is judged as
+the seat next in turn has nothing to draw (`search.void_if_stuck`); each is judged as
 its own move, with the checkpoints its row lists.
 """
 
@@ -25,7 +25,7 @@ from referee.mechanics.rummy.turn import Turn
 # every meld kind's checkpoint (`meld_kinds.*`, named by the spec's kinds)
 MELD_KINDS = "meld_kinds.*"
 
-# `pass` answers a claim window and is served there (`RummyMechanic._answer_window`), by no turn
+# `pass` answers a claim window and is served there (`claims.answer`), by no turn
 MOVES: dict[str, Move] = {
     "draw": Move(Turn.do_draw, judged=("draw",)),
     "take_discard": Move(Turn.do_take_discard, judged=("take_discard", TAKE, MELD_KINDS)),
