@@ -17,6 +17,7 @@ from referee.engine.mechanic import Judgement
 from referee.mechanics.rummy.priority import winning_claim
 from referee.mechanics.rummy.state import RummyState
 from referee.mechanics.rummy.table import RummyTable
+from referee.mechanics.rummy.turn import Turn, unique
 from referee.mechanics.rummy.window import Window
 from referee.model import Event
 
@@ -36,6 +37,25 @@ def eligible(state: RummyState) -> list[int]:
     """Who may answer the open window: every seat playing but the discarder."""
     assert state.window is not None
     return [s for s in state.in_hand if s != state.window.discarder]
+
+
+def answer(
+    mechanic: RummyTable,
+    work: RummyState,
+    seat: int,
+    move_type: str,
+    move: dict[str, Any],
+    mend: bool = False,
+) -> Judgement[RummyState]:
+    """A claim (or a pass) while the window is open: judged as if applied now (`mend`: a
+    rejection offers its fixes), and recorded, pending, if valid."""
+    turn = Turn(mechanic, work, seat, move_type, move)
+    turn.check_rules(at="before")
+    if not turn.violations and move_type != "pass":
+        turn.violations += mechanic.apply(work.clone(), seat, move_type, move, mend).violations
+    if turn.violations:
+        return Judgement(unique(turn.violations))
+    return record(mechanic, work, seat, move_type, move)
 
 
 def record(

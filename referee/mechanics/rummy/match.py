@@ -14,8 +14,9 @@ from typing import Any
 
 from referee.cards import Card, codes
 from referee.engine import chance
-from referee.mechanics.rummy.config import MatchRules, RummyConfig
+from referee.mechanics.rummy.config import RummyConfig
 from referee.mechanics.rummy.deal import Dealt, deal_from_seed, deal_stacked
+from referee.mechanics.rummy.parts import MatchRules
 from referee.mechanics.rummy.state import TURNED, RummyState
 from referee.model import Event
 

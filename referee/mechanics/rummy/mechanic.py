@@ -12,22 +12,20 @@ from typing import Any
 
 from referee.cards import Card
 from referee.engine import chance
-from referee.engine.mechanic import Condition, Deadline, Deal, Judgement, Mechanic, Move
+from referee.engine.mechanic import Condition, Deadline, Deal, Judgement, Mechanic
 from referee.errors import SpecError, SpecErrors
 from referee.i18n.verdicts import unreadable
-from referee.mechanics.rummy import claims, leaving, legal, match, views
-from referee.mechanics.rummy.config import RummyConfig
+from referee.mechanics.rummy import claims, leaving, legal, match, search, views
+from referee.mechanics.rummy.config import SECTION_SHAPES, RummyConfig, read_config
 from referee.mechanics.rummy.contexts import COMMON, checkpoint_scopes
 from referee.mechanics.rummy.melds import MeldReader
-from referee.mechanics.rummy.reading import VERDICTS, read_config
-from referee.mechanics.rummy.search import SearchExhausted, TakeSearch
+from referee.mechanics.rummy.moves import MOVES
 from referee.mechanics.rummy.state import TURNED, RummyState
-from referee.mechanics.rummy.turn import Turn
+from referee.mechanics.rummy.turn import Turn, unique
 from referee.model import JSON, Sentence, Violation
 from referee.spec.expr import BOOL
 from referee.spec.rules import RuleBook, SpecExpression
 from referee.spec.schema import GameSpec
-from referee.spec.sections import ANY, VERDICT
 
 Env = dict[str, Any]
 
@@ -46,42 +44,8 @@ REPLAYED_MELD: Env = {
 
 class RummyMechanic(Mechanic[RummyState]):
     name = "rummy"
-    # the move table: each move's handler (a `Turn`'s), the fields it reads; `pass` answers a
-    # claim window and is served there (`_answer_window`), by no turn
-    moves = {
-        "draw": Move(Turn.do_draw),
-        "take_discard": Move(Turn.do_take_discard),
-        "meld": Move(Turn.do_meld, frozenset({"cards"})),
-        "layoff": Move(Turn.do_layoff, frozenset({"meld", "cards", "at"})),
-        "discard": Move(Turn.do_discard, frozenset({"card"})),
-        "go_out": Move(Turn.do_go_out, frozenset({"steals", "melds", "layoffs"})),
-        "swap_joker": Move(Turn.do_swap_joker, frozenset({"meld", "card", "new_meld"})),
-        "pass": Move(None),
-        "reenter": Move(Turn.do_reenter),
-        "decline": Move(Turn.do_decline),
-    }
-    section_shapes = {
-        "rummy": {
-            "hand_size": None,
-            "packets": None,
-            "steal_bonus": None,
-            # the optional parts, each selected by its key (see config.py)
-            "turned_card": None,
-            "claims": {"option": None, "window": None, "deadline": None, "priority": None},
-            "match": {
-                "blow_at": None,
-                "stake": None,
-                "drop_percent": None,
-                "reentry_doubling": None,
-                "reentry_score": None,
-            },
-            "violations": {name: VERDICT for name in VERDICTS},
-        },
-        "meld_kinds": {
-            ANY: {"source": None, "shape": None, "misfit": VERDICT, "wild": None, "extend": None}
-        },
-        "scoring": {"hand_points": None, "source": None},
-    }
+    moves = MOVES
+    section_shapes = SECTION_SHAPES
 
     def __init__(self, spec: GameSpec) -> None:
         super().__init__(spec)
@@ -222,7 +186,7 @@ class RummyMechanic(Mechanic[RummyState]):
         work = state.clone()
         if work.window is not None and move_type in (*claims.CLAIMS, "pass"):
             return self._void_if_stuck(
-                self._answer_window(work, seat, move_type, dict(move), mend=True)
+                claims.answer(self, work, seat, move_type, dict(move), mend=True)
             )
         outcome = self.apply(work, seat, move_type, dict(move), mend=True)
         if (
@@ -250,7 +214,7 @@ class RummyMechanic(Mechanic[RummyState]):
         if not turn.violations:
             turn.check_rules(at="after")
         if turn.violations:
-            return Judgement(_unique(turn.violations))
+            return Judgement(unique(turn.violations))
         work.hand_ended = playing_hand and work.went_out is not None  # this move went out
         if work.hand_ended:
             turn.events += match.end_hand(work, self.config, self.may_reenter, self.pack)
@@ -265,7 +229,7 @@ class RummyMechanic(Mechanic[RummyState]):
             return False
         work = state.clone()
         if work.window is not None and move_type in (*claims.CLAIMS, "pass"):
-            return self._answer_window(work, seat, move_type, dict(move)).accepted
+            return claims.answer(self, work, seat, move_type, dict(move)).accepted
         return self.apply(work, seat, move_type, dict(move)).accepted
 
     def legal(self, state: RummyState, seat: int) -> dict[str, JSON]:
@@ -275,18 +239,6 @@ class RummyMechanic(Mechanic[RummyState]):
         """What the rules of `move_type` read of the table and `seat`, before any move is made."""
         return Turn(self, state, seat, move_type, {"present": []}).env()
 
-    def _answer_window(
-        self, work: RummyState, seat: int, move_type: str, move: dict[str, Any], mend: bool = False
-    ) -> Judgement[RummyState]:
-        """A claim is judged as if applied now, and recorded (pending) if valid."""
-        turn = Turn(self, work, seat, move_type, move)
-        turn.check_rules(at="before")
-        if not turn.violations and move_type != "pass":
-            turn.violations += self.apply(work.clone(), seat, move_type, move, mend).violations
-        if turn.violations:
-            return Judgement(_unique(turn.violations))
-        return claims.record(self, work, seat, move_type, move)
-
     def expire(self, state: RummyState) -> Judgement[RummyState] | None:
         """The open claim window's deadline passed: close it."""
         if state.window is None:
@@ -294,28 +246,8 @@ class RummyMechanic(Mechanic[RummyState]):
         return self._void_if_stuck(claims.close(self, state.clone()))
 
     def _void_if_stuck(self, outcome: Judgement[RummyState]) -> Judgement[RummyState]:
-        """After an accepted move, a seat in turn that must take a card where there is none to
-        draw, and cannot use the top discard either, ends the hand void: a hand never waits
-        forever."""
-        state: RummyState | None = outcome.state
-        if (
-            state is None
-            or state.hand_over
-            or state.window is not None
-            or state.phase != "take"
-            or state.to_act is None
-            or state.stock
-            or len(state.discard) >= 2
-        ):
-            return outcome
-        try:
-            if TakeSearch(self, state, state.to_act).legal_take() is not None:
-                return outcome
-        except SearchExhausted:  # it could not tell: the hand goes on, the seat may still move
-            return outcome
-        state.hand_ended = True
-        outcome.events += match.void_hand(state, self.config, self.pack)
-        return outcome
+        """A hand never waits forever: after an accepted move, see `search.void_if_stuck`."""
+        return search.void_if_stuck(self, outcome)
 
     def deadline(self, state: RummyState) -> Deadline | None:
         """An open claim window expires after the milliseconds of the option `rummy.claims`
@@ -342,14 +274,3 @@ class RummyMechanic(Mechanic[RummyState]):
 def sat_out(state: RummyState, seat: int) -> bool:
     """The seat is out of the hand being played: it makes no move of it."""
     return 0 <= seat < state.seats and state.out_of_hand[seat] and not state.hand_over
-
-
-def _unique(violations: list[Violation]) -> list[Violation]:
-    seen: set[tuple[str, str, tuple[str, ...]]] = set()
-    result = []
-    for v in violations:
-        key = (v.rule, v.message, v.cards)
-        if key not in seen:
-            seen.add(key)
-            result.append(v)
-    return result

@@ -1,4 +1,5 @@
-"""Reading a spec's rummy sections (`rummy`, `meld_kinds`, `scoring`) into a `RummyConfig`.
+"""Reading the parts of a spec's rummy sections (`rummy`, `meld_kinds`, `scoring`) that
+`config.read_config` puts together into a `RummyConfig`.
 
 Each error is located at the spec's key. The optional parts are read only where the spec selects
 them: `rummy.match`, `rummy.turned_card`, `rummy.claims`.
@@ -10,8 +11,8 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from referee.errors import SpecError
-from referee.mechanics.rummy.config import ClaimRules, MatchRules, RummyConfig
 from referee.mechanics.rummy.melds import MeldKind
+from referee.mechanics.rummy.parts import ClaimRules, MatchRules
 from referee.mechanics.rummy.priority import ORDERS
 from referee.model import Violation
 from referee.spec.expr import BOOL, INT, ListType, Scope, parse
@@ -37,7 +38,7 @@ REENTRY = "reentry"
 MATCH_MOVES = ("reenter", "decline")
 
 
-class _Reader:
+class Reader:
     def __init__(self, spec: GameSpec) -> None:
         self.spec = spec
         self.located = spec.located
@@ -59,45 +60,7 @@ class _Reader:
         return value
 
 
-def read_config(spec: GameSpec, rules: RuleBook) -> RummyConfig:
-    reader = _Reader(spec)
-    rummy = reader.section("rummy")
-    hand_size = rummy.get("hand_size")
-    if not isinstance(hand_size, int) or hand_size < 1:
-        raise reader.error(("rummy", "hand_size"), "`hand_size` must be a positive integer")
-    packet_option, packets = _read_packets(reader, rummy.get("packets"))
-    scoring = reader.section("scoring")
-    bonus = _checkpoint_expression(
-        reader, rules, "scoring", ("rummy", "steal_bonus"), rummy.get("steal_bonus", 0)
-    )
-    points = _checkpoint_expression(
-        reader, rules, "scoring", ("scoring", "hand_points"), scoring.get("hand_points")
-    )
-    match, reentry = _read_match(reader, rummy.get("match"))
-    turned_card = rummy.get("turned_card", False)
-    if not isinstance(turned_card, bool):
-        raise reader.error(("rummy", "turned_card"), "`turned_card` is `true` or `false`")
-    return RummyConfig(
-        hand_size=hand_size,
-        packet_option=packet_option,
-        packets=packets,
-        bonus=bonus,
-        match=match,
-        turned_card=turned_card,
-        claims=_read_claims(reader, rummy.get("claims")),
-        kinds=_read_kinds(reader, rules),
-        violations=_read_violations(reader, rummy.get("violations")),
-        joker_test=_joker_test(reader, rules),
-        points=points,
-        shapes={
-            str(name): reader.expression(("meld_kinds", name, "shape"), body["shape"])
-            for name, body in reader.section("meld_kinds").items()
-        },
-        expressions={e.path: e for e in (bonus, points, reentry) if e is not None},
-    )
-
-
-def _joker_test(reader: _Reader, rules: RuleBook) -> Callable[[Mapping[str, Any]], bool]:
+def joker_test(reader: Reader, rules: RuleBook) -> Callable[[Mapping[str, Any]], bool]:
     """The spec's `is_joker(c)`; a spec defining none plays without jokers."""
     if not any(d.name == "is_joker" for d in reader.spec.definitions):
         return lambda env: False
@@ -107,8 +70,8 @@ def _joker_test(reader: _Reader, rules: RuleBook) -> Callable[[Mapping[str, Any]
     return test
 
 
-def _checkpoint_expression(
-    reader: _Reader, rules: RuleBook, checkpoint: str, path: PathKey, value: Any
+def checkpoint_expression(
+    reader: Reader, rules: RuleBook, checkpoint: str, path: PathKey, value: Any
 ) -> SpecExpression:
     """An int expression of the spec over a checkpoint's context (`scoring.hand_points`)."""
     text, where = reader.expression(path, value)
@@ -116,7 +79,7 @@ def _checkpoint_expression(
     return SpecExpression(".".join(map(str, path)), checkpoint, typed, typed.compile())
 
 
-def _read_claims(reader: _Reader, raw: Any) -> ClaimRules:
+def read_claims(reader: Reader, raw: Any) -> ClaimRules:
     """Claim windows, where the spec selects them: the option and its value that open one on
     each discard, the option holding its deadline, and which claim wins (`priority`)."""
     if raw is None:
@@ -139,7 +102,7 @@ def _read_claims(reader: _Reader, raw: Any) -> ClaimRules:
     )
 
 
-def _read_priority(reader: _Reader, path: PathKey, raw: Any) -> tuple[str, ...]:
+def _read_priority(reader: Reader, path: PathKey, raw: Any) -> tuple[str, ...]:
     known = ", ".join(f"`{n}`" for n in ORDERS)
     if not isinstance(raw, list) or not raw:
         raise reader.error(
@@ -153,7 +116,7 @@ def _read_priority(reader: _Reader, path: PathKey, raw: Any) -> tuple[str, ...]:
     return tuple(map(str, raw))
 
 
-def _read_match(reader: _Reader, raw: Any) -> tuple[MatchRules | None, SpecExpression | None]:
+def read_match(reader: Reader, raw: Any) -> tuple[MatchRules | None, SpecExpression | None]:
     """The elimination match, where the spec selects it; without it one hand is the game, and
     the moves between hands are none of the spec's."""
     path: PathKey = ("rummy", "match")
@@ -180,7 +143,7 @@ def _read_match(reader: _Reader, raw: Any) -> tuple[MatchRules | None, SpecExpre
     return rules, reentry
 
 
-def _reentry_expression(reader: _Reader, value: Any) -> SpecExpression | None:
+def _reentry_expression(reader: Reader, value: Any) -> SpecExpression | None:
     """`rummy.match.reentry_score`, the score a blown player comes back at, over `options` and
     `still_in` (the scores of the players still in, in seat order): needed with a `reenter`
     move, and only then."""
@@ -209,7 +172,7 @@ def _reentry_score(expression: SpecExpression) -> Callable[[Mapping[str, Any], l
     return reentry_score
 
 
-def _read_packets(reader: _Reader, raw: Any) -> tuple[str | None, dict[str, int]]:
+def read_packets(reader: Reader, raw: Any) -> tuple[str | None, dict[str, int]]:
     if raw is None:
         return None, {}
     if not isinstance(raw, dict) or "option" not in raw:
@@ -226,7 +189,7 @@ def _read_packets(reader: _Reader, raw: Any) -> tuple[str | None, dict[str, int]
     return option.name, sizes
 
 
-def _read_kinds(reader: _Reader, rules: RuleBook) -> list[MeldKind]:
+def read_kinds(reader: Reader, rules: RuleBook) -> list[MeldKind]:
     kinds = reader.section("meld_kinds")
     result = []
     for name, body in kinds.items():
@@ -254,7 +217,7 @@ def _read_kinds(reader: _Reader, rules: RuleBook) -> list[MeldKind]:
     return result
 
 
-def _read_violations(reader: _Reader, raw: Any) -> dict[str, Violation]:
+def read_violations(reader: Reader, raw: Any) -> dict[str, Violation]:
     """The mechanic's own verdicts, each with the id, sources and text the spec gives it."""
     path: PathKey = ("rummy", "violations")
     needed = [name for name, moves in VERDICTS.items() if set(moves) & set(reader.spec.moves)]
@@ -271,7 +234,7 @@ def _read_violations(reader: _Reader, raw: Any) -> dict[str, Violation]:
     return result
 
 
-def _violation(reader: _Reader, path: PathKey, body: Any) -> Violation:
+def _violation(reader: Reader, path: PathKey, body: Any) -> Violation:
     if not isinstance(body, dict) or not isinstance(body.get("id"), str):
         raise reader.error(path, "expected `{id: ..., source: [...], text: ...}`")
     text = body.get("text", "")
@@ -279,6 +242,3 @@ def _violation(reader: _Reader, path: PathKey, body: Any) -> Violation:
     sources = body.get("source") or []
     cites = tuple(str(s) for s in sources if RULEBOOK_ID.match(str(s)) and s != body["id"])
     return Violation(body["id"], message, cites)
-
-
-__all__ = ["REENTRY", "read_config"]

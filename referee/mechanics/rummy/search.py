@@ -19,6 +19,7 @@ What is searched, with the top discard and the seat's cards:
 - going out: the whole hand and the discard laid out in such melds and lay-offs, at most one card
   left as the final discard, after stealing any table joker a held card can replace.
 The search stops at a budget of meld readings; past it, it reports that it could not tell.
+After each accepted move `void_if_stuck` asks it about the seat next in turn.
 """
 
 from __future__ import annotations
@@ -29,7 +30,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from referee.cards import Card, PackKind, codes, remove_cards
+from referee.engine.mechanic import Judgement
 from referee.engine.moves import parse_move
+from referee.mechanics.rummy import match
 from referee.mechanics.rummy.state import Meld, RummyState
 from referee.mechanics.rummy.table import RummyTable
 from referee.mechanics.rummy.turn import Turn
@@ -293,6 +296,31 @@ class TakeSearch:
 
     def _turn(self, move_type: str) -> Turn:
         return Turn(self.mechanic, self.state.clone(), self.seat, move_type, {"present": []})
+
+
+def void_if_stuck(mechanic: RummyTable, outcome: Judgement[RummyState]) -> Judgement[RummyState]:
+    """After an accepted move, a seat in turn that must take a card where there is none to
+    draw, and cannot use the top discard either, ends the hand void: a hand never waits
+    forever."""
+    state: RummyState | None = outcome.state
+    if (
+        state is None
+        or state.hand_over
+        or state.window is not None
+        or state.phase != "take"
+        or state.to_act is None
+        or state.stock
+        or len(state.discard) >= 2
+    ):
+        return outcome
+    try:
+        if TakeSearch(mechanic, state, state.to_act).legal_take() is not None:
+            return outcome
+    except SearchExhausted:  # it could not tell: the hand goes on, the seat may still move
+        return outcome
+    state.hand_ended = True
+    outcome.events += match.void_hand(state, mechanic.config, mechanic.pack)
+    return outcome
 
 
 def _less(cards: list[Card], laid: list[Card]) -> list[Card]:

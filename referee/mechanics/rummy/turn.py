@@ -359,3 +359,15 @@ class Turn:
         s.discard, s.discarders = s.discard[-1:], s.discarders[-1:]
         self.events.append(Event("stock_rebuilt", {"stock_size": len(s.stock)}))
         return True
+
+
+def unique(violations: list[Violation]) -> list[Violation]:
+    """Each violation once: two parts of one move may break the same rule alike."""
+    seen: set[tuple[str, str, tuple[str, ...]]] = set()
+    result = []
+    for v in violations:
+        key = (v.rule, v.message, v.cards)
+        if key not in seen:
+            seen.add(key)
+            result.append(v)
+    return result
