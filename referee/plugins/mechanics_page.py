@@ -70,6 +70,10 @@ def _mechanic_section(mechanic: type[Mechanic[Any]], games: Mapping[str, Game]) 
         "|---|---|---|",
         *(_move_row(name, mechanic) for name in mechanic.moves),
         "",
+        "A checkpoint `section.*` is each one the spec names there (each meld kind of "
+        "`meld_kinds`, say); a spec's move may declare more fields than its handler reads, "
+        "optional ones, and rules at the move's checkpoint read them.",
+        "",
         "### Section keys",
         "",
         "| key | what it means |",

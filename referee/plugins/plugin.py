@@ -1,5 +1,5 @@
 """What a mechanic declares to the referee's tools, so that they iterate over mechanics instead
-of naming them: the spec registry finds its class, `referee transcript` its adapter (whose bot
+of naming them: the games' loader (`games`) finds its class, `referee transcript` its adapter (whose bot
 `referee play`, `make bench` and the tests drive too), the scenario loader and checker its
 `check` keys."""
 

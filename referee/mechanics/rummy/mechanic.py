@@ -16,7 +16,7 @@ from referee.engine.mechanic import Condition, Deadline, Deal, Judgement, Mechan
 from referee.errors import SpecError, SpecErrors
 from referee.i18n.verdicts import unreadable
 from referee.mechanics.rummy import claims, leaving, legal, match, search, views
-from referee.mechanics.rummy.config import SECTION_SHAPES, RummyConfig, read_config
+from referee.mechanics.rummy.config import KEYS, SECTION_SHAPES, RummyConfig, read_config
 from referee.mechanics.rummy.contexts import COMMON, checkpoint_scopes
 from referee.mechanics.rummy.melds import MeldReader
 from referee.mechanics.rummy.moves import MOVES
@@ -46,6 +46,7 @@ class RummyMechanic(Mechanic[RummyState]):
     name = "rummy"
     moves = MOVES
     section_shapes = SECTION_SHAPES
+    keys = KEYS
 
     def __init__(self, spec: GameSpec) -> None:
         super().__init__(spec)

@@ -1,6 +1,6 @@
-"""The rummy mechanic's declarations say what its code does.
+"""The rummy mechanic's move table says what its code does (that its `KEYS` say every key of its
+sections: tests/spec/test_mechanic_declarations.py).
 
-- `config.KEYS` says what every key of `config.SECTION_SHAPES` means, and no other key.
 - `moves.MOVES`: each move's `judged` lists exactly the checkpoints whose rules are judged while a
   turn of that move runs. Every rule book call is traced to the `Turn` it is made for (the
   nearest one on the call stack) while the conformance scenarios of Pontinho and Taradinho run.
@@ -12,37 +12,20 @@ from __future__ import annotations
 
 import inspect
 from collections import defaultdict
-from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from referee.mechanics.rummy.config import KEYS, SECTION_SHAPES
+from referee.engine.game import Game
 from referee.mechanics.rummy.moves import MELD_KINDS, MOVES
 from referee.mechanics.rummy.turn import Turn
 from referee.scenario.runner import run_file, scenario_files
 from referee.scenario.target import InProcessTarget
-from referee.spec.registry import Game
 from referee.spec.rules import RuleBook
-from referee.spec.sections import Shape
 
 CONFORMANCE = Path(__file__).parents[2] / "conformance"
 GAMES = ("pontinho", "taradinho")
-
-
-def key_paths(shape: Mapping[str, Shape], prefix: str = "") -> Iterator[str]:
-    """Every key of a section shape, dotted (`rummy.match.blow_at`, `meld_kinds.*.shape`)."""
-    for key, inner in shape.items():
-        path = f"{prefix}{key}"
-        yield path
-        if isinstance(inner, Mapping):
-            yield from key_paths(inner, f"{path}.")
-
-
-def test_keys_say_what_every_key_of_the_sections_means() -> None:
-    assert list(KEYS) == list(key_paths(SECTION_SHAPES))
-    assert all(text.strip() for text in KEYS.values())
 
 
 def as_rows_say(checkpoints: set[str], kinds: set[str]) -> set[str]:
