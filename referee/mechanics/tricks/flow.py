@@ -9,9 +9,9 @@ from typing import Any
 from referee.cards import Card, codes
 from referee.engine import chance
 from referee.errors import RefereeError
-from referee.mechanics.tricks import dealing
+from referee.mechanics.tricks import deal
 from referee.mechanics.tricks.config import TricksConfig
-from referee.mechanics.tricks.dealing import Dealing
+from referee.mechanics.tricks.deal import Dealing
 from referee.mechanics.tricks.state import Trick, TrickState
 from referee.model import Event
 
@@ -149,7 +149,7 @@ def _revealed(s: TrickState, points: list[int], deal_winner: int | None) -> dict
         "hands": {str(seat): codes(hand) for seat, hand in enumerate(s.hands)},
         "hand_sizes": {str(seat): len(hand) for seat, hand in enumerate(s.hands)},
         "deck": codes(s.deck),
-        "commitment": dealing.commitment(s),
+        "commitment": deal.commitment(s),
         "salt": chance.hand_salt(s.salt, s.deal_number),
         "keys": dict(s.keys),
     }
@@ -159,15 +159,15 @@ def _next_deal(table: Dealing, s: TrickState, events: list[Event]) -> None:
     """The deal passes on to the next seat."""
     s.dealer = (s.dealer + 1) % s.seats
     s.deal_number += 1
-    hands, deck = dealing.dealt(table, s)
-    dealing.start_deal(table.config, s, hands, deck)
+    hands, deck = deal.dealt(table, s)
+    deal.start_deal(table.config, s, hands, deck)
     events.append(
         Event(
             "hand_dealt",
             {
                 "hand_number": s.deal_number,
                 "dealer": s.dealer,
-                "commitment": dealing.commitment(s),
+                "commitment": deal.commitment(s),
             },
         )
     )

@@ -1,6 +1,6 @@
 """The trick-taking mechanic: deal, an optional discard by the dealer, tricks, the count.
 
-The Python moves cards: dealing in packets (`dealing`), the dealer's discard and cards to the
+The Python moves cards: dealing in packets (`deal`), the dealer's discard and cards to the
 trick (`moves`), the trick to its winner, the deal's count, the next deal (`flow`); this class is
 the engine's contract over them. Which card may be played (following, trumping) is the spec's
 rules; which card wins a trick (`tricks.winner`), who owns each card at the count
@@ -18,7 +18,8 @@ from referee.cards import PackKind, codes
 from referee.engine.mechanic import Deal, Judgement, Mechanic, not_held
 from referee.i18n.verdicts import unreadable
 from referee.mechanics.legal import Candidates, refused
-from referee.mechanics.tricks import dealing, flow, views
+from referee.mechanics.tricks import deal as dealing
+from referee.mechanics.tricks import flow, views
 from referee.mechanics.tricks.config import KEYS, SECTION_SHAPES, read_config
 from referee.mechanics.tricks.contexts import MOVE, Seen, checkpoint_scopes
 from referee.mechanics.tricks.moves import MOVES

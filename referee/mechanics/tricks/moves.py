@@ -14,7 +14,7 @@ from typing import Any
 from referee.cards import codes, remove_cards
 from referee.engine.mechanic import Move
 from referee.mechanics.tricks import flow
-from referee.mechanics.tricks.dealing import Dealing
+from referee.mechanics.tricks.deal import Dealing
 from referee.mechanics.tricks.state import TrickState
 from referee.model import JSON, Event
 
