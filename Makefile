@@ -96,8 +96,8 @@ soak: $(STAMP) $(API) ## the liveness checks at 20 times their size, the long pr
 	  tests/mechanics/rummy/test_stateful.py tests/engine/test_fair_deal_rederived.py \
 	  tests/expr/test_agreement.py tests/spec/test_agreement.py
 
-cluster: $(STAMP) $(API) ## several referees on one PostgreSQL at the issue's sizes: races, kill -9, restarts (2 min)
-	CLUSTER_SCALE=1 $(BIN)/python -m pytest -s -q -n 2 tests/cluster
+cluster: $(STAMP) $(API) ## several referees on one PostgreSQL at the issue's sizes: races, kill -9, restarts, make bench-cluster's code (2 min)
+	CLUSTER_SCALE=1 $(BIN)/python -m pytest -s -q -n 2 tests/cluster tests/bench_cluster
 
 # scale 7: the smallest at which the kill -9 attack plays 1,000 acknowledged moves; the fuzz and
 # the redaction property run 5 and 3 times their make test size beside the attacks
