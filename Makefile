@@ -17,6 +17,9 @@ DB     ?= var/referee.db
 # a test mode; `make run STACKED=` deals every table fair, as a live referee should
 STACKED ?= --allow-stacked
 PYTEST_ARGS ?=
+# bytecode caches kept even where PYTHONDONTWRITEBYTECODE is set: each pytest worker, and each of
+# the referee processes the tests start, would compile the referee again (0.3 s of CPU a start)
+PYTEST := PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest
 FUZZ_SCALE  ?= 20  # make fuzz: examples per property, times those of the make test pass
 
 .DEFAULT_GOAL := help
@@ -64,10 +67,10 @@ ts-test: $(STAMP) $(API) $(TS_DEPS) ## the TypeScript client: build it and run i
 	cd $(TS) && npm test --silent
 
 test: lint ts-test chromium ## lint, the TypeScript client's tests, then the whole test suite, one worker a core
-	$(BIN)/python -m pytest -n auto $(PYTEST_ARGS) || [ $$? -eq 5 ]
+	$(PYTEST) -n auto $(PYTEST_ARGS) || [ $$? -eq 5 ]
 
 test-fast: lint chromium ## the whole test suite but the long runs (`@pytest.mark.slow`), one worker a core
-	$(BIN)/python -m pytest -n auto -m "not slow" $(PYTEST_ARGS) || [ $$? -eq 5 ]
+	$(PYTEST) -n auto -m "not slow" $(PYTEST_ARGS) || [ $$? -eq 5 ]
 
 wheel: $(STAMP) ## build dist/referee-*.whl: gRPC code and specs inside, `pip install` it anywhere
 	$(BIN)/python -m pip wheel --quiet --no-deps --wheel-dir dist .
@@ -94,8 +97,8 @@ soak: $(STAMP) $(API) ## the liveness checks at 20 times their size, the long pr
 	  tests/mechanics/rummy/test_stateful.py tests/engine/test_fair_deal_rederived.py \
 	  tests/expr/test_agreement.py tests/spec/test_agreement.py
 
-cluster: $(STAMP) $(API) ## several referees on one PostgreSQL at the issue's sizes: races, kill -9, restarts (2 min)
-	CLUSTER_SCALE=1 $(BIN)/python -m pytest -s -q -n 2 tests/cluster
+cluster: $(STAMP) $(API) ## several referees on one PostgreSQL at the issue's sizes: races, kill -9, restarts, make bench-cluster's code (2 min)
+	CLUSTER_SCALE=1 $(BIN)/python -m pytest -s -q -n 2 tests/cluster tests/bench_cluster
 
 # scale 7: the smallest at which the kill -9 attack plays 1,000 acknowledged moves; the fuzz and
 # the redaction property run 5 and 3 times their make test size beside the attacks

@@ -1,8 +1,11 @@
 """`make bench-cluster` at a tiny size: it starts PostgreSQL and the referee processes, drives
 every bench game through client processes, spreads the calls over the processes, and prints its
-figures and where the cores went."""
+figures and where the cores went. `make cluster` runs it (with tests/cluster), not `make test`:
+PostgreSQL and some ten processes for half a minute of the two cores."""
 
 from __future__ import annotations
+
+import os
 
 import pytest
 
@@ -10,6 +13,7 @@ from tests.bench_cluster.run import cores_line, figures_line, main
 
 
 @pytest.mark.slow
+@pytest.mark.skipif("CLUSTER_SCALE" not in os.environ, reason="make cluster runs it")
 def test_the_cluster_bench_measures_sqlite_and_several_processes_on_postgresql(
     capsys: pytest.CaptureFixture[str],
 ) -> None:

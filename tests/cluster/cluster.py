@@ -1,7 +1,8 @@
 """Several `referee serve` processes on one PostgreSQL database: what the cluster tests share.
 
 `CLUSTER_SCALE` sizes the runs: 1 is the issue's (200 rounds of a race, 1,000 moves under
-`kill -9`: `make cluster`), the default 0.15 of it (`make test`).
+`kill -9`: `make cluster`); they run only where it is set, not in `make test` (PostgreSQL and
+several referee processes for a minute of the two cores): `CLUSTER_SCALE=0.15` is a short pass.
 """
 
 from __future__ import annotations
@@ -10,10 +11,16 @@ import os
 import signal
 from concurrent.futures import ThreadPoolExecutor
 
+import pytest
+
 from referee_client.client import RefereeClient
 from tests.support.server import ServerProcess
 
 SCALE = float(os.environ.get("CLUSTER_SCALE", "0.15"))
+# the cluster tests' mark: `make cluster` sets the scale and runs them
+ONLY_IN_MAKE_CLUSTER = pytest.mark.skipif(
+    "CLUSTER_SCALE" not in os.environ, reason="make cluster runs it"
+)
 
 
 def scaled(size: int) -> int:

@@ -20,14 +20,14 @@ import pytest
 
 from referee.store.postgres import POOL_TIMEOUT_S, PostgresStore
 from referee_client.client import RefereeClient, TableHandle
-from tests.cluster.cluster import Cluster, scaled
+from tests.cluster.cluster import ONLY_IN_MAKE_CLUSTER, Cluster, scaled
 from tests.cluster.postgres_restart import RestartablePostgres
 from tests.harden.ledger import Ledger, draw_or_discard
 from tests.support.postgres_server import fresh_database
 from tests.support.server import SEAT_3_CLAIM, TARADINHO_DEAL
 
 # the module's tests share its processes: one worker runs them all
-pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("cluster-failures")]
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("cluster-failures"), ONLY_IN_MAKE_CLUSTER]
 
 MOVES = scaled(1000)  # acknowledged, over all tables
 TABLES = 4  # each played by a client thread of its own, through every process in turn

@@ -218,6 +218,7 @@ def test_the_secret_is_shown_only_once_the_game_is_over() -> None:
     assert "deal_secret" not in fresh.view(None)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["pontinho", "tarocchi_piedicavallo", "pontoon"])
 def test_a_contribution_changes_later_shuffles_and_replays(name: str) -> None:
     extras, hands, _ = PLAN[name]

@@ -52,6 +52,7 @@ def check_rejection(table: Table, seat: int, move: Move) -> bool:
     return False
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(GAMES))
 @pytest.mark.parametrize("seed", range(2))
 def test_rejections_name_only_cards_the_proposer_sees(name: str, seed: int) -> None:

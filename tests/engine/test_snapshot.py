@@ -156,6 +156,7 @@ def play(game: Game, setup: TableSetup, seed: int) -> None:
         assert restore(game, table.setup, data, table.history).state == table.state, version
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(GAMES))
 def test_a_restored_table_is_the_replayed_table_at_every_version(name: str) -> None:
     game = GAMES[name]

@@ -35,6 +35,8 @@ from tests.harden.report import SCALE, STRICT, report
 from tests.harden.served import Served, referee
 from tests.support.served import ROOT
 
+pytestmark = pytest.mark.slow  # every test here is a long run (3 s or more)
+
 SECONDS = 2.5 * SCALE
 TOKEN_RATE = 20  # the quota of a seat token, calls a second (bursts of as many)
 ABUSE_RATE = 10 * TOKEN_RATE

@@ -47,6 +47,8 @@ from tests.harden.report import SCALE, STRICT, report, scaled
 from tests.harden.served import Served, referee
 from tests.support.served import ROOT
 
+pytestmark = pytest.mark.slow  # every test here is a long run (3 s or more)
+
 MOVES = scaled(300)  # the table's accepted moves: 2,100 at `make harden` (HARDEN_SCALE=7)
 SPECTATORS = 4
 SECONDS = 0.5 * SCALE  # each health check run: alone, then beside the spectators

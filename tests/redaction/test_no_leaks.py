@@ -42,6 +42,8 @@ from tests.redaction.referee_under_test import Leak, WatchedTable
 from tests.redaction.visibility import CardFinder
 from tests.support.games import shipped_games
 
+pytestmark = pytest.mark.slow  # every test here is a long run (3 s or more)
+
 GAMES = shipped_games()
 SCALE = int(os.environ.get("REDACTION_SCALE", "1"))
 TABLES = 2  # tables a game at scale 1

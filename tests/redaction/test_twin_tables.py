@@ -37,6 +37,8 @@ from tests.redaction.referee_under_test import Received, WatchedTable
 from tests.redaction.visibility import CardFinder, hand_of, visible
 from tests.support.games import shipped_games
 
+pytestmark = pytest.mark.slow  # every test here is a long run (3 s or more)
+
 GAMES = shipped_games()
 STEPS = 30
 SOON = 20  # the cards of the stock that may be drawn during a test

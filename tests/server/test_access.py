@@ -128,6 +128,7 @@ def listening(*flags: str) -> Iterator[str]:
         served.stop(process)
 
 
+@pytest.mark.slow
 def test_serve_on_an_open_address_needs_a_create_token(tmp_path: Path) -> None:
     refused = serve("--host", "0.0.0.0")
     _, errors = refused.communicate(timeout=60)
@@ -150,6 +151,7 @@ def test_serve_on_an_open_address_needs_a_create_token(tmp_path: Path) -> None:
         assert anyone.create_table("pontinho", seats=3).id
 
 
+@pytest.mark.slow
 def test_serve_speaks_tls_from_its_flags(pki: dict[str, Path]) -> None:
     with listening("--tls-cert", str(pki["cert"]), "--tls-key", str(pki["key"])) as address:
         assert reaches(address, tls_ca=pki["ca"].read_bytes())

@@ -24,6 +24,7 @@ def everything_seen(table: OpenTable) -> list[Any]:
     return [table.view(seat) for seat in (0, 1, 2, None)] + [table.version()]
 
 
+@pytest.mark.slow
 def test_a_killed_server_resumes_every_table_exactly(db: Path) -> None:
     first = ServerProcess(db)
     table = open_table(first.stub)

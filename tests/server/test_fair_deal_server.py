@@ -95,6 +95,7 @@ def test_a_contribution_is_judged_recorded_and_watched(live: RefereeClient) -> N
     assert next(iter(watched))["events"][0]["kind"] == "contributed"
 
 
+@pytest.mark.slow
 def test_deals_revealed_over_grpc_rederive_from_their_keys(live: RefereeClient) -> None:
     """Fair Tarocchi games of four deals, some seats contributing: every revealed deck is the
     shuffle of its cards by its key; at the end the secret matches the commitment."""

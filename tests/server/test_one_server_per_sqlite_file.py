@@ -12,11 +12,15 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
+
 from referee.api.v1 import referee_pb2 as pb
 from referee.cli import build_parser
 from referee.commands.serve import claim_store
 from tests.support import served
 from tests.support.server import START_TIMEOUT_S, ServerProcess, open_table
+
+pytestmark = pytest.mark.slow  # every test here is a long run (3 s or more)
 
 # `referee serve` with `claim_store` replaced by no claim at all: the control
 UNCLAIMED = (

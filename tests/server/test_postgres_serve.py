@@ -8,9 +8,12 @@ import subprocess
 import sys
 
 import psycopg
+import pytest
 
 from referee.api.v1 import referee_pb2 as pb
 from tests.support.server import ROOT, ServerProcess, open_table
+
+pytestmark = pytest.mark.slow  # every test here is a long run (3 s or more)
 
 
 def test_a_table_continues_on_a_server_started_again_on_the_database(pg_url: str) -> None:

@@ -232,6 +232,7 @@ def view_sizes(stub: Any, table: OpenTable) -> dict[str, int]:
     return {who: stub.GetView(request, metadata=m).ByteSize() for who, m in viewers.items()}
 
 
+@pytest.mark.slow
 def test_disputes_in_a_loop_leave_every_view_small(unthrottled: Any) -> None:
     """3,000 attempts by two seats, the director ruling on the open ones every 500: each seat
     has 3 open at most, the ruled ones are counted, and every view stays under 16 KB."""

@@ -31,9 +31,10 @@ def kind(request: pytest.FixtureRequest) -> str:
     return str(request.param)
 
 
-@pytest.fixture
-def corrected(tmp_path: Path) -> dict[str, Game]:
-    return load_games(corrected_specs(tmp_path / "corrected"))
+@pytest.fixture(scope="module")
+def corrected(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Game]:
+    # loaded once: every test only reads the games
+    return load_games(corrected_specs(tmp_path_factory.mktemp("corrected")))
 
 
 class Restarts:

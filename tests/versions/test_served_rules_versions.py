@@ -18,6 +18,8 @@ from tests.support.named_fields import named_fields
 from tests.support.server import OpenTable, ServerProcess, seat_metadata
 from tests.versions.corrected import ALLOWED_BEFORE_ONLY, corrected_specs, specs_copy
 
+pytestmark = pytest.mark.slow  # every test here is a long run (3 s or more)
+
 
 def pontoon_table(stub: RefereeStub) -> OpenTable:
     response = stub.CreateTable(pb.CreateTableRequest(game="pontoon", seats=3))

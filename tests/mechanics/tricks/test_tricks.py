@@ -168,7 +168,7 @@ class TarocchiDeal(RuleBasedStateMachine):
                 assert "discard" not in view
 
 
-TestTarocchiDeal = TarocchiDeal.TestCase
+TestTarocchiDeal = pytest.mark.slow(TarocchiDeal.TestCase)
 TestTarocchiDeal.settings = settings(
     max_examples=20,
     stateful_step_count=200,

@@ -480,6 +480,7 @@ def test_referee_play_tarocchi(capsys: pytest.CaptureFixture[str]) -> None:
     assert "game over after 1 deal(s)" in out
 
 
+@pytest.mark.slow
 def test_referee_play_tarocchi_four_deals_in_process_and_over_grpc_alike(
     target: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
