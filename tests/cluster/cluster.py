@@ -1,8 +1,11 @@
 """Several `referee serve` processes on one PostgreSQL database: what the cluster tests share.
 
 `CLUSTER_SCALE` sizes the runs: 1 is the issue's (200 rounds of a race, 1,000 moves under
-`kill -9`: `make cluster`); they run only where it is set, not in `make test` (PostgreSQL and
-several referee processes for a minute of the two cores): `CLUSTER_SCALE=0.15` is a short pass.
+`kill -9`: `make cluster`), 0.15 a short pass. `make test` runs the short pass of one truth
+among the processes (`test_one_truth.py`: races, watchers, alternating processes, a frozen one);
+the failures (`test_failures.py`: kill -9, a PostgreSQL restart, claim windows and turns whose
+process died) run only where the scale is set (`make cluster`): PostgreSQL and several referee
+processes for most of a minute of the two cores.
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ from referee_client.client import RefereeClient
 from tests.support.server import ServerProcess
 
 SCALE = float(os.environ.get("CLUSTER_SCALE", "0.15"))
-# the cluster tests' mark: `make cluster` sets the scale and runs them
+# the failure tests' mark: `make cluster` sets the scale and runs them
 ONLY_IN_MAKE_CLUSTER = pytest.mark.skipif(
     "CLUSTER_SCALE" not in os.environ, reason="make cluster runs it"
 )

@@ -17,12 +17,12 @@ import psycopg
 import pytest
 
 from referee_client.client import RefereeClient, TableHandle
-from tests.cluster.cluster import ONLY_IN_MAKE_CLUSTER, Cluster, scaled
+from tests.cluster.cluster import Cluster, scaled
 from tests.harden.ledger import draw_or_discard
 from tests.support.postgres_server import fresh_database
 
 # the module's tests share its processes: one worker runs them all
-pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("cluster-one-truth"), ONLY_IN_MAKE_CLUSTER]
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("cluster-one-truth")]
 
 ROUNDS = scaled(200)
 CLIENTS = 16
