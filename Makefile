@@ -94,7 +94,8 @@ bench-cluster: $(STAMP) $(API) ## Propose/s, p50/p99 of 1, 2, 4 referees on one 
 # all, and a little more)
 soak: $(STAMP) $(API) ## the liveness checks at 20 times their size, the long property runs and z3 agreement at 3 (several minutes)
 	LIVENESS_SCALE=20 LIVENESS_REPORT=1 SOAK_SCALE=3 $(BIN)/python -m pytest -s -q -n 2 tests/liveness \
-	  tests/mechanics/rummy/test_stateful.py tests/engine/test_fair_deal_rederived.py \
+	  tests/mechanics/rummy/test_stateful.py tests/mechanics/banking/test_pontoon_chips.py \
+	  tests/engine/test_fair_deal_rederived.py \
 	  tests/expr/test_agreement.py tests/spec/test_agreement.py
 
 cluster: $(STAMP) $(API) ## several referees on one PostgreSQL at the issue's sizes: races, kill -9, restarts, make bench-cluster's code (2 min)

@@ -17,7 +17,7 @@ import psycopg
 import pytest
 
 from referee_client.client import RefereeClient, TableHandle
-from tests.cluster.cluster import Cluster, scaled
+from tests.cluster.cluster import ONLY_IN_MAKE_CLUSTER, Cluster, scaled
 from tests.harden.ledger import draw_or_discard
 from tests.support.postgres_server import fresh_database
 
@@ -116,6 +116,7 @@ def test_sixteen_clients_racing_on_four_processes_make_one_move_a_round(
     assert first[-1]["version"] == ROUNDS and all(seen == first for seen in others)
 
 
+@ONLY_IN_MAKE_CLUSTER  # a process frozen for seconds: make cluster's
 def test_a_frozen_process_judges_on_fresh_state_when_it_wakes(cluster: Cluster) -> None:
     """Process 1 caches the table, is frozen (SIGSTOP) while process 0 moves it on, and gets a
     move that was legal at its stale version: thawed, it catches up and rejects it; a move

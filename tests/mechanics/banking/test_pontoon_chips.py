@@ -28,6 +28,7 @@ from referee.errors import OptionError
 from referee.model import ADJUDICATOR, Move, Verdict
 from referee_bots.pontoon_bot import HIDDEN, next_to_act, turn_candidates
 from tests.support.games import shipped_games
+from tests.support.soak import SOAK_SCALE
 
 GAME = shipped_games()["pontoon"]
 ONE_PACK = Counter(codes(french_pack(1)))
@@ -305,9 +306,10 @@ class PontoonTable(RuleBasedStateMachine):
                         )
 
 
-# No shrinking: a failure prints its steps (and the example database replays it).
+# No shrinking: a failure prints its steps (and the example database replays it). 40 tables
+# in make test, 120 in make soak.
 PontoonTable.TestCase.settings = settings(
-    max_examples=100,
+    max_examples=40 * SOAK_SCALE,
     stateful_step_count=30,
     deadline=None,
     phases=[Phase.explicit, Phase.reuse, Phase.generate],
