@@ -60,6 +60,13 @@ class Parser(argparse.ArgumentParser):
         return parsed, extras
 
 
+def summary(doc: str) -> str:
+    """A command's line in `referee --help`: the first sentence of its docstring, whole."""
+    paragraph = " ".join(doc.split("\n\n")[0].split())
+    end = paragraph.find(". ")
+    return paragraph if end < 0 else paragraph[: end + 1]
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = Parser(prog="referee", description=__doc__.split("\n\n")[0])
     parser.add_argument("--version", action="version", version=f"referee {__version__}")
@@ -69,7 +76,7 @@ def build_parser() -> argparse.ArgumentParser:
         doc = (module.__doc__ or name).strip()
         command = sub.add_parser(
             name,
-            help=doc.splitlines()[0],
+            help=summary(doc),
             description=doc,
             formatter_class=argparse.RawDescriptionHelpFormatter,
         )

@@ -2,8 +2,9 @@
 
 Prints one line, `referee listening on HOST:PORT`, once the port is bound (`--port 0` picks a
 free one), and with `--http PORT` a second, `referee http on http://HOST:PORT/` (the HTTP/JSON
-routes and the web page, docs/web.md), then logs JSON lines on stderr. A stop takes at most `STOP_WITHIN_S`. Tables live in an SQLite file (`--db`) and resume after
-any stop, `kill -9` included (a claim window left open gets a full new deadline at startup); one
+routes and the web page, docs/web.md), then logs JSON lines on stderr. A stop takes at most
+15 seconds (5 for the calls in flight to finish, then 10 more at the most). Tables live in an SQLite file (`--db`) and resume
+after any stop, `kill -9` included (a claim window left open gets a full new deadline at startup); one
 process serves a file, a second refuses to start (`referee.store.sqlite_claim`);
 `--store postgresql://...` keeps them in PostgreSQL, shared by several referee processes, once
 it has checked the database is durable (`referee.store.durability`); `--memory` keeps them in

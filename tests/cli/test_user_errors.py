@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import argparse
+import re
 import socket
 import subprocess
 import sys
@@ -186,6 +187,30 @@ def test_every_serve_flag_names_its_variable_in_the_help() -> None:
         name = variable(action)
         assert name == "REFEREE_" + action.option_strings[-1][2:].replace("-", "_").upper()
         assert f"[env {name}]" in help_text, name
+
+
+def commands() -> dict[str, argparse.ArgumentParser]:
+    sub = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
+    return dict(sub.choices)
+
+
+def test_every_command_s_summary_is_a_whole_sentence() -> None:
+    """`referee --help` lists each command with the first sentence of its docstring, whole."""
+    sub = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
+    summaries = {choice.dest: choice.help or "" for choice in sub._choices_actions}
+    assert set(summaries) == set(commands())
+    for name, summary in summaries.items():
+        assert summary.endswith((".", "?", ")")), (name, summary)
+        assert summary.count("`") % 2 == 0 and summary.count("(") == summary.count(")"), summary
+
+
+def test_no_help_names_a_constant_of_the_code() -> None:
+    """A command's help says numbers, not the names the code keeps them under (`STOP_WITHIN_S`);
+    the environment's variables (`REFEREE_PORT`) are the user's, and stay."""
+    for name, parser in commands().items():
+        named = re.findall(r"`([A-Z][A-Z0-9]*_[A-Z0-9_]+)`", parser.format_help())
+        constants = [n for n in named if not n.startswith("REFEREE_")]
+        assert not constants, (name, constants)
 
 
 def serve_args(
