@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from enum import Enum
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 from referee.errors import CardError
+from referee.i18n.language import ENGLISH
 from referee.model import Sentence
 
 
@@ -189,3 +190,70 @@ def remove_cards(hand: list[Card], cards: Iterable[Card]) -> None:
     """Remove each card once from `hand` (the caller checked that it holds them)."""
     for card in cards:
         hand.remove(card)
+
+
+# -- cards as players write them ---------------------------------------------------------------
+# A sentence is kept and redacted with the cards' codes in it (`referee.redaction` finds and cuts
+# them); a player reads the card itself, in the last step before a sentence is sent (a verdict's
+# message and hint, an event's text, an explanation's line: `referee.service`). French cards as on
+# their faces, rank and suit sign, in every language (`7♥`, `10♠`, `A♣`); tarot cards, which have
+# no such signs, in words (`king of swords`, `rei de espadas`, `trump 21`, `the Matto`). A card
+# hidden from the reader (`??`) stays `??`.
+SPOKEN_RANKS = {"T": "10"}
+SUIT_SIGNS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+
+# the tarot's words (the suits as the seeds name them, and the spec's `words:`)
+TAROT: Mapping[str, Mapping[str, str]] = {
+    "en": {
+        "S": "swords", "B": "batons", "C": "cups", "D": "coins",
+        "K": "king", "Q": "queen", "N": "knight", "J": "jack", "A": "ace",
+        "of": "{rank} of {suit}", "trump": "trump {number}", "matto": "the Matto",
+    },
+    "pt": {
+        "S": "espadas", "B": "bastões", "C": "copas", "D": "moedas",
+        "K": "rei", "Q": "dama", "N": "cavalo", "J": "valete", "A": "ás",
+        "of": "{rank} de {suit}", "trump": "trunfo {number}", "matto": "o Matto",
+    },
+}  # fmt: skip
+
+
+def card_words(card: Card, pack: PackKind, language: str = ENGLISH) -> str:
+    """How a player writes `card` in `language`."""
+    if pack is PackKind.FRENCH:
+        return SPOKEN_RANKS.get(card.rank, card.rank) + SUIT_SIGNS[card.suit]
+    words = TAROT.get(language, TAROT[ENGLISH])
+    if card.code == MATTO:
+        return words["matto"]
+    if card.suit == TRUMP_SUIT:
+        return words["trump"].format(number=card.rank)
+    rank = words.get(card.rank, "10" if card.rank == "T" else card.rank)
+    return words["of"].format(rank=rank, suit=words[card.suit])
+
+
+def spoken(text: str, pack: PackKind | str, language: str = ENGLISH) -> str:
+    """`text` with each card code it shows written as players write the card."""
+    kind = PackKind(pack)
+    return CODE_IN_TEXT[kind].sub(lambda m: _card_words(m.group(0), kind, language), text)
+
+
+def _card_words(code: str, pack: PackKind, language: str) -> str:
+    try:
+        return card_words(Card.parse(code, pack), pack, language)
+    except CardError:  # `CODE_IN_TEXT` finds only codes; kept as written all the same
+        return code
+
+
+def cards_said(text: str, pack: PackKind | str, language: str = ENGLISH) -> list[str]:
+    """The codes of the cards `text` names as players write them (`7♥` -> `7H`): what a check
+    that a sentence names no hidden card reads, now that sentences show no codes."""
+    words, pattern = _said(PackKind(pack), language)
+    return [words[m.group(0)] for m in pattern.finditer(text)]
+
+
+@lru_cache(maxsize=16)
+def _said(pack: PackKind, language: str) -> tuple[dict[str, str], re.Pattern[str]]:
+    cards = french_pack() if pack is PackKind.FRENCH else tarot_pack()
+    words = {card_words(card, pack, language): card.code for card in cards}
+    longest_first = sorted(words, key=len, reverse=True)  # `10♥` before `0♥`, `trump 21` before 2
+    pattern = "|".join(re.escape(w) for w in longest_first)
+    return words, re.compile(rf"(?<![\w-])(?:{pattern})(?![\w-])")

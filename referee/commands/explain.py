@@ -99,5 +99,8 @@ def _print(
     language = table.game.language([args.language])
     worded = verdict_worded(verdict, table.game.texts, language, table.game.spec.words)
     print(f"{args.file}: step {step}")
-    for line in explanation_lines(seat, move.type, judged_at, worded, judgements, language):
+    game = table.game
+    for line in explanation_lines(
+        seat, move.type, judged_at, worded, judgements, language, game.texts, game.spec.pack_kind
+    ):
         print(line)

@@ -91,7 +91,7 @@ def _malformed(key: str, where: Where, **values: Any) -> MoveFormatError:
 
 
 def _item(where: Where, index: int) -> Where:
-    return Sentence("move.at_item", {"at": where, "index": index})
+    return Sentence("move.at_item", {"at": where, "index": index + 1})  # as players count
 
 
 def _card(spec: FieldSpec, value: Any, where: Where, pack: PackKind) -> Card:

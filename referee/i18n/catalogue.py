@@ -17,6 +17,20 @@ import yaml
 from referee.i18n.language import ENGLISH
 from referee.model import Sentence
 
+# The values that are names of the move language, by the name a sentence gives them: shown as
+# the word for them (`amount`: "the amount", "o valor"), never as the name itself
+WORDED = {
+    "type": "move",
+    "move": "move",
+    "moves": "move",
+    "known": "move",
+    "field": "field",
+    "allowed": "field",
+    "tally": "value",
+    "answer": "value",
+    "checkpoint": "checkpoint",
+}
+PLAIN = {"reason"}  # a kind whose unknown names are words already (English): shown as they are
 PLACEHOLDER = re.compile(r"\{([a-z_][a-z0-9_]*)\}")
 
 
@@ -57,15 +71,31 @@ class Catalogue:
         return texts.get(language) or texts.get(ENGLISH) or key
 
     def render(self, sentence: Sentence, language: str = ENGLISH) -> str:
-        values = {name: self.render_value(value, language) for name, value in sentence.args.items()}
+        values = {
+            name: self.render_value(value, language, WORDED.get(name))
+            for name, value in sentence.args.items()
+        }
         return fill(self.template(sentence.key, language), values)
 
-    def render_value(self, value: Any, language: str) -> str:
+    def render_value(self, value: Any, language: str, kind: str | None = None) -> str:
+        """A value in words: a sentence worded, a list item by item; a name of the move
+        language (`kind`: a move type, a field) as its word in `language` (`words.yaml`)."""
         if isinstance(value, Sentence):
             return self.render(value, language)
         if isinstance(value, (list, tuple)):
-            return ", ".join(self.render_value(item, language) for item in value)
-        return str(value)
+            return ", ".join(self.render_value(item, language, kind) for item in value)
+        text = str(value).replace("`", "")  # a list of names written for programmers, once
+        if kind is None or not isinstance(value, str):
+            return text
+        return ", ".join(self.word(kind, name, language) for name in text.split(", "))
+
+    def word(self, kind: str, name: str, language: str) -> str:
+        """The word for `name` (a move type, a field, a value) in `language`; a name it has no
+        word for (a client's own, misspelt) as it was written, in quotes."""
+        for key in (f"word.{kind}.{name}", f"word.move.{name}", f"word.value.{name}"):
+            if key in self.entries:
+                return self.template(key, language)
+        return name if kind in PLAIN else f"\u201c{name}\u201d"
 
     def problems(self) -> list[str]:
         """Each key lacking one of the catalogue's languages, or whose placeholders differ from

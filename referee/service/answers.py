@@ -6,10 +6,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from referee.engine.table import Table
-from referee.i18n.events import Narrator
 from referee.i18n.verdicts import verdict_worded, with_hints
 from referee.model import JSON, Move, Verdict
 from referee.redaction import verdict_for
+from referee.service.spoken import Teller, spoken_verdict
 
 
 @dataclass(frozen=True)
@@ -35,13 +35,17 @@ class Ruling:
 
     def worded(self, table: Table, move: Move, languages: Sequence[str]) -> Ruling:
         """The ruling as its seat is told: worded in its language, then through the redaction
-        point (a sentence in any language names no card hidden from the seat)."""
+        point (a sentence in any language names no card hidden from the seat), then with its
+        cards as players write them."""
         game = table.game
         language = game.language(languages)
         verdict = verdict_worded(self.verdict, game.texts, language, game.spec.words)
         told = with_hints(verdict_for(table, self.seat, move, verdict), language)
+        teller = Teller(game.spec.mechanics, language, game.spec.pack_kind)
         return replace(
-            self, verdict=told, texts=Narrator(game.spec.mechanics, language).tell_all(self.events)
+            self,
+            verdict=spoken_verdict(told, game.spec.pack_kind, language),
+            texts=teller.tell_all(self.events),
         )
 
 

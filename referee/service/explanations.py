@@ -28,6 +28,7 @@ from referee.model import Move, Verdict
 from referee.redaction import HIDDEN, cards_seen, cut_cards, verdict_for
 from referee.service.explanation_lines import explanation_lines
 from referee.service.past_tables import PastTable
+from referee.service.spoken import spoken_verdict
 from referee.spec.explaining import BLIND, BROKEN, HELD, NOT_APPLICABLE, Judged, RuleOutcome
 from referee.store.base import Proposal, Store
 
@@ -95,7 +96,11 @@ def explained(
         judgements = [_outcomes_only(j) for j in judgements]
         move = Move(move.type)  # its fields may be face down (a discard to the kitty)
     judged_at = table.version
-    lines = explanation_lines(proposal.seat, move.type, judged_at, verdict, judgements, language)
+    pack = game.spec.pack_kind
+    lines = explanation_lines(
+        proposal.seat, move.type, judged_at, verdict, judgements, language, game.texts, pack
+    )
+    verdict = spoken_verdict(verdict, pack, language)
     return Explained(
         proposal.seat, move, verdict, judged_at, tuple(judgements), shown, lines, past.folded
     )

@@ -34,7 +34,6 @@ from referee.engine.snapshot import SnapshotError
 from referee.engine.table import EXPIRE, SYSTEM, Table
 from referee.engine.versions import rules_version, short
 from referee.errors import FailedPrecondition, InvalidArgument, RefereeError, VersionConflict
-from referee.i18n.events import Narrator
 from referee.i18n.verdicts import unreadable
 from referee.model import DIRECTOR, JSON, Move, Sentence, Verdict
 from referee.records.seal import sealed
@@ -50,6 +49,7 @@ from referee.service.following import HEARD_LATE_S, Following
 from referee.service.metrics import Metrics
 from referee.service.records import seen_record, stored_record
 from referee.service.rules_versions import RulesVersions
+from referee.service.spoken import Teller
 from referee.service.stored_log import StoredLog
 from referee.service.tables import MAX_LIVE_TABLES, LiveTable, LiveTables
 from referee.service.watching import SHUTTING_DOWN, Accepted, ShuttingDown, Subscription, Watchers
@@ -360,7 +360,7 @@ class RefereeService:
             )
             backlog = live.history[from_version:]
             game = live.table.game
-            narrator = Narrator(game.spec.mechanics, game.language(languages))
+            narrator = Teller(game.spec.mechanics, game.language(languages), game.spec.pack_kind)
             subscription = Subscription(viewer, self._watch_capacity + len(backlog), narrator)
             for item in backlog:
                 subscription.push(item)

@@ -9,9 +9,9 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from referee.errors import RefereeError
-from referee.i18n.events import Narrator
 from referee.model import JSON, Event
 from referee.redaction import events_for
+from referee.service.spoken import Teller
 
 
 class WatcherTooSlow(RefereeError):
@@ -67,9 +67,9 @@ class Subscription:
     (from the thread that pushed) when more is.
     """
 
-    def __init__(self, seat: int | None, capacity: int, narrator: Narrator | None = None) -> None:
+    def __init__(self, seat: int | None, capacity: int, narrator: Teller | None = None) -> None:
         self.seat = seat
-        self._narrator = narrator or Narrator("")
+        self._narrator = narrator or Teller("")
         self._capacity = capacity
         self._items: deque[Accepted] = deque()
         self._ready = threading.Condition()

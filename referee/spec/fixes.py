@@ -54,6 +54,11 @@ FIX_KINDS: dict[str, FixKind] = {
             "each of these held cards may be laid off alone on meld `meld`",
         ),
         FixKind(
+            "order_cards",
+            {"cards": ListType(CARD)},
+            "the move's cards are right, listed in this order (a sequence low to high)",
+        ),
+        FixKind(
             "move_instead",
             {"moves": ListType(STR)},
             "the move types to make instead (each is still judged)",

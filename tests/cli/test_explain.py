@@ -25,19 +25,26 @@ def test_the_first_illegal_move_is_explained_by_default(capsys: pytest.CaptureFi
     status, out, _ = explained(capsys)
     lines = out.splitlines()
     assert status == 1
-    assert lines[:2] == [f"{RECORD}: step 4", "seat 1 proposed `meld` at version 3: rejected"]
+    assert lines[:2] == [
+        f"{RECORD}: step 4",
+        "seat 1 proposed to lay a meld at version 3: rejected",
+    ]
     assert (
-        "  PN-13-size broken: a meld has at least three cards (it read cards = [KH, KS]; new = true)"
+        "  PN-13-size broken: a meld has at least three cards (it read cards: K\u2665, K\u2660; new: yes)"
         in lines
     )
-    assert "  GEN-7 held (it read in_turn = true)" in lines
+    assert (
+        "  GEN-7 held (its sentence: \u201cit is not your turn\u201d) (it read in turn: yes)"
+        in lines
+    )
 
 
 def test_any_step_is_explained_in_the_language_asked(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, _ = explained(capsys, "--step", "2", "--language", "pt")
     assert status == 0
-    assert "o lugar 1 propôs `meld` na versão 1: aceita" in out
-    assert "  PN-13 cumprida (leu cards = [4C, 5C, 6C];" in out
+    assert "o lugar 1 propôs baixar um jogo na versão 1: aceita" in out
+    assert "  PN-13 cumprida (a sua frase: \u201ca sequência é de cartas seguidas" in out
+    assert "(leu cards: 4\u2663, 5\u2663, 6\u2663; new: sim;" in out
 
 
 def test_the_json_answer_holds_each_rule_s_outcome_and_reads(

@@ -16,6 +16,7 @@ from referee.cli import main
 from referee.engine.game import Game
 from referee.engine.record import RESULT_FIELDS
 from referee.engine.versions import rules_version
+from referee.i18n import CATALOGUE
 from referee.service import RefereeService
 from referee.store.sqlite import SqliteStore
 from tests.support.games import shipped_games
@@ -58,9 +59,8 @@ def test_an_exported_record_replays_to_its_result(
     assert "legal:" in capsys.readouterr().out
     assert main(["explain", str(out)]) == 0  # every move legal: the last one is explained
     explained = capsys.readouterr().out.splitlines()
-    assert explained[1].startswith(
-        f"seat {steps[-1]['seat']} proposed `{steps[-1]['move']['type']}`"
-    )
+    moved = CATALOGUE.word("move", steps[-1]["move"]["type"], "en")
+    assert explained[1].startswith(f"seat {steps[-1]['seat']} proposed to {moved} at version")
     assert main(["key", "--db", str(db)]) == 0  # the store's key signed it
     public = capsys.readouterr().out.strip()
     assert record["signature"]["key"] == public

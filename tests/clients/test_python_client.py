@@ -98,7 +98,7 @@ def test_a_seat_has_its_own_rejection_explained(client: RefereeClient) -> None:
     draw = next(j for j in explained["judged"] if j["checkpoint"] == "draw")
     gen7 = next(r for r in draw["rules"] if r["rule"] == "GEN-7")
     assert gen7 == {"rule": "GEN-7", "outcome": "broken", "reads": {"in_turn": False}}
-    assert explained["text"][0] == "seat 2 proposed `draw` at version 0: rejected"
+    assert explained["text"][0] == "seat 2 proposed to draw at version 0: rejected"
 
 
 def test_the_director_rules_on_a_dispute(games: dict[str, Game]) -> None:

@@ -144,7 +144,7 @@ MALFORMED_TAROT = ["AH", "KH", "T0", "T22", "T01", "T-1", "M", "MTT", "1S", "ZS"
 def test_malformed_french_code_raises_card_error_naming_it(code: str) -> None:
     with pytest.raises(CardError) as caught:
         Card.parse(code)
-    assert f"`{code}`" in caught.value.message
+    assert f"\u201c{code}\u201d" in caught.value.message
     assert caught.value.code == "malformed_card"
 
 
@@ -152,7 +152,7 @@ def test_malformed_french_code_raises_card_error_naming_it(code: str) -> None:
 def test_malformed_tarot_code_raises_card_error_naming_it(code: str) -> None:
     with pytest.raises(CardError) as caught:
         Card.parse(code, PackKind.TAROT)
-    assert f"`{code}`" in caught.value.message
+    assert f"\u201c{code}\u201d" in caught.value.message
 
 
 @pytest.mark.parametrize("value", [None, 7, 7.5, ["7H"], b"7H"])
@@ -177,4 +177,4 @@ def test_any_text_parses_to_its_card_or_is_a_card_error_naming_it(text: str) -> 
         return
     with pytest.raises(CardError) as caught:
         Card.parse(text)
-    assert f"`{text}`" in caught.value.message
+    assert f"\u201c{text}\u201d" in caught.value.message

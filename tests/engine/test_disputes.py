@@ -62,17 +62,17 @@ def test_a_dispute_by_move_id_and_after_the_game_is_over(table: Table) -> None:
 @pytest.mark.parametrize(
     ("fields", "said"),
     [
-        ({"reason": REASON}, "one of `version` or `proposal`"),
-        ({"version": 1, "proposal": "m", "reason": REASON}, "one of `version` or `proposal`"),
-        ({"version": 2, "reason": REASON}, "`2` is no move of this table: its moves are 1 to 1"),
+        ({"reason": REASON}, "one of the two"),
+        ({"version": 1, "proposal": "m", "reason": REASON}, "one of the two"),
+        ({"version": 2, "reason": REASON}, "2 is no move of this table: its moves are 1 to 1"),
         ({"version": 0, "reason": REASON}, "is no move of this table"),
         ({"version": True, "reason": REASON}, "is no move of this table"),
-        ({"version": 1}, "missing field `reason`"),
+        ({"version": 1}, "the reason is missing"),
         ({"version": 1, "reason": ""}, "printable characters"),
         ({"version": 1, "reason": "x" * 501}, "up to 500"),
         ({"version": 1, "reason": "a\u0000b"}, "printable characters"),
-        ({"proposal": "", "reason": REASON}, "`proposal`"),
-        ({"version": 1, "reason": REASON, "card": "7H"}, "unknown field `card`"),
+        ({"proposal": "", "reason": REASON}, "the proposal's move id"),
+        ({"version": 1, "reason": REASON, "card": "7H"}, "the card is not part of this move"),
     ],
 )
 def test_a_malformed_dispute_is_refused_and_changes_nothing(

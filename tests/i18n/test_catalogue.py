@@ -45,11 +45,23 @@ def test_a_sentence_is_worded_in_each_language_with_its_nested_parts() -> None:
     missing = Sentence(
         "move.missing_field", {"at": Sentence("move.at", {"type": "play"}), "field": "card"}
     )
-    assert CATALOGUE.render(missing) == "move `play`: missing field `card`"
-    assert CATALOGUE.render(missing, "pt") == "jogada `play`: falta o campo `card`"
-    assert CATALOGUE.render(at, "tl") == "tira `play`: field na `card`"
+    assert CATALOGUE.render(missing) == "to play: the card is missing"
+    assert CATALOGUE.render(missing, "pt") == "jogar: falta a carta"
+    assert CATALOGUE.render(at, "tl") == "tumira: ang baraha"
     assert CATALOGUE.render(missing, "de") == CATALOGUE.render(missing)  # unknown: English
     assert Sentence.from_data(missing.to_data()) == missing
+
+
+def test_a_name_of_the_move_language_is_shown_as_its_word() -> None:
+    """A move type or a field as its word in each language; a client's own name in quotes;
+    a list written for programmers (a stored verdict's `known`) item by item."""
+    unknown = Sentence("move.unknown_type", {"type": "double", "known": "`bet`, `next_hand`"})
+    assert CATALOGUE.render(unknown) == (
+        "there is no move \u201cdouble\u201d: the moves are to bet, deal the next hand"
+    )
+    assert CATALOGUE.render(unknown, "tl").endswith("tumaya, ibigay ang susunod na kamay")
+    hint = Sentence("fix.amount_range", {"field": "amount", "min": 1, "max": 50})
+    assert CATALOGUE.render(hint, "pt") == "dê o valor entre 1 e 50"
 
 
 def test_fill_replaces_only_the_values_it_has() -> None:

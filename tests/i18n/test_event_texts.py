@@ -1,5 +1,6 @@
 """Every event a table can give says what happened, in each language of its game, and its text
-names no card the receiver does not see in the event itself."""
+names no card the receiver does not see in the event itself (the cards as players write them:
+`7♥`, read back to their codes by `cards_said`)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from referee.cards import PackKind, codes_in
+from referee.cards import PackKind, cards_said, codes_in, spoken
 from referee.engine.game import Game
 from referee.engine.table import Table, TableSetup
 from referee.i18n import CATALOGUE
@@ -63,9 +64,11 @@ def test_each_event_is_told_to_each_seat_in_each_language(
                 seen = event.seen_by(receiver)
                 shown = {c for value in seen.values() for c in _cards(value, kind)}
                 for language in game.spec.languages:
-                    text = Narrator(game.spec.mechanics, language).tell(seen)
+                    sentence = Narrator(game.spec.mechanics, language).tell(seen)
+                    text = spoken(sentence, kind, language)  # as the service sends it
                     assert text, (event.kind, receiver, language)
-                    assert set(codes_in(text, kind)) <= shown, (text, seen)
+                    assert codes_in(text, kind) == [], text  # no code: the cards in words
+                    assert set(cards_said(text, kind, language)) <= shown, (text, seen)
                 told.add(event.kind)
     assert len(told) >= 5, told  # the games went far enough to tell something
 

@@ -10,9 +10,9 @@ from referee.service.explanation_lines import explanation_lines
 def test_a_deadline_passing_is_the_table_s_own_move() -> None:
     verdict = Verdict(Outcome.ACCEPTED, (), (), 5)
     assert explanation_lines(SYSTEM, EXPIRE, 4, verdict, [], "pt") == [
-        "a própria mesa fez `close_window` na versão 4 (um prazo passou): aceita",
-        "nenhuma regra da especificação a julgou: não era uma jogada que as regras julgam",
+        "na versão 4 um prazo passou, e a mesa agiu por si: aceita",
+        "nenhuma regra do jogo a julgou: não era uma jogada que as regras julgam",
     ]
     assert explanation_lines(2, "draw", 4, verdict, [], "en")[0] == (
-        "seat 2 proposed `draw` at version 4: accepted"
+        "seat 2 proposed to draw at version 4: accepted"
     )

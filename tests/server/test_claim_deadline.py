@@ -142,7 +142,7 @@ def test_pending_claims_are_resolved_at_the_deadline(
         "kind": "claim_won",
         "seat": 3,
         "move": "take_discard",
-        "text": "seat 3 won the claim (`take_discard`)",
+        "text": "seat 3 won the claim (take the discard)",
     }
     lost = event(update, "claim_lost", seat=0)
     assert lost["winner"] == 3 and lost["reason"] == "claim lost to seat 3"
@@ -150,7 +150,7 @@ def test_pending_claims_are_resolved_at_the_deadline(
         "kind": "took_discard",
         "seat": 3,
         "card": "5C",
-        "text": "seat 3 took 5C from the discard pile",
+        "text": "seat 3 took 5♣ from the discard pile",
     }
 
     after = client.view(table.id, table.tokens[3])

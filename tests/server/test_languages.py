@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from referee.cards import PackKind, cards_said, codes_in
 from referee.engine.game import Game
 from referee.i18n import CATALOGUE, fill
 from referee.model import Sentence
@@ -70,10 +71,8 @@ def test_an_unreadable_move_is_told_in_the_catalogues_words(
     [told] = portuguese.propose(table.id, table.tokens[seat], move)["violations"]
     [plain] = english.propose(table.id, table.tokens[seat], move)["violations"]
     assert told["rule"] == plain["rule"] == "GEN-8" and told["code"] == plain["code"]
-    assert plain["message"].startswith("move `play`: field `card`: malformed card code `ZZ`")
-    assert told["message"].startswith(
-        "jogada `play`: campo `card`: código de carta malformado `ZZ`"
-    )
+    assert plain["message"].startswith("to play: the card: \u201cZZ\u201d is not a card")
+    assert told["message"].startswith("jogar: a carta: \u201cZZ\u201d não é uma carta")
 
 
 def test_the_words_a_sentence_shows_are_translated_too(
@@ -92,9 +91,11 @@ def test_the_words_a_sentence_shows_are_translated_too(
     # the fix: the cards that would follow, in words in each language
     fix = portuguese_violation["fix"]
     assert fix["kind"] == "play_one_of" and fix == english_violation["fix"]
-    cards = ", ".join(fix["cards"])
-    assert english_violation["hint"] == f"play one of {cards}"
-    assert portuguese_violation["hint"] == f"jogue uma destas: {cards}"
+    for language, hint in (("en", english_violation["hint"]), ("pt", portuguese_violation["hint"])):
+        assert cards_said(hint, PackKind.TAROT, language) == fix["cards"], hint
+        assert codes_in(hint, PackKind.TAROT) == []  # as players write them: `rei de copas`
+    assert english_violation["hint"].startswith("play one of ")
+    assert portuguese_violation["hint"].startswith("jogue uma destas: ")
 
 
 def refused_follow(

@@ -42,7 +42,10 @@ def test_a_dispute_of_a_move_id_the_table_never_had_is_refused(table: OpenTable)
     table.propose(1, "draw", move_id="d1")
     unknown = table.propose(2, "dispute", proposal="nope", reason=REASON)
     assert unknown.outcome == pb.OUTCOME_REJECTED
-    assert unknown.violations[0].rule == "GEN-8" and "`nope`" in unknown.violations[0].message
+    assert (
+        unknown.violations[0].rule == "GEN-8"
+        and "\u201cnope\u201d" in unknown.violations[0].message
+    )
     known = table.propose(2, "dispute", proposal="d1", reason=REASON)
     assert known.outcome == pb.OUTCOME_ACCEPTED and known.version == 2
 

@@ -14,7 +14,7 @@ from referee.api.v1 import referee_pb2 as pb
 from referee.api.v1 import referee_pb2_grpc
 from referee.app import ServerConfig
 from referee.bench import recorded_game
-from referee.cards import PackKind
+from referee.cards import PackKind, cards_said
 from referee.engine.game import Game
 from referee.model import Move
 from referee.redaction import HIDDEN, cards_in
@@ -67,6 +67,11 @@ def explain(
     return response
 
 
+def said_in(text: Any) -> set[str]:
+    """The cards an explanation's lines name, as players write them (`7♥`), by their codes."""
+    return set(cards_said("\n".join(text), PackKind.FRENCH))
+
+
 def reads(response: pb.ExplainResponse) -> list[Any]:
     return [struct_to_data(r.reads) for j in response.judged for r in j.rules]
 
@@ -91,13 +96,14 @@ def test_a_seat_s_own_rejection_is_explained_with_what_it_read(
     assert deciding_broken(response) <= cited
     assert {j.checkpoint for j in response.judged} >= {"meld"}
     assert any("in_turn" in r for r in reads(response))  # GEN-7 read whose turn it was
-    assert response.text[0] == "seat 1 proposed `meld` at version 1: rejected"
-    assert any("GEN-7 held (it read in_turn = true)" in line for line in response.text)
+    assert response.text[0] == "seat 1 proposed to lay a meld at version 1: rejected"
+    held = "GEN-7 held (its sentence: \u201cit is not your turn\u201d) (it read in turn: yes)"
+    assert any(held in line for line in response.text), response.text
 
 
 def test_the_text_is_in_the_caller_s_language(stub: Any, pontinho: CreatedTable) -> None:
     response = explain(stub, pontinho, token=pontinho.tokens[2], move_id="early", language="pt-BR")
-    assert response.text[0] == "o lugar 2 propôs `draw` na versão 0: recusada"
+    assert response.text[0] == "o lugar 2 propôs comprar do monte na versão 0: recusada"
     assert any(line.startswith("  GEN-7 violada: ") for line in response.text), response.text
 
 
@@ -162,9 +168,9 @@ def test_a_blind_banker_never_learns_its_hidden_card_from_an_explanation(
     seen = cards_in(service.view(table.table_id, table.tokens[banker]).view, PackKind.FRENCH)
     own = explain(stub, table, token=table.tokens[banker], move_id="early-twist")
     director = explain(stub, table, director=True, move_id="early-twist")
-    named = cards_in([reads(own), list(own.text)], PackKind.FRENCH) - {HIDDEN}
-    assert named <= seen, named - seen
-    hidden = cards_in([reads(director), list(director.text)], PackKind.FRENCH) - seen - {HIDDEN}
+    named = cards_in(reads(own), PackKind.FRENCH) | said_in(own.text)
+    assert named - {HIDDEN} <= seen, named - seen
+    hidden = (cards_in(reads(director), PackKind.FRENCH) | said_in(director.text)) - seen - {HIDDEN}
     assert hidden, "the control: the director's explanation names the banker's hidden card"
     assert [j.role for j in own.judged].count("blind") == 1  # the 52 judgements merged
     assert [j.role for j in own.judged if j.checkpoint == "twist"] == ["blind"]  # not the real one

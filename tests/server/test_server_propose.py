@@ -52,11 +52,11 @@ def test_a_rejection_says_how_to_mend_the_move_where_the_rules_tell(table: OpenT
 
 def test_a_malformed_card_code_is_a_rejection(table: OpenTable) -> None:
     table.propose(1, "draw")
-    assert_rejected(table.propose(1, "discard", card="JX"), table, 1, "`JX`")
+    assert_rejected(table.propose(1, "discard", card="JX"), table, 1, "\u201cJX\u201d")
 
 
 def test_an_unknown_move_type_is_a_rejection(table: OpenTable) -> None:
-    assert_rejected(table.propose(1, "castle"), table, 0, "`castle`")
+    assert_rejected(table.propose(1, "castle"), table, 0, "\u201ccastle\u201d")
     assert_rejected(table.propose(1, ""), table, 0)
 
 
@@ -71,7 +71,9 @@ def test_an_unknown_field_is_a_rejection(table: OpenTable) -> None:
 
 def test_a_card_not_held_is_a_rejection(table: OpenTable) -> None:
     table.propose(1, "draw")
-    assert_rejected(table.propose(1, "discard", card="QD"), table, 1, "`QD`")
+    assert_rejected(
+        table.propose(1, "discard", card="QD"), table, 1, "Q\u2666"
+    )  # as players write it
 
 
 def test_a_seat_out_of_turn_is_rejected(table: OpenTable) -> None:

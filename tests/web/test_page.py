@@ -16,6 +16,7 @@ import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 
 from referee.app import Server
+from referee.cards import spoken
 from referee.engine.game import Game
 from referee_client import RefereeClient
 from tests.support.server import DEAL
@@ -69,13 +70,14 @@ def test_the_page_shows_a_bots_moves_live(
         "data-version", str(len(played)), timeout=WAIT_MS
     )
     expect(page.locator("#events li")).to_have_count(len(played))
-    expect(page.locator("#events li").first).to_contain_text(str(discarded))
+    told = spoken(str(discarded), "french")  # the event's text: the card as players write it
+    expect(page.locator("#events li").first).to_contain_text(told)
     tile = page.locator(".tile[data-key='discard_top']")
     expect(tile.locator(f".card[data-card='{discarded}']")).to_be_visible()
     expect(page.locator(".seat.to-act")).to_have_attribute("data-seat", "2")
     page.locator("#events li").first.locator(".why").click()  # a spectator asks why
     explanation = page.locator("#explanation")
-    expect(explanation).to_contain_text(f"seat 1 proposed `discard` at version {len(played) - 1}")
+    expect(explanation).to_contain_text(f"seat 1 proposed to discard at version {len(played) - 1}")
     expect(explanation).to_contain_text("GEN-7 held")
     expect(explanation).not_to_contain_text("it read")  # another seat's values are not shown
 
@@ -109,8 +111,10 @@ def test_a_seat_sees_its_hand_and_its_verdicts(page: Page, http: Http) -> None:
     expect(page.locator("#verdict .violation").first).to_contain_text("PN-")
     page.click("#verdict .why")  # the referee explains the rejection, rule by rule
     explanation = page.locator("#explanation")
-    expect(explanation).to_contain_text("seat 1 proposed `discard` at version 0: rejected")
-    expect(explanation).to_contain_text("GEN-7 held (it read in_turn = true)")
+    expect(explanation).to_contain_text("seat 1 proposed to discard at version 0: rejected")
+    expect(explanation).to_contain_text(
+        "GEN-7 held (its sentence: \u201cit is not your turn\u201d) (it read in turn: yes)"
+    )
 
 
 def test_the_play_clock_counts_down_for_the_seat_awaited(page: Page, http: Http) -> None:

@@ -137,7 +137,7 @@ describe("a table", () => {
     const draw = own.judged.find((j) => j.checkpoint === "draw");
     assert.deepEqual(draw?.rules.find((r) => r.rule === "GEN-7"),
       { rule: "GEN-7", outcome: "broken", reads: { in_turn: false } });
-    assert.equal(own.text[0], "seat 2 proposed `draw` at version 0: rejected");
+    assert.equal(own.text[0], "seat 2 proposed to draw at version 0: rejected");
     await assert.rejects(table.seat(1).explain({ moveId: "out-of-turn" }),
       (error: unknown) => error instanceof RefereeError && error.status === "PERMISSION_DENIED");
   });
