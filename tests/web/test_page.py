@@ -166,6 +166,12 @@ def test_a_seat_plays_by_clicking_cards_and_a_legal_move(page: Page, http: Http)
     page.click("#moves [data-move='discard']")
     page.click("#propose")
     expect(page.locator(".view")).to_have_attribute("data-version", "4")
+    page.select_option("#expert-type", "dispute")  # the seat calls the director (dispute 5)
+    page.fill("#expert-fields", '{"version": 4, "reason": "a wrong card"}')
+    page.click("#expert-propose")
+    expect(page.locator(".tile[data-key='disputes']")).to_have_text(
+        "open disputes" + "dispute 5: seat 1, on the move that made version 4"
+    )
 
     # another table: nothing of the first is left (its why?, verdict, chosen cards, events)
     page.click(".my-hand .card[data-card='KH']")
@@ -287,6 +293,8 @@ def test_a_record_is_stepped_through_numbered_as_replay_numbers_it(
     expect(page.locator("#judgement")).to_contain_text(f"step {step}: seat 1, lay a meld: illegal")
     expect(page.locator("#judgement")).to_contain_text("PN-12")
     expect(page.locator("#steps li.unreached")).to_have_count(6)
+    second = page.locator("#steps li[data-step='2']")  # in words, cards as players write them
+    expect(second).to_have_text("2. seat 1: lay a meld (cards 4♣ 5♣ 6♣)")
     page.click("#step-last")  # the table after the step before the illegal move
     expect(page.locator("#step-at")).to_have_text(f"after step {step - 1} of 10")
     expect(page.locator("#steps li.current")).to_have_attribute("data-step", str(step - 1))

@@ -6,8 +6,8 @@
 // language too (Accept-Language).
 
 import { call, watch } from "./api.js";
-import { packOf } from "./cards.js";
-import { bindHand, built, chosenMoveDone, clearPlay, moveName, showPlay } from "./play.js";
+import { cardText, isCard, packOf } from "./cards.js";
+import { bindHand, built, chosenMoveDone, clearPlay, fieldName, moveName, showPlay } from "./play.js";
 import { renderView, seatName } from "./render.js";
 import { dictionary, language as pageLanguage, say, setLanguage } from "./words.js";
 // js-yaml (MIT), its browser build as npm ships it; YAML 1.1, as PyYAML reads records
@@ -305,7 +305,8 @@ async function judgeRecord() {
     : [line(say("record.illegal", { step: judged.step + 1, who: stepWho(judged.seat), move: moveName(judged.move?.type ?? "") }), "rejected"),
       ...verdictLines("OUTCOME_REJECTED", judged.violations)];
   $("judgement").replaceChildren(...judgement);
-  $("steps").replaceChildren(...steps.map((step, index) => stepItem(step, index + 1, judged)));
+  const pack = record.data?.game ? (await gameOf(record.data.game).catch(() => null))?.pack : "french";
+  $("steps").replaceChildren(...steps.map((step, index) => stepItem(step, index + 1, judged, pack ?? "french")));
   await showStep(Math.min(record.at, record.last));
 }
 
@@ -313,13 +314,13 @@ function stepWho(seat) {
   return seat === "director" || seat === -1 ? say("the_director") : seatName(seat, record?.data?.names);
 }
 
-function stepItem(step, number, judged) {
+function stepItem(step, number, judged, pack) {
   const item = document.createElement("li");
   item.dataset.step = number;
   const shown = document.createElement("span");
   shown.className = "number";
   shown.textContent = `${number}.`;
-  item.append(shown, ` ${describeStep(step)}`);
+  item.append(shown, ` ${describeStep(step, pack)}`);
   const illegal = judged.legal ? null : judged.step + 1;
   if (number === illegal) {
     item.classList.add("illegal");
@@ -333,10 +334,13 @@ function stepItem(step, number, judged) {
   return item;
 }
 
-function describeStep(step) {
+// a step in words: who, the move, its fields (cards as players write them)
+function describeStep(step, pack) {
+  const shownValue = (v) => isCard(v, pack) ? cardText(v, pack)
+    : Array.isArray(v) ? v.map(shownValue).join(" ") : typeof v === "object" && v !== null ? JSON.stringify(v) : String(v);
   if (step?.move) {
     const { type, ...fields } = step.move;
-    const shown = Object.entries(fields).map(([k, v]) => `${k} ${Array.isArray(v) ? v.join(" ") : JSON.stringify(v)}`);
+    const shown = Object.entries(fields).map(([k, v]) => `${fieldName(k)} ${shownValue(v)}`);
     return `${stepWho(step.seat)}: ${moveName(type)}${shown.length ? ` (${shown.join(", ")})` : ""}`;
   }
   if (step?.close_window) return say("record.window");

@@ -165,7 +165,7 @@ function labelled(text, input) {
   return label;
 }
 
-function fieldName(name) {
+export function fieldName(name) {
   const key = `field.${name}`;
   const said = say(key);
   return said === key ? name.replaceAll("_", " ") : said;

@@ -79,11 +79,22 @@ export function renderValue(value, ctx, key = "") {
 function renderList(value, ctx, key) {
   if (value.length === 0) return element("span", "none", SEAT_LISTS.includes(key) || key === "waiting" ? say("nobody") : "—");
   if (isCards(value, ctx.pack)) return cardsElement(value, ctx.pack);
+  if (key === "disputes") return disputesElement(value, ctx);
   if (SEAT_LISTS.includes(key) || key === "waiting") {
     return element("span", "value", value.map((s) => seatName(s, ctx.names)).join(", "));
   }
   const list = element("span", "items");
   for (const item of value) list.append(renderValue(item, ctx, key));
+  return list;
+}
+
+// the disputes open, each in words: who called the director, on which move
+function disputesElement(disputes, ctx) {
+  const list = element("span", "items disputes");
+  for (const dispute of disputes) {
+    const values = { n: dispute.dispute, who: seatName(dispute.seat, ctx.names), version: dispute.version };
+    list.append(element("span", "value dispute", say(dispute.version === undefined ? "dispute.proposal" : "dispute.version", values)));
+  }
   return list;
 }
 

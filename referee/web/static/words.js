@@ -158,6 +158,8 @@ const WORDS = {
   "hand.twisted": ["twisted", "pediu carta aberta", "nag-twist"],
   "hand.split": ["split", "dividida", "hinati"],
   "hand.settled": ["settled", "acertada", "naayos na"],
+  "dispute.version": ["dispute {n}: {who}, on the move that made version {version}", "disputa {n}: {who}, sobre a jogada que fez a versão {version}", "pagtatalo {n}: {who}, sa tirang gumawa ng bersyon {version}"],
+  "dispute.proposal": ["dispute {n}: {who}, on a proposal", "disputa {n}: {who}, sobre uma proposta", "pagtatalo {n}: {who}, sa isang mungkahi"],
   "trick.won_by": ["won by {who}", "ganha por {who}", "nakuha ni {who}"],
 
   // --- phases ---
@@ -195,6 +197,8 @@ const WORDS = {
   "move.next_hand": ["deal the next hand", "dar a próxima rodada", "ibigay ang susunod na deal"],
   "move.kitty": ["put up the kitty", "pôr o bolo", "ilagay ang kitty"],
   "move.play": ["play a card", "jogar uma carta", "magtira ng baraha"],
+  "field.card": ["card", "carta", "baraha"],
+  "field.cards": ["cards", "cartas", "mga baraha"],
   "field.amount": ["amount", "valor", "halaga"],
   "field.shoot": ["shoot bet", "aposta shoot", "shoot na taya"],
   "field.trumps": ["trumps to announce", "trunfos a anunciar", "trumpong ihahayag"],
