@@ -57,7 +57,8 @@ def english_left(texts: list[str], english: dict[str, str], other: dict[str, str
         for piece in re.split(r"\{\w+\}", word)
         if len(re.sub(r"\W", "", piece)) >= 3
     }
-    patterns = [re.compile(rf"(?<!\w){re.escape(piece)}(?!\w)") for piece in pieces]
+    # a hyphen joins a word (Tagalog's `mag-twist` borrows the word, as the players do)
+    patterns = [re.compile(rf"(?<![\w-]){re.escape(piece)}(?![\w-])") for piece in pieces]
     return [
         f"{text!r} holds {pattern.pattern!r}"
         for text in texts

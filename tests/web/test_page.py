@@ -230,32 +230,41 @@ def test_pontoon_draws_each_hand_once_with_its_stake_and_buys(page: Page, http: 
     expect(other).to_have_text("stake 50")
 
 
-def test_every_game_reads_in_portuguese_with_no_english_word_left(
+def test_every_game_reads_in_portuguese_and_tagalog_with_no_english_word_left(
     page: Page, http: Http, client: RefereeClient, games: dict[str, Game]
 ) -> None:
+    """Every game's table in Portuguese (and the banking games', written in Tagalog, in Tagalog):
+    each view key under a label of the dictionary, no word of the page left in English."""
     page.goto(f"{http.url}/#lang=pt")
     words = page.evaluate("window.refereePage.dictionary()")
     assert set(words["en"]) == set(words["pt"]) == set(words["tl"])
     assert all(text.strip() for language in words.values() for text in language.values())
-    portuguese = set(words["pt"].values())
-    for game, seats, moves in GAMES:
-        table = client.create_table(game, seats, seed=3)
-        played = play(client, games[game], table.id, table.tokens, moves, seed=3)
-        seat = next(
-            s
-            for s in range(seats)
-            if set(client.view(table.id, table.tokens[s])["legal"]) - {"contribute"}
-        )
-        open_table(page, http, table.id, table.tokens[seat])
-        expect(page.locator(".view")).to_have_attribute("data-version", str(len(played)))
-        expect(page.locator("#moves button").first).to_be_visible()
-        shown = page_words(page)
-        assert not english_left(shown, words["en"], words["pt"]), game
-        labels = page.locator("#table .label[data-key]").all_text_contents()  # a view's keys
-        assert labels and set(labels) <= portuguese, game
-        assert set(page.locator("#moves button").all_text_contents()) <= portuguese, game
-        for node in page.locator("[data-word]").all():
-            assert node.text_content() == words["pt"][node.get_attribute("data-word") or ""]
+    tables = {game: _seat_to_act(client, games[game], seats, moves) for game, seats, moves in GAMES}
+    for language, shown_games in (("pt", list(tables)), ("tl", ["pontoon", "shoot_pontoon"])):
+        page.select_option("#language", language)
+        own = set(words[language].values())
+        for game in shown_games:
+            table_id, token, version = tables[game]
+            open_table(page, http, table_id, token)
+            expect(page.locator(".view")).to_have_attribute("data-version", str(version))
+            expect(page.locator("#moves button").first).to_be_visible()
+            left = english_left(page_words(page), words["en"], words[language])
+            assert not left, (game, language, left)
+            labels = page.locator("#table .label[data-key]").all_text_contents()  # a view's keys
+            assert labels and set(labels) <= own, (game, language)
+            assert set(page.locator("#moves button").all_text_contents()) <= own, game
+            for node in page.locator("[data-word]").all():
+                assert node.text_content() == words[language][node.get_attribute("data-word") or ""]
+
+
+def _seat_to_act(client: RefereeClient, game: Game, seats: int, moves: int) -> tuple[str, str, int]:
+    """A table of `game` some bot moves in: its id, the token of the seat to act, its version."""
+    table = client.create_table(game.name, seats, seed=3)
+    played = play(client, game, table.id, table.tokens, moves, seed=3)
+    for seat in range(seats):
+        if set(client.view(table.id, table.tokens[seat])["legal"]) - {"contribute"}:
+            return table.id, table.tokens[seat], len(played)
+    raise AssertionError(f"{game.name}: no seat to act")
 
 
 def test_display_names_are_shown_as_text(page: Page, http: Http) -> None:

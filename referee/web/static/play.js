@@ -97,6 +97,7 @@ function drawMoves() {
   $("moves").replaceChildren(...buttons);
   const hint = $("play-hint");
   const takesCards = state.legal.some((type) => (state.game.fields[type] ?? []).some((f) => f.type.startsWith("card")));
+  $("chosen").hidden = !takesCards; // nothing to choose in the hand for these moves
   if (state.legal.length) hint.textContent = say(takesCards ? "play.how" : "play.choose");
   else if (state.view.to_act !== null && state.view.to_act !== undefined && state.view.to_act !== state.seat) {
     hint.textContent = say("play.wait", { who: seatName(state.view.to_act, state.view.names) });

@@ -33,7 +33,7 @@ const WORDS = {
   "play.title": ["Your move", "Sua jogada", "Ang tira mo"],
   "play.how": ["Click cards in your hand to choose them, then a move.", "Clique nas cartas da sua mão para escolhê-las e depois numa jogada.", "I-click ang mga baraha sa kamay mo para piliin, saka ang isang tira."],
   "play.choose": ["Choose a move.", "Escolha uma jogada.", "Pumili ng tira."],
-  "play.wait": ["Not your turn: waiting for {who}.", "Não é a sua vez: esperando {who}.", "Hindi mo pa turn: hinihintay si {who}."],
+  "play.wait": ["Not your turn: waiting for {who}.", "Não é a sua vez: esperando {who}.", "Hindi mo pa turn: {who} ang titira."],
   "play.none": ["No move for you now.", "Nenhuma jogada para você agora.", "Walang tira para sa iyo ngayon."],
   "play.chosen": ["Chosen", "Escolhidas", "Napili"],
   "play.no_card": ["no card chosen", "nenhuma carta escolhida", "walang napiling baraha"],
