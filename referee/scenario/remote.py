@@ -82,6 +82,7 @@ def create_request(setup: Setup) -> pb.CreateTableRequest:
         options=_struct(setup.options),
         scores=dict(setup.scores or {}),
         balances=dict(setup.balances or {}),
+        names=dict(setup.names or {}),
     )
     if setup.deal is not None:
         request.deal.CopyFrom(_struct(setup.deal))
