@@ -4,6 +4,7 @@ ReissueSeat, the operator's, after which a seat's old token is refused and its n
 
 from __future__ import annotations
 
+import io
 import json
 import sqlite3
 from collections.abc import Iterator
@@ -12,6 +13,7 @@ from typing import Any
 
 import grpc
 import pytest
+import structlog
 
 from referee.api.v1 import referee_pb2 as pb
 from referee.api.v1.referee_pb2_grpc import RefereeStub
@@ -21,6 +23,7 @@ from referee.engine.game import Game
 from referee.model import Move
 from referee.records.verification import verify
 from referee.server.convert import data_to_struct
+from referee.server.logging import processors
 from referee.service import RefereeService
 from referee.service.auth import digest
 from referee.store.sqlite import SqliteStore
@@ -314,3 +317,19 @@ def test_a_reissue_asked_amiss_is_a_clear_status(
     asked = table.table_id if table_id is None else table_id
     assert status_of(lambda: reissue(stub, asked, seat)) == code
     assert table.version() == 0 and "hand" in table.view(seat if 0 <= seat < 3 else 0)
+
+
+def test_no_reissued_token_reaches_the_log(stub: RefereeStub) -> None:
+    out = io.StringIO()
+    structlog.configure(processors=processors(), logger_factory=structlog.PrintLoggerFactory(out))
+    try:
+        table = create(stub)
+        given = [reissue(stub, table.table_id, 1), reissue(stub, table.table_id, 1)]
+        table.propose(1, "draw", token=given[-1])
+        status_of(lambda: table.propose(1, "draw", token=given[0]))  # refused: logged
+    finally:
+        structlog.reset_defaults()
+    logged = out.getvalue()
+    assert logged.count('"seat_reissued"') == 2  # the act is logged, with its table and seat
+    secrets = [*table.tokens.values(), *given, *map(digest, given)]
+    assert not [secret for secret in secrets if secret in logged]
