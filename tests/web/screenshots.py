@@ -104,6 +104,7 @@ def desk(
         "seats": 3,
         "seed": 3,
         "names": {"0": "Ana", "1": "Bruno", "2": "Carla"},
+        "options": {"turn_seconds": 300},  # the clock shown running
     }
     created = http.call("POST", "/v1/tables", body, headers={"x-create-token": operator}).data
     table = created["table_id"]

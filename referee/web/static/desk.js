@@ -149,17 +149,18 @@ function tableRow(summary) {
   const names = Object.entries(summary.names ?? {}).map(([seat, name]) => `${seat}: ${name}`);
   const disputes = summary.open_disputes ?? [];
   const due = summary.clock_due_ms;
-  const cells = [
-    summary.table_id,
-    summary.game,
-    names.length ? names.join(", ") : String(summary.seats),
-    String(summary.version),
-    say(summary.over ? "over" : "in_play"),
-    disputes.length ? disputes.join(", ") : say("none"),
-    due === undefined || due === null ? "—" : say("seconds_left", { n: Math.max(0, Math.ceil((due - Date.now()) / 1000)) }),
-  ];
-  for (const text of cells) {
+  const cells = {
+    table: summary.table_id,
+    game: summary.game,
+    players: names.length ? names.join(", ") : String(summary.seats),
+    version: String(summary.version),
+    state: say(summary.over ? "over" : "in_play"),
+    disputes: disputes.length ? disputes.join(", ") : say("none"),
+    clock: due === undefined || due === null ? "—" : say("seconds_left", { n: Math.max(0, Math.ceil((due - Date.now()) / 1000)) }),
+  };
+  for (const [column, text] of Object.entries(cells)) {
     const cell = document.createElement("td");
+    cell.dataset.column = column;
     cell.textContent = text;
     row.append(cell);
   }
@@ -192,13 +193,13 @@ async function refreshChosen(here) {
   const answer = await call("GET", tablePath(here.tableId, "view"));
   if (chosen !== here) return;
   here.view = answer.view;
+  here.names = answer.view.names ?? {};
   showClock(answer.view.clock);
   if (answer.version === here.version) return;
   const { record } = await call("GET", tablePath(here.tableId, "record"));
   if (chosen !== here) return;
   here.steps = JSON.parse(record).steps ?? [];
   here.version = answer.version;
-  here.names = { ...(lobby.tables.find((t) => t.table_id === here.tableId)?.names ?? {}), ...(answer.view.names ?? {}) };
   here.game = await gameOf(answer.view.game);
   drawChosen(here);
 }
@@ -328,6 +329,9 @@ function moveItem(version, content) {
   item.dataset.version = version;
   item.append(content);
   item.addEventListener("click", () => pick(version));
+  item.addEventListener("keydown", (event) => {
+    if (event.key === "Enter" || event.key === " ") pick(version);
+  });
   return item;
 }
 
@@ -392,8 +396,11 @@ function markPickable(here) {
   const rewinding = decision() === "rewind" && dispute !== null;
   for (const item of $("moves").children) {
     const version = Number(item.dataset.version);
-    item.classList.toggle("pickable", rewinding && version < rewindBefore(dispute));
+    const pickable = rewinding && version < rewindBefore(dispute);
+    item.classList.toggle("pickable", pickable);
     item.classList.toggle("picked", rewinding && version === here.pick);
+    if (pickable) item.tabIndex = 0;
+    else item.removeAttribute("tabindex");
   }
 }
 
