@@ -108,6 +108,8 @@ def test_the_director_rewinds_a_disputed_move_from_the_desk(page: Page, http: Ht
     assert page.evaluate("sessionStorage.length") == 0  # a refused token is not kept
     assert "guess" not in page.url
 
+    sent: list[tuple[str, str | None]] = []  # each request's URL and operator's header
+    page.on("request", lambda r: sent.append((r.url, r.headers.get("x-create-token"))))
     open_desk(page, http, OPERATOR)  # the control: the right token opens the desk
     row = page.locator(f"#tables tr[data-table='{table}']")
     expect(row.locator("[data-column='disputes']")).to_have_text("3")  # its open dispute
@@ -115,7 +117,6 @@ def test_the_director_rewinds_a_disputed_move_from_the_desk(page: Page, http: Ht
     expect(page.locator(f"#tables tr[data-table='{quiet}']")).to_be_visible()
     page.check("#only-disputed")  # a table without an open dispute leaves the list
     expect(page.locator("#tables tbody tr")).to_have_count(1)
-    assert OPERATOR not in page.url
     row.click()
     expect(page.locator("#chosen")).to_have_attribute("data-version", "3")
     # the director's view shows every hand: seat 0's too
@@ -150,6 +151,10 @@ def test_the_director_rewinds_a_disputed_move_from_the_desk(page: Page, http: Ht
         assert seen["view"]["to_act"] == 1 and seen["view"]["hand_sizes"]["1"] == 10
         assert ("JH" in seen["view"]["hand"]) == (seat == 1)
 
+    # the token went in its header alone: in no address the page asked for
+    assert any(header == OPERATOR for _, header in sent)
+    assert not any(OPERATOR in url or "director" in url for url, _ in sent)
+
     player = page.context.new_page()  # the player page of seat 1 shows its JH back in hand
     player.goto(http.url)
     player.fill("#table-id", table)
@@ -161,6 +166,7 @@ def test_the_director_rewinds_a_disputed_move_from_the_desk(page: Page, http: Ht
 
 
 def test_the_desk_upholds_adjusts_and_shows_a_refusal(page: Page, http: Http) -> None:
+    """In Portuguese; a dispute raised while the desk is open shows up by itself."""
     table, tokens = open_table(http)
     propose(http, table, tokens[2], "dispute", version=1, reason="I saw the card")  # 3
     propose(http, table, tokens[0], "dispute", version=2, reason="slow play")  # 4
@@ -178,8 +184,13 @@ def test_the_desk_upholds_adjusts_and_shows_a_refusal(page: Page, http: Http) ->
     page.click("#rule")
     expect(page.locator("#ruling-verdict .accepted")).to_have_text("decisão aceita")
     expect(page.locator("#disputes li")).to_have_count(1)
+    propose(http, table, tokens[1], "dispute", version=1, reason="vi tudo")  # 6: seen live
+    expect(page.locator("#disputes li[data-dispute='6'] .reason")).to_have_text("vi tudo")
+    listed = page.locator(f"#tables tr[data-table='{table}'] [data-column='disputes']")
+    expect(listed).to_have_text("4, 6")
 
     page.check("input[name=decision][value=adjust]")  # an amount of 0 is refused, with why
+    page.select_option("#ruling-dispute", "4")
     page.select_option("#adjust-seat", "0")
     page.select_option("#adjust-tally", "score")
     page.fill("#adjust-amount", "0")
@@ -190,9 +201,10 @@ def test_the_desk_upholds_adjusts_and_shows_a_refusal(page: Page, http: Http) ->
     page.fill("#adjust-amount", "10")
     page.click("#rule")
     expect(page.locator("#ruling-verdict .accepted")).to_be_visible()
-    expect(page.locator("#disputes li.none")).to_have_text("nenhuma disputa aberta")
+    expect(listed).to_have_text("6")
+    expect(page.locator("#disputes li")).to_have_count(1)
     seen = view_of(http, table, tokens[0])
-    assert seen["version"] == 6 and seen["view"]["scores"]["0"] == 10, seen
+    assert seen["version"] == 7 and seen["view"]["scores"]["0"] == 10, seen
 
 
 def test_the_desk_is_a_page_of_its_own_with_the_page_s_headers(http: Http) -> None:

@@ -137,19 +137,38 @@ async function refreshLobby() {
   drawLobby();
 }
 
+// the rows are kept and their cells written again in place (the list is read every second: a
+// row replaced under the mouse would lose a click); new rows are made, the order set only when
+// it changed
 function drawLobby() {
-  $("tables").tBodies[0].replaceChildren(...lobby.tables.map(tableRow));
+  const body = $("tables").tBodies[0];
+  const kept = new Map([...body.rows].map((row) => [row.dataset.table, row]));
+  const rows = lobby.tables.map((summary) => fillRow(kept.get(summary.table_id) ?? newRow(summary.table_id), summary));
+  const same = rows.length === body.rows.length && rows.every((row, i) => body.rows[i] === row);
+  if (!same) body.replaceChildren(...rows);
 }
 
-function tableRow(summary) {
+const COLUMNS = ["table", "game", "players", "version", "state", "disputes", "clock"];
+
+function newRow(tableId) {
   const row = document.createElement("tr");
-  row.dataset.table = summary.table_id;
+  row.dataset.table = tableId;
+  for (const column of COLUMNS) {
+    const cell = document.createElement("td");
+    cell.dataset.column = column;
+    row.append(cell);
+  }
+  row.addEventListener("click", () => choose(tableId));
+  return row;
+}
+
+function fillRow(row, summary) {
   row.classList.toggle("current", summary.table_id === chosen?.tableId);
   row.classList.toggle("disputed", (summary.open_disputes ?? []).length > 0);
   const names = Object.entries(summary.names ?? {}).map(([seat, name]) => `${seat}: ${name}`);
   const disputes = summary.open_disputes ?? [];
   const due = summary.clock_due_ms;
-  const cells = {
+  const texts = {
     table: summary.table_id,
     game: summary.game,
     players: names.length ? names.join(", ") : String(summary.seats),
@@ -158,13 +177,10 @@ function tableRow(summary) {
     disputes: disputes.length ? disputes.join(", ") : say("none"),
     clock: due === undefined || due === null ? "—" : say("seconds_left", { n: Math.max(0, Math.ceil((due - Date.now()) / 1000)) }),
   };
-  for (const [column, text] of Object.entries(cells)) {
-    const cell = document.createElement("td");
-    cell.dataset.column = column;
-    cell.textContent = text;
-    row.append(cell);
+  for (const cell of row.cells) {
+    const text = texts[cell.dataset.column];
+    if (cell.textContent !== text) cell.textContent = text;
   }
-  row.addEventListener("click", () => choose(summary.table_id));
   return row;
 }
 
