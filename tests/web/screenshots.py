@@ -1,6 +1,7 @@
 """`make screenshots`: a picture of each game's table in docs/screenshots/, as the page of
-`serve --http` shows it to a seat, a few bot moves into a seeded game; and one of the director's
-desk (`/desk`) at a table where a seat disputed a move, a rewind about to be confirmed.
+`serve --http` shows it to the seat to act (its legal moves beside the table), a few bot moves
+into a seeded game; one in Portuguese; and one of the director's desk (`/desk`) at a table where
+a seat disputed a move, a rewind about to be confirmed.
 
     .venv/bin/python -m tests.web.screenshots [--out docs/screenshots]
 
@@ -39,14 +40,20 @@ class Shot:
     seats: int
     moves: int  # bot moves before the picture
     seed: int = 3
+    language: str = "en"
+
+    @property
+    def name(self) -> str:
+        return self.game if self.language == "en" else f"{self.game}-{self.language}"
 
 
 SHOTS = (
     Shot("pontinho", 3, 8),
     Shot("taradinho", 3, 6),
-    Shot("pontoon", 3, 6),
+    Shot("pontoon", 3, 6, seed=10),  # the seat to act has bought two cards
     Shot("shoot_pontoon", 3, 6),
     Shot("tarocchi_piedicavallo", 4, 11),
+    Shot("pontinho", 3, 8, language="pt"),
 )
 
 
@@ -66,26 +73,29 @@ def main(argv: list[str] | None = None) -> int:
             RefereeClient(f"127.0.0.1:{port}", create_token=operator) as client,
             browser.chromium() as context,
         ):
-            page = context.new_page()
             for shot in SHOTS:
+                page = context.new_page()  # a page of its own: its language read as it opens
                 table = client.create_table(shot.game, shot.seats, seed=shot.seed)
                 played = play(
                     client, games[shot.game], table.id, table.tokens, shot.moves, seed=shot.seed
                 )
-                seat = played[-1][0] if played else 1  # the seat that moved last
-                page.goto(f"http://127.0.0.1:{http_port}/")
+                seat = _to_act(client, table.id, table.tokens)
+                page.goto(f"http://127.0.0.1:{http_port}/#lang={shot.language}")
                 page.fill("#table-id", table.id)
                 page.fill("#token", table.tokens[seat])
                 page.click("#watch")
                 view = page.locator(f".view[data-version='{len(played)}']")
                 view.wait_for(timeout=WAIT_MS)
                 page.locator(f"#events li[data-version='{len(played)}']").wait_for(timeout=WAIT_MS)
-                target = args.out / f"{shot.game}.png"
+                page.locator("#moves button").first.wait_for(timeout=WAIT_MS)
+                target = args.out / f"{shot.name}.png"
                 page.locator("#live .layout").screenshot(path=str(target))
                 print(
                     f"{target.relative_to(ROOT) if target.is_relative_to(ROOT) else target}: "
-                    f"{shot.game}, seat {seat}, {len(played)} moves"
+                    f"{shot.game}, seat {seat}, {len(played)} moves, {shot.language}"
                 )
+                page.close()
+            page = context.new_page()
             desk(page, Http(http_port), client, games["pontinho"], operator, args.out)
     finally:
         service.close()
@@ -128,6 +138,14 @@ def desk(
     target = out / "desk.png"
     page.locator("#desk").screenshot(path=str(target))
     print(f"{target.relative_to(ROOT) if target.is_relative_to(ROOT) else target}: the desk")
+
+
+def _to_act(client: RefereeClient, table_id: str, tokens: dict[int, str]) -> int:
+    """The seat with a move to make now (a move besides `contribute`, which any seat has)."""
+    for seat, token in sorted(tokens.items()):
+        if set(client.view(table_id, token).get("legal", {})) - {"contribute"}:
+            return seat
+    return 0
 
 
 if __name__ == "__main__":

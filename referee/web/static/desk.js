@@ -446,7 +446,7 @@ function drawRewind(here) {
   $("rewind-to").textContent = say("back_to", { to: here.pick });
   const voids = wouldVoid(here, here.pick);
   const list = document.createElement("ol");
-  list.className = "moves";
+  list.className = "desk-moves";
   for (const step of voids) {
     const item = document.createElement("li");
     item.value = step.version;
