@@ -165,8 +165,9 @@ def test_the_director_rewinds_a_disputed_move_from_the_desk(page: Page, http: Ht
     player.close()
 
 
-def test_the_desk_upholds_adjusts_and_shows_a_refusal(page: Page, http: Http) -> None:
-    """In Portuguese; a dispute raised while the desk is open shows up by itself."""
+def test_the_desk_upholds_adjusts_and_reissues(page: Page, http: Http) -> None:
+    """In Portuguese: uphold, a refused adjustment with its reason, then one made; a dispute
+    raised while the desk is open shows up by itself; a seat's token reissued."""
     table, tokens = open_table(http)
     propose(http, table, tokens[2], "dispute", version=1, reason="I saw the card")  # 3
     propose(http, table, tokens[0], "dispute", version=2, reason="slow play")  # 4
@@ -205,6 +206,16 @@ def test_the_desk_upholds_adjusts_and_shows_a_refusal(page: Page, http: Http) ->
     expect(page.locator("#disputes li")).to_have_count(1)
     seen = view_of(http, table, tokens[0])
     assert seen["version"] == 7 and seen["view"]["scores"]["0"] == 10, seen
+
+    page.select_option("#reissue-seat", "1")  # seat 1 lost its token: a new one, asked twice
+    page.click("#reissue-ask")
+    assert view_of(http, table, tokens[1])["seat"] == 1  # not yet
+    page.click("#reissue-confirm")
+    expect(page.locator("#new-token")).not_to_be_empty()
+    new_token = page.locator("#new-token").text_content() or ""
+    old = http.call("GET", f"/v1/tables/{table}/view", headers=bearer(tokens[1]))
+    assert old.status == 401, old.data  # the old token is refused from then on
+    assert view_of(http, table, new_token)["seat"] == 1
 
 
 def test_the_desk_is_a_page_of_its_own_with_the_page_s_headers(http: Http) -> None:

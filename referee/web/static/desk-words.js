@@ -73,6 +73,11 @@ export const WORDS = {
     clock_of: "{who}: {left}",
     table_of: "{game} · table {table}",
     directors_view: "{game}: the director's view, every card",
+    seat_token: "A seat's token",
+    reissue_hint: "A player lost theirs: a new one, and the old one is refused from then on.",
+    new_token: "A new token",
+    confirm_new_token: "Confirm: the old token is refused",
+    new_token_of: "the new token of {seat}, to give to its player alone:",
   },
   pt: {
     title: "A mesa do diretor",
@@ -144,6 +149,11 @@ export const WORDS = {
     clock_of: "{who}: {left}",
     table_of: "{game} · mesa {table}",
     directors_view: "{game}: a visão do diretor, todas as cartas",
+    seat_token: "O token de um lugar",
+    reissue_hint: "Um jogador perdeu o seu: um novo, e o antigo é recusado a partir de então.",
+    new_token: "Um token novo",
+    confirm_new_token: "Confirmar: o token antigo é recusado",
+    new_token_of: "o token novo do {seat}, para dar só ao seu jogador:",
   },
   tl: {
     title: "Ang mesa ng direktor",
@@ -215,6 +225,11 @@ export const WORDS = {
     clock_of: "{who}: {left}",
     table_of: "{game} · mesa {table}",
     directors_view: "{game}: ang tanaw ng direktor, lahat ng baraha",
+    seat_token: "Ang token ng isang upuan",
+    reissue_hint: "Nawala ng manlalaro ang kanya: bagong token, at tatanggihan na ang luma mula ngayon.",
+    new_token: "Bagong token",
+    confirm_new_token: "Kumpirmahin: tatanggihan na ang lumang token",
+    new_token_of: "ang bagong token ng {seat}, ibigay lamang sa manlalaro nito:",
   },
 };
 

@@ -13,7 +13,7 @@ const POLL_MS = 1000;
 const TOKEN_KEY = "referee-operator-token";
 const PAGE_SIZE = 100;
 const DENIED = new Set(["PERMISSION_DENIED", "UNAUTHENTICATED"]);
-const KEPT_BY_THE_TABLE = new Set(["dispute", "ruling"]); // never voided by a rewind
+const KEPT_BY_THE_TABLE = new Set(["dispute", "ruling", "reissue"]); // never voided by a rewind
 
 const $ = (id) => document.getElementById(id);
 const language = () => $("language").value;
@@ -87,6 +87,7 @@ function closeDesk() {
   sessionStorage.removeItem(TOKEN_KEY);
   chosen = null;
   $("chosen").hidden = true;
+  $("reissued").replaceChildren(); // a new seat token shown is not left on the screen
   showSignIn(say("desk_closed"));
 }
 
@@ -191,6 +192,7 @@ async function choose(tableId) {
   location.hash = `table=${encodeURIComponent(tableId)}`;
   chosen = { tableId, version: null, view: null, steps: [], names: {}, game: null, pick: null };
   $("ruling-verdict").replaceChildren();
+  $("reissued").replaceChildren();
   $("ruling-note").value = "";
   noteLeft();
   drawLobby();
@@ -395,6 +397,9 @@ function drawRulingForm(here) {
   const tallyWas = tallies.value;
   tallies.replaceChildren(...here.game.tallies.map((t) => new Option(say(t), t, false, t === tallyWas)));
   showDecisionFields(here);
+  const reissue = $("reissue-seat");
+  const reissueWas = reissue.value;
+  reissue.replaceChildren(...Array.from({ length: here.view.seats ?? 0 }, (_, s) => new Option(seatName(s), String(s), false, String(s) === reissueWas)));
 }
 
 function showDecisionFields(here) {
@@ -518,6 +523,38 @@ async function sendRuling() {
   if (chosen === here) await refreshChosen(here).catch(() => {});
 }
 
+// --- a seat's new token (ReissueSeat), asked twice: the old one is refused from then on ---
+
+function askReissue(event) {
+  event.preventDefault();
+  if (!chosen?.view) return;
+  $("reissued").replaceChildren();
+  showReissueConfirm(true);
+}
+
+function showReissueConfirm(asking) {
+  $("reissue-ask").hidden = asking;
+  $("reissue-confirm").hidden = !asking;
+  $("reissue-cancel").hidden = !asking;
+}
+
+async function reissue() {
+  const here = chosen;
+  const seat = Number($("reissue-seat").value);
+  showReissueConfirm(false);
+  try {
+    const answer = await call("POST", tablePath(here.tableId, `seats/${seat}/token`), {});
+    const shown = document.createElement("output");
+    shown.id = "new-token";
+    shown.textContent = answer.seat.token;
+    $("reissued").replaceChildren(line(say("new_token_of", { seat: seatName(seat) }), "accepted"), shown);
+  } catch (error) {
+    if (DENIED.has(error.code)) return refused(error);
+    $("reissued").replaceChildren(line(error.message, "rejected"));
+  }
+  if (chosen === here) await refreshChosen(here).catch(() => {});
+}
+
 function line(text, className) {
   const node = document.createElement("p");
   node.className = className;
@@ -560,6 +597,9 @@ $("ruling").addEventListener("submit", askRuling);
 $("confirm").addEventListener("click", sendRuling);
 $("cancel").addEventListener("click", cancelConfirm);
 $("ruling-note").addEventListener("input", noteLeft);
+$("reissue").addEventListener("submit", askReissue);
+$("reissue-confirm").addEventListener("click", reissue);
+$("reissue-cancel").addEventListener("click", () => showReissueConfirm(false));
 $("language").addEventListener("change", () => {
   localStorage.setItem("referee-language", language());
   translate();
