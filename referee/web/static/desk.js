@@ -5,7 +5,8 @@
 // never in a URL. The desk reads the table again every POLL_MS.
 
 import { ApiError } from "./api.js";
-import { cardElement, cardsElement, isCard, isCards, packOf } from "./cards.js";
+import { packOf } from "./cards.js";
+import { KEPT_BY_THE_TABLE, stepLine, voidedVersions } from "./desk-steps.js";
 import { sayer, WORDS } from "./desk-words.js";
 import { renderView } from "./render.js";
 
@@ -13,7 +14,6 @@ const POLL_MS = 1000;
 const TOKEN_KEY = "referee-operator-token";
 const PAGE_SIZE = 100;
 const DENIED = new Set(["PERMISSION_DENIED", "UNAUTHENTICATED"]);
-const KEPT_BY_THE_TABLE = new Set(["dispute", "ruling", "reissue"]); // never voided by a rewind
 
 const $ = (id) => document.getElementById(id);
 const language = () => $("language").value;
@@ -304,21 +304,6 @@ function drawDisputes(here) {
 
 // --- the move list: step N is version N, as `referee replay` counts ---
 
-// the versions voided by the rewinds in the record: those after each rewind's `to` and before
-// it, but disputes and rulings (docs/disputes.md)
-function voidedVersions(steps) {
-  const voided = new Set();
-  for (const step of steps) {
-    if (step.move?.type !== "ruling" || step.move.decision !== "rewind") continue;
-    for (const earlier of steps) {
-      if (earlier.version > step.move.to && earlier.version < step.version && !KEPT_BY_THE_TABLE.has(earlier.move?.type)) {
-        voided.add(earlier.version);
-      }
-    }
-  }
-  return voided;
-}
-
 // what a rewind to `to` would void: the moves after it still standing
 function wouldVoid(here, to) {
   const voided = voidedVersions(here.steps);
@@ -354,20 +339,8 @@ function moveItem(version, content) {
 }
 
 function describeStep(step, pack) {
-  const line = document.createElement("span");
-  if (!step.move) {
-    line.textContent = `${who(step)}: ${say("deadline_passed")}`;
-    return line;
-  }
-  const { type, ...fields } = step.move;
-  line.append(`${who(step)}: `, Object.assign(document.createElement("strong"), { textContent: type }));
-  for (const [key, value] of Object.entries(fields)) {
-    line.append(` ${key} `);
-    if (isCard(value, pack)) line.append(cardElement(value, pack));
-    else if (isCards(value, pack)) line.append(cardsElement(value, pack));
-    else line.append(typeof value === "string" ? `“${value}”` : JSON.stringify(value));
-  }
-  return line;
+  const said = step.move ? step.move : say("deadline_passed");
+  return stepLine(who(step), said, pack);
 }
 
 // --- the ruling form ---
