@@ -114,7 +114,11 @@ def test_the_director_rewinds_a_disputed_move_from_the_desk(page: Page, http: Ht
     row = page.locator(f"#tables tr[data-table='{table}']")
     expect(row.locator("[data-column='disputes']")).to_have_text("3")  # its open dispute
     expect(row.locator("[data-column='players']")).to_have_text("1: Ana, 2: Bia")
+    expect(row.locator("[data-column='game']")).to_have_text("Pontinho")
     expect(page.locator(f"#tables tr[data-table='{quiet}']")).to_be_visible()
+    page.select_option("#only-game", "pontoon")  # the filters: ListTables' own
+    expect(page.locator("#tables tbody tr")).to_have_count(0)
+    page.select_option("#only-game", "pontinho")
     page.check("#only-disputed")  # a table without an open dispute leaves the list
     expect(page.locator("#tables tbody tr")).to_have_count(1)
     row.click()

@@ -20,6 +20,7 @@ const language = () => $("language").value;
 let say = sayer("en");
 const games = new Map(); // `game|language` -> {pack, schema, title, tallies}
 let lobby = { tables: [], more: false };
+const titles = new Map(); // a game's spec name -> its title in the language chosen (ListGames)
 let chosen = null; // {tableId, version, view, steps, names, game, pick}
 let polling = null;
 
@@ -64,6 +65,7 @@ async function openDesk(typed) {
   $("operator-token").value = "";
   if (!token()) return showSignIn(say("desk_closed"));
   try {
+    await listGames();
     await refreshLobby();
   } catch (error) {
     if (DENIED.has(error.code)) return refused(error);
@@ -128,8 +130,22 @@ async function poll() {
 
 // --- the tables ---
 
+// the games, for the filter and the titles in the list
+async function listGames() {
+  const { games: listed } = await call("GET", "/v1/games");
+  titles.clear();
+  for (const game of listed) titles.set(game.name, game.title || game.name);
+  const select = $("only-game");
+  const was = select.value;
+  const every = new Option(say("every_game"), "", false, was === "");
+  every.dataset.word = "every_game";
+  const options = [...titles].map(([name, title]) => new Option(title, name, false, name === was));
+  select.replaceChildren(every, ...options);
+}
+
 async function refreshLobby() {
   const query = new URLSearchParams({ page_size: String(PAGE_SIZE) });
+  if ($("only-game").value) query.set("game", $("only-game").value);
   if ($("only-disputed").checked) query.set("open_disputes", "true");
   if ($("only-in-play").checked) query.set("state", "TABLE_STATE_IN_PLAY");
   const answer = await call("GET", `/v1/tables?${query}`);
@@ -171,7 +187,7 @@ function fillRow(row, summary) {
   const due = summary.clock_due_ms;
   const texts = {
     table: summary.table_id,
-    game: summary.game,
+    game: titles.get(summary.game) ?? summary.game,
     players: names.length ? names.join(", ") : String(summary.seats),
     version: String(summary.version),
     state: say(summary.over ? "over" : "in_play"),
@@ -561,7 +577,7 @@ $("open-table").addEventListener("submit", (event) => {
   event.preventDefault();
   choose($("table-id").value.trim());
 });
-for (const box of [$("only-disputed"), $("only-in-play")]) box.addEventListener("change", () => poll());
+for (const box of [$("only-game"), $("only-disputed"), $("only-in-play")]) box.addEventListener("change", () => poll());
 for (const radio of document.querySelectorAll("input[name=decision]")) {
   radio.addEventListener("change", () => chosen?.view && showDecisionFields(chosen));
 }
@@ -576,6 +592,7 @@ $("reissue-cancel").addEventListener("click", () => showReissueConfirm(false));
 $("language").addEventListener("change", () => {
   localStorage.setItem("referee-language", language());
   translate();
+  if (!$("desk").hidden) listGames().then(drawLobby).catch(() => {});
   if (chosen) {
     chosen.version = null; // drawn again in the new language
     poll();
