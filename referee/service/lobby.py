@@ -10,18 +10,23 @@ from __future__ import annotations
 
 import base64
 import binascii
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
+import structlog
+
 from referee.engine.table import Table
-from referee.errors import InvalidArgument
-from referee.store.base import Listed, Summary
+from referee.errors import InvalidArgument, RefereeError
+from referee.store.base import Listed, Store, Summary, TableFilter
+
+log = structlog.get_logger("referee.service")
 
 DEFAULT_PAGE_SIZE = 50  # a page_size of 0
 MAX_PAGE_SIZE = 200  # a larger page_size is cut to it (as AIP-158 has it), not refused
 TOKEN_PREFIX = "tables1:"  # the page token's form, inside its base64
 MAX_PAGE_TOKEN_CHARS = 64
 BAD_PAGE_TOKEN = "`page_token` is not one this referee gave: ask for the first page (empty)"
+SUMMARISED_AT_ONCE = 100  # tables from before the summaries, filled in a batch at a time
 
 
 @dataclass(frozen=True)
@@ -44,6 +49,39 @@ class TableEntry:
 class Page:
     tables: Sequence[TableEntry]
     next_page_token: str  # '': the last page
+
+
+def page(store: Store, where: TableFilter, below: int | None, size: int) -> Page:
+    """The tables `where` asks for, `size` at most, from the newest below `below` (a page
+    token's position), and the token of the page after it."""
+    found = store.list_tables(where, below=below, limit=size + 1)
+    shown = found[:size]
+    more = len(found) > size
+    return Page([entry(listed) for listed in shown], page_token(shown[-1].position) if more else "")
+
+
+class OlderTables:
+    """The tables a store kept before it kept summaries: each is given its own once, by
+    loading it (at the first ListTables after the upgrade); one that does not load is logged
+    and left out (listed as in play, without disputes) rather than tried at every listing."""
+
+    def __init__(self, store: Store) -> None:
+        self._store = store
+        self._failed: set[str] = set()
+
+    def summarise(self, summarise: Callable[[str], None]) -> None:
+        """`summarise(table_id)` each table without a summary (none, mostly: one query)."""
+        while True:
+            waiting = self._store.unsummarised(SUMMARISED_AT_ONCE + len(self._failed))
+            todo = [table_id for table_id in waiting if table_id not in self._failed]
+            if not todo:
+                return
+            for table_id in todo:
+                try:
+                    summarise(table_id)
+                except RefereeError as error:
+                    self._failed.add(table_id)
+                    log.error("table_not_summarised", table=table_id, error=str(error))
 
 
 def summary_of(table: Table) -> Summary:

@@ -70,7 +70,6 @@ SNAPSHOT_EVERY = 50
 # the event loop for longer (beside four spectators looping on Explain, the health check's p99
 # was 18 to 116 ms with four at once, 21 to 35 ms one at a time: tests/harden/test_explain_cost.py)
 EXPLAINING_AT_ONCE = 1
-SUMMARISED_AT_ONCE = 100  # tables from before the lobby's summaries, filled in a batch at a time
 
 
 class RefereeService:
@@ -116,7 +115,7 @@ class RefereeService:
         self._clock = clock if clock is not None else Scheduler()
         self._deadlines = Deadlines(self._clock, self._deadline_passed)
         self._closed = False
-        self._unsummarisable: set[str] = set()  # tables whose summary could not be made
+        self._older_tables = lobby.OlderTables(store)  # from before the lobby's summaries
         self.metrics = metrics if metrics is not None else Metrics()  # a registry of its own
         self.metrics.bind(lambda: self.live_tables, store)
         self._following = Following(store, self._deadlines, self._watchers, self._catch_up)
@@ -323,33 +322,15 @@ class RefereeService:
     ) -> lobby.Page:
         """The lobby (the operator's: the server checked): the tables `where` asks for, newest
         first, a page at a time, read from the store's summaries (`referee.service.lobby`)."""
-        below = lobby.below(page_token)
-        size = lobby.page_size(page_size)
-        self._summarise_older_tables()
-        found = self._store.list_tables(where, below=below, limit=size + 1)
-        page = found[:size]
-        more = len(found) > size
-        return lobby.Page(
-            [lobby.entry(listed) for listed in page],
-            lobby.page_token(page[-1].position) if more else "",
-        )
+        below, size = lobby.below(page_token), lobby.page_size(page_size)  # checked first
+        self._older_tables.summarise(self._summarise)
+        return lobby.page(self._store, where, below, size)
 
-    def _summarise_older_tables(self) -> None:
-        """Give the tables stored before summaries were kept theirs, once (each is loaded once,
-        at the first ListTables after the upgrade); one that does not load is left out."""
-        while True:
-            waiting = self._store.unsummarised(SUMMARISED_AT_ONCE + len(self._unsummarisable))
-            todo = [table_id for table_id in waiting if table_id not in self._unsummarisable]
-            if not todo:
-                return
-            for table_id in todo:
-                try:
-                    with self._tables.locked(table_id) as live:
-                        live.summary = lobby.summary_of(live.table)
-                        self._store.set_summary(table_id, live.summary)
-                except RefereeError as error:
-                    self._unsummarisable.add(table_id)
-                    log.error("table_not_summarised", table=table_id, error=str(error))
+    def _summarise(self, table_id: str) -> None:
+        """Give a table stored before summaries its own, from the table loaded."""
+        with self._tables.locked(table_id) as live:
+            live.summary = lobby.summary_of(live.table)
+            self._store.set_summary(table_id, live.summary)
 
     def view(
         self,
