@@ -1,5 +1,5 @@
 // The client against a real referee (test/serve.ts): every call, its typed answers and errors,
-// then the example's whole Pontinho hand and Tarocchi deal.
+// every word it says in the language asked for, the lobby, then the examples' whole hands.
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { move, pontinho, Referee, RefereeError, Status } from "../src/index.js";
@@ -58,7 +58,8 @@ describe("a table", () => {
     const seat1 = table.seat(1);
     const drew = await seat1.propose(pontinho.draw());
     assert.equal(drew.outcome, "accepted");
-    assert.deepEqual(drew.events, [{ kind: "drew", seat: 1, stock_size: 75, card: "4C" }]); // the unlisted cards follow the stock
+    assert.deepEqual(drew.events, [{ kind: "drew", seat: 1, stock_size: 75, card: "4C", // the unlisted cards follow the stock
+      text: drew.events[0]!.text }]);
     const rejected = await seat1.propose(pontinho.meld({ cards: ["KH", "KS"] }));
     assert.equal(rejected.accepted, false);
     assert.equal(rejected.violations[0]!.rule, "PN-13-size");
@@ -158,6 +159,63 @@ describe("a table", () => {
     assert.ok(!JSON.stringify(spectator).includes("4C"));  // seat 1 drew it: nobody else sees it
     assert.ok(JSON.stringify(record).includes("4C"));
     assert.equal((await table.view()).rulesVersion, record.rules_version);
+  });
+});
+
+describe("words: the referee's every sentence, in the language asked for", () => {
+  let portuguese: Referee;
+
+  before(async () => {
+    portuguese = await Referee.connect(served.target, { language: "pt" });
+  });
+
+  after(() => portuguese?.close());
+
+  test("a rejection keeps its fix and hint: in the connection's language, or a call's own", async () => {
+    const table = await portuguese.createTable("pontinho", { seats: 3, deal: DEAL });
+    const early = (await table.seat(1).propose(pontinho.discard({ card: "JH" }))).violations[0]!;
+    assert.deepEqual(early.fix, { kind: "move_instead", moves: ["draw", "take_discard"] });
+    assert.match(early.message, /^primeiro compre uma carta/);
+    assert.match(early.hint, /^faça em vez disso /);
+    const fix = early.fix; // a union tagged by kind: its values follow
+    assert.deepEqual(fix?.kind === "move_instead" ? fix.moves : [], ["draw", "take_discard"]);
+    const english = (await table.seat(1).propose(pontinho.discard({ card: "JH" }), { language: "en" })).violations[0]!;
+    assert.deepEqual(english.fix, early.fix); // data in no language
+    assert.equal(english.rule, early.rule);
+    assert.ok(english.hint && english.hint !== early.hint && english.message !== early.message);
+    const outOfTurn = (await table.seat(2).propose(pontinho.draw())).violations[0]!;
+    assert.deepEqual([outOfTurn.rule, outOfTurn.fix, outOfTurn.hint], ["GEN-7", undefined, ""]);
+  });
+
+  test("events keep their text, told to each reader: a seat's own card, a card to the others", async () => {
+    const table = await referee.createTable("pontinho", { seats: 3, deal: DEAL });
+    const drew = await table.seat(1).propose(pontinho.draw(), { language: "pt" });
+    assert.match(drew.events[0]!.text, /^você comprou 4\S* do monte$/);
+    for await (const update of table.seat(2).watch({ language: "pt" })) {
+      assert.match(update.events[0]!.text, /comprou uma carta do monte/);
+      assert.doesNotMatch(update.events[0]!.text, /4/); // no more than the seat may see
+      break;
+    }
+    for await (const update of table.watch()) { // no language: English
+      assert.match(update.events[0]!.text, /drew a card from the stock/);
+      break;
+    }
+  });
+
+  test("Explain's lines come in the language asked for", async () => {
+    const table = await referee.createTable("pontinho", { seats: 3, deal: DEAL });
+    await table.seat(2).propose(pontinho.draw(), { moveId: "out-of-turn" });
+    const english = await table.seat(2).explain({ moveId: "out-of-turn" });
+    const portuguese = await table.seat(2).explain({ moveId: "out-of-turn" }, { language: "pt" });
+    assert.equal(portuguese.text.length, english.text.length);
+    assert.match(portuguese.text[0]!, /propôs .*: recusada$/);
+    assert.equal(portuguese.verdict.violations[0]!.message, "não é a sua vez");
+  });
+
+  test("a language the game is not written in gets English", async () => {
+    const table = await portuguese.createTable("pontinho", { seats: 3, deal: DEAL });
+    const drew = await table.seat(1).propose(pontinho.draw(), { language: "tl" }); // Pontinho: en, pt
+    assert.match(drew.events[0]!.text, /^you drew /);
   });
 });
 
