@@ -286,7 +286,7 @@ def test_a_table_from_before_rules_versions_is_migrated_with_none(
     run_sql(pg_url, "INSERT INTO tables (id, game, setup) VALUES ('t1', 'pontinho', '{}')")
     store = PostgresStore(pg_url)
     try:
-        assert schema_version(pg_url) == len(MIGRATIONS) == 6
+        assert schema_version(pg_url) == len(MIGRATIONS) == 7
         assert store.load_table("t1").rules_version is None
     finally:
         store.close()
@@ -299,10 +299,14 @@ def test_a_table_s_latest_snapshot_comes_through_the_migration_to_every_snapshot
     beside it."""
     with monkeypatch.context() as patched:
         patched.setattr(postgres, "MIGRATIONS", MIGRATIONS[:5])
-        old = PostgresStore(pg_url)
-        old.create_table("t1", SETUP, {0: "h0"})
-        old.append_move("t1", 1, 1, DRAW, None, VERDICT)
-        old.close()
+        PostgresStore(pg_url).close()
+    # a table at version 1, as the referee then wrote it
+    run_sql(pg_url, "INSERT INTO tables (id, game, setup) VALUES ('t1', 'pontinho', '{}')")
+    run_sql(
+        pg_url,
+        "INSERT INTO proposals (table_id, seq, seat, move, verdict) "
+        "VALUES ('t1', 1, 1, '{\"type\": \"draw\"}', '{}')",
+    )
     run_sql(pg_url, "INSERT INTO snapshots (table_id, version, data) VALUES ('t1', 1, 'one')")
     store = PostgresStore(pg_url)
     try:
