@@ -14,18 +14,24 @@ const DEAL = {
   turned: "9D", stock: ["4C", "TH", "5S"],
 };
 
+// a second referee, started with an operator's token: the director is whoever sends it
+const OPERATOR = "the-operator's-token";
 let served: Served;
 let referee: Referee;
+let directed: Served;
+let director: Referee;
 const quiet = () => {};
 
 before(async () => {
-  served = await serve();
+  [served, directed] = await Promise.all([serve(), serve({ createToken: OPERATOR })]);
   referee = await Referee.connect(served.target);
+  director = await Referee.connect(directed.target, { createToken: OPERATOR });
 });
 
 after(async () => {
   referee?.close();
-  await served?.stop();
+  director?.close();
+  await Promise.all([served?.stop(), directed?.stop()]);
 });
 
 describe("games", () => {
@@ -220,21 +226,6 @@ describe("words: the referee's every sentence, in the language asked for", () =>
 });
 
 describe("the director", () => {
-  // a referee of its own, started with an operator's token: the director is whoever sends it
-  const OPERATOR = "the-operator's-token";
-  let directed: Served;
-  let director: Referee;
-
-  before(async () => {
-    directed = await serve({ createToken: OPERATOR });
-    director = await Referee.connect(directed.target, { createToken: OPERATOR });
-  });
-
-  after(async () => {
-    director?.close();
-    await directed?.stop();
-  });
-
   /** Seat 1 draws 4C and discards JH (versions 1 and 2); seat 2 disputes the discard: dispute 3. */
   async function disputedDiscard() {
     const table = await director.createTable("pontinho", { seats: 3, deal: DEAL });
@@ -330,6 +321,56 @@ describe("the director", () => {
       impostor.close();
     }
     assert.equal((await table.rule(ruling)).outcome, "accepted"); // still open: nobody ruled
+  });
+});
+
+describe("the lobby: names, tables, reissued seats (the operator's)", () => {
+  // the director's referee; the other tests there play Pontinho, and the tables here each a game's
+  test("display names go in at CreateTable and show in the views and the lobby", async () => {
+    const table = await director.createTable("pontinho", { seats: 3, deal: DEAL, names: { 0: "Ana", 2: "Bia" } });
+    assert.deepEqual((await table.seat(1).view()).view.names, { "0": "Ana", "2": "Bia" });
+    const { tables, nextPageToken } = await director.listTables({ game: "pontinho" });
+    const listed = tables.find((t) => t.tableId === table.id);
+    assert.deepEqual(listed && [listed.game, listed.seats, listed.names, listed.version, listed.over],
+      ["pontinho", 3, { 0: "Ana", 2: "Bia" }, 0, false]);
+    assert.equal(nextPageToken, "");
+  });
+
+  test("ListTables filters and pages; anyone but the operator is PERMISSION_DENIED", async () => {
+    const quiet = await director.createTable("tarocchi_piedicavallo", { seats: 4, seed: 3 });
+    const disputed = await director.createTable("tarocchi_piedicavallo", { seats: 4, seed: 3 });
+    const { view } = await disputed.view();
+    const first = await disputed.seat(view.to_act!).propose(move("contribute", { entropy: "x" }) as any);
+    assert.equal(first.outcome, "accepted");
+    const raised = await disputed.seat(1).propose(move("dispute", { version: 1, reason: "misdeal" }) as any);
+    assert.equal(raised.outcome, "accepted");
+    const open = await director.listTables({ game: "tarocchi_piedicavallo", openDisputes: true });
+    assert.deepEqual(open.tables.map((t) => [t.tableId, t.openDisputes]), [[disputed.id, [raised.version]]]);
+    const page = await director.listTables({ game: "tarocchi_piedicavallo", pageSize: 1 });
+    assert.deepEqual(page.tables.map((t) => t.tableId), [disputed.id]); // newest first
+    assert.notEqual(page.nextPageToken, "");
+    const all = [];
+    for await (const t of director.tables({ game: "tarocchi_piedicavallo", state: "in_play" })) all.push(t.tableId);
+    assert.deepEqual(all, [disputed.id, quiet.id]);
+    const stranger = await Referee.connect(directed.target);
+    try {
+      await assert.rejects(stranger.listTables(),
+        (error: unknown) => error instanceof RefereeError && error.status === "PERMISSION_DENIED");
+    } finally {
+      stranger.close();
+    }
+  });
+
+  test("ReissueSeat: the seat's new token acts, its old one is UNAUTHENTICATED", async () => {
+    const table = await director.createTable("pontinho", { seats: 3, deal: DEAL });
+    const old = table.token(1);
+    const seat1 = await table.reissueSeat(1);
+    assert.notEqual(table.token(1), old);
+    assert.equal((await seat1.propose(pontinho.draw())).outcome, "accepted");
+    await assert.rejects(director.join("pontinho", table.id, old).view(),
+      (error: unknown) => error instanceof RefereeError && error.status === "UNAUTHENTICATED");
+    await assert.rejects(director.reissueSeat(table.id, 7),
+      (error: unknown) => error instanceof RefereeError && error.status === "INVALID_ARGUMENT");
   });
 });
 
