@@ -50,17 +50,17 @@ export function eventFrom<E>(event: ProtoEvent): Told<E> {
   return { kind: event.kind, ...(event.data ?? {}), text: event.text } as unknown as Told<E>;
 }
 
-export function violationFrom(v: ProtoViolation): Violation {
-  const fix = v.fix && Object.keys(v.fix).length ? (v.fix as Fix) : undefined;
+export function violationFrom<Card extends string = string>(v: ProtoViolation): Violation<Card> {
+  const fix = v.fix && Object.keys(v.fix).length ? (v.fix as Fix<Card>) : undefined;
   return { rule: v.rule, message: v.message, cites: v.cites, cards: v.cards, code: v.code, fix, hint: v.hint };
 }
 
-export function verdictFrom<E>(verdict: ProtoVerdict | undefined): Verdict<E> {
+export function verdictFrom<E, Card extends string = string>(verdict: ProtoVerdict | undefined): Verdict<E, Card> {
   if (verdict === undefined) throw new Error("the referee answered without a verdict");
   const outcome = OUTCOMES[verdict.outcome];
   if (outcome === undefined) throw new Error(`unknown outcome ${verdict.outcome}`);
   return {
-    accepted: outcome === "accepted", outcome, violations: verdict.violations.map(violationFrom),
+    accepted: outcome === "accepted", outcome, violations: verdict.violations.map((v) => violationFrom<Card>(v)),
     events: verdict.events.map((e) => eventFrom<E>(e)), version: verdict.version,
     moveId: verdict.moveId, seat: verdict.seat,
   };

@@ -15,7 +15,7 @@ import {
   RuleRequest, type WatchResponse,
 } from "./gen/referee/v1/referee.js";
 import type {
-  Adjudication, ExplainWhich, Explanation, GameRecord, GameTypes, JsonObject, LanguageOption, Ruling,
+  Adjudication, CardOf, ExplainWhich, Explanation, GameRecord, GameTypes, JsonObject, LanguageOption, Ruling,
   SeatView, SigningKey, TableFilter, TablePage, TableSummary, TypesOf, Verdict, WatchUpdate,
 } from "./types.js";
 
@@ -267,7 +267,7 @@ export class Table<T extends GameTypes = GameTypes> {
   /** The director rules on a dispute (only the operator's create token may: else PERMISSION_DENIED).
    *  A ruling that cannot be made (no such dispute, one ruled already) is a rejected verdict, as
    *  a move is; a random `rulingId` makes gRPC's retries safe, as a proposal's `moveId` does. */
-  async rule(ruling: Ruling, options: RuleOptions = {}): Promise<Verdict<T["event"]>> {
+  async rule(ruling: Ruling, options: RuleOptions = {}): Promise<Verdict<T["event"], CardOf<T>>> {
     const request = RuleRequest.fromPartial({
       tableId: this.id, dispute: ruling.dispute, note: ruling.note, ...decisionToProto(ruling),
       rulingId: options.rulingId ?? randomUUID(), expectedVersion: options.expectedVersion,
@@ -275,7 +275,7 @@ export class Table<T extends GameTypes = GameTypes> {
     const referee = this.referee;
     const response = await referee.call(referee.client.rule, request, referee.operatorMetadata(),
       options.language);
-    return verdictFrom<T["event"]>(response.verdict);
+    return verdictFrom<T["event"], CardOf<T>>(response.verdict);
   }
 
   /** The signed record: full once the table is over (or for the operator), else a spectator's. */
@@ -294,14 +294,14 @@ export class Seat<T extends GameTypes = GameTypes> {
   constructor(readonly table: Table<T>, readonly seat: number | undefined, private readonly token: string) {}
 
   /** Proposes a move; an illegal one is a rejected verdict, not an error. */
-  async propose(move: T["move"], options: ProposeOptions = {}): Promise<Verdict<T["event"]>> {
+  async propose(move: T["move"], options: ProposeOptions = {}): Promise<Verdict<T["event"], CardOf<T>>> {
     const request = ProposeRequest.fromPartial({
       tableId: this.table.id, move: moveToProto(move), moveId: options.moveId ?? randomUUID(),
       expectedVersion: options.expectedVersion, seat: this.seat,
     });
     const referee = this.table.referee;
     const response = await referee.call(referee.client.propose, request, this.metadata(), options.language);
-    return verdictFrom<T["event"]>(response.verdict);
+    return verdictFrom<T["event"], CardOf<T>>(response.verdict);
   }
 
   /** What this seat may see now. */

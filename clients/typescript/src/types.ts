@@ -13,12 +13,16 @@ export type AnyMove = { type: string } & JsonObject;
 /** An event of such a game: `{kind, ...data}`. */
 export type AnyEvent = { kind: string } & JsonObject;
 
-/** The move, view and event types of one game. */
+/** The move, view, event (and card) types of one game. */
 export interface GameTypes {
   move: { type: string };
   view: object;
   event: { kind: string };
+  card?: string;
 }
+
+/** A game's cards: its `Card` codes, or any text for a game this client was not built for. */
+export type CardOf<T extends GameTypes> = T extends { card: infer C extends string } ? C : string;
 
 /** A game's types by its name: generated for the games of docs/schemas/, plain JSON otherwise. */
 export type TypesOf<G extends string> = G extends GameName ? Games[G]
@@ -26,8 +30,8 @@ export type TypesOf<G extends string> = G extends GameName ? Games[G]
 
 export type Outcome = "accepted" | "rejected" | "pending";
 
-/** One rule a proposal breaks. */
-export interface Violation {
+/** One rule a proposal breaks; `Card`: the game's cards, which its fix names. */
+export interface Violation<Card extends string = string> {
   rule: string;        // the spec rule id: `PN-13-size`
   message: string;     // a sentence a player understands
   cites: string[];     // rulebook ids (RULES.md): `PN-13`
@@ -35,7 +39,7 @@ export interface Violation {
   code: string;        // stable snake_case: `rule_broken`, `malformed_move`, ...
   /** How to mend the move, where the rules tell (`{kind: "play_one_of", cards: ["7C"]}`);
    *  undefined when they do not. */
-  fix: Fix | undefined;
+  fix: Fix<Card> | undefined;
   /** The fix in words, in the caller's language; "" without one. */
   hint: string;
 }
@@ -52,10 +56,10 @@ export interface LanguageOption {
 }
 
 /** The referee's answer to a proposal. A rejected move changed nothing. */
-export interface Verdict<E = AnyEvent> {
+export interface Verdict<E = AnyEvent, Card extends string = string> {
   accepted: boolean;
   outcome: Outcome;
-  violations: Violation[];
+  violations: Violation<Card>[];
   /** What the move caused, as the proposing seat may see it, each with its `text`. */
   events: Told<E>[];
   /** The table's version after this verdict. */

@@ -1,10 +1,14 @@
 // The client against a real referee (test/serve.ts): every call, its typed answers and errors,
 // every word it says in the language asked for, the lobby, then the examples' whole hands.
 import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
 import { after, before, describe, test } from "node:test";
+import { fileURLToPath } from "node:url";
 import { move, pontinho, Referee, RefereeError, Status } from "../src/index.js";
 import { playPontinhoHand, playTarocchiDeal } from "../examples/play_pontinho_and_tarocchi.js";
 import { type Served, serve } from "./serve.js";
+
+const WHOLE_HAND = fileURLToPath(new URL("../examples/whole_hand.js", import.meta.url)); // README's example
 
 // the README's tour: dealer 0, so seat 1 plays first; it draws 4C
 const DEAL = {
@@ -374,7 +378,23 @@ describe("the lobby: names, tables, reissued seats (the operator's)", () => {
   });
 });
 
-describe("the example", () => {
+describe("the examples", () => {
+  test("the README's plays a deal: reasons, hints and events' text, in the language asked for", () => {
+    const play = (language: string) => execFileSync(process.execPath,
+      [WHOLE_HAND, served.target, language]).toString().trim().split("\n");
+    const [portuguese, english] = [play("pt"), play("en")];
+    assert.equal(portuguese.length, english.length); // the same deal, told twice
+    for (const line of [...portuguese, ...english]) {
+      assert.match(line, /^(Ana|Bruno|Carla|Davi) [✓✗] /); // the names, from the views
+    }
+    const refused = portuguese.filter((line) => line.includes(" ✗ "));
+    assert.ok(refused.length > 0);
+    for (const line of refused) assert.match(line, /✗ .+: .+$/); // each with its hint
+    assert.notEqual(portuguese.at(-1), english.at(-1));
+    assert.match(english.at(-1)!, /over/);
+    assert.match(portuguese.at(-1)!, /acabou/);
+  });
+
   test("plays a whole hand of Pontinho", async () => {
     const over = await playPontinhoHand(referee, 7, quiet);
     assert.equal(over.kind, "hand_over");

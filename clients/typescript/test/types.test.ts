@@ -62,8 +62,15 @@ test("words, fixes and the lobby are typed", () => {
     // @ts-expect-error: a play_one_of fix has cards, no moves
     if (fix?.kind === "play_one_of") assert.ok(fix.moves);
     const told: string = verdict.events[0]!.text;
-    const page: TablePage = await referee.listTables({ state: "in_play", pageSize: 10 });
     const table = await referee.createTable("pontinho", { seats: 3, names: { 0: "Ana" } });
+    const fixes = (await table.seat(1).propose(pontinho.draw())).violations[0]?.fix;
+    if (fixes?.kind === "play_one_of") {
+      const card: pontinho.Card | undefined = fixes.cards[0]; // a table's fixes name its game's cards
+      // @ts-expect-error: not a Tarocchi card
+      const other: tarocchiPiedicavallo.Card | undefined = fixes.cards[0];
+      assert.ok(card ?? other);
+    }
+    const page: TablePage = await referee.listTables({ state: "in_play", pageSize: 10 });
     const seat: Seat<TypesOf<"pontinho">> = await table.reissueSeat(0);
     const names: { [seat: string]: string } | undefined = (await seat.view({ language: "pt" })).view.names;
     // @ts-expect-error: a table is in play or over
