@@ -55,29 +55,19 @@ after(async () => {
 test("npm pack holds the built JS and types; an empty folder installs, type-checks and runs it with node alone", () => {
   assert.equal(manifest.scripts.prepack, "npm run build"); // so a plain `npm pack` builds first
   // `npm test` has just built dist/: pack it as it is (a build now would race the other tests)
-  const [packed] = JSON.parse(execFileSync(npmCommand()[0]!, [...npmCommand().slice(1), "pack", "--json",
-    "--ignore-scripts", "--pack-destination", folder], { cwd: PACKAGE }).toString());
-  const files = packed.files.map((f: { path: string }) => f.path);
+  const [packed] = JSON.parse(npm(["pack", "--json", "--ignore-scripts", "--pack-destination", folder],
+    { cwd: PACKAGE }));
+  const files: string[] = packed.files.map((f: { path: string }) => f.path);
   for (const file of ["dist/src/index.js", "dist/src/index.d.ts", "dist/src/gen/referee/v1/referee.js",
     "dist/src/gen/fixes.d.ts", "dist/src/gen/games/pontinho.d.ts", "README.md"]) {
     assert.ok(files.includes(file), `the tarball has no ${file}`);
   }
-  assert.deepEqual(files.filter((f: string) => !f.startsWith("dist/src/") && f !== "README.md"
-    && f !== "package.json"), []); // no tests, sources or scripts
+  const others = files.filter((f) => !f.startsWith("dist/src/") && !["README.md", "package.json"].includes(f));
+  assert.deepEqual(others, []); // no tests, sources or scripts
 
-  const app = join(folder, "app");
-  mkdirSync(app);
-  const tarball = `file:../${packed.filename}`;
-  writeFileSync(join(app, "package.json"), JSON.stringify({ name: "app", private: true, type: "module",
-    dependencies: { "@referee/client": tarball } }));
-  writeFileSync(join(app, "package-lock.json"), JSON.stringify(offlineLock(join(folder, packed.filename), tarball)));
-  writeFileSync(join(app, "main.ts"), PROGRAM);
-  writeFileSync(join(app, "tsconfig.json"), JSON.stringify(TSCONFIG));
-
+  const app = emptyApp(packed.filename);
   const env = nodeAlone();
-  const [npm, ...npmArgs] = npmCommand();
-  execFileSync(npm!, [...npmArgs, "ci", "--offline", "--no-audit", "--no-fund", "--loglevel=error"],
-    { cwd: app, env, stdio: ["ignore", "ignore", "inherit"] });
+  npm(["ci", "--offline", "--no-audit", "--no-fund", "--loglevel=error"], { cwd: app, env });
   assert.ok(existsSync(join(app, "node_modules", "@grpc", "grpc-js")));
   execFileSync(process.execPath, [TSC, "-p", app], { env, stdio: ["ignore", "inherit", "inherit"] });
 
@@ -89,10 +79,24 @@ test("npm pack holds the built JS and types; an empty folder installs, type-chec
   assert.deepEqual(more, []);
 });
 
-/** npm as this test was started with it: its CLI run by this node. */
-function npmCommand(): string[] {
+/** A user's folder: the program, its tsconfig, and the tarball as its one dependency. */
+function emptyApp(filename: string): string {
+  const app = join(folder, "app");
+  mkdirSync(app);
+  const tarball = `file:../${filename}`;
+  writeFileSync(join(app, "package.json"), JSON.stringify({ name: "app", private: true, type: "module",
+    dependencies: { "@referee/client": tarball } }));
+  writeFileSync(join(app, "package-lock.json"), JSON.stringify(offlineLock(join(folder, filename), tarball)));
+  writeFileSync(join(app, "main.ts"), PROGRAM);
+  writeFileSync(join(app, "tsconfig.json"), JSON.stringify(TSCONFIG));
+  return app;
+}
+
+/** npm as this test was started with it (its CLI, run by this node): what it printed. */
+function npm(args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv }): string {
   const cli = process.env.npm_execpath ?? realpathSync(findOnPath("npm"));
-  return [process.execPath, cli];
+  return execFileSync(process.execPath, [cli, ...args], { ...options, stdio: ["ignore", "pipe", "inherit"] })
+    .toString();
 }
 
 function findOnPath(name: string): string {
