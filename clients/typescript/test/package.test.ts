@@ -67,7 +67,13 @@ test("npm pack holds the built JS and types; an empty folder installs, type-chec
 
   const app = emptyApp(packed.filename);
   const env = nodeAlone();
-  npm(["ci", "--offline", "--no-audit", "--no-fund", "--loglevel=error"], { cwd: app, env });
+  try {
+    npm(["ci", "--offline", "--no-audit", "--no-fund", "--loglevel=error"], { cwd: app, env });
+  } catch (error) {
+    throw new Error("npm ci --offline failed: its packages come from npm's cache, which `npm ci` in " +
+      "clients/typescript fills (`make ts-test` runs it once; after `npm cache clean`, run it again)",
+      { cause: error });
+  }
   assert.ok(existsSync(join(app, "node_modules", "@grpc", "grpc-js")));
   execFileSync(process.execPath, [TSC, "-p", app], { env, stdio: ["ignore", "inherit", "inherit"] });
 

@@ -222,6 +222,11 @@ describe("words: the referee's every sentence, in the language asked for", () =>
     assert.equal(portuguese.verdict.violations[0]!.message, "não é a sua vez");
   });
 
+  test("DescribeGame's sentences: the connection's language, or a call's own", async () => {
+    assert.equal((await portuguese.describeGame("pontinho")).language, "pt");
+    assert.equal((await portuguese.describeGame("pontinho", { language: "en" })).language, "en");
+  });
+
   test("a language the game is not written in gets English", async () => {
     const table = await portuguese.createTable("pontinho", { seats: 3, deal: DEAL });
     const drew = await table.seat(1).propose(pontinho.draw(), { language: "tl" }); // Pontinho: en, pt
