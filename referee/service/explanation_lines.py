@@ -6,11 +6,19 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from referee.i18n.catalogue import CATALOGUE
-from referee.model import JSON, Outcome, Sentence, Verdict
+from referee.model import DIRECTOR, JSON, Outcome, Sentence, Verdict
 from referee.spec.explaining import BLIND, BROKEN, HELD, TRIED, Judged
 
 _HEADINGS = {TRIED: "explain.tried", BLIND: "explain.blind"}
 _OUTCOMES = {HELD: "explain.held", BROKEN: "explain.broken"}
+
+
+def _heading(seat: int) -> str:
+    """Who made the move: a seat, the director (a ruling, a token reissued), or the table itself
+    (a deadline passing)."""
+    if seat == DIRECTOR:
+        return "explain.director"
+    return "explain.system" if seat < 0 else "explain.proposal"
 
 
 def explanation_lines(
@@ -27,7 +35,7 @@ def explanation_lines(
         return CATALOGUE.render(Sentence(key, args), language)
 
     outcome = say(f"explain.{verdict.outcome.value}")
-    heading = "explain.system" if seat < 0 else "explain.proposal"  # no seat: the table's own
+    heading = _heading(seat)
     lines = [say(heading, seat=seat, move=move_type, version=version, outcome=outcome)]
     messages = {v.rule: v.message for v in verdict.violations}
     for judged in judgements:
