@@ -185,6 +185,14 @@ def test_the_director_rewinds_a_disputed_move_from_the_desk(page: Page, http: Ht
         assert seen["view"]["to_act"] == 1 and seen["view"]["hand_sizes"]["1"] == 10
         assert ("JH" in seen["view"]["hand"]) == (seat == 1)
 
+    page.select_option("#language", "tl")  # the table open is said again in the new language
+    expect(page.locator("#moves li[data-version='2']")).to_have_text(
+        "upuan 1 (Ana): magtapon (baraha J♥)"
+    )
+    expect(page.locator("#table .headline .who")).to_have_text(
+        "ang tanaw ng direktor: lahat ng baraha"
+    )
+
     # the token went in its header alone: in no address the page asked for
     assert any(header == OPERATOR for _, header in sent)
     assert not any(OPERATOR in url or "director" in url for url, _ in sent)
