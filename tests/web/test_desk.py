@@ -8,11 +8,12 @@ reason. A wrong operator's token is refused, the right one opens the desk (the c
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from playwright.sync_api import BrowserContext, Page, expect
+from playwright.sync_api import BrowserContext, Page, Route, expect
 
 from referee.app import Server, ServerConfig, create_server
 from referee.calls.limits import Limits
@@ -25,6 +26,7 @@ from tests.web.web_support import Http, bearer
 OPERATOR = "the-director's-token"
 AS_DIRECTOR = {"x-create-token": OPERATOR}
 REASON = "the discard came before I could claim it"
+LISTED = re.compile(r".*/v1/tables\?.*")  # ListTables
 WAIT_MS = 10_000
 
 if not browser.available():  # never skipped: `make test` installs it first
@@ -59,6 +61,11 @@ def page(context: BrowserContext) -> Iterator[Page]:
     yield opened
     opened.close()
     assert not errors, errors  # no script of the page failed
+
+
+def pages_of_one(route: Route) -> None:
+    """ListTables asked for pages of one table, whatever size the desk asks for."""
+    route.continue_(url=re.sub(r"page_size=\d+", "page_size=1", route.request.url))
 
 
 def open_table(http: Http, names: dict[str, str] | None = None) -> tuple[str, dict[int, str]]:
@@ -110,12 +117,24 @@ def test_the_director_rewinds_a_disputed_move_from_the_desk(page: Page, http: Ht
 
     sent: list[tuple[str, str | None]] = []  # each request's URL and operator's header
     page.on("request", lambda r: sent.append((r.url, r.headers.get("x-create-token"))))
+    page.route(LISTED, pages_of_one)  # two tables, a page each: newest first
     open_desk(page, http, OPERATOR)  # the control: the right token opens the desk
+    rows, pages = page.locator("#tables tbody tr"), page.locator("#pages")
+    expect(rows).to_have_count(1)
+    expect(rows).to_have_attribute("data-table", quiet)
+    expect(pages.locator("#newer")).to_be_disabled()
+    pages.locator("#older").click()
     row = page.locator(f"#tables tr[data-table='{table}']")
     expect(row.locator("[data-column='disputes']")).to_have_text("3")  # its open dispute
     expect(row.locator("[data-column='players']")).to_have_text("1: Ana, 2: Bia")
     expect(row.locator("[data-column='game']")).to_have_text("Pontinho")
-    expect(page.locator(f"#tables tr[data-table='{quiet}']")).to_be_visible()
+    expect(pages).to_contain_text("page 2")
+    expect(pages.locator("#older")).to_be_disabled()  # the last page
+    pages.locator("#newer").click()
+    expect(rows).to_have_attribute("data-table", quiet)
+    page.unroute(LISTED)
+    expect(rows).to_have_count(2)  # one page holds both
+    expect(pages).to_be_hidden()
     page.select_option("#only-game", "pontoon")  # the filters: ListTables' own
     expect(page.locator("#tables tbody tr")).to_have_count(0)
     page.select_option("#only-game", "pontinho")
@@ -125,12 +144,18 @@ def test_the_director_rewinds_a_disputed_move_from_the_desk(page: Page, http: Ht
     expect(page.locator("#chosen")).to_have_attribute("data-version", "3")
     # the director's view shows every hand: seat 0's too
     expect(page.locator("#table .seat[data-seat='0'] .card")).not_to_have_count(0)
+    expect(page.locator("#table .headline .who")).to_have_text("the director's view: every card")
     dispute = page.locator("#disputes li[data-dispute='3']")
     expect(dispute).to_contain_text("seat 2 (Bia)")
     expect(dispute.locator(".reason")).to_have_text(REASON)
     moves = page.locator("#moves li")
     expect(moves).to_have_count(4)  # the start, then steps 1 to 3 as `referee replay` counts
-    expect(page.locator("#moves li[data-version='2']")).to_contain_text("seat 1 (Ana): discard")
+    moves_said = {  # in words, cards as players write them
+        "2": "seat 1 (Ana): discard (card J♥)",
+        "3": f"seat 2 (Bia): call the director on step 2: “{REASON}”",
+    }
+    for version, said in moves_said.items():
+        expect(page.locator(f"#moves li[data-version='{version}']")).to_have_text(said)
 
     page.check("input[name=decision][value=rewind]")
     page.click("#moves li[data-version='2']")  # not before the move disputed: refused here
@@ -139,6 +164,7 @@ def test_the_director_rewinds_a_disputed_move_from_the_desk(page: Page, http: Ht
     expect(page.locator("#rewind-to")).to_contain_text("version 1")
     expect(page.locator("#voids li")).to_have_count(1)  # the discard, and not the dispute
     expect(page.locator("#voids li")).to_have_attribute("data-version", "2")
+    expect(page.locator("#voids li")).to_have_text(moves_said["2"])
     page.fill("#ruling-note", "the discard is taken back: seat 2 may claim")
     page.click("#rule")
     expect(page.locator("#confirm")).to_be_visible()  # nothing sent yet
@@ -147,6 +173,10 @@ def test_the_director_rewinds_a_disputed_move_from_the_desk(page: Page, http: Ht
     expect(page.locator("#ruling-verdict .accepted")).to_be_visible()
     expect(page.locator("#chosen")).to_have_attribute("data-version", "4")
     expect(page.locator("#moves li[data-version='2']")).to_have_class("voided")
+    expect(page.locator("#moves li[data-version='4']")).to_have_text(
+        "the director: rule on dispute 3: the table goes back to version 1:"
+        " “the discard is taken back: seat 2 may claim”"
+    )
     expect(page.locator("#disputes li.none")).to_be_visible()
 
     for seat, token in tokens.items():  # every seat's view is the table at version 1
@@ -154,6 +184,14 @@ def test_the_director_rewinds_a_disputed_move_from_the_desk(page: Page, http: Ht
         assert seen["version"] == 4 and seen["view"]["phase"] == "play", seen
         assert seen["view"]["to_act"] == 1 and seen["view"]["hand_sizes"]["1"] == 10
         assert ("JH" in seen["view"]["hand"]) == (seat == 1)
+
+    page.select_option("#language", "tl")  # the table open is said again in the new language
+    expect(page.locator("#moves li[data-version='2']")).to_have_text(
+        "upuan 1 (Ana): magtapon (baraha J♥)"
+    )
+    expect(page.locator("#table .headline .who")).to_have_text(
+        "ang tanaw ng direktor: lahat ng baraha"
+    )
 
     # the token went in its header alone: in no address the page asked for
     assert any(header == OPERATOR for _, header in sent)
@@ -220,6 +258,20 @@ def test_the_desk_upholds_adjusts_and_reissues(page: Page, http: Http) -> None:
     old = http.call("GET", f"/v1/tables/{table}/view", headers=bearer(tokens[1]))
     assert old.status == 401, old.data  # the old token is refused from then on
     assert view_of(http, table, new_token)["seat"] == 1
+
+    # the table and its moves in Portuguese: the page's words, and the desk's
+    expect(page.locator("#table .headline .who")).to_have_text(
+        "a visão do diretor: todas as cartas"
+    )
+    expect(page.locator("#table .label[data-key='hand_sizes']").first).to_have_text("cartas na mão")
+    for version, said in {
+        "2": "lugar 1: descartar (carta J♥)",
+        "3": "lugar 2: chamar o diretor sobre o passo 1: “I saw the card”",
+        "5": "o diretor: decidir a disputa 3: o veredito fica: “a carta foi vista por todos”",
+        "7": "o diretor: decidir a disputa 4: +10 em pontuação para lugar 0: “jogo lento”",
+        "8": "o diretor: dar um token novo para lugar 1",
+    }.items():
+        expect(page.locator(f"#moves li[data-version='{version}']")).to_have_text(said)
 
 
 def test_the_desk_is_a_page_of_its_own_with_the_page_s_headers(http: Http) -> None:

@@ -6,9 +6,10 @@
 // language too (Accept-Language).
 
 import { call, watch } from "./api.js";
-import { cardText, isCard, packOf } from "./cards.js";
-import { bindHand, built, chosenMoveDone, clearPlay, fieldName, moveName, showPlay } from "./play.js";
+import { packOf } from "./cards.js";
+import { bindHand, built, chosenMoveDone, clearPlay, moveName, showPlay } from "./play.js";
 import { renderView, seatName } from "./render.js";
+import { stepText } from "./steps.js";
 import { dictionary, language as pageLanguage, say, setLanguage } from "./words.js";
 // js-yaml (MIT), its browser build as npm ships it; YAML 1.1, as PyYAML reads records
 import { load as loadYaml, YAML11_SCHEMA } from "./vendor/js-yaml.js";
@@ -320,7 +321,7 @@ function stepItem(step, number, judged, pack) {
   const shown = document.createElement("span");
   shown.className = "number";
   shown.textContent = `${number}.`;
-  item.append(shown, ` ${describeStep(step, pack)}`);
+  item.append(shown, ` ${stepText(step, pack, stepWho)}`);
   const illegal = judged.legal ? null : judged.step + 1;
   if (number === illegal) {
     item.classList.add("illegal");
@@ -332,20 +333,6 @@ function stepItem(step, number, judged, pack) {
   } else if (illegal !== null && number > illegal) item.classList.add("unreached");
   item.addEventListener("click", () => showStep(Math.min(number, record.last)));
   return item;
-}
-
-// a step in words: who, the move, its fields (cards as players write them)
-function describeStep(step, pack) {
-  const shownValue = (v) => isCard(v, pack) ? cardText(v, pack)
-    : Array.isArray(v) ? v.map(shownValue).join(" ") : typeof v === "object" && v !== null ? JSON.stringify(v) : String(v);
-  if (step?.move) {
-    const { type, ...fields } = step.move;
-    const shown = Object.entries(fields).map(([k, v]) => `${fieldName(k)} ${shownValue(v)}`);
-    return `${stepWho(step.seat)}: ${moveName(type)}${shown.length ? ` (${shown.join(", ")})` : ""}`;
-  }
-  if (step?.close_window) return say("record.window");
-  if (step?.check) return say("record.check");
-  return JSON.stringify(step);
 }
 
 // the table after the first `k` steps: the record cut there, judged by the referee

@@ -1,8 +1,10 @@
 // A full record's steps as the desk lists them: step N is version N, as `referee replay` and
-// the record number them; a rewind's ruling voids the moves after its `to` and before it, but
-// the table's own record of what was contested and decided (docs/disputes.md).
+// the record number them, each said in words as the players' page says a record's steps
+// (steps.js); a rewind's ruling voids the moves after its `to` and before it, but the table's own
+// record of what was contested and decided (docs/disputes.md).
 
-import { cardElement, cardsElement, isCard, isCards } from "./cards.js";
+import { say } from "./desk-words.js";
+import { stepText } from "./steps.js";
 
 export const KEPT_BY_THE_TABLE = new Set(["dispute", "ruling", "reissue"]); // never voided
 
@@ -20,21 +22,20 @@ export function voidedVersions(steps) {
   return voided;
 }
 
-// `who: type field value...`, cards drawn as cards; `move` a move, or the words for a step that
-// is none (a deadline passed)
-export function stepLine(who, move, pack) {
-  const line = document.createElement("span");
-  if (typeof move === "string") {
-    line.textContent = `${who}: ${move}`;
-    return line;
-  }
-  const { type, ...fields } = move;
-  line.append(`${who}: `, Object.assign(document.createElement("strong"), { textContent: type }));
-  for (const [key, value] of Object.entries(fields)) {
-    line.append(` ${key} `);
-    if (isCard(value, pack)) line.append(cardElement(value, pack));
-    else if (isCards(value, pack)) line.append(cardsElement(value, pack));
-    else line.append(typeof value === "string" ? `“${value}”` : JSON.stringify(value));
-  }
-  return line;
+// what a rewind to `to` would void: the moves after it still standing
+export function wouldVoid(steps, to) {
+  const voided = voidedVersions(steps);
+  return steps.filter((step) => step.version > to && !voided.has(step.version) && !KEPT_BY_THE_TABLE.has(step.move?.type));
+}
+
+// a seat as the director reads it: its number, and its display name if it has one
+export function seatName(seat, names) {
+  const name = names?.[seat];
+  return name ? `${say("seat_n", { seat })} (${name})` : say("seat_n", { seat });
+}
+
+// a step in words, cards as players write them: `seat 1 (Ana): discard (card J♥)`
+export function stepLine(step, table) {
+  const who = (seat) => (seat === "director" ? say("director") : seatName(seat, table.names));
+  return stepText(step, table.game.pack, who);
 }

@@ -1,6 +1,9 @@
 // The desk's own words in each language the referee speaks (en, pt, tl); what the referee sends
-// (verdicts, rules) comes in the chosen language from the server (Accept-Language). `{name}` in
-// a word is filled by `say(key, {name: ...})`.
+// (verdicts, rules) comes in the chosen language from the server (Accept-Language), and the
+// table's view and its steps are said in the players' page's words (words.js, render.js,
+// steps.js). `{name}` in a word is filled by `say(key, {name: ...})`.
+
+import { language } from "./words.js";
 
 export const WORDS = {
   en: {
@@ -44,9 +47,7 @@ export const WORDS = {
     seconds_left: "{n} s left",
     seat_n: "seat {seat}",
     director: "the director",
-    the_table: "the table",
     the_start: "the start, before the first move",
-    deadline_passed: "a deadline passed",
     dispute_line: "dispute {dispute}: {who}, on {what}",
     on_step: "step {version}",
     on_proposal: "proposal {proposal}",
@@ -65,15 +66,17 @@ export const WORDS = {
     desk_open: "the desk is open",
     desk_closed: "type the operator's token (serve --create-token)",
     no_listing: "the tables cannot be listed: {message}",
-    more_tables: "more tables than shown: narrow the list",
     no_open_disputes: "no open dispute",
+    newer: "◀ newer",
+    older: "older ▶",
+    page_n: "page {n}",
     no_tables: "no table",
     no_tally: "this game keeps no score or chips",
     score: "score",
     chips: "chips",
     clock_of: "{who}: {left}",
     table_of: "{game} · table {table}",
-    directors_view: "{game}: the director's view, every card",
+    directors_view: "the director's view: every card",
     seat_token: "A seat's token",
     reissue_hint: "A player lost theirs: a new one, and the old one is refused from then on.",
     new_token: "A new token",
@@ -121,9 +124,7 @@ export const WORDS = {
     seconds_left: "faltam {n} s",
     seat_n: "lugar {seat}",
     director: "o diretor",
-    the_table: "a mesa",
     the_start: "o início, antes da primeira jogada",
-    deadline_passed: "um prazo passou",
     dispute_line: "disputa {dispute}: {who}, sobre {what}",
     on_step: "o passo {version}",
     on_proposal: "a proposta {proposal}",
@@ -142,15 +143,17 @@ export const WORDS = {
     desk_open: "a mesa está aberta",
     desk_closed: "digite o token do operador (serve --create-token)",
     no_listing: "as mesas não podem ser listadas: {message}",
-    more_tables: "há mais mesas do que as mostradas: filtre a lista",
     no_open_disputes: "nenhuma disputa aberta",
+    newer: "◀ mais novas",
+    older: "mais antigas ▶",
+    page_n: "página {n}",
     no_tables: "nenhuma mesa",
     no_tally: "este jogo não conta pontos nem fichas",
     score: "pontos",
     chips: "fichas",
     clock_of: "{who}: {left}",
     table_of: "{game} · mesa {table}",
-    directors_view: "{game}: a visão do diretor, todas as cartas",
+    directors_view: "a visão do diretor: todas as cartas",
     seat_token: "O token de um lugar",
     reissue_hint: "Um jogador perdeu o seu: um novo, e o antigo é recusado a partir de então.",
     new_token: "Um token novo",
@@ -198,9 +201,7 @@ export const WORDS = {
     seconds_left: "{n} s na lang",
     seat_n: "upuan {seat}",
     director: "ang direktor",
-    the_table: "ang mesa",
     the_start: "ang simula, bago ang unang tira",
-    deadline_passed: "lumipas ang takdang oras",
     dispute_line: "pagtutol {dispute}: {who}, sa {what}",
     on_step: "hakbang {version}",
     on_proposal: "mungkahing {proposal}",
@@ -219,15 +220,17 @@ export const WORDS = {
     desk_open: "bukas ang mesa",
     desk_closed: "i-type ang token ng operator (serve --create-token)",
     no_listing: "hindi mailista ang mga mesa: {message}",
-    more_tables: "may iba pang mesa: paliitin ang listahan",
     no_open_disputes: "walang bukas na pagtutol",
+    newer: "◀ mas bago",
+    older: "mas luma ▶",
+    page_n: "pahina {n}",
     no_tables: "walang mesa",
     no_tally: "walang puntos o chips ang larong ito",
     score: "puntos",
     chips: "chips",
     clock_of: "{who}: {left}",
     table_of: "{game} · mesa {table}",
-    directors_view: "{game}: ang tanaw ng direktor, lahat ng baraha",
+    directors_view: "ang tanaw ng direktor: lahat ng baraha",
     seat_token: "Ang token ng isang upuan",
     reissue_hint: "Nawala ng manlalaro ang kanya: bagong token, at tatanggihan na ang luma mula ngayon.",
     new_token: "Bagong token",
@@ -236,8 +239,8 @@ export const WORDS = {
   },
 };
 
-export function sayer(language) {
-  const words = WORDS[language] ?? WORDS.en;
-  return (key, values = {}) =>
-    (words[key] ?? WORDS.en[key] ?? key).replace(/\{(\w+)\}/g, (_, name) => String(values[name] ?? ""));
+// the desk's word `key` in the page's language (words.js: the desk's and the page's are one)
+export function say(key, values = {}) {
+  const words = WORDS[language()] ?? WORDS.en;
+  return (words[key] ?? WORDS.en[key] ?? key).replace(/\{(\w+)\}/g, (_, name) => String(values[name] ?? ""));
 }

@@ -148,6 +148,7 @@ function handCaption(hand) {
   return parts.join(" · ");
 }
 
+// `ctx.viewer`: who reads the view, in words, where it is neither a seat nor a spectator
 export function renderView(view, ctx) {
   ctx = { pack: "french", schema: {}, title: "", seat: null, ...ctx, game: ctx.game ?? view.game, names: view.names };
   const root = element("div", "view");
@@ -216,7 +217,7 @@ function headline(view, ctx) {
     : turn === ctx.seat ? say("turn.yours") : say("turn.of", { who: seatName(turn, ctx.names) });
   bar.append(element("span", "turn", turnText));
   if (view.deal) bar.append(element("span", "part", word("deal", view.deal)));
-  const me = ctx.seat === null || ctx.seat === undefined ? say("spectator") : say("you_are", { who: seatName(ctx.seat, ctx.names) });
+  const me = ctx.viewer ?? (ctx.seat === null || ctx.seat === undefined ? say("spectator") : say("you_are", { who: seatName(ctx.seat, ctx.names) }));
   bar.append(element("span", "part who", me));
   bar.append(element("span", "part version", say("version", { n: view.version ?? "?" })));
   return bar;

@@ -227,7 +227,15 @@ const WORDS = {
   "record.whole_only": ["the steps cannot be shown one by one ({error}); the referee judges the whole record", "os passos não podem ser mostrados um a um ({error}); o árbitro julga o registro inteiro", "hindi maipakita nang isa-isa ang mga hakbang ({error}); hinahatulan ng referee ang buong talaan"],
   "record.adjudicator": ["{title}: the adjudicator's view", "{title}: a vista do árbitro", "{title}: ang tanaw ng tagahatol"],
   "record.check": ["a check of the table", "uma verificação da mesa", "isang pagsusuri ng mesa"],
-  "record.window": ["a claim window closes", "uma janela de pedidos se fecha", "nagsasara ang isang bintana ng paghingi"],
+  "record.window": ["the table: a deadline passed", "a mesa: um prazo passou", "ang mesa: lumipas ang takdang oras"],
+  // the director's steps, and a seat's dispute (steps.js)
+  "step.dispute": ["call the director on step {version}", "chamar o diretor sobre o passo {version}", "tawagin ang direktor sa hakbang {version}"],
+  "step.dispute_proposal": ["call the director on proposal {proposal}", "chamar o diretor sobre a proposta {proposal}", "tawagin ang direktor sa mungkahing {proposal}"],
+  "step.ruling": ["rule on dispute {dispute}: {what}", "decidir a disputa {dispute}: {what}", "pagpasyahan ang pagtatalo {dispute}: {what}"],
+  "step.uphold": ["the verdict stands", "o veredito fica", "mananatili ang hatol"],
+  "step.rewind": ["the table goes back to version {to}", "a mesa volta à versão {to}", "babalik ang mesa sa bersyon {to}"],
+  "step.adjust": ["{amount} in {tally} for {who}", "{amount} em {tally} para {who}", "{amount} sa {tally} ng {who}"],
+  "step.reissue": ["give {who} a new token", "dar um token novo para {who}", "bigyan ng bagong token ang {who}"],
 
   // --- cards ---
   "card.name": ["{rank} of {suit}", "{rank} de {suit}", "{rank} ng {suit}"],
