@@ -356,7 +356,7 @@ async function showStep(k) {
     if (record.at !== k) return;
     const game = await gameOf(record.data.game);
     const title = say("record.adjudicator", { title: game.title });
-    $("record-table").replaceChildren(renderView(judged.result ?? {}, { ...game, game: record.data.game, title }));
+    $("record-table").replaceChildren(renderView(judged.result ?? {}, { ...game, game: record.data.game, title, viewer: say("record.viewer") }));
     $("record-status").textContent = k === record.last && !record.judged.legal ? say("record.next_illegal") : "";
   } catch (error) {
     $("record-status").textContent = error.message;

@@ -225,6 +225,7 @@ const WORDS = {
   "record.illegal_mark": ["illegal", "ilegal", "ilegal"],
   "record.next_illegal": ["the next move is illegal", "a próxima jogada é ilegal", "ilegal ang susunod na tira"],
   "record.whole_only": ["the steps cannot be shown one by one ({error}); the referee judges the whole record", "os passos não podem ser mostrados um a um ({error}); o árbitro julga o registro inteiro", "hindi maipakita nang isa-isa ang mga hakbang ({error}); hinahatulan ng referee ang buong talaan"],
+  "record.viewer": ["every card shown", "todas as cartas à vista", "lahat ng baraha ay nakikita"],
   "record.adjudicator": ["{title}: the adjudicator's view", "{title}: a vista do árbitro", "{title}: ang tanaw ng tagahatol"],
   "record.check": ["a check of the table", "uma verificação da mesa", "isang pagsusuri ng mesa"],
   "record.window": ["the table: a deadline passed", "a mesa: um prazo passou", "ang mesa: lumipas ang takdang oras"],
