@@ -162,7 +162,9 @@ def announce(event: str, stream: TextIO | None = None, **fields: Any) -> None:
     """A line for the launcher on stdout (`listening`, with the address it waits for), JSON as
     the log's are: the two streams read together (a terminal, the journal) are all JSON."""
     out = structlog.wrap_logger(
-        structlog.PrintLogger(stream or sys.stdout), processors=processors()
+        structlog.PrintLogger(stream or sys.stdout),
+        processors=processors(),
+        wrapper_class=structlog.BoundLogger,  # said whatever `--log-level`: a launcher waits for it
     )
     out.info(event, **fields)
 

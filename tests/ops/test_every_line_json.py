@@ -6,7 +6,9 @@ Python, when the routing into the JSON log is not installed."""
 
 from __future__ import annotations
 
+import io
 import json
+import logging
 import signal
 import socket
 import ssl
@@ -21,10 +23,12 @@ from pathlib import Path
 
 import grpc
 import pytest
+import structlog
 import trustme
 
 from referee.api.v1 import referee_pb2 as pb
 from referee.api.v1.referee_pb2_grpc import RefereeStub
+from referee.server.logging import announce
 from tests.support import served
 from tests.support.server import ROOT, START_TIMEOUT_S, StubWatcher, open_table
 
@@ -170,3 +174,18 @@ def test_the_control_unrouted_lines_are_plain_text(routed: bool) -> None:
         assert (native["source"], native["level"]) == ("tcp_server.cc:12", "error")
     else:
         assert not_json(done.stderr) == lines  # both caught by the check
+
+
+def test_the_listening_line_is_said_at_any_log_level() -> None:
+    """Launchers start the referee with `--log-level warning` (the TypeScript client's tests, the
+    benchmarks) and wait for this line: the level filters the log, never it."""
+    structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.ERROR))
+    try:
+        out = io.StringIO()
+        announce("listening", out, address="127.0.0.1:50051")
+        assert json.loads(out.getvalue())["address"] == "127.0.0.1:50051"
+        quiet = io.StringIO()
+        structlog.wrap_logger(structlog.PrintLogger(quiet)).info("listening")
+        assert quiet.getvalue() == ""  # the control: an info line of the log is filtered out
+    finally:
+        structlog.reset_defaults()
