@@ -1,6 +1,6 @@
 """A backup taken while the referee serves, restored (docs/deploying.md, "Backups"): tables are
 played on a running referee, backed up while another client keeps creating tables, the copy put
-in a fresh store and a referee started on it; every table is there: its views as they were, its
+in a fresh store and a referee serving it; every table is there: its views as they were, its
 seats' records verifying under the same signing key, and its next move accepted. For SQLite by
 `referee backup` (SQLite's online backup), for PostgreSQL by pg_dump and pg_restore (those of the
 PostgreSQL the tests start)."""
@@ -25,11 +25,22 @@ import pytest
 from referee import cli
 from referee.api.v1 import referee_pb2 as pb
 from referee.api.v1.referee_pb2_grpc import RefereeStub
+from referee.app import ServerConfig
 from referee.engine.game import Game
 from referee.records.signing import read_public_key
 from referee.records.verification import verify
+from referee.service import RefereeService
+from referee.store.base import Store
+from referee.store.postgres import PostgresStore
+from referee.store.sqlite import SqliteStore
 from tests.support.postgres_server import fresh_database
-from tests.support.server import START_TIMEOUT_S, OpenTable, ServerProcess, open_table
+from tests.support.server import (
+    START_TIMEOUT_S,
+    OpenTable,
+    ServerProcess,
+    open_table,
+    stub_of,
+)
 
 PG_BIN = Path(pgserver.__file__).parent / "pginstall" / "bin"
 MOST_CREATED = 50  # the busy client's tables, at the most, while the backup runs
@@ -76,8 +87,18 @@ class BusyClient:
             self.created += 1
 
 
-def check_restored(stub: RefereeStub, played: Played, games: dict[str, Game]) -> None:
-    """Every table played is on the referee of the restored store, and goes on."""
+def check_restored(store: Store, played: Played, games: dict[str, Game]) -> None:
+    """Every table played is on a referee serving the restored store, and goes on. (That one
+    serves in this process: a process of its own would only cost a start of the referee.)"""
+    service = RefereeService(store, games, allow_stacked=True)
+    try:
+        with stub_of(service, ServerConfig()) as stub:
+            check_tables(stub, played, games)
+    finally:
+        store.close()
+
+
+def check_tables(stub: RefereeStub, played: Played, games: dict[str, Game]) -> None:
     assert stub.GetSigningKey(pb.GetSigningKeyRequest()).public_key == played.signing_key
     trusted = read_public_key(played.signing_key)
     for before in played.tables:
@@ -131,11 +152,7 @@ def test_an_sqlite_backup_taken_while_serving_restores_every_table(
     restored = tmp_path / "restored" / "referee.db"  # a fresh place: the copy, alone
     restored.parent.mkdir()
     shutil.copyfile(copy, restored)
-    again = ServerProcess(restored)
-    try:
-        check_restored(again.stub, played, games)
-    finally:
-        assert again.stop() == 0
+    check_restored(SqliteStore(restored), played, games)
 
 
 def test_backup_refuses_to_overwrite_and_names_a_missing_database(
@@ -166,6 +183,7 @@ def pg_tables(url: str) -> int:
     return int(row[0])
 
 
+@pytest.mark.slow  # some 4 s, the tests' PostgreSQL started: make test runs it, test-fast not
 def test_a_postgresql_dump_taken_while_serving_restores_every_table(
     pg_url: str, pg_server: str, pg_tools: dict[str, str], tmp_path: Path, games: dict[str, Game]
 ) -> None:
@@ -181,8 +199,4 @@ def test_a_postgresql_dump_taken_while_serving_restores_every_table(
         command = ["pg_restore", "--no-owner", "--exit-on-error", f"--dbname={restored}", str(dump)]
         subprocess.run(command, env=pg_tools, check=True, timeout=START_TIMEOUT_S)
         assert pg_tables(restored) in possible
-        again = ServerProcess(store=["--store", restored])
-        try:
-            check_restored(again.stub, played, games)
-        finally:
-            assert again.stop() == 0
+        check_restored(PostgresStore(restored), played, games)

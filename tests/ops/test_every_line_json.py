@@ -99,6 +99,7 @@ def serve_log(pki: dict[str, Path]) -> Iterator[tuple[subprocess.Popen[str], Pat
             process.communicate()
 
 
+@pytest.mark.slow  # some 3 s: a referee's start and stop, with TLS
 def test_every_line_of_a_served_referee_is_json(
     serve_log: tuple[subprocess.Popen[str], Path], pki: dict[str, Path]
 ) -> None:
@@ -140,13 +141,12 @@ def test_every_line_of_a_served_referee_is_json(
 
 CONTROL = """
 import logging, os, sys
-from referee.server.logging import configure_logging
-from referee.server.native_stderr import stderr_as_log
-routed = sys.argv[1] == "routed"
 def speak():
     logging.getLogger("aiohttp.server").warning("Error handling request")
     os.write(2, b"E1207 12:09:03.223854   21809 tcp_server.cc:12] a line of the C core\\n")
-if routed:
+if sys.argv[1] == "routed":
+    from referee.server.logging import configure_logging
+    from referee.server.native_stderr import stderr_as_log
     with stderr_as_log() as real:
         configure_logging("info", real)
         speak()
