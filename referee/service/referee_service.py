@@ -204,6 +204,7 @@ class RefereeService:
         live.seat_of_token = {digest: seat for seat, digest in digests.items()}
         self._tables.add(live)
         self._arm_deadline(live)
+        self.metrics.tables_created.labels(game=game.name).inc()
         log.info(
             "table_created",
             table=table_id,
@@ -275,7 +276,8 @@ class RefereeService:
                 )
                 ruling = self._judge(live, actor, move, move_id, expected_version)
                 if ruling is not None:
-                    self.metrics.count_verdict(live.table.game.name, ruling.verdict)
+                    game = live.table.game.name
+                    self.metrics.count_verdict(game, ruling.verdict, replayed=ruling.replayed)
                     return ruling.worded(live.table, move, languages)
         raise VersionConflict(f"table `{table_id}` kept changing while judging: propose again")
 
@@ -517,6 +519,7 @@ class RefereeService:
                 verdict = live.table.expire()
                 if verdict is not None:
                     self._record(live, SYSTEM, Move(EXPIRE), "", verdict, before)
+                    self.metrics.count_timeout(live.table.game.name, verdict)
                     log.info("deadline_passed", table=table_id, deadline=number)
         except StoreConflict:  # another process called it first: nothing to do
             self._tables.retire_quietly(table_id)
