@@ -33,7 +33,7 @@ def stderr_as_log() -> Iterator[TextIO]:
     duplicate of it, kept open for the process's life: the log writes there, after the block
     too). Afterwards descriptor 2 is the real stderr again."""
     sys.stderr.flush()
-    real = os.fdopen(os.dup(2), "w", buffering=1, encoding="utf-8", errors="replace")
+    real = _real_stderr()
     read_end, write_end = os.pipe()
     os.dup2(write_end, 2)
     os.close(write_end)
@@ -47,6 +47,18 @@ def stderr_as_log() -> Iterator[TextIO]:
         sys.stderr.flush()
         os.dup2(real.fileno(), 2)  # the pipe's last write end closed: the reader reads its end
         reader.join(timeout=DRAIN_S)
+
+
+_real: TextIO | None = None
+
+
+def _real_stderr() -> TextIO:
+    """One duplicate of descriptor 2 for the process: the log is configured once and writes
+    there, so a second `serve` in the same process (tests) reuses it rather than leaking another."""
+    global _real
+    if _real is None:
+        _real = os.fdopen(os.dup(2), "w", buffering=1, encoding="utf-8", errors="replace")
+    return _real
 
 
 def _log_lines(read_end: int) -> None:

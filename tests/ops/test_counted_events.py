@@ -7,6 +7,7 @@ again and not counted twice."""
 from __future__ import annotations
 
 import json
+import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -28,6 +29,7 @@ from referee.store.memory import MemoryStore
 from referee_client import RefereeClient
 from tests.support.server import DEAL, TARADINHO_DEAL, status_of
 
+WAIT_S = 5.0
 OPERATOR = "the-operator's-secret"
 TURN_S = 30
 # the create quota's burst: the seventh CreateTable from one address is refused (the quota is
@@ -184,11 +186,17 @@ def test_a_quota_of_the_service_is_named_streams_per_table(games: dict[str, Game
             second = client.stub.Watch(request)
             assert status_of(lambda: next(iter(second))) == grpc.StatusCode.RESOURCE_EXHAUSTED
             first.cancel()
-        counted = service.metrics.registry.get_sample_value(
-            "referee_refusals_total",
-            {"rpc": "Watch", "status": "RESOURCE_EXHAUSTED", "reason": "streams_per_table"},
-        )
-        assert counted == 1
+        labels = {"rpc": "Watch", "status": "RESOURCE_EXHAUSTED", "reason": "streams_per_table"}
+
+        def counted() -> float | None:
+            return service.metrics.registry.get_sample_value("referee_refusals_total", labels)
+
+        # a stream's refusal is counted as its handler unwinds, which may follow the client's
+        # seeing the status: wait for it (a bound, not a timing claim)
+        deadline = time.monotonic() + WAIT_S
+        while counted() is None and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert counted() == 1
     finally:
         service.close()
         server.stop(None).wait()
