@@ -61,8 +61,10 @@ $(TS_DEPS): $(TS)/package-lock.json
 	cd $(TS) && npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 
-# its build generates the gRPC code (ts-proto, with the protoc of .venv) and the typed games
-# (docs/schemas/); its tests start a referee of .venv on a free port and play against it
+# its build generates the gRPC code (ts-proto, with the protoc of .venv), the typed games
+# (docs/schemas/) and fixes (referee/spec/fixes.py); its tests start a referee of .venv on a free
+# port and play against it, and `npm pack` the client into an empty folder that installs it with
+# node alone (npm offline: from the cache that `npm ci` fills)
 ts-test: $(STAMP) $(API) $(TS_DEPS) ## the TypeScript client: build it and run its tests (node, npm)
 	cd $(TS) && npm test --silent
 

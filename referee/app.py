@@ -34,6 +34,7 @@ from grpc_reflection.v1alpha import reflection
 from referee.api.v1 import referee_pb2
 from referee.calls.chain import HandlerChain
 from referee.calls.limits import Limits, LimitsInterceptor
+from referee.calls.refusals import RefusalCounter
 from referee.calls.wire import add_referee_servicer
 from referee.server.access import CreateTokenInterceptor
 from referee.server.servicer import RefereeServicer
@@ -185,7 +186,10 @@ async def _build(
     address: str,
     config: ServerConfig,
 ) -> int:
-    interceptors: list[grpc.aio.ServerInterceptor] = [LimitsInterceptor(config.limits)]
+    interceptors: list[grpc.aio.ServerInterceptor] = [
+        RefusalCounter(service.metrics.count_refusal),  # outermost: it sees every refusal
+        LimitsInterceptor(config.limits),
+    ]
     if config.create_token is not None:
         interceptors.append(CreateTokenInterceptor(config.create_token))
     aio_server = grpc.aio.server(

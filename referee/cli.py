@@ -31,6 +31,7 @@ COMMANDS = {
     "export": "export",
     "verify": "verify",
     "key": "key",
+    "backup": "backup",
     "conformance": "conformance",
     "play": "play",
     "diff": "diff",

@@ -279,8 +279,13 @@ def serve_command(store: Sequence[str]) -> list[str]:
 
 
 def listening_address(process: subprocess.Popen[str]) -> str:
-    """The address a referee of `serve_command` prints once its port is bound."""
+    """The address a referee of `serve_command` prints once its port is bound (its `listening`
+    JSON line; a bench's own server may print `... listening on HOST:PORT`)."""
     line = process.stdout.readline() if process.stdout else ""
+    if line.startswith("{"):
+        said = json.loads(line)
+        if said.get("event") == "listening":
+            return str(said["address"])
     if "listening on" not in line:
         raise RuntimeError(f"the referee did not start: {line!r}")
     return line.rsplit(" ", 1)[-1].strip()

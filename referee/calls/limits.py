@@ -25,6 +25,7 @@ from typing import Any
 import grpc
 
 from referee.calls.metadata import TOKEN_HEADER, metadata_value
+from referee.calls.refusals import refused
 
 HEALTH_PREFIX = "/grpc.health.v1.Health/"
 CREATE_TABLE = "/referee.v1.Referee/CreateTable"
@@ -158,9 +159,11 @@ def address_of(peer: str) -> str:
 
 
 class Exhausted(Exception):
-    def __init__(self, message: str, wait_ms: int = 0) -> None:
+    """A quota spent: which one (`quota`, the flag's name: `peer_rate`), and how long to wait."""
+
+    def __init__(self, message: str, wait_ms: int = 0, quota: str = "peer_rate") -> None:
         super().__init__(message)
-        self.message, self.wait_ms = message, wait_ms
+        self.message, self.wait_ms, self.quota = message, wait_ms, quota
 
 
 class LimitsInterceptor(grpc.aio.ServerInterceptor):
@@ -219,11 +222,14 @@ class LimitsInterceptor(grpc.aio.ServerInterceptor):
             raise Exhausted(
                 f"too many requests with this seat token: at most {limits.token_rate}{counts}",
                 wait,
+                "token_rate",
             )
         wait = self._creations.wait_ms(peer) if method == CREATE_TABLE else 0
         if wait:
             raise Exhausted(
-                f"too many tables created from this address: at most {limits.create_rate}", wait
+                f"too many tables created from this address: at most {limits.create_rate}",
+                wait,
+                "create_rate",
             )
 
     def _authenticated(self, key: object, cost: int) -> None:
@@ -259,7 +265,10 @@ class _StreamSlot:
 
     def __init__(self, counts: dict[str, int], peer: str, most: int) -> None:
         if most and counts.get(peer, 0) >= most:
-            raise Exhausted(f"too many open Watch streams from this address: at most {most}")
+            raise Exhausted(
+                f"too many open Watch streams from this address: at most {most}",
+                quota="streams_per_peer",
+            )
         counts[peer] = counts.get(peer, 0) + 1
         self._counts, self._peer = counts, peer
 
@@ -271,10 +280,11 @@ class _StreamSlot:
             del self._counts[self._peer]
 
 
-async def _refuse(context: grpc.aio.ServicerContext[Any, Any], refused: Exhausted) -> None:
-    if refused.wait_ms:
-        context.set_trailing_metadata((("grpc-retry-pushback-ms", str(refused.wait_ms)),))
-    await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, refused.message)
+async def _refuse(context: grpc.aio.ServicerContext[Any, Any], exhausted: Exhausted) -> None:
+    refused(grpc.StatusCode.RESOURCE_EXHAUSTED, exhausted.quota)
+    if exhausted.wait_ms:
+        context.set_trailing_metadata((("grpc-retry-pushback-ms", str(exhausted.wait_ms)),))
+    await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, exhausted.message)
 
 
 def _unary(handler: Any, call: _Call) -> Any:

@@ -12,6 +12,7 @@ from typing import Any, NoReturn
 import grpc
 import structlog
 
+from referee.calls.refusals import refused
 from referee.errors import RefereeError, shortened
 
 log = structlog.get_logger("referee.server")
@@ -49,12 +50,19 @@ def status_of(error: BaseException) -> tuple[grpc.StatusCode, str]:
     return grpc.StatusCode.INTERNAL, INTERNAL_MESSAGE
 
 
+def reason_of(error: BaseException) -> str:
+    """Why a call was refused, in a word: the error's `reason` if it has one (which quota of
+    the service), else its code (`not_found`, `malformed_move`)."""
+    return str(getattr(error, "reason", "") or getattr(error, "code", "") or "internal")
+
+
 async def abort(
     context: grpc.aio.ServicerContext[Any, Any], rpc: str, error: Exception
 ) -> NoReturn:
     """End the call with the status of `error`: a bug (INTERNAL) is logged with its traceback,
     a refused request with its status."""
     code, message = status_of(error)
+    refused(code, reason_of(error) if code is not grpc.StatusCode.INTERNAL else "internal")
     if code is grpc.StatusCode.INTERNAL:
         log.error("internal_error", rpc=rpc, exc_info=error)
     else:

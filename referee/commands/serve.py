@@ -1,8 +1,10 @@
 """Run the referee gRPC service until SIGTERM or SIGINT.
 
-Prints one line, `referee listening on HOST:PORT`, once the port is bound (`--port 0` picks a
-free one), and with `--http PORT` a second, `referee http on http://HOST:PORT/` (the HTTP/JSON
-routes and the web page, docs/web.md), then logs JSON lines on stderr. A stop takes at most
+Prints one JSON line on stdout, `{"address": "HOST:PORT", "event": "listening", ...}`, once the
+port is bound (`--port 0` picks a free one), and with `--http PORT` a second, `{"url":
+"http://HOST:PORT/", "event": "http_listening", ...}` (the HTTP/JSON routes and the web page,
+docs/web.md), then logs JSON lines on stderr: every line either stream carries is a JSON object
+(referee.server.logging). A stop takes at most
 15 seconds (5 for the calls in flight to finish, then 10 more at the most). Tables live in an SQLite file (`--db`) and resume
 after any stop, `kill -9` included (a claim window left open gets a full new deadline at startup); one
 process serves a file, a second refuses to start (`referee.store.sqlite_claim`);
@@ -39,7 +41,7 @@ import sqlite3
 import sys
 import threading
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 from referee.app import (
     HANDSHAKE_TIMEOUT_S,
@@ -58,11 +60,13 @@ from referee.plugins.games import DEFAULT_SPECS, load_games
 from referee.proofs.typecheck import property_errors
 from referee.records.signing import signing_key
 from referee.server.logging import (
+    announce,
     configure_logging,
     log_descriptor_limit,
     log_started,
     log_stopped,
 )
+from referee.server.native_stderr import stderr_as_log
 from referee.server.tls import TlsFiles
 from referee.service import MAX_LIVE_TABLES, MAX_STREAMS_PER_TABLE, RefereeService
 from referee.service.metrics import serve_metrics
@@ -437,12 +441,15 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as problem:  # an OSError (a token file missing) goes to referee.cli
         print(f"referee serve: {problem}", file=sys.stderr)
         return 2
-    configure_logging(args.log_level)  # once the command line holds: its errors are plain lines
-    descriptors = raise_descriptor_limit(args.keep_fd_limit)  # said once serving: no line before
-    sys.setswitchinterval(SWITCH_INTERVAL_S)
-    games = load_served_games(args.specs)
-    with claim_store(args):
-        return serve_until_stopped(args, config, games, descriptors)
+    # once the command line holds (its errors are plain lines), every line is JSON until the
+    # end: a refusal to start (a busy port) is again one plain line, by referee.cli
+    with stderr_as_log() as stderr:
+        configure_logging(args.log_level, stderr)
+        descriptors = raise_descriptor_limit(args.keep_fd_limit)  # said once serving
+        sys.setswitchinterval(SWITCH_INTERVAL_S)
+        games = load_served_games(args.specs)
+        with claim_store(args):
+            return serve_until_stopped(args, config, games, descriptors, stderr)
 
 
 def serve_until_stopped(
@@ -450,6 +457,7 @@ def serve_until_stopped(
     config: ServerConfig,
     games: dict[str, Game],
     descriptors: tuple[int, int, int],
+    stderr: TextIO,
 ) -> int:
     store = open_store(args)
     try:
@@ -504,16 +512,18 @@ def serve_until_stopped(
         key.key_id,
     )
     log_descriptor_limit(*descriptors)
-    print(f"referee listening on {args.host}:{port}", flush=True)
+    announce("listening", address=f"{args.host}:{port}")
     if http_port is not None:
-        print(f"referee http on http://{_url_host(args.host)}:{http_port}/", flush=True)
+        announce("http_listening", url=f"http://{_url_host(args.host)}:{http_port}/")
     # deadlines left open by a previous run (a claim window's) come back, while serving
     threading.Thread(target=service.resume_deadlines, name="resume-deadlines", daemon=True).start()
     # a signal may land on any thread (gRPC's among them), while its Python handler runs on the
     # main thread only when that wakes: a wait with no timeout could sleep through it for ever
     while not stopping.wait(SIGNAL_POLL_S):
         pass
-    faulthandler.dump_traceback_later(STOP_WITHIN_S, exit=True)  # armed until the process ends
+    # armed until the process ends; its stacks go to the real stderr as they are, plain lines:
+    # the process exits at once after, before a thread could log them
+    faulthandler.dump_traceback_later(STOP_WITHIN_S, exit=True, file=stderr)
     server.enter_graceful_shutdown()  # health answers NOT_SERVING: balancers look elsewhere
     service.close()  # ends Watch streams (UNAVAILABLE): the grace period is not spent on them
     server.stop(GRACE_S).wait()

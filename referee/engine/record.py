@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from referee.engine import names
 from referee.engine.table import SYSTEM, Table
 from referee.model import DIRECTOR, DIRECTOR_NAME, JSON
 
@@ -42,6 +43,8 @@ def record_of(table: Table) -> dict[str, JSON]:
         value = getattr(setup, key)
         if value is not None:
             record[key] = dict(value) if isinstance(value, dict) else value
+    if setup.names:  # the seats' display names, when CreateTable gave some
+        record["names"] = names.shown(setup.names)
     if setup.secret is not None:  # the referee's: shown once the game is over
         record["deal_commitment"] = table.deal_commitment
         if table.is_over:

@@ -26,6 +26,7 @@ class TableSetup:
     salt: str | None = None
     secret: str | None = None  # hex: the referee's secret, the seed chain's root
     entropy: str | None = None  # the creator's contribution to the seed chain
+    names: Mapping[int, str] | None = None  # display names by seat: labels, never identities
 
     def asked(self) -> dict[str, Any]:
         """What a creator asks CreateTable for, to make this table again (its keyword arguments
@@ -39,14 +40,17 @@ class TableSetup:
             "scores": self.scores,
             "balances": self.balances,
             "entropy": self.entropy,
+            "names": self.names,
         }
 
     def to_data(self) -> dict[str, JSON]:
         data = asdict(self)
         data["options"] = dict(self.options)
-        for key in ("scores", "balances"):
+        for key in ("scores", "balances", "names"):
             if data[key] is not None:
                 data[key] = {str(k): v for k, v in data[key].items()}
+        if data["names"] is None:  # a table without names is stored as it was before them
+            del data["names"]
         return data
 
     @classmethod
@@ -66,4 +70,7 @@ class TableSetup:
             salt=data.get("salt"),
             secret=data.get("secret"),
             entropy=data.get("entropy"),
+            names=None
+            if data.get("names") is None
+            else {int(k): str(v) for k, v in data["names"].items()},
         )

@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Generic, TypeVar
 
 from referee.cards import PackKind
-from referee.engine import chance, disputes, play_clock, rulings, seeding
+from referee.engine import chance, disputes, names, play_clock, reissues, rulings, seeding
 from referee.engine.disputes import Dispute
 from referee.engine.game import Game
 from referee.engine.mechanic import Deadline, Deal, Judgement, StateT
@@ -101,6 +101,7 @@ class Table(Generic[StateT]):
             raise SetupError(f"dealer `{setup.dealer}` is not a seat of this table")
         for name in ("scores", "balances"):
             _check_seat_amounts(name, getattr(setup, name), setup.seats)
+        names.check_names(setup.names, setup.seats)
         setup = replace(seeding.resolved(setup), salt=setup.salt or chance.new_salt())
         deal = Deal(
             seats=setup.seats,
@@ -199,6 +200,8 @@ class Table(Generic[StateT]):
             return self._dispute(seat, move)
         if move.type == rulings.RULING:
             return self._rule(seat, move)
+        if move.type == reissues.REISSUE:
+            return self._reissue(seat, move)
         parsed = self._read(seat, move)
         if isinstance(parsed, Violation):
             return Verdict.reject(parsed, version=self.version)
@@ -276,14 +279,25 @@ class Table(Generic[StateT]):
             self._mark()  # no fold from an earlier mark ever passes a rewind
         return verdict
 
+    def _reissue(self, seat: int, move: Move) -> Verdict:
+        """The director gave a seat a new token (`referee.engine.reissues`): logged, told to
+        every seat, the game unchanged; the token itself is the store's."""
+        if seat != DIRECTOR:
+            return Verdict.reject(reissues.director_only(), version=self.version)
+        reissued = reissues.read_reissue(move, self.setup.seats)
+        if isinstance(reissued, Violation):
+            return Verdict.reject(reissued, version=self.version)
+        event = reissues.reissued(reissued)
+        return self._commit(DIRECTOR, move, Judgement(state=self.state, events=[event]))
+
     def _rewound(self, decision: rulings.Decision) -> Judgement[StateT]:
         """The table as it was at version `decision.to`: its log folded that far (its earlier
-        rulings included). Every move since, but the disputes and rulings, is void."""
+        rulings included). Every move since, but the disputes, rulings and reissues, is void."""
         earlier = self._at(decision.to)
         voided = [
             version
             for version, (_, move) in enumerate(self.history[decision.to :], decision.to + 1)
-            if move.type not in (disputes.DISPUTE, rulings.RULING)
+            if move.type not in NEVER_VOIDED
         ]
         self.contributions, self.timeouts = earlier.contributions, list(earlier.timeouts)
         return Judgement(state=earlier.state, events=[rulings.ruled(decision, voided=voided)])
@@ -426,6 +440,8 @@ class Table(Generic[StateT]):
         open_now = self.open_disputes
         view["disputes"] = [dispute.seen() for dispute in open_now]
         view["disputes_ruled"] = len(self.disputes) - len(open_now)
+        if self.setup.names:  # labels for people, as CreateTable gave them: nobody's secret
+            view["names"] = names.shown(self.setup.names)
         if TURN_SECONDS in self.game.spec.options:  # a game with a play clock
             view["clock"] = {
                 **self.clock.seen(),
@@ -466,9 +482,11 @@ class Table(Generic[StateT]):
 
 
 # the moves the table handles itself, whatever the game: no rule of its spec judges them
-TABLE_MOVES = frozenset({seeding.CONTRIBUTE, disputes.DISPUTE, rulings.RULING})
+TABLE_MOVES = frozenset({seeding.CONTRIBUTE, disputes.DISPUTE, rulings.RULING, reissues.REISSUE})
 # the moves no seat waits on: a seat's turn clock goes on running through them
-ASIDES = frozenset({seeding.CONTRIBUTE, disputes.DISPUTE})
+ASIDES = frozenset({seeding.CONTRIBUTE, disputes.DISPUTE, reissues.REISSUE})
+# the moves a rewind leaves standing: the table's own business, not the game's
+NEVER_VOIDED = frozenset({disputes.DISPUTE, rulings.RULING, reissues.REISSUE})
 
 
 def _restarts_deadline(

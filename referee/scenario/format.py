@@ -39,6 +39,7 @@ TOP_KEYS = (
     "seed",
     "secret",
     "entropy",
+    "names",
     "deal_commitment",
     "steps",
     # what an exported record carries besides (`referee export`, docs/records.md): read, not
@@ -150,6 +151,7 @@ class Setup:
     balances: Mapping[int, int] | None = None
     secret: str | None = None  # a fair table's revealed secret (docs/fair-deal.md)
     entropy: str | None = None  # its creator's entropy
+    names: Mapping[int, str] | None = None  # the seats' display names (labels, never judged)
 
 
 @dataclass(frozen=True)
@@ -344,6 +346,7 @@ def _read_setup(data: Mapping[str, Any], source: str) -> Setup:
         balances=read("balances", f.seat_map(seats)),
         secret=secret,
         entropy=read("entropy", f.text),
+        names=read("names", f.keyed(f.seat_in(seats), f.text)),
     )
 
 

@@ -16,6 +16,7 @@ from google.protobuf import json_format, struct_pb2
 
 from referee.api.v1 import referee_pb2 as pb
 from referee.api.v1 import referee_pb2_grpc as pb_grpc
+from referee.engine import reissues
 from referee.errors import InvalidArgument, NotFound, RefereeError
 from referee.model import ADJUDICATOR, DIRECTOR, JSON, Move, Outcome, Verdict, Violation
 from referee.scenario.fields import integral
@@ -42,7 +43,7 @@ class TargetError(RefereeError):
 @dataclass(frozen=True)
 class RemoteTable:
     table_id: str
-    tokens: Mapping[int, str]
+    tokens: dict[int, str]  # a reissued seat's is replaced
 
 
 def _struct(data: Mapping[str, JSON]) -> struct_pb2.Struct:
@@ -82,6 +83,7 @@ def create_request(setup: Setup) -> pb.CreateTableRequest:
         options=_struct(setup.options),
         scores=dict(setup.scores or {}),
         balances=dict(setup.balances or {}),
+        names=dict(setup.names or {}),
     )
     if setup.deal is not None:
         request.deal.CopyFrom(_struct(setup.deal))
@@ -179,9 +181,27 @@ class GrpcTarget:
         """The director's step: `Rule`, as the operator (its create token)."""
         if self._create_token is None:
             raise CannotRun("a director's step needs the target's create token (the operator's)")
+        if move.type == reissues.REISSUE:
+            return self._reissue(handle, move)
         request = rule_request(handle.table_id, move)
         answer = self._call(self.stub.Rule, request, self._create_token, CREATE_KEY)
         return verdict_of(answer.verdict)
+
+    def _reissue(self, handle: RemoteTable, move: Move) -> Verdict:
+        """The director's step `reissue`: `ReissueSeat`, the seat's new token kept to play on.
+        A step the table would refuse (no such seat) is refused here as the table refuses it:
+        ReissueSeat takes a seat number, not a move to judge."""
+        seat = reissues.read_reissue(move, len(handle.tokens))
+        if isinstance(seat, Violation):
+            return Verdict.reject(seat, version=self._version(handle))
+        request = pb.ReissueSeatRequest(table_id=handle.table_id, seat=seat)
+        answer = self._call(self.stub.ReissueSeat, request, self._create_token, CREATE_KEY)
+        handle.tokens[seat] = answer.seat.token
+        return Verdict(Outcome.ACCEPTED, (), (reissues.reissued(seat),), self._version(handle))
+
+    def _version(self, handle: RemoteTable) -> int:
+        view = self._call(self.stub.GetView, pb.GetViewRequest(table_id=handle.table_id))
+        return int(view.version)
 
     def view(self, handle: RemoteTable, seat: int = ADJUDICATOR) -> dict[str, JSON]:
         if seat != ADJUDICATOR:

@@ -55,6 +55,7 @@ def table_setup(setup: Setup) -> TableSetup:
         seed=scenario_seed(setup),
         secret=setup.secret,
         entropy=setup.entropy,
+        names=dict(setup.names) if setup.names is not None else None,
         deal=dict(setup.deal) if setup.deal is not None else None,
         scores=dict(setup.scores) if setup.scores is not None else None,
         balances=dict(setup.balances) if setup.balances is not None else None,

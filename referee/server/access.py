@@ -13,6 +13,7 @@ import grpc
 
 from referee.calls.limits import CREATE_TABLE
 from referee.calls.metadata import CREATE_HEADER, metadata_value
+from referee.calls.refusals import refused
 from referee.errors import PermissionDenied
 
 REFUSAL = f"CreateTable needs the operator's create token (request metadata `{CREATE_HEADER}`)"
@@ -33,6 +34,7 @@ class CreateTokenInterceptor(grpc.aio.ServerInterceptor):
             return handler
 
         async def refuse(request: Any, context: grpc.aio.ServicerContext[Any, Any]) -> Any:
+            refused(grpc.StatusCode.PERMISSION_DENIED, "create_token")
             await context.abort(grpc.StatusCode.PERMISSION_DENIED, REFUSAL)
 
         return grpc.unary_unary_rpc_method_handler(

@@ -19,6 +19,8 @@ from referee.errors import InvalidArgument
 from referee.model import JSON, Move, Outcome, Violation
 from referee.service import Ruling, SeatView, SeenMove
 from referee.service.explanations import Explained
+from referee.service.lobby import Page, TableEntry
+from referee.store.base import TableFilter
 from referee.store.codec import restore_key
 
 OUTCOMES = {
@@ -119,7 +121,23 @@ def create_table_args(request: pb.CreateTableRequest) -> dict[str, Any]:
         "scores": dict(request.scores) or None,
         "balances": dict(request.balances) or None,
         "entropy": request.entropy if request.HasField("entropy") else None,
+        "names": dict(request.names) or None,
     }
+
+
+STATES = {pb.TABLE_STATE_IN_PLAY: False, pb.TABLE_STATE_OVER: True}  # over?
+
+
+def table_filter(request: pb.ListTablesRequest) -> TableFilter:
+    """The lobby's filters as the store reads them (an unset one asks for nothing)."""
+    if request.state != pb.TABLE_STATE_UNSPECIFIED and request.state not in STATES:
+        raise InvalidArgument(f"unknown `state` `{request.state}`: `IN_PLAY` or `OVER`")
+    return TableFilter(
+        game=request.game or None,
+        over=STATES.get(request.state),
+        open_disputes=optional(request, "open_disputes"),
+        clock_running=optional(request, "clock_running"),
+    )
 
 
 def optional(message: Any, name: str) -> Any:
@@ -128,6 +146,28 @@ def optional(message: Any, name: str) -> Any:
 
 
 # -- responses ---------------------------------------------------------------------------------
+
+
+def lobby_to_proto(page: Page) -> pb.ListTablesResponse:
+    return pb.ListTablesResponse(
+        tables=[table_summary(entry) for entry in page.tables],
+        next_page_token=page.next_page_token,
+    )
+
+
+def table_summary(entry: TableEntry) -> pb.TableSummary:
+    return pb.TableSummary(
+        table_id=entry.table_id,
+        game=entry.game,
+        seats=entry.seats,
+        names=dict(entry.names),
+        version=entry.version,
+        over=entry.over,
+        open_disputes=list(entry.open_disputes),
+        clock_due_ms=entry.clock_due_ms,
+        created_at=entry.created_at,
+        rules_version=entry.rules_version,
+    )
 
 
 def game_summary(description: Mapping[str, JSON]) -> pb.GameSummary:

@@ -2,15 +2,24 @@
 
 Every proposal produces exactly one `verdict` event with the table, seat, move type, move id,
 outcome, rule ids and latency, so that a log query answers "what was refused, why, how fast".
+
+Every other line the process writes is one too: the standard library's `logging` (grpc's Python
+code, aiohttp, asyncio) goes through the same chain (`logger` names its source), `warnings` are
+logged, an exception no thread caught is an `uncaught_exception` event, and what is written below
+Python on stderr (grpc's C core) is read back and logged (`referee.server.native_stderr`). The
+lines `serve` prints on stdout for its launcher (`listening`, `http_listening`) are JSON as well.
 """
 
 from __future__ import annotations
 
 import logging
 import sys
+import threading
+import types
 from typing import Any, TextIO
 
 import structlog
+import structlog.stdlib
 import structlog.tracebacks
 
 from referee import __version__
@@ -29,15 +38,54 @@ def configure_logging(level: str = "info", stream: TextIO | None = None) -> None
     global _configured
     if _configured:
         return
+    number = logging.getLevelName(level.upper())
     structlog.configure(
         processors=processors(),
-        wrapper_class=structlog.make_filtering_bound_logger(logging.getLevelName(level.upper())),
+        wrapper_class=structlog.make_filtering_bound_logger(number),
         logger_factory=structlog.PrintLoggerFactory(stream or sys.stderr),
         # not cached: a module's logger follows the configuration of the moment (a test that ran
         # `serve` in-process gives it back, `forget_configuration`), at a microsecond or so a line
         cache_logger_on_first_use=False,
     )
+    route_stdlib_logging(number, stream or sys.stderr)
     _configured = True
+
+
+def route_stdlib_logging(level: int, stream: TextIO) -> None:
+    """The standard library's log records, warnings and uncaught exceptions as JSON lines on
+    `stream`, through the chain of structlog's own events (no locals in a traceback)."""
+    handler = logging.StreamHandler(stream)
+    handler.setFormatter(
+        structlog.stdlib.ProcessorFormatter(
+            foreign_pre_chain=[structlog.stdlib.add_logger_name, *processors()[:-1]],
+            processors=[
+                structlog.stdlib.ProcessorFormatter.remove_processors_meta,
+                structlog.processors.JSONRenderer(),
+            ],
+        )
+    )
+    root = logging.getLogger()
+    root.handlers = [handler]
+    root.setLevel(level)
+    logging.captureWarnings(True)  # `py.warnings` records: a warning is one JSON line
+    sys.excepthook = _log_uncaught
+    threading.excepthook = _log_thread_uncaught
+
+
+def _log_uncaught(
+    kind: type[BaseException], error: BaseException, trace: types.TracebackType | None
+) -> None:
+    log.error("uncaught_exception", thread="main", exc_info=(kind, error, trace))
+
+
+def _log_thread_uncaught(hook: threading.ExceptHookArgs) -> None:
+    if hook.exc_type is SystemExit:  # as threading's own hook: a thread's quiet way out
+        return
+    error = hook.exc_value if hook.exc_value is not None else hook.exc_type()
+    name = hook.thread.name if hook.thread is not None else None
+    log.error(
+        "uncaught_exception", thread=name, exc_info=(hook.exc_type, error, hook.exc_traceback)
+    )
 
 
 def is_configured() -> bool:
@@ -108,6 +156,17 @@ def log_descriptor_limit(was: int, soft: int, hard: int) -> None:
         log.info("descriptor_limit_raised", soft=soft, was=was, hard=hard)
     else:
         log.info("descriptor_limit", soft=soft, hard=hard)
+
+
+def announce(event: str, stream: TextIO | None = None, **fields: Any) -> None:
+    """A line for the launcher on stdout (`listening`, with the address it waits for), JSON as
+    the log's are: the two streams read together (a terminal, the journal) are all JSON."""
+    out = structlog.wrap_logger(
+        structlog.PrintLogger(stream or sys.stdout),
+        processors=processors(),
+        wrapper_class=structlog.BoundLogger,  # said whatever `--log-level`: a launcher waits for it
+    )
+    out.info(event, **fields)
 
 
 def log_stopped(reason: str) -> None:

@@ -37,6 +37,13 @@ Answer = TypeVar("Answer")
 RULE_REFUSAL = (
     f"only the director rules on disputes: Rule needs the operator's token (`{CREATE_HEADER}`)"
 )
+LIST_REFUSAL = (
+    f"the lobby is the operator's: ListTables needs the operator's token (`{CREATE_HEADER}`)"
+)
+REISSUE_REFUSAL = (
+    f"only the operator gives a seat a new token: ReissueSeat needs the operator's token "
+    f"(`{CREATE_HEADER}`)"
+)
 
 
 def seat_token(context: grpc.aio.ServicerContext[Any, Any]) -> str | None:
@@ -122,6 +129,20 @@ class RefereeServicer(referee_pb2_grpc.RefereeServicer):
     ) -> pb.RuleResponse:
         return await self._run(
             context, "Rule", self._rule, request, operator_token(context), languages(context)
+        )
+
+    async def ListTables(
+        self, request: pb.ListTablesRequest, context: grpc.aio.ServicerContext[Any, Any]
+    ) -> pb.ListTablesResponse:
+        return await self._run(
+            context, "ListTables", self._list_tables, request, operator_token(context)
+        )
+
+    async def ReissueSeat(
+        self, request: pb.ReissueSeatRequest, context: grpc.aio.ServicerContext[Any, Any]
+    ) -> pb.ReissueSeatResponse:
+        return await self._run(
+            context, "ReissueSeat", self._reissue_seat, request, operator_token(context)
         )
 
     async def Adjudicate(
@@ -271,6 +292,26 @@ class RefereeServicer(referee_pb2_grpc.RefereeServicer):
         )
         log_verdict(request.table_id, move.type, ruling, time.perf_counter() - started)
         return pb.RuleResponse(verdict=convert.verdict_to_proto(ruling))
+
+    def _list_tables(
+        self, request: pb.ListTablesRequest, operator_token: str | None
+    ) -> pb.ListTablesResponse:
+        if not self._operator.given(operator_token):
+            raise PermissionDenied(LIST_REFUSAL)
+        page = self._service.list_tables(
+            convert.table_filter(request),
+            page_size=request.page_size,
+            page_token=request.page_token,
+        )
+        return convert.lobby_to_proto(page)
+
+    def _reissue_seat(
+        self, request: pb.ReissueSeatRequest, operator_token: str | None
+    ) -> pb.ReissueSeatResponse:
+        if not self._operator.given(operator_token):
+            raise PermissionDenied(REISSUE_REFUSAL)
+        token = self._service.reissue_seat(request.table_id, request.seat)
+        return pb.ReissueSeatResponse(seat=pb.SeatToken(seat=request.seat, token=token))
 
     def _record(
         self, request: pb.GetRecordRequest, token: str | None, operator_token: str | None

@@ -14,7 +14,12 @@ TOKEN_BYTES = 32
 
 def new_tokens(seats: int) -> dict[int, str]:
     """A secret token per seat, given out once."""
-    return {seat: secrets.token_urlsafe(TOKEN_BYTES) for seat in range(seats)}
+    return {seat: new_token() for seat in range(seats)}
+
+
+def new_token() -> str:
+    """One seat's secret token (CreateTable's, or ReissueSeat's)."""
+    return secrets.token_urlsafe(TOKEN_BYTES)
 
 
 def digest(token: str) -> str:

@@ -10,12 +10,20 @@ from collections.abc import Mapping
 from referee.cards import spoken
 from referee.i18n.catalogue import CATALOGUE, PLACEHOLDER
 from referee.i18n.verdicts import Texts
-from referee.model import JSON, Outcome, Sentence, Verdict
+from referee.model import DIRECTOR, JSON, Outcome, Sentence, Verdict
 from referee.spec.explaining import BLIND, BROKEN, HELD, TRIED, Judged, RuleOutcome
 
 _HEADINGS = {TRIED: "explain.tried", BLIND: "explain.blind"}
 _OUTCOMES = {HELD: "explain.held", BROKEN: "explain.broken"}
 UNSAID = "…"  # a value a rule's sentence shows, not known where the rule held
+
+
+def _heading(seat: int) -> str:
+    """Who made the move: a seat, the director (a ruling, a token reissued), or the table itself
+    (a deadline passing)."""
+    if seat == DIRECTOR:
+        return "explain.director"
+    return "explain.system" if seat < 0 else "explain.proposal"
 
 
 def explanation_lines(
@@ -32,7 +40,7 @@ def explanation_lines(
     `texts`: the spec's sentence of each rule (`Game.texts`), `pack`: how its cards are written."""
     lines = _Lines(language, texts or {}, {v.rule: v.message for v in verdict.violations})
     outcome = lines.say(f"explain.{verdict.outcome.value}")
-    heading = "explain.system" if seat < 0 else "explain.proposal"  # no seat: the table's own
+    heading = _heading(seat)
     said = [lines.say(heading, seat=seat, move=move_type, version=version, outcome=outcome)]
     for judged in judgements:
         said += lines.judged(judged)

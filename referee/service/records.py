@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from referee.engine import names
 from referee.engine.setup import TableSetup
 from referee.engine.table import SYSTEM
 from referee.model import DIRECTOR, DIRECTOR_NAME, JSON, Move, Verdict
@@ -53,6 +54,8 @@ def seen_record(stored: TableRecord, game_version: str, seat: int | None) -> dic
     }
     if setup.seed is not None:  # a chosen seed is shown to every seat (docs/fair-deal.md)
         record["seed"] = setup.seed
+    if setup.names:  # labels for people: nobody's secret
+        record["names"] = names.shown(setup.names)
     record["steps"] = [_seen_step(logged, seat) for logged in stored.moves]
     seen: dict[str, JSON] = as_json(record)
     return seen

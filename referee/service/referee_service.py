@@ -27,7 +27,7 @@ import structlog
 
 from referee.adjudication.replay import adjudicate, adjudicate_yaml
 from referee.clock import Clock
-from referee.engine import disputes, rulings, seeding, snapshot
+from referee.engine import disputes, reissues, rulings, seeding, snapshot
 from referee.engine.game import Game
 from referee.engine.setup import TableSetup
 from referee.engine.snapshot import SnapshotError
@@ -35,13 +35,13 @@ from referee.engine.table import EXPIRE, SYSTEM, Table
 from referee.engine.versions import rules_version, short
 from referee.errors import FailedPrecondition, InvalidArgument, RefereeError, VersionConflict
 from referee.i18n.verdicts import unreadable
-from referee.model import DIRECTOR, JSON, Move, Sentence, Verdict
+from referee.model import DIRECTOR, JSON, Move, Outcome, Sentence, Verdict
 from referee.records.seal import sealed
 from referee.records.signing import SigningKey, kept_signing_key
 from referee.redaction import events_for
 from referee.scheduler import Scheduler
 from referee.schemas.describe import describe_game
-from referee.service import auth, explanations, past_tables
+from referee.service import auth, explanations, lobby, past_tables
 from referee.service.answers import CreatedTable, GivenRecord, Ruling, SeatView
 from referee.service.deadlines import Deadlines
 from referee.service.explanations import Explained
@@ -54,7 +54,7 @@ from referee.service.stored_log import StoredLog
 from referee.service.tables import MAX_LIVE_TABLES, LiveTable, LiveTables
 from referee.service.watching import SHUTTING_DOWN, Accepted, ShuttingDown, Subscription, Watchers
 from referee.store import codec
-from referee.store.base import KEEP, Due, Snapshot, Store, StoreConflict
+from referee.store.base import KEEP, Due, Snapshot, Store, StoreConflict, TableFilter
 
 log = structlog.get_logger("referee.service")
 
@@ -115,6 +115,7 @@ class RefereeService:
         self._clock = clock if clock is not None else Scheduler()
         self._deadlines = Deadlines(self._clock, self._deadline_passed)
         self._closed = False
+        self._older_tables = lobby.OlderTables(store)  # from before the lobby's summaries
         self.metrics = metrics if metrics is not None else Metrics()  # a registry of its own
         self.metrics.bind(lambda: self.live_tables, store)
         self._following = Following(store, self._deadlines, self._watchers, self._catch_up)
@@ -160,6 +161,7 @@ class RefereeService:
         scores: Mapping[int, int] | None = None,
         balances: Mapping[int, int] | None = None,
         entropy: str | None = None,
+        names: Mapping[int, str] | None = None,
     ) -> CreatedTable:
         """Open a table (its options, seats and deal checked by the engine) and deal out tokens.
         A chosen seed or a stacked deal only where the service allows them (test mode)."""
@@ -174,6 +176,7 @@ class RefereeService:
             scores=dict(scores) if scores else None,
             balances=dict(balances) if balances else None,
             entropy=entropy,
+            names=dict(names) if names else None,
         )
         if seeding.chosen(setup) and not self._allow_stacked:
             raise FailedPrecondition(
@@ -189,12 +192,19 @@ class RefereeService:
         # a restart needs to deal the same cards behind the same commitment
         live = LiveTable(table_id, table, {}, StoredLog(0, [], tuple))
         live.due = self._due_after(live)  # a first turn's clock starts now
+        live.summary = lobby.summary_of(table)
         self._store.create_table(
-            table_id, table.setup.to_data(), digests, self._versions.pin(game), live.due
+            table_id,
+            table.setup.to_data(),
+            digests,
+            self._versions.pin(game),
+            live.due,
+            live.summary,
         )
         live.seat_of_token = {digest: seat for seat, digest in digests.items()}
         self._tables.add(live)
         self._arm_deadline(live)
+        self.metrics.tables_created.labels(game=game.name).inc()
         log.info(
             "table_created",
             table=table_id,
@@ -266,9 +276,63 @@ class RefereeService:
                 )
                 ruling = self._judge(live, actor, move, move_id, expected_version)
                 if ruling is not None:
-                    self.metrics.count_verdict(live.table.game.name, ruling.verdict)
+                    game = live.table.game.name
+                    self.metrics.count_verdict(game, ruling.verdict, replayed=ruling.replayed)
                     return ruling.worded(live.table, move, languages)
         raise VersionConflict(f"table `{table_id}` kept changing while judging: propose again")
+
+    def reissue_seat(self, table_id: str, seat: int) -> str:
+        """A new secret token for `seat` (the operator's act: the server checked), its old one
+        refused from now on, here and in every process sharing the store: the store keeps the
+        new token's hash with the move `reissue` that logs the act (`referee.engine.reissues`),
+        and another process reloads the table's tokens when it meets that move."""
+        move = Move(reissues.REISSUE, {"seat": seat})
+        for _ in range(CONFLICT_RETRIES):
+            with self._tables.locked(table_id) as live:
+                if not 0 <= seat < live.table.setup.seats:
+                    raise InvalidArgument(
+                        f"table `{table_id}` has seats 0 to {live.table.setup.seats - 1}, "
+                        f"not `{seat}`"
+                    )
+                token = auth.new_token()
+                if self._reissued(live, move, seat, auth.digest(token)):
+                    log.info("seat_reissued", table=table_id, seat=seat)  # never the token
+                    return token
+        raise VersionConflict(f"table `{table_id}` kept changing while reissuing: try again")
+
+    def _reissued(self, live: LiveTable, move: Move, seat: int, digest: str) -> bool:
+        """Log the reissue and store the new token's hash; False when another process wrote a
+        move first (try again)."""
+        before = live.table.version
+        verdict = live.table.propose(DIRECTOR, move)
+        if verdict.outcome is Outcome.REJECTED:  # the seat was checked: a bug
+            raise RefereeError(f"the reissue of seat {seat} was refused: {verdict.violations}")
+        try:
+            self._record(live, DIRECTOR, move, "", verdict, before, seat_token=(seat, digest))
+        except StoreConflict:
+            self._tables.retire(live, "store conflict")
+            return False
+        except BaseException:  # the table holds a move the store may not: drop it
+            self._tables.retire(live, "store failure")
+            raise
+        kept = {old: s for old, s in live.seat_of_token.items() if s != seat}
+        live.seat_of_token = {**kept, digest: seat}
+        return True
+
+    def list_tables(
+        self, where: TableFilter, *, page_size: int = 0, page_token: str = ""
+    ) -> lobby.Page:
+        """The lobby (the operator's: the server checked): the tables `where` asks for, newest
+        first, a page at a time, read from the store's summaries (`referee.service.lobby`)."""
+        below, size = lobby.below(page_token), lobby.page_size(page_size)  # checked first
+        self._older_tables.summarise(self._summarise)
+        return lobby.page(self._store, where, below, size)
+
+    def _summarise(self, table_id: str) -> None:
+        """Give a table stored before summaries its own, from the table loaded."""
+        with self._tables.locked(table_id) as live:
+            live.summary = lobby.summary_of(live.table)
+            self._store.set_summary(table_id, live.summary)
 
     def view(
         self,
@@ -455,6 +519,7 @@ class RefereeService:
                 verdict = live.table.expire()
                 if verdict is not None:
                     self._record(live, SYSTEM, Move(EXPIRE), "", verdict, before)
+                    self.metrics.count_timeout(live.table.game.name, verdict)
                     log.info("deadline_passed", table=table_id, deadline=number)
         except StoreConflict:  # another process called it first: nothing to do
             self._tables.retire_quietly(table_id)
@@ -524,8 +589,11 @@ class RefereeService:
         move_id: str,
         verdict: Verdict,
         version_before: int,
+        *,
+        seat_token: tuple[int, str] | None = None,
     ) -> None:
-        """Commit the move if it changed the table (else remember the verdict), tell the watchers.
+        """Commit the move if it changed the table (else remember the verdict), tell the watchers;
+        with the seat's new token hash (`seat_token`), for a reissue.
 
         Whether a move is logged depends on the table's version, not on the outcome, so that
         whatever the engine counts as a change (a pending claim, say) is replayed after a restart.
@@ -542,6 +610,7 @@ class RefereeService:
                 f"{version_before} to {live.table.version}"
             )
         due = self._due_after(live)
+        summary = lobby.summary_of(live.table)
         self._store.append_move(
             live.table_id,
             live.table.version,
@@ -551,8 +620,11 @@ class RefereeService:
             verdict.to_data(),
             deadline=KEEP if due == live.due else due,
             snapshot=self._snapshot(live),
+            summary=KEEP if summary == live.summary else summary,
+            seat_token=seat_token,
         )
         live.due = due
+        live.summary = summary
         live.history.append(Accepted(live.table.version, seat, verdict.events))
         self._tables.tell_watchers(live)
         self._arm_deadline(live)

@@ -13,17 +13,17 @@ from dataclasses import dataclass, field
 
 import structlog
 
-from referee.engine import snapshot
+from referee.engine import reissues, snapshot
 from referee.engine.game import Game
 from referee.engine.setup import TableSetup
 from referee.engine.snapshot import SnapshotError
 from referee.engine.table import Table
 from referee.errors import InvalidArgument, NotFound, RefereeError, Unauthenticated
-from referee.model import Move, Verdict
+from referee.model import DIRECTOR, Move, Verdict
 from referee.service.auth import not_valid
 from referee.service.stored_log import StoredLog
 from referee.service.watching import Accepted, Watchers
-from referee.store.base import Due, Proposal, Snapshot, Store
+from referee.store.base import Due, Proposal, Snapshot, Store, Summary
 
 log = structlog.get_logger("referee.service")
 
@@ -40,6 +40,8 @@ class LiveTable:
     history: StoredLog[Accepted]  # the events of each accepted move, by version
     due: Due | None = None  # the pending deadline as the store keeps it (when it falls due)
     restored_from: int | None = None  # the version of the snapshot it was loaded from, if any
+    # the lobby's summary of it as the store keeps it (None: not known, written with the next move)
+    summary: Summary | None = None
     lock: threading.Lock = field(default_factory=threading.Lock)
     retired: bool = False  # dropped from the cache: whoever holds it must fetch a fresh one
 
@@ -155,6 +157,8 @@ class LiveTables:
         logged = self._store.moves_after(live.table_id, live.table.version)
         if not logged:
             return True
+        if any(_reissue(stored) for stored in logged):  # a seat's token changed: reload them
+            return False
         try:
             for stored in logged:
                 if stored.seq != live.table.version + 1:
@@ -165,6 +169,7 @@ class LiveTables:
             log.error("table_not_caught_up", table=live.table_id, error=str(error))
             return False
         live.due = self._store.deadline(live.table_id) if live.table.deadline else None
+        live.summary = None  # as another process wrote it: the next move writes it again
         return True
 
     def _load(self, table_id: str) -> LiveTable:
@@ -229,6 +234,11 @@ class LiveTables:
 
 def _logged_move(stored: Proposal) -> tuple[int, Move]:
     return stored.seat, Move.from_data(stored.move)
+
+
+def _reissue(stored: Proposal) -> bool:
+    """A seat's token reissued (`referee.engine.reissues`): the tokens in memory are stale."""
+    return stored.seat == DIRECTOR and stored.move.get("type") == reissues.REISSUE
 
 
 def _accepted(stored: Proposal) -> Accepted:

@@ -18,6 +18,7 @@ class WatcherTooSlow(RefereeError):
     """A watcher did not read its events fast enough; it may resume from its last version."""
 
     code = "resource_exhausted"
+    reason = "watcher_too_slow"  # referee_refusals_total's word for it
 
 
 class ShuttingDown(RefereeError):
@@ -34,6 +35,7 @@ class TooManyWatchers(RefereeError):
     """A table has as many open Watch streams as the server allows."""
 
     code = "resource_exhausted"
+    reason = "streams_per_table"  # the quota (`serve --max-streams-per-table`)
 
 
 @dataclass(frozen=True)

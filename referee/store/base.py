@@ -17,6 +17,15 @@ A store keeps each table's rules version (`StoredSpec`: the hash of its game's s
 `referee.engine.versions`), and each version's text once, so that a table is judged by the rules it
 was created under after the specs change. A table from before rules versions has none.
 
+A store also keeps a small summary of each table for the lobby (`Summary`: whether it is over,
+its open disputes), written with the move that changed it, so that the tables are listed, and
+filtered, by a query of the store (`list_tables`), never by loading each one. A table from
+before summaries has none (`Listed.summary` None) until its next move, or until the service
+fills it in (`unsummarised`, `set_summary`).
+
+A seat's token is replaced (ReissueSeat) with the move that logs it (`append_move(seat_token=)`):
+the log tells every process of the change as it tells them of any move.
+
 A store also keeps each table's pending deadline (`Due`: a claim window's, say), written with the
 move that set it, so that whichever process is alive can fire it. A store several processes share
 tells each of them what the others wrote (`follow`), so their watchers and deadlines keep up.
@@ -120,6 +129,43 @@ class TableRecord:
         return self.skipped + len(self.moves)
 
 
+@dataclass(frozen=True)
+class Summary:
+    """What the lobby lists and filters a table by, besides its set-up and deadline: whether it
+    is over, and its open disputes (raised, not yet ruled on) by number."""
+
+    over: bool = False
+    open_disputes: tuple[int, ...] = ()
+
+
+NEW_TABLE = Summary()  # a table just created: in play, no dispute
+
+
+@dataclass(frozen=True)
+class TableFilter:
+    """Which tables `list_tables` gives: each condition set (not None) must hold."""
+
+    game: str | None = None
+    over: bool | None = None
+    open_disputes: bool | None = None  # has an open dispute (True), or none (False)
+    clock_running: bool | None = None  # has a pending deadline (True), or none (False)
+
+
+@dataclass(frozen=True)
+class Listed:
+    """A table as the lobby lists it: read from one row, its moves not loaded. `position`
+    orders tables by creation (higher: newer), and is what the next page starts below."""
+
+    table_id: str
+    setup: Mapping[str, JSON]
+    version: int
+    summary: Summary | None  # None: not known yet (a table from before summaries)
+    deadline: Due | None
+    created_at: str
+    rules_version: str | None
+    position: int
+
+
 def unknown_table(table_id: str) -> NotFound:
     return NotFound(f"unknown table `{table_id}`")
 
@@ -145,10 +191,11 @@ class Store(ABC):
         token_hashes: Mapping[int, str],
         spec: StoredSpec | None = None,
         deadline: Due | None = None,
+        summary: Summary = NEW_TABLE,
     ) -> None:
         """Record a new table, pinned to the rules version `spec` (its text kept unless the
-        store has it already), with the deadline it starts with (a first turn's clock);
-        `StoreConflict` if the id is taken."""
+        store has it already), with the deadline it starts with (a first turn's clock) and
+        its lobby summary; `StoreConflict` if the id is taken."""
 
     @abstractmethod
     def stored_spec(self, version: str) -> StoredSpec | None:
@@ -177,11 +224,14 @@ class Store(ABC):
         *,
         deadline: Due | Keep | None = KEEP,
         snapshot: Snapshot | None = None,
+        summary: Summary | Keep = KEEP,
+        seat_token: tuple[int, str] | None = None,
     ) -> None:
         """Commit accepted move number `seq` and the table's pending deadline after it (None:
         none, KEEP: as it was), and its `snapshot` at `seq` if given (kept beside the earlier
-        ones; the first one given at a version stays); `StoreConflict` if `seq` or `move_id`
-        is taken."""
+        ones; the first one given at a version stays), its lobby `summary` after it (KEEP: as
+        it was), and a seat's new token hash (`seat_token`: seat, hex sha256) in place of its
+        old one, all in one transaction; `StoreConflict` if `seq` or `move_id` is taken."""
 
     @abstractmethod
     def record_rejection(
@@ -219,6 +269,23 @@ class Store(ABC):
     @abstractmethod
     def table_ids(self) -> list[str]:
         """Every table, oldest first."""
+
+    @abstractmethod
+    def list_tables(
+        self, where: TableFilter, *, below: int | None = None, limit: int
+    ) -> list[Listed]:
+        """At most `limit` tables for which `where` holds, newest first, from the newest below
+        `position` `below` (None: the newest of all). A table without a summary yet matches no
+        condition on it (`over`, `open_disputes`)."""
+
+    @abstractmethod
+    def unsummarised(self, limit: int) -> list[str]:
+        """Up to `limit` tables with no summary yet (created before summaries were kept)."""
+
+    @abstractmethod
+    def set_summary(self, table_id: str, summary: Summary) -> None:
+        """Give a table without a summary yet its summary (one it has already is left alone:
+        a move wrote it, since)."""
 
     @abstractmethod
     def deadlines(self) -> dict[str, Due]:

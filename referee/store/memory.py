@@ -15,13 +15,17 @@ from referee.store import codec
 from referee.store.base import (
     JSON,
     KEEP,
+    NEW_TABLE,
     Due,
     Keep,
+    Listed,
     Proposal,
     Snapshot,
     Store,
     StoreConflict,
     StoredSpec,
+    Summary,
+    TableFilter,
     TableRecord,
     unknown_table,
 )
@@ -56,6 +60,34 @@ class _Table:
     deadline: Due | None = None
     snapshots: dict[int, Snapshot] = field(default_factory=dict)  # by version
     rules_version: str | None = None
+    summary: Summary | None = None
+    position: int = 0  # the order of creation: 1, 2, 3...
+    created_at: str = field(
+        default_factory=lambda: datetime.now(UTC).isoformat(timespec="milliseconds")
+    )
+
+    def listed(self, table_id: str) -> Listed:
+        return Listed(
+            table_id,
+            codec.decode(self.setup),
+            len(self.moves),
+            self.summary,
+            self.deadline,
+            self.created_at,
+            self.rules_version,
+            self.position,
+        )
+
+    def holds(self, where: TableFilter) -> bool:
+        """Whether the table is one `where` asks for (a condition on an unknown summary fails)."""
+        summary = self.summary
+        checks = (
+            (where.game, lambda: codec.decode(self.setup).get("game")),
+            (where.over, lambda: None if summary is None else summary.over),
+            (where.open_disputes, lambda: None if summary is None else bool(summary.open_disputes)),
+            (where.clock_running, lambda: self.deadline is not None),
+        )
+        return all(wanted is None or found() == wanted for wanted, found in checks)
 
     def snapshot_before(self, version: int | None = None) -> Snapshot | None:
         """The latest snapshot at `version` or before it (None: the latest)."""
@@ -78,6 +110,7 @@ class MemoryStore(Store):
         token_hashes: Mapping[int, str],
         spec: StoredSpec | None = None,
         deadline: Due | None = None,
+        summary: Summary = NEW_TABLE,
     ) -> None:
         with self._lock:
             if table_id in self._tables:
@@ -89,6 +122,8 @@ class MemoryStore(Store):
                 dict(token_hashes),
                 rules_version=None if spec is None else spec.version,
                 deadline=deadline,
+                summary=summary,
+                position=len(self._tables) + 1,
             )
 
     def stored_spec(self, version: str) -> StoredSpec | None:
@@ -128,6 +163,8 @@ class MemoryStore(Store):
         *,
         deadline: Due | Keep | None = KEEP,
         snapshot: Snapshot | None = None,
+        summary: Summary | Keep = KEEP,
+        seat_token: tuple[int, str] | None = None,
     ) -> None:
         with self._lock:
             table = self._get(table_id)
@@ -138,6 +175,10 @@ class MemoryStore(Store):
             table.moves.append(row)
             if deadline is not KEEP:
                 table.deadline = deadline
+            if summary is not KEEP:
+                table.summary = summary
+            if seat_token is not None:
+                table.token_hashes[seat_token[0]] = seat_token[1]
             if snapshot is not None:
                 table.snapshots.setdefault(snapshot.version, snapshot)
 
@@ -184,6 +225,28 @@ class MemoryStore(Store):
     def table_ids(self) -> list[str]:
         with self._lock:
             return list(self._tables)
+
+    def list_tables(
+        self, where: TableFilter, *, below: int | None = None, limit: int
+    ) -> list[Listed]:
+        with self._lock:
+            newest_first = sorted(self._tables.items(), key=lambda item: -item[1].position)
+            found = [
+                table.listed(table_id)
+                for table_id, table in newest_first
+                if (below is None or table.position < below) and table.holds(where)
+            ]
+        return found[:limit]
+
+    def unsummarised(self, limit: int) -> list[str]:
+        with self._lock:
+            return [i for i, t in self._tables.items() if t.summary is None][:limit]
+
+    def set_summary(self, table_id: str, summary: Summary) -> None:
+        with self._lock:
+            table = self._get(table_id)
+            if table.summary is None:
+                table.summary = summary
 
     def deadlines(self) -> dict[str, Due]:
         with self._lock:

@@ -36,15 +36,19 @@ from referee.store import codec, rows
 from referee.store.base import (
     JSON,
     KEEP,
+    NEW_TABLE,
     Due,
     Follower,
     Keep,
+    Listed,
     Proposal,
     Snapshot,
     Store,
     StoreConflict,
     StoredSpec,
     StoreUnavailable,
+    Summary,
+    TableFilter,
     TableRecord,
     unknown_table,
 )
@@ -116,6 +120,13 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE snapshots DROP CONSTRAINT snapshots_pkey;
     ALTER TABLE snapshots ADD PRIMARY KEY (table_id, version);
+    """,
+    # version 7: the lobby's summary of each table (as SQLite's version 7), listed newest first
+    """
+    ALTER TABLE tables ADD COLUMN game_over INTEGER;
+    ALTER TABLE tables ADD COLUMN open_disputes TEXT;
+    CREATE INDEX tables_unsummarised ON tables (id) WHERE game_over IS NULL;
+    CREATE INDEX tables_by_creation ON tables (created);
     """,
 )
 
@@ -191,6 +202,7 @@ class PostgresStore(Store):
         token_hashes: Mapping[int, str],
         spec: StoredSpec | None = None,
         deadline: Due | None = None,
+        summary: Summary = NEW_TABLE,
     ) -> None:
         with self._transaction() as db:
             if spec is not None:  # kept once: the first table of a version writes its text
@@ -202,13 +214,14 @@ class PostgresStore(Store):
             try:
                 db.execute(
                     "INSERT INTO tables (id, game, setup, spec_sha256, deadline_number, "
-                    "deadline_at) VALUES (%s, %s, %s, %s, %s, %s)",
+                    "deadline_at, game_over, open_disputes) VALUES (%s, %s, %s, %s, %s, %s, %s, %s)",
                     (
                         table_id,
                         str(setup.get("game", "")),
                         codec.encode(setup),
                         None if spec is None else spec.version,
                         *rows.due_columns(deadline),
+                        *rows.summary_columns(summary),
                     ),
                 )
             except pg_errors.UniqueViolation as error:
@@ -294,6 +307,8 @@ class PostgresStore(Store):
         *,
         deadline: Due | Keep | None = KEEP,
         snapshot: Snapshot | None = None,
+        summary: Summary | Keep = KEEP,
+        seat_token: tuple[int, str] | None = None,
     ) -> None:
         with self._transaction() as db:
             _insert(db, table_id, seq, seat, move, move_id, verdict)
@@ -301,6 +316,16 @@ class PostgresStore(Store):
                 db.execute(
                     "UPDATE tables SET deadline_number = %s, deadline_at = %s WHERE id = %s",
                     (*rows.due_columns(deadline), table_id),
+                )
+            if summary is not KEEP:
+                db.execute(
+                    "UPDATE tables SET game_over = %s, open_disputes = %s WHERE id = %s",
+                    (*rows.summary_columns(summary), table_id),
+                )
+            if seat_token is not None:
+                db.execute(
+                    "UPDATE seat_tokens SET token_sha256 = %s WHERE table_id = %s AND seat = %s",
+                    (seat_token[1], table_id, seat_token[0]),
                 )
             if snapshot is not None:
                 db.execute(SAVE_SNAPSHOT, (table_id, *rows.snapshot_columns(snapshot)))
@@ -338,6 +363,36 @@ class PostgresStore(Store):
         with self._connection() as db:
             found = db.execute("SELECT id FROM tables ORDER BY created").fetchall()
         return [r[0] for r in found]
+
+    def list_tables(
+        self, where: TableFilter, *, below: int | None = None, limit: int
+    ) -> list[Listed]:
+        conditions, values = rows.filter_conditions(where, "%s")
+        if below is not None:
+            conditions.append("t.created < %s")
+            values.append(below)
+        columns = rows.LISTED_COLUMNS.format(version=rows.VERSION_OF_ROW, position="t.created")
+        holding = f" WHERE {' AND '.join(conditions)}" if conditions else ""
+        with self._connection() as db:
+            found = db.execute(
+                f"SELECT {columns} FROM tables t{holding} ORDER BY t.created DESC LIMIT %s",
+                (*values, limit),
+            ).fetchall()
+        return [rows.listed(row) for row in found]
+
+    def unsummarised(self, limit: int) -> list[str]:
+        with self._connection() as db:
+            found = db.execute(
+                "SELECT id FROM tables WHERE game_over IS NULL LIMIT %s", (limit,)
+            ).fetchall()
+        return [str(row[0]) for row in found]
+
+    def set_summary(self, table_id: str, summary: Summary) -> None:
+        with self._transaction() as db:
+            db.execute(
+                "UPDATE tables SET game_over = %s, open_disputes = %s WHERE id = %s AND game_over IS NULL",
+                (*rows.summary_columns(summary), table_id),
+            )
 
     def deadlines(self) -> dict[str, Due]:
         with self._connection() as db:

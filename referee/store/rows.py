@@ -5,9 +5,19 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from datetime import UTC, datetime
+from typing import Any
 
 from referee.store import codec
-from referee.store.base import Due, Proposal, Snapshot, StoredSpec, TableRecord
+from referee.store.base import (
+    Due,
+    Listed,
+    Proposal,
+    Snapshot,
+    StoredSpec,
+    Summary,
+    TableFilter,
+    TableRecord,
+)
 
 # the columns a proposal is selected with, in the order `proposal` reads them
 PROPOSAL_COLUMNS = "seat, move, verdict, move_id, seq, created_at"
@@ -75,6 +85,67 @@ def skipped_before(snapshot: tuple[int, str] | None) -> int:
 
 def snapshot_columns(snapshot: Snapshot) -> tuple[int, str]:
     return (snapshot.version, snapshot.data)
+
+
+# over, open_disputes: a table's lobby summary (both NULL: not known yet); the open disputes'
+# numbers are kept as text, `3,5` ('': none), so that "has one" is a comparison of the row
+SummaryRow = tuple[int | None, str | None]
+# the columns a listed table is selected with, in the order `listed` reads them (`{seq}`: the
+# table's version, a subquery each SQL store writes its own way)
+LISTED_COLUMNS = (
+    "t.id, t.setup, ({version}), t.game_over, t.open_disputes, t.deadline_number, t.deadline_at, "
+    "t.created_at, t.spec_sha256, {position}"
+)
+VERSION_OF_ROW = "SELECT COALESCE(MAX(seq), 0) FROM proposals WHERE table_id = t.id"
+
+
+def summary_columns(summary: Summary) -> tuple[int, str]:
+    return (int(summary.over), ",".join(map(str, summary.open_disputes)))
+
+
+def summary_of(row: SummaryRow) -> Summary | None:
+    over, open_disputes = row
+    if over is None or open_disputes is None:
+        return None
+    numbers = tuple(int(n) for n in open_disputes.split(",") if n)
+    return Summary(bool(over), numbers)
+
+
+def listed(row: tuple[Any, ...]) -> Listed:
+    """A row of `LISTED_COLUMNS`."""
+    table_id, setup, version, over, open_disputes, number, at, created, spec, position = row
+    return Listed(
+        str(table_id),
+        codec.decode(setup),
+        int(version or 0),
+        summary_of((over, open_disputes)),
+        due((number, at)),
+        timestamp(created),
+        spec,
+        int(position),
+    )
+
+
+def filter_conditions(where: TableFilter, mark: str) -> tuple[list[str], list[Any]]:
+    """The SQL conditions `where` makes of a `tables t` row, with their parameters (`mark`:
+    the store's placeholder, `?` or `%s`)."""
+    conditions: list[str] = []
+    values: list[Any] = []
+    if where.game is not None:
+        conditions.append(f"t.game = {mark}")
+        values.append(where.game)
+    if where.over is not None:
+        conditions.append(f"t.game_over = {mark}")
+        values.append(int(where.over))
+    if where.open_disputes is not None:
+        conditions.append(
+            "t.open_disputes <> ''" if where.open_disputes else "t.open_disputes = ''"
+        )
+    if where.clock_running is not None:
+        conditions.append(
+            "t.deadline_at IS NOT NULL" if where.clock_running else "t.deadline_at IS NULL"
+        )
+    return conditions, values
 
 
 def stored_spec(row: tuple[str, str, str] | None) -> StoredSpec | None:

@@ -34,13 +34,17 @@ from referee.store import codec, rows
 from referee.store.base import (
     JSON,
     KEEP,
+    NEW_TABLE,
     Due,
     Keep,
+    Listed,
     Proposal,
     Snapshot,
     Store,
     StoreConflict,
     StoredSpec,
+    Summary,
+    TableFilter,
     TableRecord,
     unknown_table,
 )
@@ -120,6 +124,13 @@ MIGRATIONS: tuple[str, ...] = (
         SELECT table_id, version, data FROM snapshots;
     DROP TABLE snapshots;
     ALTER TABLE every_snapshot RENAME TO snapshots;
+    """,
+    # version 7: the lobby's summary of each table (ListTables), written with the moves that
+    # change it; NULL in a table from before it, until its next move or the service fills it in
+    """
+    ALTER TABLE tables ADD COLUMN game_over INTEGER;      -- 1: the game is over, 0: in play
+    ALTER TABLE tables ADD COLUMN open_disputes TEXT;     -- their numbers, `3,5`; '': none
+    CREATE INDEX tables_unsummarised ON tables (id) WHERE game_over IS NULL;
     """,
 )
 
@@ -226,6 +237,7 @@ class SqliteStore(Store):
         token_hashes: Mapping[int, str],
         spec: StoredSpec | None = None,
         deadline: Due | None = None,
+        summary: Summary = NEW_TABLE,
     ) -> None:
         with self._transaction() as db:
             if spec is not None:  # kept once: the first table of a version writes its text
@@ -237,7 +249,8 @@ class SqliteStore(Store):
             try:
                 db.execute(
                     "INSERT INTO tables (id, game, setup, created_at, spec_sha256, "
-                    "deadline_number, deadline_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    "deadline_number, deadline_at, game_over, open_disputes) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (
                         table_id,
                         str(setup.get("game", "")),
@@ -245,6 +258,7 @@ class SqliteStore(Store):
                         _now(),
                         None if spec is None else spec.version,
                         *rows.due_columns(deadline),
+                        *rows.summary_columns(summary),
                     ),
                 )
             except sqlite3.IntegrityError as error:
@@ -327,6 +341,8 @@ class SqliteStore(Store):
         *,
         deadline: Due | Keep | None = KEEP,
         snapshot: Snapshot | None = None,
+        summary: Summary | Keep = KEEP,
+        seat_token: tuple[int, str] | None = None,
     ) -> None:
         def write(db: Connection) -> None:
             _insert(db, table_id, seq, seat, move, move_id, verdict)
@@ -334,6 +350,16 @@ class SqliteStore(Store):
                 db.execute(
                     "UPDATE tables SET deadline_number = ?, deadline_at = ? WHERE id = ?",
                     (*rows.due_columns(deadline), table_id),
+                )
+            if summary is not KEEP:
+                db.execute(
+                    "UPDATE tables SET game_over = ?, open_disputes = ? WHERE id = ?",
+                    (*rows.summary_columns(summary), table_id),
+                )
+            if seat_token is not None:
+                db.execute(
+                    "UPDATE seat_tokens SET token_sha256 = ? WHERE table_id = ? AND seat = ?",
+                    (seat_token[1], table_id, seat_token[0]),
                 )
             if snapshot is not None:
                 db.execute(SAVE_SNAPSHOT, (table_id, *rows.snapshot_columns(snapshot)))
@@ -416,6 +442,36 @@ class SqliteStore(Store):
         with self._lock:
             found = self._db.execute("SELECT id FROM tables ORDER BY created_at, rowid").fetchall()
         return [r[0] for r in found]
+
+    def list_tables(
+        self, where: TableFilter, *, below: int | None = None, limit: int
+    ) -> list[Listed]:
+        conditions, values = rows.filter_conditions(where, "?")
+        if below is not None:
+            conditions.append("t.rowid < ?")
+            values.append(below)
+        columns = rows.LISTED_COLUMNS.format(version=rows.VERSION_OF_ROW, position="t.rowid")
+        holding = f" WHERE {' AND '.join(conditions)}" if conditions else ""
+        with self._lock:
+            found = self._db.execute(
+                f"SELECT {columns} FROM tables t{holding} ORDER BY t.rowid DESC LIMIT ?",
+                (*values, limit),
+            ).fetchall()
+        return [rows.listed(row) for row in found]
+
+    def unsummarised(self, limit: int) -> list[str]:
+        with self._lock:
+            found = self._db.execute(
+                "SELECT id FROM tables WHERE game_over IS NULL LIMIT ?", (limit,)
+            ).fetchall()
+        return [str(row[0]) for row in found]
+
+    def set_summary(self, table_id: str, summary: Summary) -> None:
+        with self._transaction() as db:
+            db.execute(
+                "UPDATE tables SET game_over = ?, open_disputes = ? WHERE id = ? AND game_over IS NULL",
+                (*rows.summary_columns(summary), table_id),
+            )
 
     def deadlines(self) -> dict[str, Due]:
         with self._lock:

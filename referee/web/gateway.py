@@ -1,4 +1,5 @@
-"""The HTTP server of `serve --http`: every route of the proto (`routes.py`), the web page at `/`.
+"""The HTTP server of `serve --http`: every route of the proto (`routes.py`), the web page at `/`,
+the director's desk at `/desk`.
 
 It runs on the gRPC server's event loop and calls the gRPC server's own handlers, interceptors
 included (`referee.calls.chain`): the same service, the same quotas and the same refusals, over
@@ -148,6 +149,7 @@ def application(chain: HandlerChain, limits: HttpLimits, bodies: Bodies) -> web.
         serve = serve_stream if route.streaming else serve_unary
         app.router.add_route(route.verb, route.path, _bound(serve, chain, route, bodies))
     app.router.add_get("/", _index)
+    app.router.add_get("/desk", _desk)
     app.router.add_static("/web/", STATIC, show_index=False, follow_symlinks=False)
     return app
 
@@ -204,6 +206,11 @@ def call_context(request: web.Request) -> HttpCallContext:
 
 async def _index(_request: web.Request) -> web.FileResponse:
     return web.FileResponse(STATIC / "index.html")
+
+
+async def _desk(_request: web.Request) -> web.FileResponse:
+    """The director's desk (docs/desk.md): its calls need the operator's token, not the page."""
+    return web.FileResponse(STATIC / "desk.html")
 
 
 @web.middleware

@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
 
+import grpc
 import pytest
 
 from referee.app import ServerConfig, create_server
@@ -126,6 +127,37 @@ def test_the_director_rules_on_a_dispute(games: dict[str, Game]) -> None:
             again = director.propose(table.id, table.tokens[2], dispute)
             assert again["violations"][0]["code"] == "already_disputed"
             assert director.view(table.id)["disputes"] == [{"dispute": 4, "seat": 0, "version": 1}]
+    finally:
+        server.stop(None)
+        service.close()
+
+
+def test_the_lobby_names_a_table_s_seats_and_gives_a_lost_seat_a_new_token(
+    games: dict[str, Game],
+) -> None:
+    service = RefereeService(MemoryStore(), games)
+    server, port = create_server(service, config=ServerConfig(create_token="operator"))
+    server.start()
+    try:
+        with RefereeClient(f"127.0.0.1:{port}", create_token="operator") as operator:
+            named = operator.create_table("pontinho", seats=3, names={0: "Ana", 2: "Caio"})
+            others = [operator.create_table("pontinho", seats=3).id for _ in range(2)]
+            assert operator.view(named.id)["names"] == {"0": "Ana", "2": "Caio"}
+            page, token = operator.list_tables(page_size=2)
+            assert [t["table_id"] for t in page] == others[::-1] and token
+            listed = list(operator.all_tables(page_size=2))
+            assert [t["table_id"] for t in listed] == [*others[::-1], named.id]
+            assert listed[-1]["names"] == {0: "Ana", 2: "Caio"} and not listed[-1]["over"]
+            assert operator.list_tables(over=True) == ([], "")
+            new = operator.reissue_seat(named.id, 1)
+            assert operator.view(named.id, new)["seat"] == 1
+            with pytest.raises(grpc.RpcError) as refused:
+                operator.view(named.id, named.tokens[1])
+            assert refused.value.code() == grpc.StatusCode.UNAUTHENTICATED
+        with RefereeClient(f"127.0.0.1:{port}") as anyone:  # the control: no operator token
+            with pytest.raises(grpc.RpcError) as denied:
+                anyone.list_tables()
+            assert denied.value.code() == grpc.StatusCode.PERMISSION_DENIED
     finally:
         server.stop(None)
         service.close()

@@ -142,11 +142,14 @@ def test_what_the_referee_sends_and_accepts_fits_the_schemas(name: str) -> None:
 
 @pytest.mark.parametrize("name", ["pontinho", "pontoon", "tarocchi_piedicavallo"])
 def test_disputes_and_rulings_fit_the_schemas(name: str) -> None:
-    """Each way to dispute, and each ruling: the moves, their events, every view after."""
+    """Each way to dispute, each ruling, a token reissued, at a table whose seats have names:
+    the moves, their events, every view after."""
     game = GAMES[name]
     seats = game.spec.seats_min
+    names = {0: "Ana", 1: "Bé 🂡"}
     table = Table.create(
-        game, TableSetup(game=name, seats=seats, seed=2, balances=_balances(game, seats))
+        game,
+        TableSetup(game=name, seats=seats, seed=2, balances=_balances(game, seats), names=names),
     )
     tally = game.mechanic.tallies[0]
     adjust = {"decision": "adjust", "seat": 1, "amount": -3, "tally": tally}
@@ -157,6 +160,7 @@ def test_disputes_and_rulings_fit_the_schemas(name: str) -> None:
         (DIRECTOR, Move("ruling", {"dispute": 2, "note": "n", **adjust})),
         (0, Move("dispute", {"version": 4, "reason": "why"})),
         (DIRECTOR, Move("ruling", {"dispute": 5, "note": "n", "decision": "rewind", "to": 2})),
+        (DIRECTOR, Move("reissue", {"seat": 1})),
     ]:
         verdict = table.propose(seat, move)
         assert verdict.outcome is Outcome.ACCEPTED, verdict
@@ -205,6 +209,9 @@ def test_a_view_with_a_key_missing_or_unknown_fails() -> None:
     assert any("hand_sizes" in p for p in problems("tarocchi_piedicavallo", missing, "view"))
     assert problems("tarocchi_piedicavallo", {**view, "secret_deck": []}, "view")
     assert problems("tarocchi_piedicavallo", {**view, "hand": ["T22"]}, "view")
+    assert not problems("tarocchi_piedicavallo", {**view, "names": {"0": "x" * 40}}, "view")
+    for names in ({"0": "x" * 41}, {"0": ""}, {"zero": "Ana"}, {"0": 7}):
+        assert problems("tarocchi_piedicavallo", {**view, "names": names}, "view"), names
 
 
 def test_an_event_with_an_unknown_field_or_a_wrong_kind_fails() -> None:

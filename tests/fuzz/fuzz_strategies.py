@@ -279,6 +279,14 @@ def per_game(
     return st.one_of(*known, unknown)
 
 
+def display_names() -> st.SearchStrategy[dict[int, str]]:
+    """CreateTable's `names`: none mostly; else any text by any seat (up to 60 characters,
+    controls, formatting characters and separators among them)."""
+    hostile = st.sampled_from(["", " ", "x" * 40, "x" * 41, "a\nb", "r\u202el", "\u2028", "\x00"])
+    name = st.one_of(hostile, st.text(st.characters(exclude_categories=["Cs"]), max_size=60))
+    return mostly(st.just({}), st.dictionaries(seat_numbers(), name, max_size=4))
+
+
 def int_map(values: tuple[int, int]) -> st.SearchStrategy[dict[int, int]]:
     return mostly(
         st.just({}),
@@ -309,6 +317,7 @@ def create_table_data(
                 "deal": mostly(st.none(), deals()),
                 "scores": int_map(INT64),
                 "balances": int_map(INT64),
+                "names": display_names(),
             }
         )
         if game != "pontinho":
@@ -340,6 +349,7 @@ def _create_table_request(data: Mapping[str, Any]) -> pb.CreateTableRequest:
         deal=None if deal is None else struct_of(deal),
         scores=data["scores"],
         balances=data["balances"],
+        names=data["names"],
     )
 
 

@@ -45,6 +45,7 @@ from fuzz_strategies import (
     names,
     raw_requests,
     records,
+    seat_numbers,
     text,
     yaml_texts,
 )
@@ -410,6 +411,61 @@ def test_rule(fuzzed: Fuzzed) -> None:
     check()
 
 
+def test_list_tables(fuzzed: Fuzzed) -> None:
+    """The lobby: any filters, page sizes and page tokens (a real one among them), mostly as
+    the operator."""
+    first = fuzzed.stub.ListTables(pb.ListTablesRequest(page_size=1), metadata=AS_OPERATOR)
+    real_tokens = st.sampled_from([first.next_page_token, first.next_page_token[:-2] + "=="])
+    request = st.builds(
+        pb.ListTablesRequest,
+        game=st.one_of(st.just(""), st.sampled_from(sorted(fuzzed.descriptions)), names),
+        state=st.one_of(st.integers(0, 3), st.sampled_from(INT32)),
+        open_disputes=st.one_of(st.none(), st.booleans()),
+        clock_running=st.one_of(st.none(), st.booleans()),
+        page_size=st.one_of(st.integers(-3, 300), st.sampled_from(INT32)),
+        page_token=st.one_of(st.just(""), real_tokens, ascii_tokens, text),
+    )
+    operator = mostly(st.just(OPERATOR), st.one_of(st.none(), ascii_tokens))
+
+    @fuzz(40)
+    @given(asked=request, token=operator)
+    def check(asked: pb.ListTablesRequest, token: str | None) -> None:
+        metadata = () if token is None else (("x-create-token", token),)
+
+        def call() -> Any:
+            return fuzzed.stub.ListTables(asked, timeout=CALL_S, metadata=metadata)
+
+        assert_no_bug(outcome(call), asked)
+
+    check()
+
+
+def test_reissue_seat(fuzzed: Fuzzed) -> None:
+    """New tokens for any seat of any table, mostly as the operator: a seat given a new token
+    keeps it in `Open.tokens`, so the other tests play on."""
+    by_id = {table.table_id: table for table in fuzzed.tables}
+
+    def case(table: Open) -> st.SearchStrategy[tuple[pb.ReissueSeatRequest, str | None]]:
+        request = st.builds(
+            pb.ReissueSeatRequest, table_id=table_ids(fuzzed, table), seat=seat_numbers(4)
+        )
+        return st.tuples(request, mostly(st.just(OPERATOR), st.one_of(st.none(), ascii_tokens)))
+
+    @fuzz(20)
+    @given(asked=st.one_of(*[case(table) for table in fuzzed.tables]))
+    def check(asked: tuple[pb.ReissueSeatRequest, str | None]) -> None:
+        request, token = asked
+        metadata = () if token is None else (("x-create-token", token),)
+
+        def call() -> None:
+            answer = fuzzed.stub.ReissueSeat(request, timeout=CALL_S, metadata=metadata)
+            by_id[request.table_id].tokens[request.seat] = answer.seat.token
+
+        assert_no_bug(outcome(call), request)
+
+    check()
+
+
 def test_watch(fuzzed: Fuzzed) -> None:
     def case(table: Open) -> st.SearchStrategy[tuple[pb.WatchRequest, str | None]]:
         request = st.builds(
@@ -510,6 +566,12 @@ def samples(fuzzed: Fuzzed) -> dict[str, list[bytes]]:
             pb.ExplainRequest(table_id=table.table_id, move_id="m"),
         ],
         "GetSigningKey": [pb.GetSigningKeyRequest()],
+        "ListTables": [
+            pb.ListTablesRequest(
+                game=table.game, state=pb.TABLE_STATE_IN_PLAY, open_disputes=True, page_size=3
+            )
+        ],
+        "ReissueSeat": [pb.ReissueSeatRequest(table_id=table.table_id, seat=1)],
         "Rule": [
             pb.RuleRequest(table_id=table.table_id, dispute=2, note="n", rewind=pb.Rewind(to=1)),
             pb.RuleRequest(

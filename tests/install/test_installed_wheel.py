@@ -186,10 +186,7 @@ def test_the_installed_referee_serves_the_five_games_and_plays_a_move(
         stderr=subprocess.DEVNULL,
     ) as server:
         try:
-            assert server.stdout is not None
-            line = server.stdout.readline()
-            assert line.startswith("referee listening on 127.0.0.1:"), line
-            address = line.split()[-1]
+            address = served.address(server)
             answer = json.loads(run([str(installed / "python"), "-c", CLIENT, address], cwd=empty))
         finally:
             server.terminate()

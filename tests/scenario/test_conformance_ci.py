@@ -15,7 +15,7 @@ import pytest
 import structlog
 import yaml
 
-from referee.app import create_server
+from referee.app import ServerConfig, create_server
 from referee.cli import main
 from referee.commands.conformance import Progress
 from referee.engine.game import Game
@@ -28,6 +28,7 @@ from referee.store.memory import MemoryStore
 
 CONFORMANCE = Path(__file__).parents[1] / "conformance"
 DEADLINE = CONFORMANCE / "taradinho" / "td4-deadline-without-claims.yaml"
+LOBBY = CONFORMANCE / "pontinho" / "i27-names-and-reissue.yaml"
 DEAL = {
     "hands": {
         1: ["5C", "6C", "7C", "8C", "KH", "KS", "2D", "3D", "JH"],
@@ -188,3 +189,24 @@ def test_the_text_report_lists_skips_and_counts_them(
     out = capsys.readouterr().out.splitlines()
     assert out[0].startswith(f"skip {DEADLINE}: step 5: `close_window`")
     assert out[-1] == "0 passed, 0 failed, 1 skipped"
+
+
+def test_names_and_a_reissue_run_against_a_real_referee_as_in_process(
+    games: dict[str, Game], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The lobby's scenario (issue 27) against a referee with an operator: names sent with
+    CreateTable, the director's `reissue` through ReissueSeat, the seat playing on with its
+    new token; and the same scenario in process."""
+    service = RefereeService(MemoryStore(), games, allow_stacked=True)
+    server, port = create_server(service, config=ServerConfig(create_token="operator"))
+    server.start()
+    token = tmp_path / "operator.token"
+    token.write_text("operator", encoding="utf-8")
+    try:
+        with structlog.testing.capture_logs():
+            asked = ["conformance", "--target", f"127.0.0.1:{port}", "--create-token-file"]
+            assert main([*asked, str(token), str(LOBBY)]) == 0, capsys.readouterr().out
+    finally:
+        service.close()
+        server.stop(None)
+    assert main(["conformance", str(LOBBY)]) == 0

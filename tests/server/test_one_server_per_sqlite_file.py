@@ -87,8 +87,7 @@ def test_control_without_the_claim_a_second_server_starts(tmp_path: Path) -> Non
     first = ServerProcess(db)
     try:
         with second_server(db, claim=False) as second:
-            assert second.stdout is not None
-            assert second.stdout.readline().startswith("referee listening on 127.0.0.1:")
+            assert served.address(second).startswith("127.0.0.1:")
     finally:
         first.kill()
 

@@ -24,6 +24,7 @@ from referee.server.convert import data_to_struct
 from referee.service import RefereeService
 from referee.service.metrics import MetricsServer, serve_metrics
 from referee.store.sqlite import SqliteStore
+from tests.support import served as served_process
 from tests.support.served import start as start_referee
 from tests.support.server import (
     GOING_OUT_DEAL,
@@ -148,7 +149,7 @@ def test_serve_logs_its_start_and_stop_and_serves_metrics(tmp_path: Path) -> Non
     )
     try:
         assert process.stdout is not None and process.stderr is not None
-        assert process.stdout.readline().startswith("referee listening on 127.0.0.1:")
+        assert served_process.address(process).startswith("127.0.0.1:")
         with urllib.request.urlopen(
             f"http://127.0.0.1:{metrics_port}/metrics", timeout=START_TIMEOUT_S
         ) as answer:

@@ -13,7 +13,7 @@ from referee.engine.game import Game
 from referee.errors import InvalidArgument, NotFound
 from referee.model import Move, Outcome
 from referee.service import CreatedTable, RefereeService, WatcherTooSlow
-from referee.store.base import KEEP, Due, Keep, Snapshot
+from referee.store.base import KEEP, Due, Keep, Snapshot, Summary
 from referee.store.memory import MemoryStore
 from referee.store.sqlite import SqliteStore
 from tests.support.server import DEAL
@@ -74,12 +74,23 @@ class RacingStore(SqliteStore):
         *,
         deadline: Due | Keep | None = KEEP,
         snapshot: Snapshot | None = None,
+        summary: Summary | Keep = KEEP,
+        seat_token: tuple[int, str] | None = None,
     ) -> None:
         rival, self.rival = self.rival, None
         if rival is not None:
             rival()
         super().append_move(
-            table_id, seq, seat, move, move_id, verdict, deadline=deadline, snapshot=snapshot
+            table_id,
+            seq,
+            seat,
+            move,
+            move_id,
+            verdict,
+            deadline=deadline,
+            snapshot=snapshot,
+            summary=summary,
+            seat_token=seat_token,
         )
 
 

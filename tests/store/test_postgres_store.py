@@ -14,7 +14,16 @@ import pytest
 from referee.calls.status import status_of
 from referee.errors import RefereeError
 from referee.store import listening, postgres
-from referee.store.base import KEEP, Due, Keep, Snapshot, StoreConflict, StoreUnavailable
+from referee.store.base import (
+    KEEP,
+    Due,
+    Keep,
+    Snapshot,
+    StoreConflict,
+    StoreUnavailable,
+    Summary,
+    TableFilter,
+)
 from referee.store.durability import NotDurable, durability_problem
 from referee.store.listening import APPLICATION_NAME, announcement, heard
 from referee.store.postgres import MIGRATIONS, PostgresStore
@@ -286,7 +295,7 @@ def test_a_table_from_before_rules_versions_is_migrated_with_none(
     run_sql(pg_url, "INSERT INTO tables (id, game, setup) VALUES ('t1', 'pontinho', '{}')")
     store = PostgresStore(pg_url)
     try:
-        assert schema_version(pg_url) == len(MIGRATIONS) == 6
+        assert schema_version(pg_url) == len(MIGRATIONS) == 7
         assert store.load_table("t1").rules_version is None
     finally:
         store.close()
@@ -299,10 +308,14 @@ def test_a_table_s_latest_snapshot_comes_through_the_migration_to_every_snapshot
     beside it."""
     with monkeypatch.context() as patched:
         patched.setattr(postgres, "MIGRATIONS", MIGRATIONS[:5])
-        old = PostgresStore(pg_url)
-        old.create_table("t1", SETUP, {0: "h0"})
-        old.append_move("t1", 1, 1, DRAW, None, VERDICT)
-        old.close()
+        PostgresStore(pg_url).close()
+    # a table at version 1, as the referee then wrote it
+    run_sql(pg_url, "INSERT INTO tables (id, game, setup) VALUES ('t1', 'pontinho', '{}')")
+    run_sql(
+        pg_url,
+        "INSERT INTO proposals (table_id, seq, seat, move, verdict) "
+        "VALUES ('t1', 1, 1, '{\"type\": \"draw\"}', '{}')",
+    )
     run_sql(pg_url, "INSERT INTO snapshots (table_id, version, data) VALUES ('t1', 1, 'one')")
     store = PostgresStore(pg_url)
     try:
@@ -310,5 +323,31 @@ def test_a_table_s_latest_snapshot_comes_through_the_migration_to_every_snapshot
         assert schema_version(pg_url) == len(MIGRATIONS)
         found = [store.snapshot_before("t1", v) for v in (1, 2)]
         assert found == [Snapshot(1, "one"), Snapshot(2, "two")]
+    finally:
+        store.close()
+
+
+def test_a_table_from_before_summaries_is_migrated_without_one(
+    pg_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A database of schema version 6: its tables come through unsummarised (the lobby fills
+    them in), listed newest first by their creation all the same."""
+    with monkeypatch.context() as patched:
+        patched.setattr(postgres, "MIGRATIONS", MIGRATIONS[:6])
+        PostgresStore(pg_url).close()
+    for table_id in ("t1", "t2"):
+        run_sql(
+            pg_url,
+            f"INSERT INTO tables (id, game, setup) VALUES ('{table_id}', 'pontinho', '{{}}')",
+        )
+    store = PostgresStore(pg_url)
+    try:
+        assert schema_version(pg_url) == len(MIGRATIONS) == 7
+        assert sorted(store.unsummarised(5)) == ["t1", "t2"]
+        listed = store.list_tables(TableFilter(), limit=5)
+        assert [(t.table_id, t.summary) for t in listed] == [("t2", None), ("t1", None)]
+        assert store.list_tables(TableFilter(over=False), limit=5) == []
+        store.set_summary("t1", Summary(True, ()))
+        assert [t.table_id for t in store.list_tables(TableFilter(over=True), limit=5)] == ["t1"]
     finally:
         store.close()

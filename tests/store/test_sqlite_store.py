@@ -114,7 +114,7 @@ def test_a_table_from_before_rules_versions_is_migrated_with_none(
     db.commit()
     db.close()
     store = SqliteStore(tmp_path / "t.db")
-    assert pragma(store, "user_version") == len(MIGRATIONS) == 6
+    assert pragma(store, "user_version") == len(MIGRATIONS) == 7
     assert store.load_table("t1").rules_version is None
 
 
@@ -125,11 +125,15 @@ def test_a_table_s_latest_snapshot_comes_through_the_migration_to_every_snapshot
     beside it."""
     with monkeypatch.context() as patched:
         patched.setattr(sqlite, "MIGRATIONS", MIGRATIONS[:5])
-        old = SqliteStore(tmp_path / "t.db")
-        old.create_table("t1", SETUP, {0: "h0"})
-        old.append_move("t1", 1, 1, DRAW, None, VERDICT)
-        old.close()
-    db = sqlite3.connect(tmp_path / "t.db")
+        SqliteStore(tmp_path / "t.db").close()
+    db = sqlite3.connect(tmp_path / "t.db")  # a table at version 1, as the referee then wrote it
+    db.execute(
+        "INSERT INTO tables (id, game, setup, created_at) VALUES ('t1', 'pontinho', '{}', 'then')"
+    )
+    db.execute(
+        "INSERT INTO proposals (table_id, seq, seat, move, verdict, created_at) "
+        "VALUES ('t1', 1, 1, '{\"type\": \"draw\"}', '{}', 'then')"
+    )
     db.execute("INSERT INTO snapshots (table_id, version, data) VALUES ('t1', 1, 'one')")
     db.commit()
     db.close()

@@ -1,10 +1,12 @@
 """A served referee: `referee serve --port 0 FLAGS` in a process of its own, as deployed, reached
-through the port it prints ("referee listening on HOST:PORT", then "referee http on
-http://HOST:PORT/" with `--http`). The one way the tests start one."""
+through the port it prints (a JSON line, `{"address": "HOST:PORT", "event": "listening", ...}`,
+then `{"url": "http://HOST:PORT/", "event": "http_listening", ...}` with `--http`). The one way
+the tests start one."""
 
 from __future__ import annotations
 
 import contextlib
+import json
 import subprocess
 import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -14,8 +16,8 @@ from typing import IO, Any
 
 ROOT = Path(__file__).resolve().parents[2]
 REFEREE = (sys.executable, "-m", "referee")  # the checkout's referee
-LISTENING = "referee listening on "
-HTTP_ON = "referee http on "
+LISTENING = "listening"  # the events of the lines it prints on stdout
+HTTP_ON = "http_listening"
 STOP_TIMEOUT_S = 30
 
 Stream = int | IO[Any] | None  # what subprocess takes for stderr
@@ -42,21 +44,30 @@ def start(
     )
 
 
+def announced(line: str, event: str) -> dict[str, Any]:
+    """The JSON line `serve` printed on stdout, asserted to be `event`'s."""
+    try:
+        said = json.loads(line)
+    except json.JSONDecodeError:
+        raise AssertionError(f"not a JSON line: {line!r}") from None
+    assert isinstance(said, dict) and said.get("event") == event, (event, line)
+    return said
+
+
 def address(process: subprocess.Popen[str]) -> str:
-    """Its first line, "referee listening on HOST:PORT" (blocks until the port is bound): where
-    this machine reaches it, 127.0.0.1:PORT (whatever HOST it serves on, 0.0.0.0 say)."""
+    """Its first line, the `listening` event with HOST:PORT (blocks until the port is bound):
+    where this machine reaches it, 127.0.0.1:PORT (whatever HOST it serves on, 0.0.0.0 say)."""
     assert process.stdout is not None
     line = process.stdout.readline().strip()
-    assert line.startswith(LISTENING), (line, process.args)
-    return "127.0.0.1:" + line.rsplit(":", 1)[1]
+    assert line, ("it printed nothing", process.args)
+    return "127.0.0.1:" + str(announced(line, LISTENING)["address"]).rsplit(":", 1)[1]
 
 
 def http_port(process: subprocess.Popen[str]) -> int:
-    """Its next line with `--http`, "referee http on http://HOST:PORT/": PORT."""
+    """Its next line with `--http`, the `http_listening` event with http://HOST:PORT/: PORT."""
     assert process.stdout is not None
     line = process.stdout.readline().strip()
-    assert line.startswith(HTTP_ON), line
-    return int(line.rstrip("/").rsplit(":", 1)[1])
+    return int(str(announced(line, HTTP_ON)["url"]).rstrip("/").rsplit(":", 1)[1])
 
 
 def stop(process: subprocess.Popen[str]) -> None:

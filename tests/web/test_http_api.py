@@ -52,6 +52,8 @@ def test_every_annotated_rpc_has_its_route() -> None:
     assert served[("POST", "/v1/tables/{p0}/moves")] == "Propose"
     assert served[("GET", "/v1/tables/{p0}/events")] == "Watch"
     assert served[("POST", "/v1/tables/{p0}/rulings")] == "Rule"
+    assert served[("GET", "/v1/tables")] == "ListTables"
+    assert served[("POST", "/v1/tables/{p0}/seats/{p1}/token")] == "ReissueSeat"
     assert set(served.values()) >= {
         "ListGames",
         "DescribeGame",

@@ -39,6 +39,12 @@ FIELD_NAMES = st.sampled_from(
         "seed",
         "expected_version",
         "move_id",
+        "names",
+        "page_size",
+        "page_token",
+        "state",
+        "open_disputes",
+        "clock_running",
         "x",
     ]
 )
@@ -82,6 +88,7 @@ def test_no_request_makes_a_500(
         table_id, token = _table(http)
         variable, headers = table_id, {**headers, "Authorization": f"Bearer {token}"}
     path = route.path.replace("{p0}", quote(variable, safe=""))  # type: ignore[attr-defined]
+    path = path.replace("{p1}", quote(variable[::-1], safe=""))  # a seat's number, say
     if query:
         path += "?" + urlencode(query)
     answer = http.call(route.verb, path, raw=body if route.verb != "GET" else None, headers=headers)  # type: ignore[attr-defined]

@@ -19,7 +19,6 @@ from tests.support import served
 from tests.web.web_support import Http
 
 ROOT = Path(__file__).resolve().parents[2]
-HTTP_LINE = "referee http on http://127.0.0.1:"
 
 
 @pytest.mark.parametrize("by", ["flag", "variable"])
@@ -28,11 +27,8 @@ def test_serve_prints_and_serves_its_http_port(by: str) -> None:
     environment = {**os.environ, **({"REFEREE_HTTP": "0"} if by == "variable" else {})}
     process = served.start("--memory", *flags, env=environment, stderr=subprocess.DEVNULL)
     try:
-        assert process.stdout is not None
-        assert process.stdout.readline().startswith("referee listening on 127.0.0.1:")
-        line = process.stdout.readline().strip()
-        assert line.startswith(HTTP_LINE), line
-        http = Http(int(line.removeprefix(HTTP_LINE).rstrip("/")))
+        assert served.address(process).startswith("127.0.0.1:")
+        http = Http(served.http_port(process))
         assert http.call("GET", "/v1/games").status == 200
         assert http.call("GET", "/").status == 200
     finally:

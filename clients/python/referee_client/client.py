@@ -84,6 +84,30 @@ def _event(event: pb.Event) -> dict[str, Any]:
     return {"kind": event.kind, **_data(event.data), "text": event.text}
 
 
+_STATES = {
+    None: pb.TABLE_STATE_UNSPECIFIED,
+    False: pb.TABLE_STATE_IN_PLAY,
+    True: pb.TABLE_STATE_OVER,
+}
+
+
+def _table_summary(table: pb.TableSummary) -> dict[str, Any]:
+    summary: dict[str, Any] = {
+        "table_id": table.table_id,
+        "game": table.game,
+        "seats": table.seats,
+        "names": dict(table.names),
+        "version": table.version,
+        "over": table.over,
+        "open_disputes": list(table.open_disputes),
+        "created_at": table.created_at,
+        "rules_version": table.rules_version,
+    }
+    if table.HasField("clock_due_ms"):
+        summary["clock_due_ms"] = table.clock_due_ms
+    return summary
+
+
 def verdict_data(verdict: pb.Verdict) -> dict[str, Any]:
     outcome = pb.Outcome.Name(verdict.outcome).removeprefix("OUTCOME_").lower()
     return {
@@ -168,7 +192,10 @@ class RefereeClient:
         scores: Mapping[int, int] | None = None,
         balances: Mapping[int, int] | None = None,
         entropy: str | None = None,
+        names: Mapping[int, str] | None = None,
     ) -> TableHandle:
+        """A new table; `names`: display names by seat (labels shown in views and records,
+        at most 40 printable characters each: never an identity, the tokens are)."""
         request = pb.CreateTableRequest(
             game=game,
             seats=seats,
@@ -176,6 +203,7 @@ class RefereeClient:
             options=_struct(options),
             scores=dict(scores or {}),
             balances=dict(balances or {}),
+            names=dict(names or {}),
         )
         if seed is not None:
             request.seed = seed
@@ -251,6 +279,46 @@ class RefereeClient:
             raise ValueError(f"a decision is `uphold`, `rewind` or `adjust`, not `{decision}`")
         reply = self.stub.Rule(request, metadata=self._language + self._operator())
         return verdict_data(reply.verdict)
+
+    def list_tables(
+        self,
+        *,
+        game: str = "",
+        over: bool | None = None,
+        open_disputes: bool | None = None,
+        clock_running: bool | None = None,
+        page_size: int = 0,
+        page_token: str = "",
+    ) -> tuple[list[dict[str, Any]], str]:
+        """One page of the lobby, newest first (the operator's: needs the create token): the
+        tables for which every filter given holds, each a dict (`table_id`, `game`, `seats`,
+        `names`, `version`, `over`, `open_disputes`, `clock_due_ms` when a clock runs,
+        `created_at`, `rules_version`), and the next page's token ("": the last page)."""
+        request = pb.ListTablesRequest(
+            game=game, page_size=page_size, page_token=page_token, state=_STATES[over]
+        )
+        if open_disputes is not None:
+            request.open_disputes = open_disputes
+        if clock_running is not None:
+            request.clock_running = clock_running
+        reply = self.stub.ListTables(request, metadata=self._operator())
+        return [_table_summary(t) for t in reply.tables], reply.next_page_token
+
+    def all_tables(self, **filters: Any) -> Iterator[dict[str, Any]]:
+        """Every table `list_tables` gives with `filters`, page after page."""
+        token = ""
+        while True:
+            page, token = self.list_tables(**filters, page_token=token)
+            yield from page
+            if not token:
+                return
+
+    def reissue_seat(self, table_id: str, seat: int) -> str:
+        """A new secret token for `seat` (a player lost theirs): the old one is refused from
+        now on. The operator's: needs the create token."""
+        request = pb.ReissueSeatRequest(table_id=table_id, seat=seat)
+        reply = self.stub.ReissueSeat(request, metadata=self._operator())
+        return str(reply.seat.token)
 
     def _operator(self) -> tuple[tuple[str, str], ...]:
         """The operator's create token, which makes a call the director's."""

@@ -1,13 +1,16 @@
 // Generates src/gen/ (not committed, like the Python side's referee/api/): the gRPC code from
 // proto/ (ts-proto, run by the protoc of the repository's .venv: grpcio-tools, pinned in
 // pyproject.toml, the very protoc behind `make proto`), and the typed games from the committed
-// JSON Schemas of docs/schemas/ (scripts/schema-to-ts.mjs).
+// JSON Schemas of docs/schemas/ (scripts/schema-to-ts.mjs), and the kinds of fix a rejection
+// carries from referee/spec/fixes.py (scripts/fixes-to-ts.mjs). `npm pack` runs it (prepack), so
+// the package holds the built code and needs neither Python nor this repository to install.
 //
 // PYTHON: the Python that has grpcio-tools (default: the repository's .venv).
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { fixesModule } from "./fixes-to-ts.mjs";
 import { gameModule, indexModule } from "./schema-to-ts.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -53,7 +56,17 @@ function generateGames() {
   return games.length;
 }
 
+/** The kinds of fix, their values' types and meanings, as the referee declares them. */
+function generateFixes() {
+  const kinds = JSON.parse(execFileSync(python, ["-c",
+    "import json, sys; sys.path.insert(0, sys.argv[1]); from referee.spec.fixes import FIX_KINDS; " +
+    "print(json.dumps({k.name: {'values': {n: str(t) for n, t in k.values.items()}, " +
+    "'meaning': k.meaning} for k in FIX_KINDS.values()}))", root]).toString());
+  writeFileSync(join(out, "fixes.ts"), fixesModule(kinds));
+  return Object.keys(kinds).length;
+}
+
 rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
 generateProto();
-console.log(`src/gen: the gRPC code and ${generateGames()} games`);
+console.log(`src/gen: the gRPC code, ${generateGames()} games and ${generateFixes()} kinds of fix`);

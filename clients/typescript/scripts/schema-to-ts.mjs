@@ -143,7 +143,7 @@ export function indexModule(names) {
   out += "/** The types of each game this client was built for, by game name. */\nexport interface Games {\n";
   for (const name of names) {
     const g = camel(name);
-    out += `  ${key(name)}: { move: ${g}.Move; view: ${g}.View; event: ${g}.Event };\n`;
+    out += `  ${key(name)}: { move: ${g}.Move; view: ${g}.View; event: ${g}.Event; card: ${g}.Card };\n`;
   }
   out += "}\n\nexport type GameName = keyof Games;\n";
   return out;

@@ -3,11 +3,12 @@
 import {
   type AdjudicateResponse, type ExplainResponse, Outcome as ProtoOutcome, type GetViewResponse, type Move,
   type RuleRequest, type Verdict as ProtoVerdict, type Violation as ProtoViolation, type WatchResponse,
-  type Event as ProtoEvent,
+  type Event as ProtoEvent, type ListTablesRequest, type ListTablesResponse, TableState as ProtoTableState,
+  type TableSummary as ProtoTableSummary,
 } from "./gen/referee/v1/referee.js";
 import type {
-  Adjudication, AnyEvent, AnyMove, Explanation, Json, JsonObject, Outcome, Ruling, SeatView, Verdict,
-  Violation, WatchUpdate,
+  Adjudication, AnyEvent, AnyMove, Explanation, Fix, Json, JsonObject, Outcome, Ruling, SeatView, TableFilter,
+  TablePage, TableState, TableSummary, Told, Verdict, Violation, WatchUpdate,
 } from "./types.js";
 
 const OUTCOMES: Record<number, Outcome> = {
@@ -44,20 +45,22 @@ export function withoutUndefined(value: unknown): Json {
   return value as Json;
 }
 
-export function eventFrom<E>(event: ProtoEvent): E {
-  return { kind: event.kind, ...(event.data ?? {}) } as E;
+/** `{kind, ...data, text}`: the fields as the reader may see them, and their sentence. */
+export function eventFrom<E>(event: ProtoEvent): Told<E> {
+  return { kind: event.kind, ...(event.data ?? {}), text: event.text } as unknown as Told<E>;
 }
 
-export function violationFrom(v: ProtoViolation): Violation {
-  return { rule: v.rule, message: v.message, cites: v.cites, cards: v.cards, code: v.code };
+export function violationFrom<Card extends string = string>(v: ProtoViolation): Violation<Card> {
+  const fix = v.fix && Object.keys(v.fix).length ? (v.fix as Fix<Card>) : undefined;
+  return { rule: v.rule, message: v.message, cites: v.cites, cards: v.cards, code: v.code, fix, hint: v.hint };
 }
 
-export function verdictFrom<E>(verdict: ProtoVerdict | undefined): Verdict<E> {
+export function verdictFrom<E, Card extends string = string>(verdict: ProtoVerdict | undefined): Verdict<E, Card> {
   if (verdict === undefined) throw new Error("the referee answered without a verdict");
   const outcome = OUTCOMES[verdict.outcome];
   if (outcome === undefined) throw new Error(`unknown outcome ${verdict.outcome}`);
   return {
-    accepted: outcome === "accepted", outcome, violations: verdict.violations.map(violationFrom),
+    accepted: outcome === "accepted", outcome, violations: verdict.violations.map((v) => violationFrom<Card>(v)),
     events: verdict.events.map((e) => eventFrom<E>(e)), version: verdict.version,
     moveId: verdict.moveId, seat: verdict.seat,
   };
@@ -93,6 +96,30 @@ export function explanationFrom(response: ExplainResponse): Explanation {
     })),
     shown: response.shown, text: response.text,
   };
+}
+
+const STATES: Record<TableState, ProtoTableState> = {
+  in_play: ProtoTableState.TABLE_STATE_IN_PLAY,
+  over: ProtoTableState.TABLE_STATE_OVER,
+};
+
+export function tableFilterToProto(filter: TableFilter, pageSize: number | undefined,
+                                   pageToken: string | undefined): ListTablesRequest {
+  const state = filter.state === undefined ? ProtoTableState.TABLE_STATE_UNSPECIFIED : STATES[filter.state];
+  // an untyped caller's unknown state would travel as none: every table would match
+  if (state === undefined) throw new TypeError(`a table's state is in_play or over, not \`${filter.state}\``);
+  return { game: filter.game ?? "", state, openDisputes: filter.openDisputes,
+    clockRunning: filter.clockRunning, pageSize: pageSize ?? 0, pageToken: pageToken ?? "" };
+}
+
+export function tablePageFrom(response: ListTablesResponse): TablePage {
+  return { tables: response.tables.map(tableSummaryFrom), nextPageToken: response.nextPageToken };
+}
+
+function tableSummaryFrom(t: ProtoTableSummary): TableSummary {
+  return { tableId: t.tableId, game: t.game, seats: t.seats, names: { ...t.names }, version: t.version,
+    over: t.over, openDisputes: t.openDisputes, clockDueMs: t.clockDueMs, createdAt: t.createdAt,
+    rulesVersion: t.rulesVersion };
 }
 
 export type { AnyEvent };

@@ -8,9 +8,9 @@
 // (`pontinho`, `tarocchiPiedicavallo`, ...), generated from the game's JSON Schemas.
 import type { AnyMove, JsonObject } from "./types.js";
 
-export { Referee, Seat, Table, TOKEN_HEADER, CREATE_HEADER } from "./referee.js";
+export { Referee, Seat, Table, TOKEN_HEADER, CREATE_HEADER, LANGUAGE_HEADER } from "./referee.js";
 export type {
-  ConnectOptions, CreateTableOptions, ProposeOptions, RuleOptions, WatchOptions,
+  ConnectOptions, CreateTableOptions, ListTablesOptions, ProposeOptions, RuleOptions, WatchOptions,
 } from "./referee.js";
 export { RefereeError, Status } from "./errors.js";
 export type { StatusName } from "./errors.js";

@@ -6,8 +6,8 @@ import {
   credentials, Metadata, type ServiceError,
 } from "@grpc/grpc-js";
 import {
-  adjudicationFrom, decisionToProto, explanationFrom, moveToProto, updateFrom, verdictFrom, viewFrom,
-  withoutUndefined,
+  adjudicationFrom, decisionToProto, explanationFrom, moveToProto, tableFilterToProto, tablePageFrom,
+  updateFrom, verdictFrom, viewFrom, withoutUndefined,
 } from "./convert.js";
 import { RefereeError } from "./errors.js";
 import {
@@ -15,12 +15,13 @@ import {
   RuleRequest, type WatchResponse,
 } from "./gen/referee/v1/referee.js";
 import type {
-  Adjudication, ExplainWhich, Explanation, GameRecord, GameTypes, JsonObject, Ruling, SeatView,
-  SigningKey, TypesOf, Verdict, WatchUpdate,
+  Adjudication, CardOf, ExplainWhich, Explanation, GameRecord, GameTypes, JsonObject, LanguageOption, Ruling,
+  SeatView, SigningKey, TableFilter, TablePage, TableSummary, TypesOf, Verdict, WatchUpdate,
 } from "./types.js";
 
 export const TOKEN_HEADER = "x-seat-token";
 export const CREATE_HEADER = "x-create-token";
+export const LANGUAGE_HEADER = "accept-language";
 
 // Over a quota the referee answers RESOURCE_EXHAUSTED and says how long to wait
 // (`grpc-retry-pushback-ms`): gRPC's retry policy waits that long and tries again. Safe: a
@@ -38,6 +39,9 @@ export interface ConnectOptions {
   createToken?: string;
   /** How long `connect` waits for the referee to answer (default 10 s). */
   connectTimeoutMs?: number;
+  /** The languages every call asks to be answered in, unless the call names its own
+   *  (`accept-language`: `pt`, `tl, en;q=0.5`); default: the referee's, English. */
+  language?: string;
 }
 
 export interface CreateTableOptions {
@@ -54,23 +58,26 @@ export interface CreateTableOptions {
   balances?: Record<number, number>;
   /** Up to 64 printable characters mixed into the seed chain before the first deal. */
   entropy?: string;
+  /** Display names by seat (at most 40 printable characters each): shown in views (`names`),
+   *  records and pages. A label, never an identity: the seat's token alone says who acts. */
+  names?: Record<number, string>;
 }
 
-export interface ProposeOptions {
+export interface ProposeOptions extends LanguageOption {
   /** Idempotency key: re-sending it returns the first verdict. Default: a new random one. */
   moveId?: string;
   /** Judge the move only at this table version (else ABORTED). */
   expectedVersion?: number;
 }
 
-export interface RuleOptions {
+export interface RuleOptions extends LanguageOption {
   /** Idempotency key: re-sending it returns the first verdict. Default: a new random one. */
   rulingId?: string;
   /** Rule only at this table version (else ABORTED). */
   expectedVersion?: number;
 }
 
-export interface WatchOptions {
+export interface WatchOptions extends LanguageOption {
   /** Stream the moves after this version (default 0: from the first). */
   fromVersion?: number;
 }
@@ -79,9 +86,18 @@ type Callback<R> = (error: ServiceError | null, response?: R) => void;
 type UnaryMethod<Q, R> = (request: Q, metadata: Metadata, options: Partial<CallOptions>,
   callback: Callback<R>) => ClientUnaryCall;
 
+export interface ListTablesOptions extends TableFilter {
+  /** At most this many tables a page (0: the referee's 50; at most 200). */
+  pageSize?: number;
+  /** The previous page's `nextPageToken`; none: the first page. */
+  pageToken?: string;
+}
+
 /** A connection to one referee. */
 export class Referee {
-  private constructor(readonly client: RefereeClient, private readonly createToken?: string) {}
+  private constructor(readonly client: RefereeClient, private readonly createToken?: string,
+                      /** The languages asked for when a call names none. */
+                      readonly language?: string) {}
 
   /** Connects to `target` (`host:port`) and waits until the referee answers. */
   static async connect(target: string, options: ConnectOptions = {}): Promise<Referee> {
@@ -93,20 +109,23 @@ export class Referee {
     const deadline = Date.now() + (options.connectTimeoutMs ?? 10_000);
     await new Promise<void>((resolve, reject) => client.waitForReady(deadline, (error) =>
       error ? reject(new Error(`no referee at ${target}: ${error.message}`)) : resolve()));
-    return new Referee(client, options.createToken);
+    return new Referee(client, options.createToken, options.language);
   }
 
   close(): void {
     this.client.close();
   }
 
-  async listGames(): Promise<GameSummary[]> {
-    return (await this.call(this.client.listGames, {})).games;
+  /** The games, their titles in the language asked for. */
+  async listGames(options: LanguageOption = {}): Promise<GameSummary[]> {
+    return (await this.call(this.client.listGames, {}, new Metadata(), options.language)).games;
   }
 
-  /** Options, moves (with `typed_fields`), rules, and `schemas`: the game's JSON Schemas. */
-  async describeGame(game: string): Promise<JsonObject> {
-    return ((await this.call(this.client.describeGame, { game })).description ?? {}) as JsonObject;
+  /** Options, moves (with `typed_fields`), rules, and `schemas`: the game's JSON Schemas; every
+   *  `sentence` in the language asked for. */
+  async describeGame(game: string, options: LanguageOption = {}): Promise<JsonObject> {
+    const response = await this.call(this.client.describeGame, { game }, new Metadata(), options.language);
+    return (response.description ?? {}) as JsonObject;
   }
 
   /** Opens a table and keeps its seats' tokens: `table.seat(n)` acts for seat n. */
@@ -115,7 +134,7 @@ export class Referee {
       game, seats: options.seats, dealer: options.dealer ?? 0, seed: options.seed,
       entropy: options.entropy, scores: options.scores ?? {}, balances: options.balances ?? {},
       options: options.options && (withoutUndefined(options.options) as JsonObject),
-      deal: options.deal && (withoutUndefined(options.deal) as JsonObject),
+      deal: options.deal && (withoutUndefined(options.deal) as JsonObject), names: options.names ?? {},
     });
     const response = await this.call(this.client.createTable, request, this.operatorMetadata());
     const tokens = new Map(response.seats.map((s) => [s.seat, s.token]));
@@ -124,14 +143,45 @@ export class Referee {
 
   /** A seat of a table someone else created, from the token it was given. */
   join<G extends string>(game: G, tableId: string, token: string): Seat<TypesOf<G>> {
-    return new Seat(new Table<TypesOf<G>>(this, tableId, new Map(), "", ""), undefined, token);
+    return new Seat(this.table(game, tableId), undefined, token);
+  }
+
+  /** A table someone else created (the lobby's `tableId`), without its seats' tokens: the
+   *  spectator's calls, or the director's on a connection with the operator's token. */
+  table<G extends string>(game: G, tableId: string): Table<TypesOf<G>> {
+    return new Table<TypesOf<G>>(this, tableId, new Map(), "", "");
+  }
+
+  /** The lobby (the operator's: without its create token PERMISSION_DENIED): one page of the
+   *  tables, newest first, with their names, open disputes and clocks; the filters given all hold. */
+  async listTables(options: ListTablesOptions = {}): Promise<TablePage> {
+    const request = tableFilterToProto(options, options.pageSize, options.pageToken);
+    return tablePageFrom(await this.call(this.client.listTables, request, this.operatorMetadata()));
+  }
+
+  /** Every table of the lobby that passes `filter`, page after page. */
+  async* tables(filter: TableFilter = {}): AsyncGenerator<TableSummary> {
+    let pageToken = "";
+    do {
+      const page = await this.listTables({ ...filter, pageToken });
+      yield* page.tables;
+      pageToken = page.nextPageToken;
+    } while (pageToken);
+  }
+
+  /** The operator gives seat `seat` a new secret token (its player lost theirs, or it leaked):
+   *  the old one is refused (UNAUTHENTICATED) from then on. The new token, for that player only. */
+  async reissueSeat(tableId: string, seat: number): Promise<string> {
+    const response = await this.call(this.client.reissueSeat, { tableId, seat }, this.operatorMetadata());
+    if (response.seat === undefined) throw new Error("the referee answered without a token");
+    return response.seat.token;
   }
 
   /** Replays a game record (docs/scenarios.md), as data or as its YAML text. */
-  async adjudicate(record: JsonObject | string): Promise<Adjudication> {
+  async adjudicate(record: JsonObject | string, options: LanguageOption = {}): Promise<Adjudication> {
     const request = AdjudicateRequest.fromPartial(typeof record === "string"
       ? { recordYaml: record } : { recordData: withoutUndefined(record) as JsonObject });
-    return adjudicationFrom(await this.call(this.client.adjudicate, request));
+    return adjudicationFrom(await this.call(this.client.adjudicate, request, new Metadata(), options.language));
   }
 
   /** The public key the referee signs game records with. */
@@ -147,10 +197,17 @@ export class Referee {
     return metadata;
   }
 
-  /** One unary call, its failure a RefereeError with the gRPC status. */
-  call<Q, R>(method: UnaryMethod<Q, R>, request: Q, metadata = new Metadata()): Promise<R> {
+  /** `metadata` with the languages asked for: `language`, else the connection's. */
+  speaking(metadata: Metadata, language = this.language): Metadata {
+    if (language) metadata.set(LANGUAGE_HEADER, language);
+    return metadata;
+  }
+
+  /** One unary call, its failure a RefereeError with the gRPC status; its words in `language`
+   *  (else the connection's). */
+  call<Q, R>(method: UnaryMethod<Q, R>, request: Q, metadata = new Metadata(), language?: string): Promise<R> {
     return new Promise((resolve, reject) => {
-      method.call(this.client, request, metadata, {}, (error, response) => {
+      method.call(this.client, request, this.speaking(metadata, language), {}, (error, response) => {
         if (error) reject(RefereeError.from(error));
         else resolve(response as R);
       });
@@ -161,7 +218,7 @@ export class Referee {
 /** A table: its id, its commitments, and a handle per seat (the tokens stay here). */
 export class Table<T extends GameTypes = GameTypes> {
   constructor(readonly referee: Referee, readonly id: string,
-              private readonly tokens: ReadonlyMap<number, string>,
+              private readonly tokens: Map<number, string>,
               readonly commitment: string, readonly dealCommitment: string) {}
 
   /** The seats, in order. */
@@ -181,35 +238,44 @@ export class Table<T extends GameTypes = GameTypes> {
     return new Seat(this, n, this.token(n));
   }
 
+  /** The operator gives seat `n` a new token (ReissueSeat): the old one is refused from then
+   *  on, and the handle this gives (and `token(n)`) sends the new one. */
+  async reissueSeat(n: number): Promise<Seat<T>> {
+    const token = await this.referee.reissueSeat(this.id, n);
+    this.tokens.set(n, token);
+    return this.seat(n);
+  }
+
   /** The public (spectator) view. */
-  view(): Promise<SeatView<T["view"]>> {
-    return getView<T>(this, undefined);
+  view(options: LanguageOption = {}): Promise<SeatView<T["view"]>> {
+    return getView<T>(this, new Metadata(), options.language);
   }
 
   /** The director's view: every card (`seat` -1). It needs the operator's create token: without
    *  one the referee answers with the public view. */
-  directorView(): Promise<SeatView<T["view"]>> {
-    return getView<T>(this, this.referee.operatorMetadata());
+  directorView(options: LanguageOption = {}): Promise<SeatView<T["view"]>> {
+    return getView<T>(this, this.referee.operatorMetadata(), options.language);
   }
 
   /** The public stream of accepted moves: ends when the table is over (break to stop early).
    *  `director`: the director's, every event whole (it needs the operator's create token). */
   watch(options: WatchOptions & { director?: boolean } = {}): AsyncIterable<WatchUpdate<T["event"]>> {
-    const metadata = options.director ? this.referee.operatorMetadata() : undefined;
-    return watch<T>(this, metadata, options.fromVersion ?? 0);
+    const metadata = options.director ? this.referee.operatorMetadata() : new Metadata();
+    return watch<T>(this, metadata, options);
   }
 
   /** The director rules on a dispute (only the operator's create token may: else PERMISSION_DENIED).
    *  A ruling that cannot be made (no such dispute, one ruled already) is a rejected verdict, as
    *  a move is; a random `rulingId` makes gRPC's retries safe, as a proposal's `moveId` does. */
-  async rule(ruling: Ruling, options: RuleOptions = {}): Promise<Verdict<T["event"]>> {
+  async rule(ruling: Ruling, options: RuleOptions = {}): Promise<Verdict<T["event"], CardOf<T>>> {
     const request = RuleRequest.fromPartial({
       tableId: this.id, dispute: ruling.dispute, note: ruling.note, ...decisionToProto(ruling),
       rulingId: options.rulingId ?? randomUUID(), expectedVersion: options.expectedVersion,
     });
     const referee = this.referee;
-    const response = await referee.call(referee.client.rule, request, referee.operatorMetadata());
-    return verdictFrom<T["event"]>(response.verdict);
+    const response = await referee.call(referee.client.rule, request, referee.operatorMetadata(),
+      options.language);
+    return verdictFrom<T["event"], CardOf<T>>(response.verdict);
   }
 
   /** The signed record: full once the table is over (or for the operator), else a spectator's. */
@@ -218,8 +284,8 @@ export class Table<T extends GameTypes = GameTypes> {
   }
 
   /** Why a past proposal got its verdict: an accepted move's outcomes, or all of it for the operator. */
-  explain(which: ExplainWhich): Promise<Explanation> {
-    return explain(this, which, this.referee.operatorMetadata());
+  explain(which: ExplainWhich, options: LanguageOption = {}): Promise<Explanation> {
+    return explain(this, which, this.referee.operatorMetadata(), options.language);
   }
 }
 
@@ -228,19 +294,19 @@ export class Seat<T extends GameTypes = GameTypes> {
   constructor(readonly table: Table<T>, readonly seat: number | undefined, private readonly token: string) {}
 
   /** Proposes a move; an illegal one is a rejected verdict, not an error. */
-  async propose(move: T["move"], options: ProposeOptions = {}): Promise<Verdict<T["event"]>> {
+  async propose(move: T["move"], options: ProposeOptions = {}): Promise<Verdict<T["event"], CardOf<T>>> {
     const request = ProposeRequest.fromPartial({
       tableId: this.table.id, move: moveToProto(move), moveId: options.moveId ?? randomUUID(),
       expectedVersion: options.expectedVersion, seat: this.seat,
     });
     const referee = this.table.referee;
-    const response = await referee.call(referee.client.propose, request, this.metadata());
-    return verdictFrom<T["event"]>(response.verdict);
+    const response = await referee.call(referee.client.propose, request, this.metadata(), options.language);
+    return verdictFrom<T["event"], CardOf<T>>(response.verdict);
   }
 
   /** What this seat may see now. */
-  view(): Promise<SeatView<T["view"]>> {
-    return getView<T>(this.table, this.metadata());
+  view(options: LanguageOption = {}): Promise<SeatView<T["view"]>> {
+    return getView<T>(this.table, this.metadata(), options.language);
   }
 
   /** The signed record as this seat may see it (the full one once the table is over). */
@@ -249,13 +315,13 @@ export class Seat<T extends GameTypes = GameTypes> {
   }
 
   /** Why a past proposal got its verdict: this seat's own ones with the values it saw. */
-  explain(which: ExplainWhich): Promise<Explanation> {
-    return explain(this.table, which, this.metadata());
+  explain(which: ExplainWhich, options: LanguageOption = {}): Promise<Explanation> {
+    return explain(this.table, which, this.metadata(), options.language);
   }
 
   /** The accepted moves, redacted for this seat: ends when the table is over. */
   watch(options: WatchOptions = {}): AsyncIterable<WatchUpdate<T["event"]>> {
-    return watch<T>(this.table, this.metadata(), options.fromVersion ?? 0);
+    return watch<T>(this.table, this.metadata(), options);
   }
 
   private metadata(): Metadata {
@@ -265,9 +331,10 @@ export class Seat<T extends GameTypes = GameTypes> {
   }
 }
 
-async function getView<T extends GameTypes>(table: Table<T>, metadata?: Metadata): Promise<SeatView<T["view"]>> {
+async function getView<T extends GameTypes>(table: Table<T>, metadata: Metadata,
+                                            language: string | undefined): Promise<SeatView<T["view"]>> {
   const referee = table.referee;
-  const response = await referee.call(referee.client.getView, { tableId: table.id }, metadata);
+  const response = await referee.call(referee.client.getView, { tableId: table.id }, metadata, language);
   return viewFrom<T["view"]>(response);
 }
 
@@ -277,19 +344,20 @@ async function getRecord<T extends GameTypes>(table: Table<T>, metadata: Metadat
   return { text: response.record, full: response.full };
 }
 
-async function explain<T extends GameTypes>(table: Table<T>, which: ExplainWhich,
-                                            metadata: Metadata): Promise<Explanation> {
+async function explain<T extends GameTypes>(table: Table<T>, which: ExplainWhich, metadata: Metadata,
+                                            language: string | undefined): Promise<Explanation> {
   const referee = table.referee;
   const request = ExplainRequest.fromPartial({ tableId: table.id, ...which });
-  const response = await referee.call(referee.client.explain, request, metadata);
+  const response = await referee.call(referee.client.explain, request, metadata, language);
   return explanationFrom(response);
 }
 
 /** A Watch stream as an async iterable; leaving the loop early cancels the call. */
-async function* watch<T extends GameTypes>(table: Table<T>, metadata: Metadata | undefined,
-                                           fromVersion: number): AsyncGenerator<WatchUpdate<T["event"]>> {
+async function* watch<T extends GameTypes>(table: Table<T>, metadata: Metadata,
+                                           options: WatchOptions): AsyncGenerator<WatchUpdate<T["event"]>> {
   const call: ClientReadableStream<WatchResponse> = table.referee.client.watch(
-    { tableId: table.id, fromVersion }, metadata ?? new Metadata());
+    { tableId: table.id, fromVersion: options.fromVersion ?? 0 },
+    table.referee.speaking(metadata, options.language));
   try {
     for await (const response of call) yield updateFrom<T["event"]>(response as WatchResponse);
   } catch (error) {

@@ -1,6 +1,9 @@
 // What the client hands out: plain objects in the move language of docs/scenarios.md, typed per
 // game from its JSON Schemas (src/gen/games, made from docs/schemas/) or as plain JSON.
+import type { Fix } from "./gen/fixes.js";
 import type { GameName, Games } from "./gen/games/index.js";
+
+export type * from "./gen/fixes.js";
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type JsonObject = { [key: string]: Json };
@@ -10,12 +13,16 @@ export type AnyMove = { type: string } & JsonObject;
 /** An event of such a game: `{kind, ...data}`. */
 export type AnyEvent = { kind: string } & JsonObject;
 
-/** The move, view and event types of one game. */
+/** The move, view, event (and card) types of one game. */
 export interface GameTypes {
   move: { type: string };
   view: object;
   event: { kind: string };
+  card?: string;
 }
+
+/** A game's cards: its `Card` codes, or any text for a game this client was not built for. */
+export type CardOf<T extends GameTypes> = T extends { card: infer C extends string } ? C : string;
 
 /** A game's types by its name: generated for the games of docs/schemas/, plain JSON otherwise. */
 export type TypesOf<G extends string> = G extends GameName ? Games[G]
@@ -23,22 +30,38 @@ export type TypesOf<G extends string> = G extends GameName ? Games[G]
 
 export type Outcome = "accepted" | "rejected" | "pending";
 
-/** One rule a proposal breaks. */
-export interface Violation {
+/** One rule a proposal breaks; `Card`: the game's cards, which its fix names. */
+export interface Violation<Card extends string = string> {
   rule: string;        // the spec rule id: `PN-13-size`
   message: string;     // a sentence a player understands
   cites: string[];     // rulebook ids (RULES.md): `PN-13`
   cards: string[];     // the offending cards
   code: string;        // stable snake_case: `rule_broken`, `malformed_move`, ...
+  /** How to mend the move, where the rules tell (`{kind: "play_one_of", cards: ["7C"]}`);
+   *  undefined when they do not. */
+  fix: Fix<Card> | undefined;
+  /** The fix in words, in the caller's language; "" without one. */
+  hint: string;
+}
+
+/** An event as told to its reader: its `kind` and fields, and `text`, what happened in words in
+ *  the reader's language (it shows no more than the fields: `you drew 7H`, `seat 2 drew a card`). */
+export type Told<E> = E & { text: string };
+
+/** The languages to be answered in, as an `accept-language` value (`pt`, `tl, en;q=0.5`):
+ *  verdicts, events, explanations and descriptions come in the first one the game is written
+ *  in, else in English. Codes, rule ids, move types and cards never change. */
+export interface LanguageOption {
+  language?: string;
 }
 
 /** The referee's answer to a proposal. A rejected move changed nothing. */
-export interface Verdict<E = AnyEvent> {
+export interface Verdict<E = AnyEvent, Card extends string = string> {
   accepted: boolean;
   outcome: Outcome;
-  violations: Violation[];
-  /** What the move caused, as the proposing seat may see it. */
-  events: E[];
+  violations: Violation<Card>[];
+  /** What the move caused, as the proposing seat may see it, each with its `text`. */
+  events: Told<E>[];
   /** The table's version after this verdict. */
   version: number;
   /** The proposal's move id; a ruling's `rulingId`. */
@@ -117,7 +140,47 @@ export interface WatchUpdate<E = AnyEvent> {
   /** The seat that moved; -1: the director (a ruling on a dispute); -2: the table itself (a
    *  claim window closed at its deadline). */
   seat: number;
-  events: E[];
+  /** Each with its `text`, in the watcher's language. */
+  events: Told<E>[];
+}
+
+export type TableState = "in_play" | "over";
+
+/** ListTables' filters (the operator's): each one given must hold. */
+export interface TableFilter {
+  /** Only this game's tables (a spec name). */
+  game?: string;
+  state?: TableState;
+  /** Only tables with (true) or without (false) an open dispute. */
+  openDisputes?: boolean;
+  /** Only tables with (true) or without (false) a pending deadline (a clock, a claim window). */
+  clockRunning?: boolean;
+}
+
+/** One table of the lobby, as ListTables gives it. */
+export interface TableSummary {
+  tableId: string;
+  game: string;
+  seats: number;
+  /** The display names given at CreateTable, by seat (labels, never identities). */
+  names: Record<number, string>;
+  /** Accepted moves so far. */
+  version: number;
+  over: boolean;
+  /** The numbers of the disputes not yet ruled. */
+  openDisputes: number[];
+  /** When the table's pending deadline falls due, in ms since the Unix epoch; undefined: none. */
+  clockDueMs: number | undefined;
+  /** ISO 8601, UTC. */
+  createdAt: string;
+  rulesVersion: string;
+}
+
+/** One page of the lobby, newest table first. */
+export interface TablePage {
+  tables: TableSummary[];
+  /** Asks for the next page (`listTables({pageToken})`); "": this is the last one. */
+  nextPageToken: string;
 }
 
 /** Adjudicate's report on a game record. */

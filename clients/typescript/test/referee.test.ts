@@ -1,10 +1,14 @@
 // The client against a real referee (test/serve.ts): every call, its typed answers and errors,
-// then the example's whole Pontinho hand and Tarocchi deal.
+// every word it says in the language asked for, the lobby, then the examples' whole hands.
 import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
 import { after, before, describe, test } from "node:test";
+import { fileURLToPath } from "node:url";
 import { move, pontinho, Referee, RefereeError, Status } from "../src/index.js";
 import { playPontinhoHand, playTarocchiDeal } from "../examples/play_pontinho_and_tarocchi.js";
 import { type Served, serve } from "./serve.js";
+
+const WHOLE_HAND = fileURLToPath(new URL("../examples/whole_hand.js", import.meta.url)); // README's example
 
 // the README's tour: dealer 0, so seat 1 plays first; it draws 4C
 const DEAL = {
@@ -14,18 +18,24 @@ const DEAL = {
   turned: "9D", stock: ["4C", "TH", "5S"],
 };
 
+// a second referee, started with an operator's token: the director is whoever sends it
+const OPERATOR = "the-operator's-token";
 let served: Served;
 let referee: Referee;
+let directed: Served;
+let director: Referee;
 const quiet = () => {};
 
 before(async () => {
-  served = await serve();
+  [served, directed] = await Promise.all([serve(), serve({ createToken: OPERATOR })]);
   referee = await Referee.connect(served.target);
+  director = await Referee.connect(directed.target, { createToken: OPERATOR });
 });
 
 after(async () => {
   referee?.close();
-  await served?.stop();
+  director?.close();
+  await Promise.all([served?.stop(), directed?.stop()]);
 });
 
 describe("games", () => {
@@ -58,7 +68,8 @@ describe("a table", () => {
     const seat1 = table.seat(1);
     const drew = await seat1.propose(pontinho.draw());
     assert.equal(drew.outcome, "accepted");
-    assert.deepEqual(drew.events, [{ kind: "drew", seat: 1, stock_size: 75, card: "4C" }]); // the unlisted cards follow the stock
+    assert.deepEqual(drew.events, [{ kind: "drew", seat: 1, stock_size: 75, card: "4C", // the unlisted cards follow the stock
+      text: drew.events[0]!.text }]);
     const rejected = await seat1.propose(pontinho.meld({ cards: ["KH", "KS"] }));
     assert.equal(rejected.accepted, false);
     assert.equal(rejected.violations[0]!.rule, "PN-13-size");
@@ -161,22 +172,69 @@ describe("a table", () => {
   });
 });
 
-describe("the director", () => {
-  // a referee of its own, started with an operator's token: the director is whoever sends it
-  const OPERATOR = "the-operator's-token";
-  let directed: Served;
-  let director: Referee;
+describe("words: the referee's every sentence, in the language asked for", () => {
+  let portuguese: Referee;
 
   before(async () => {
-    directed = await serve({ createToken: OPERATOR });
-    director = await Referee.connect(directed.target, { createToken: OPERATOR });
+    portuguese = await Referee.connect(served.target, { language: "pt" });
   });
 
-  after(async () => {
-    director?.close();
-    await directed?.stop();
+  after(() => portuguese?.close());
+
+  test("a rejection keeps its fix and hint: in the connection's language, or a call's own", async () => {
+    const table = await portuguese.createTable("pontinho", { seats: 3, deal: DEAL });
+    const early = (await table.seat(1).propose(pontinho.discard({ card: "JH" }))).violations[0]!;
+    assert.deepEqual(early.fix, { kind: "move_instead", moves: ["draw", "take_discard"] });
+    assert.match(early.message, /^primeiro compre uma carta/);
+    assert.match(early.hint, /^faça em vez disso /);
+    const fix = early.fix; // a union tagged by kind: its values follow
+    assert.deepEqual(fix?.kind === "move_instead" ? fix.moves : [], ["draw", "take_discard"]);
+    const english = (await table.seat(1).propose(pontinho.discard({ card: "JH" }), { language: "en" })).violations[0]!;
+    assert.deepEqual(english.fix, early.fix); // data in no language
+    assert.equal(english.rule, early.rule);
+    assert.ok(english.hint && english.hint !== early.hint && english.message !== early.message);
+    const outOfTurn = (await table.seat(2).propose(pontinho.draw())).violations[0]!;
+    assert.deepEqual([outOfTurn.rule, outOfTurn.fix, outOfTurn.hint], ["GEN-7", undefined, ""]);
   });
 
+  test("events keep their text, told to each reader: a seat's own card, a card to the others", async () => {
+    const table = await referee.createTable("pontinho", { seats: 3, deal: DEAL });
+    const drew = await table.seat(1).propose(pontinho.draw(), { language: "pt" });
+    assert.match(drew.events[0]!.text, /^você comprou 4\S* do monte$/);
+    for await (const update of table.seat(2).watch({ language: "pt" })) {
+      assert.match(update.events[0]!.text, /comprou uma carta do monte/);
+      assert.doesNotMatch(update.events[0]!.text, /4/); // no more than the seat may see
+      break;
+    }
+    for await (const update of table.watch()) { // no language: English
+      assert.match(update.events[0]!.text, /drew a card from the stock/);
+      break;
+    }
+  });
+
+  test("Explain's lines come in the language asked for", async () => {
+    const table = await referee.createTable("pontinho", { seats: 3, deal: DEAL });
+    await table.seat(2).propose(pontinho.draw(), { moveId: "out-of-turn" });
+    const english = await table.seat(2).explain({ moveId: "out-of-turn" });
+    const portuguese = await table.seat(2).explain({ moveId: "out-of-turn" }, { language: "pt" });
+    assert.equal(portuguese.text.length, english.text.length);
+    assert.match(portuguese.text[0]!, /propôs .*: recusada$/);
+    assert.equal(portuguese.verdict.violations[0]!.message, "não é a sua vez");
+  });
+
+  test("DescribeGame's sentences: the connection's language, or a call's own", async () => {
+    assert.equal((await portuguese.describeGame("pontinho")).language, "pt");
+    assert.equal((await portuguese.describeGame("pontinho", { language: "en" })).language, "en");
+  });
+
+  test("a language the game is not written in gets English", async () => {
+    const table = await portuguese.createTable("pontinho", { seats: 3, deal: DEAL });
+    const drew = await table.seat(1).propose(pontinho.draw(), { language: "tl" }); // Pontinho: en, pt
+    assert.match(drew.events[0]!.text, /^you drew /);
+  });
+});
+
+describe("the director", () => {
   /** Seat 1 draws 4C and discards JH (versions 1 and 2); seat 2 disputes the discard: dispute 3. */
   async function disputedDiscard() {
     const table = await director.createTable("pontinho", { seats: 3, deal: DEAL });
@@ -275,7 +333,73 @@ describe("the director", () => {
   });
 });
 
-describe("the example", () => {
+describe("the lobby: names, tables, reissued seats (the operator's)", () => {
+  // the director's referee; the other tests there play Pontinho, and the tables here each a game's
+  test("display names go in at CreateTable and show in the views and the lobby", async () => {
+    const table = await director.createTable("pontinho", { seats: 3, deal: DEAL, names: { 0: "Ana", 2: "Bia" } });
+    assert.deepEqual((await table.seat(1).view()).view.names, { "0": "Ana", "2": "Bia" });
+    const { tables, nextPageToken } = await director.listTables({ game: "pontinho" });
+    const listed = tables.find((t) => t.tableId === table.id);
+    assert.deepEqual(listed && [listed.game, listed.seats, listed.names, listed.version, listed.over],
+      ["pontinho", 3, { 0: "Ana", 2: "Bia" }, 0, false]);
+    assert.equal(nextPageToken, "");
+  });
+
+  test("ListTables filters and pages; anyone but the operator is PERMISSION_DENIED", async () => {
+    const quiet = await director.createTable("tarocchi_piedicavallo", { seats: 4, seed: 3 });
+    const disputed = await director.createTable("tarocchi_piedicavallo", { seats: 4, seed: 3 });
+    const { view } = await disputed.view();
+    const first = await disputed.seat(view.to_act!).propose(move("contribute", { entropy: "x" }) as any);
+    assert.equal(first.outcome, "accepted");
+    const raised = await disputed.seat(1).propose(move("dispute", { version: 1, reason: "misdeal" }) as any);
+    assert.equal(raised.outcome, "accepted");
+    const open = await director.listTables({ game: "tarocchi_piedicavallo", openDisputes: true });
+    assert.deepEqual(open.tables.map((t) => [t.tableId, t.openDisputes]), [[disputed.id, [raised.version]]]);
+    const page = await director.listTables({ game: "tarocchi_piedicavallo", pageSize: 1 });
+    assert.deepEqual(page.tables.map((t) => t.tableId), [disputed.id]); // newest first
+    assert.notEqual(page.nextPageToken, "");
+    const all = [];
+    for await (const t of director.tables({ game: "tarocchi_piedicavallo", state: "in_play" })) all.push(t.tableId);
+    assert.deepEqual(all, [disputed.id, quiet.id]);
+    const stranger = await Referee.connect(directed.target);
+    try {
+      await assert.rejects(stranger.listTables(),
+        (error: unknown) => error instanceof RefereeError && error.status === "PERMISSION_DENIED");
+    } finally {
+      stranger.close();
+    }
+  });
+
+  test("ReissueSeat: the seat's new token acts, its old one is UNAUTHENTICATED", async () => {
+    const table = await director.createTable("pontinho", { seats: 3, deal: DEAL });
+    const old = table.token(1);
+    const seat1 = await table.reissueSeat(1);
+    assert.notEqual(table.token(1), old);
+    assert.equal((await seat1.propose(pontinho.draw())).outcome, "accepted");
+    await assert.rejects(director.join("pontinho", table.id, old).view(),
+      (error: unknown) => error instanceof RefereeError && error.status === "UNAUTHENTICATED");
+    await assert.rejects(director.reissueSeat(table.id, 7),
+      (error: unknown) => error instanceof RefereeError && error.status === "INVALID_ARGUMENT");
+  });
+});
+
+describe("the examples", () => {
+  test("the README's plays a deal: reasons, hints and events' text, in the language asked for", () => {
+    const play = (language: string) => execFileSync(process.execPath,
+      [WHOLE_HAND, served.target, language]).toString().trim().split("\n");
+    const [portuguese, english] = [play("pt"), play("en")];
+    assert.equal(portuguese.length, english.length); // the same deal, told twice
+    for (const line of [...portuguese, ...english]) {
+      assert.match(line, /^(Ana|Bruno|Carla|Davi) [✓✗] /); // the names, from the views
+    }
+    const refused = portuguese.filter((line) => line.includes(" ✗ "));
+    assert.ok(refused.length > 0);
+    for (const line of refused) assert.match(line, /✗ .+: .+$/); // each with its hint
+    assert.notEqual(portuguese.at(-1), english.at(-1));
+    assert.match(english.at(-1)!, /over/);
+    assert.match(portuguese.at(-1)!, /acabou/);
+  });
+
   test("plays a whole hand of Pontinho", async () => {
     const over = await playPontinhoHand(referee, 7, quiet);
     assert.equal(over.kind, "hand_over");

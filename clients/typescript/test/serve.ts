@@ -8,7 +8,13 @@ import { fileURLToPath } from "node:url";
 // dist/test/serve.js -> the repository's root
 const ROOT = fileURLToPath(new URL("../../../../", import.meta.url));
 const REFEREE = process.env.REFEREE ?? `${ROOT}.venv/bin/referee`;
-const LISTENING = /^referee listening on (\S+:\d+)$/;
+
+/** The address in the referee's first stdout line, `{"address": "HOST:PORT", "event": "listening", ...}`. */
+function listeningAddress(line: string): string | undefined {
+  if (!line.startsWith("{")) return undefined;
+  const said = JSON.parse(line) as { event?: string; address?: string };
+  return said.event === "listening" ? said.address : undefined;
+}
 
 export interface Served {
   target: string;
@@ -30,8 +36,8 @@ export async function serve(options: ServeOptions = {}): Promise<Served> {
     child.once("error", reject);
     child.once("exit", (code) => reject(new Error(`${REFEREE} exited with ${code} before listening`)));
     createInterface({ input: child.stdout! }).on("line", (line) => {
-      const match = LISTENING.exec(line);
-      if (match) resolve(match[1]!);
+      const address = listeningAddress(line);
+      if (address !== undefined) resolve(address);
     });
   });
   return { target, stop: () => stop(child) };

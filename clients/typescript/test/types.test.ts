@@ -2,7 +2,12 @@
 // fails the build when the line compiles). At run time the builders only shape the object.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { pontinho, pontoon, tarocchiPiedicavallo } from "../src/index.js";
+import { tableFilterToProto } from "../src/convert.js";
+import { TableState } from "../src/gen/referee/v1/referee.js";
+import {
+  type Fix, pontinho, pontoon, type Referee, type Seat, type TablePage, tarocchiPiedicavallo, type TypesOf,
+  type Verdict,
+} from "../src/index.js";
 
 test("builders make the move language's objects", () => {
   assert.deepEqual(pontinho.discard({ card: "7H" }), { type: "discard", card: "7H" });
@@ -40,4 +45,39 @@ test("views and events are typed: an event's fields follow from its kind", () =>
   if (event.kind === "drew") assert.equal(event.card, "4C");
   const seen: pontinho.View["hand_sizes"] = { "0": 9 };
   assert.equal(seen["0"], 9);
+});
+
+test("the lobby's filters travel as ListTablesRequest; a state not in_play or over is refused", () => {
+  assert.deepEqual(tableFilterToProto({ game: "pontoon", state: "over", openDisputes: false }, 10, "next"),
+    { game: "pontoon", state: TableState.TABLE_STATE_OVER, openDisputes: false, clockRunning: undefined,
+      pageSize: 10, pageToken: "next" });
+  assert.equal(tableFilterToProto({}, undefined, undefined).state, TableState.TABLE_STATE_UNSPECIFIED);
+  assert.throws(() => tableFilterToProto({ state: "closed" } as never, 0, ""), /in_play or over, not `closed`/);
+});
+
+test("words, fixes and the lobby are typed", () => {
+  const typed = async (referee: Referee, verdict: Verdict<pontinho.Event>) => {
+    const fix: Fix | undefined = verdict.violations[0]?.fix;
+    if (fix?.kind === "amount_range") assert.equal(typeof fix.max, "number");
+    // @ts-expect-error: a play_one_of fix has cards, no moves
+    if (fix?.kind === "play_one_of") assert.ok(fix.moves);
+    const told: string = verdict.events[0]!.text;
+    const table = await referee.createTable("pontinho", { seats: 3, names: { 0: "Ana" } });
+    const fixes = (await table.seat(1).propose(pontinho.draw())).violations[0]?.fix;
+    if (fixes?.kind === "play_one_of") {
+      const card: pontinho.Card | undefined = fixes.cards[0]; // a table's fixes name its game's cards
+      // @ts-expect-error: not a Tarocchi card
+      const other: tarocchiPiedicavallo.Card | undefined = fixes.cards[0];
+      assert.ok(card ?? other);
+    }
+    const page: TablePage = await referee.listTables({ state: "in_play", pageSize: 10 });
+    const seat: Seat<TypesOf<"pontinho">> = await table.reissueSeat(0);
+    const names: { [seat: string]: string } | undefined = (await seat.view({ language: "pt" })).view.names;
+    // @ts-expect-error: a table is in play or over
+    await referee.listTables({ state: "closed" });
+    // @ts-expect-error: seats are numbers
+    await referee.createTable("pontinho", { seats: 3, names: { first: "Ana" } });
+    return [told, page, names];
+  };
+  assert.equal(typeof typed, "function");
 });
