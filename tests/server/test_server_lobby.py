@@ -286,7 +286,9 @@ def test_a_reissue_is_logged_without_any_token(stub: RefereeStub, games: dict[st
     seen = record(stub, table.table_id, seat_metadata(table.tokens[2]))["steps"][0]
     assert seen["events"] == [{"kind": "reissued", "seat": 0}]
     explained = stub.Explain(pb.ExplainRequest(table_id=table.table_id, version=1))
-    assert explained.text[0] == "the director made `reissue` at version 0: accepted"
+    assert (
+        explained.text[0] == "the director's move (give a seat a new token) at version 0: accepted"
+    )
 
 
 def test_only_the_operator_reissues(stub: RefereeStub) -> None:
