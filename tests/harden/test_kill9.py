@@ -10,7 +10,7 @@ the killed server (a kill lands after the commit's write more often than before 
 retries the same move with the same `move_id` on the new process, until it is answered. At the end
 every table's history in the store is exactly its acknowledged moves, in order, each once.
 
-`HARDEN_SCALE` multiplies the moves (150 at 1); `HARDEN_REPORT=1` prints the figures.
+`HARDEN_SCALE` multiplies the moves (90 at 1); `HARDEN_REPORT=1` prints the figures.
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ from tests.support.server import START_TIMEOUT_S, ServerProcess
 pytestmark = pytest.mark.slow  # every test here is a long run
 
 SEED = 20261201
-MOVES = scaled(150)  # acknowledged moves, over all tables
+MOVES = scaled(90)  # acknowledged moves, over all tables (make harden, at 7 times: 630)
 TABLES = 4  # each played by a client thread of its own
 KILL_GAP = (10, 40)  # acknowledged moves between two kills
 KILL_JITTER_S = 0.02  # and then up to this long, so that the kill lands mid-call

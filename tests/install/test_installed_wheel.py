@@ -195,7 +195,7 @@ def test_the_installed_referee_serves_the_five_games_and_plays_a_move(
     assert answer["games"] == GAMES
     assert (answer["outcome"], answer["version"]) == ("OUTCOME_ACCEPTED", 1)
     [refused] = answer["refused"]  # the referee's own sentences ship in the wheel too
-    assert refused.startswith("tipo de jogada desconhecido `fly`"), refused
+    assert refused.startswith("não existe a jogada “fly”"), refused
     assert server.returncode == 0
     assert list(empty.iterdir()) == []  # --memory: nothing written where it was started
 
