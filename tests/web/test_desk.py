@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from playwright.sync_api import BrowserContext, Page, Route, expect
+from playwright.sync_api import Page, Route, expect
 
 from referee.app import Server, ServerConfig, create_server
 from referee.calls.limits import Limits
@@ -44,23 +44,6 @@ def server(
     yield running, port
     service.close()
     running.stop(None)
-
-
-@pytest.fixture(scope="module")
-def context() -> Iterator[BrowserContext]:
-    with browser.chromium() as opened:
-        yield opened
-
-
-@pytest.fixture
-def page(context: BrowserContext) -> Iterator[Page]:
-    opened = context.new_page()
-    opened.set_default_timeout(WAIT_MS)
-    errors: list[str] = []
-    opened.on("pageerror", lambda error: errors.append(str(error)))
-    yield opened
-    opened.close()
-    assert not errors, errors  # no script of the page failed
 
 
 def pages_of_one(route: Route) -> None:

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import BrowserContext, Page, Route, expect
+from playwright.sync_api import Page, Route, expect
 
 from referee.app import Server
 from referee.cards import spoken
@@ -46,23 +46,6 @@ GAMES = (
 
 if not browser.available():  # never skipped: `make test` installs it first
     raise RuntimeError("no /usr/bin/chromium: `make chromium` installs it")
-
-
-@pytest.fixture(scope="module")
-def context() -> Iterator[BrowserContext]:
-    with browser.chromium() as opened:
-        yield opened
-
-
-@pytest.fixture
-def page(context: BrowserContext) -> Iterator[Page]:
-    opened = context.new_page()
-    opened.set_default_timeout(WAIT_MS)
-    errors: list[str] = []
-    opened.on("pageerror", lambda error: errors.append(str(error)))
-    yield opened
-    opened.close()
-    assert not errors, errors  # no script of the page failed
 
 
 @pytest.fixture
