@@ -19,7 +19,7 @@ from tests.harden.served import referee
 
 pytestmark = pytest.mark.slow  # every test here is a long run
 
-LIVE_TABLES = 50
+LIVE_TABLES = 100 if STRICT else 50  # make harden: 1,400 tables, 100 of them live
 TABLES = int(2 * LIVE_TABLES * max(1, SCALE))  # half fill the cache, the other half are evicted
 WINDOW_MS = 600_000  # no window closes during the run
 
