@@ -12,7 +12,9 @@ ratio to a baseline measured alongside it (these machines are noisy):
   Propose throughput and p50/p99 latency at 1 and 16 concurrent clients, each replaying the
   recording on a table of its own, its Propose calls its only calls but one CreateTable a
   recording, against the transport floor: the gRPC health check on the same server, same
-  concurrency.
+  concurrency; at 1 client, also against the lower of that floor and the flush floor
+  (`referee.bench.flush`: the durable commits a second one writer makes through the store's own
+  connection, on the referee's disk), since a durable Propose waits for a commit too.
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ from google.protobuf import struct_pb2
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from referee.api.v1 import referee_pb2 as pb
+from referee.bench.flush import sqlite_floor
 from referee.bench.stages import STAGES, stage_times
 from referee.cards import PackKind
 from referee.engine.moves import parse_move
@@ -295,12 +298,12 @@ def listening_address(process: subprocess.Popen[str]) -> str:
 def serving_process(command: Sequence[str]) -> Iterator[tuple[str, int]]:
     """A server started by `command` in its own process (as in production: the clients do not
     share its GIL), until the block ends: the address it prints, and its pid."""
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
-    try:
-        yield listening_address(process), process.pid
-    finally:
-        process.terminate()
-        process.wait(timeout=30)
+    with subprocess.Popen(command, stdout=subprocess.PIPE, text=True) as process:  # closes stdout
+        try:
+            yield listening_address(process), process.pid
+        finally:
+            process.terminate()
+            process.wait(timeout=30)
 
 
 def referee_process(folder: str) -> contextlib.AbstractContextManager[tuple[str, int]]:
@@ -354,13 +357,16 @@ def workloads(games: dict[str, Any], most: int | None = None) -> list[Workload]:
 def over_grpc(
     seconds: float, workloads: Sequence[Workload]
 ) -> dict[int, dict[str, dict[str, float]]]:
-    """Per concurrency: the floor, then each recorded workload's Propose, on one referee."""
+    """Per concurrency: the floor, then each recorded workload's Propose, on one referee; at 1
+    client, first the flush floor of the referee's disk (`flush`)."""
     results: dict[int, dict[str, dict[str, float]]] = {}
     with tempfile.TemporaryDirectory() as folder, referee_process(folder) as (address, pid):
         servers = Servers((address,))
         drive(1, WARM_UP_S, health_floor(servers), pid)  # a fresh process's first calls
         for clients in (1, 16):
             results[clients] = {"floor": drive(clients, seconds, health_floor(servers), pid)}
+            if clients == 1:
+                results[clients]["flush"] = sqlite_floor(Path(folder), seconds)
             for w in workloads:
                 session = replay_session(servers, w.game, w.setup, w.recorded)
                 results[clients][w.game] = drive(clients, seconds, session, pid)
@@ -391,15 +397,45 @@ def main(argv: list[str] | None = None) -> int:
             f"{w.game} where a Propose's time goes (µs, cProfile, the first {PROFILED} "
             f"proposals, SQLite FULL): {told} | total {stages['total']:,.0f}"
         )
-    for clients, figures in over_grpc(args.seconds, recorded).items():
-        floor = figures["floor"]
-        for game in WORKLOADS:
-            propose = figures[game]
-            print(
-                f"{game} gRPC, {clients:>2} client(s), SQLite: Propose {propose['rps']:,.0f}/s "
-                f"p50 {propose['p50_ms']:.2f} ms p99 {propose['p99_ms']:.2f} ms, server CPU "
-                f"{propose['cpu_us']:,.0f} µs a call | floor (health check) {floor['rps']:,.0f}/s "
-                f"p50 {floor['p50_ms']:.2f} ms p99 {floor['p99_ms']:.2f} ms, "
-                f"{floor['cpu_us']:,.0f} µs | ratio {propose['rps'] / floor['rps']:.2f}"
-            )
+    for line in grpc_report(over_grpc(args.seconds, recorded)):
+        print(line)
     return 0
+
+
+FLOORS = ("floor", "flush")  # the baselines among `over_grpc`'s figures, beside the workloads
+
+
+def grpc_report(results: dict[int, dict[str, dict[str, float]]]) -> list[str]:
+    """`over_grpc`'s figures in lines: the flush floor, then each workload's Propose."""
+    lines = []
+    for clients, figures in results.items():
+        if "flush" in figures:
+            lines.append(flush_line(figures["flush"]))
+        games = [game for game in figures if game not in FLOORS]
+        lines += [propose_line(game, clients, figures) for game in games]
+    return lines
+
+
+def flush_line(flush: dict[str, float]) -> str:
+    return (
+        f"flush floor, SQLite (WAL, synchronous FULL, the store's connection), one writer, one "
+        f"small row a commit: {flush['rps']:,.0f} commits/s p50 {flush['p50_ms']:.2f} ms "
+        f"p99 {flush['p99_ms']:.2f} ms"
+    )
+
+
+def propose_line(game: str, clients: int, figures: dict[str, dict[str, float]]) -> str:
+    """A workload's Propose at `clients` beside the transport floor (the health check), and
+    where the flush floor was measured (1 client), its ratio to the lower of the two floors."""
+    propose, floor = figures[game], figures["floor"]
+    line = (
+        f"{game} gRPC, {clients:>2} client(s), SQLite: Propose {propose['rps']:,.0f}/s "
+        f"p50 {propose['p50_ms']:.2f} ms p99 {propose['p99_ms']:.2f} ms, server CPU "
+        f"{propose['cpu_us']:,.0f} µs a call | floor (health check) {floor['rps']:,.0f}/s "
+        f"p50 {floor['p50_ms']:.2f} ms p99 {floor['p99_ms']:.2f} ms, "
+        f"{floor['cpu_us']:,.0f} µs | ratio {propose['rps'] / floor['rps']:.2f}"
+    )
+    if "flush" not in figures:
+        return line
+    lower, name = min((floor["rps"], "health check"), (figures["flush"]["rps"], "flush"))
+    return f"{line} | against the lower floor ({name}, {lower:,.0f}/s) {propose['rps'] / lower:.2f}"

@@ -1,7 +1,9 @@
 """`make bench-cluster`: Propose throughput and p50/p99 of 1, 2 and 4 referee processes on one
 PostgreSQL, beside one referee on SQLite, each against the health-check floor of the same
 processes measured just before (machines here are noisy: ratios to a baseline of the same run,
-as `make bench` does), and where the cores went meanwhile.
+as `make bench` does), at 1 client also against the lower of that floor and its store's flush
+floor (`referee.bench.flush`: one writer's durable commits a second, measured first), and where
+the cores went meanwhile.
 
 The clients play the Propose workloads of `referee.bench` (every move accepted, so committed
 before its verdict), each on tables of its own, in client processes of their own; each call goes
@@ -21,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from referee.bench import WORKLOADS, Servers, summary
+from referee.bench.flush import postgres_floor, sqlite_floor
 from tests.bench_cluster import cpu, reload, watch_delay
 from tests.bench_cluster.cluster import Referee, referees
 from tests.bench_cluster.load import FLOOR, GAMES, ClientProcesses
@@ -35,6 +38,7 @@ class Row:
     clients: int
     propose: Figures
     floor: Figures
+    flush: Figures  # the store's flush floor
     cores: Figures  # during the Propose measurement
 
 
@@ -69,6 +73,7 @@ def _rows(
     pool: ClientProcesses,
     args: argparse.Namespace,
     background: Mapping[str, cpu.Counter],
+    flush: Figures,
 ) -> Iterator[Row]:
     """At each number of clients: the floor, then Propose, on the processes `serving`."""
     counters = {f"referee {i}": cpu.processes([r.pid]) for i, r in enumerate(serving, 1)}
@@ -78,13 +83,14 @@ def _rows(
     for clients in args.clients:
         floor, _ = _measure(pool, FLOOR, servers, clients, args.seconds, counters)
         propose, cores = _measure(pool, GAMES, servers, clients, args.seconds, counters)
-        yield Row(deployment, clients, propose, floor, cores)
+        yield Row(deployment, clients, propose, floor, flush, cores)
 
 
 HEADER = (
-    f"{'':21} {'Propose':>26} | {'floor (health check)':>24} | {'Propose / floor':>18}\n"
+    f"{'':21} {'Propose':>26} | {'floor (health check)':>24} | {'Propose / floor':>18} | "
+    f"{'/ lower':>7}\n"
     f"{'store':<14}{'clients':>7} {'/s':>10}{'p50 ms':>8}{'p99 ms':>8} | "
-    f"{'/s':>8}{'p50 ms':>8}{'p99 ms':>8} | {'/s':>6}{'p50':>6}{'p99':>6}"
+    f"{'/s':>8}{'p50 ms':>8}{'p99 ms':>8} | {'/s':>6}{'p50':>6}{'p99':>6} | {'floor':>7}"
 )
 
 
@@ -94,7 +100,21 @@ def figures_line(row: Row) -> str:
         f"{row.deployment:<14}{row.clients:>7} {p['rps']:>10,.0f}{p['p50_ms']:>8.2f}"
         f"{p['p99_ms']:>8.2f} | {f['rps']:>8,.0f}{f['p50_ms']:>8.2f}{f['p99_ms']:>8.2f} | "
         f"{p['rps'] / f['rps']:>6.2f}{p['p50_ms'] / f['p50_ms']:>6.1f}"
-        f"{p['p99_ms'] / f['p99_ms']:>6.1f}"
+        f"{p['p99_ms'] / f['p99_ms']:>6.1f} | {lower_floor_ratio(row):>7}"
+    )
+
+
+def lower_floor_ratio(row: Row) -> str:
+    """At 1 client, Propose/s against the lower of the health-check and flush floors."""
+    if row.clients != 1:
+        return "-"
+    return f"{row.propose['rps'] / min(row.floor['rps'], row.flush['rps']):.2f}"
+
+
+def flush_line(store: str, flush: Figures) -> str:
+    return (
+        f"flush floor of {store}, one writer, one small row a commit: {flush['rps']:,.0f} "
+        f"commits/s p50 {flush['p50_ms']:.2f} ms p99 {flush['p99_ms']:.2f} ms"
     )
 
 
@@ -140,6 +160,20 @@ def preamble(args: argparse.Namespace, client_processes: int) -> str:
     )
 
 
+SQLITE = "SQLite (WAL, synchronous FULL)"
+POSTGRES = "PostgreSQL (its synchronous_commit, on)"
+
+
+def flush_floors(postgres_url: str, folder: Path, seconds: float) -> dict[str, Figures]:
+    """Each store's flush floor, printed: SQLite in `folder` (the referee's disk), PostgreSQL on
+    a fresh database of the server at `postgres_url`."""
+    with fresh_database(postgres_url) as url:
+        floors = {SQLITE: sqlite_floor(folder, seconds), POSTGRES: postgres_floor(url, seconds)}
+    for store, figures in floors.items():
+        print(flush_line(store, figures), flush=True)
+    return floors
+
+
 def _numbers(text: str) -> list[int]:
     return [int(n) for n in text.split(",")]
 
@@ -164,10 +198,11 @@ def main(argv: Sequence[str] | None = None) -> list[Row]:
     args = parse(argv)
     pool = ClientProcesses(min(args.client_processes, max(args.clients)))
     rows: list[Row] = []
-    print(preamble(args, len(pool.pids)))
-    print(HEADER, flush=True)
+    print(preamble(args, len(pool.pids)), flush=True)
     try:
         with throwaway_server() as postgres, tempfile.TemporaryDirectory() as folder:
+            flush = flush_floors(postgres.url, Path(folder), args.seconds)
+            print(HEADER, flush=True)
             background = {
                 "clients": cpu.processes(pool.pids),
                 "harness": cpu.processes([os.getpid()]),
@@ -175,12 +210,13 @@ def main(argv: Sequence[str] | None = None) -> list[Row]:
             if postgres.pid is not None:  # not REFEREE_TEST_PG's: its processes are not ours
                 background["postgres"] = cpu.tree(postgres.pid)
             with referees(["--db", str(Path(folder) / "bench.db")], 1) as serving:
-                for row in _rows("SQLite ×1", serving, pool, args, background):
+                for row in _rows("SQLite ×1", serving, pool, args, background, flush[SQLITE]):
                     rows.append(row)
                     print(figures_line(row), flush=True)
             for count in args.processes:
                 with fresh_database(postgres.url) as url, referees(["--store", url], count) as on:
-                    for row in _rows(f"PostgreSQL ×{count}", on, pool, args, background):
+                    deployment = f"PostgreSQL ×{count}"
+                    for row in _rows(deployment, on, pool, args, background, flush[POSTGRES]):
                         rows.append(row)
                         print(figures_line(row), flush=True)
             if args.watch_moves:

@@ -9,7 +9,15 @@ import os
 
 import pytest
 
-from tests.bench_cluster.run import cores_line, figures_line, main
+from tests.bench_cluster.run import (
+    POSTGRES,
+    SQLITE,
+    cores_line,
+    figures_line,
+    flush_line,
+    lower_floor_ratio,
+    main,
+)
 
 
 @pytest.mark.slow
@@ -19,22 +27,31 @@ def test_the_cluster_bench_measures_sqlite_and_several_processes_on_postgresql(
 ) -> None:
     rows = main(
         [
-            *("--seconds", "0.5", "--clients", "3", "--processes", "2"),
+            *("--seconds", "0.5", "--clients", "1,3", "--processes", "2"),
             *("--client-processes", "2", "--reload-moves", "60", "--watch-moves", "12"),
         ]
     )
     assert [(row.deployment, row.clients) for row in rows] == [
+        ("SQLite ×1", 1),
         ("SQLite ×1", 3),
+        ("PostgreSQL ×2", 1),
         ("PostgreSQL ×2", 3),
     ]
     for row in rows:
-        assert row.propose["rps"] > 0 and row.floor["rps"] > 0
+        assert row.propose["rps"] > 0 and row.floor["rps"] > 0 and row.flush["rps"] > 0
         assert row.propose["p50_ms"] <= row.propose["p99_ms"]
-    spread = rows[1].cores
+    assert rows[0].flush is rows[1].flush and rows[2].flush is rows[3].flush  # one a store
+    # at 1 client, Propose against the lower of the health check's and the flush floor
+    lower = min(rows[2].floor["rps"], rows[2].flush["rps"])
+    assert lower_floor_ratio(rows[2]) == f"{rows[2].propose['rps'] / lower:.2f}"
+    assert lower_floor_ratio(rows[3]) == "-"
+    spread = rows[3].cores
     assert spread["referee 1"] > 0 and spread["referee 2"] > 0  # round robin: both judged
     printed = capsys.readouterr().out
     assert "3 clients in 2 client processes" in printed
     assert all(figures_line(row) in printed and cores_line(row) in printed for row in rows)
+    assert flush_line(SQLITE, rows[0].flush) in printed
+    assert flush_line(POSTGRES, rows[2].flush) in printed
     assert "another process  12 moves: p50" in printed
     assert "SQLite      99 moves: from its snapshot and the 49 after it" in printed
     assert "PostgreSQL  99 moves: from its snapshot and the 49 after it" in printed
