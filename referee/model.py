@@ -124,6 +124,7 @@ class Violation:
             said=dict(data.get("said") or {}),
             sentence=Sentence.from_data(sentence) if sentence else None,
             fix=dict(data.get("fix") or {}),
+            hint=data.get("hint", ""),  # a report's (Adjudicate's), never a record's
         )
 
 

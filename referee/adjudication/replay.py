@@ -9,11 +9,11 @@ a scenario file can be replayed as it is.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from referee.errors import RefereeError
-from referee.model import ADJUDICATOR, JSON, Outcome
+from referee.model import ADJUDICATOR, JSON, Outcome, Verdict, Violation
 from referee.scenario.fields import integral
 from referee.scenario.format import (
     CloseWindowStep,
@@ -25,9 +25,16 @@ from referee.scenario.format import (
 )
 from referee.scenario.target import InProcessTarget, Unsupported
 
+# how a rejection is worded for the caller (`RefereeService`: its language, cards as players
+# write them); by default as judged
+Wording = Callable[[Any, Verdict], Verdict]
+
 
 def adjudicate(
-    games: Mapping[str, Any], record: Mapping[str, JSON], source: str = "<record>"
+    games: Mapping[str, Any],
+    record: Mapping[str, JSON],
+    source: str = "<record>",
+    wording: Wording | None = None,
 ) -> dict[str, JSON]:
     """The first illegal move of `record` (data, as a JSON object), or its confirmed result.
 
@@ -37,18 +44,21 @@ def adjudicate(
     before it. Legal: `{"legal": True, "moves": n, "result": the final full view}`. A record that
     cannot be read or set up raises `ScenarioError` (an InvalidArgument) naming `source`.
     """
-    return replay(games, load_data(integral(record), source))
+    return replay(games, load_data(integral(record), source), wording=wording)
 
 
 def adjudicate_yaml(
-    games: Mapping[str, Any], text: str, source: str = "<record>"
+    games: Mapping[str, Any], text: str, source: str = "<record>", wording: Wording | None = None
 ) -> dict[str, JSON]:
     """`adjudicate` for a record given as the YAML text of SCENARIOS.md."""
-    return replay(games, load_text(text, source))
+    return replay(games, load_text(text, source), wording=wording)
 
 
 def replay(
-    games: Mapping[str, Any], scenario: Scenario, target: InProcessTarget | None = None
+    games: Mapping[str, Any],
+    scenario: Scenario,
+    target: InProcessTarget | None = None,
+    wording: Wording | None = None,
 ) -> dict[str, JSON]:
     """Adjudicate's answer for `scenario` (see `adjudicate`), on `target` if given (its tables
     made its way: re-adjudication gives both sides one salt)."""
@@ -67,13 +77,15 @@ def replay(
             continue
         verdict = target.propose(table, step.seat, step.move)
         if verdict.outcome is Outcome.REJECTED:
+            if wording is not None:
+                verdict = wording(games[scenario.setup.game], verdict)
             return {
                 "legal": False,
                 "step": step.where.step - 1,
                 "seat": step.seat,
                 "move": step.move.to_data(),
                 "moves": accepted,
-                "violations": [v.to_data() for v in verdict.violations],
+                "violations": [_reported(v) for v in verdict.violations],
             }
         accepted += verdict.outcome is Outcome.ACCEPTED
     return {"legal": True, "moves": accepted, "result": target.view(table, ADJUDICATOR)}
@@ -86,3 +98,11 @@ def _close_window(target: InProcessTarget, table: Any, step: CloseWindowStep) ->
         raise ScenarioError(
             exc.message, source=step.where.source, line=step.where.line, step=step.where.step
         ) from exc
+
+
+def _reported(violation: Violation) -> dict[str, JSON]:
+    """A violation as the report gives it: its data, and its fix in words once worded."""
+    data = violation.to_data()
+    if violation.hint:
+        data["hint"] = violation.hint
+    return data

@@ -148,7 +148,7 @@ class RefereeServicer(referee_pb2_grpc.RefereeServicer):
     async def Adjudicate(
         self, request: pb.AdjudicateRequest, context: grpc.aio.ServicerContext[Any, Any]
     ) -> pb.AdjudicateResponse:
-        return await self._run(context, "Adjudicate", self._adjudicate, request)
+        return await self._run(context, "Adjudicate", self._adjudicate, request, languages(context))
 
     async def GetRecord(
         self, request: pb.GetRecordRequest, context: grpc.aio.ServicerContext[Any, Any]
@@ -338,11 +338,12 @@ class RefereeServicer(referee_pb2_grpc.RefereeServicer):
         )
         return convert.explanation_to_proto(explained)
 
-    def _adjudicate(self, request: pb.AdjudicateRequest) -> pb.AdjudicateResponse:
+    def _adjudicate(self, request: pb.AdjudicateRequest, asked: list[str]) -> pb.AdjudicateResponse:
         if request.WhichOneof("record") == "record_yaml":
-            report = self._service.adjudicate_yaml(request.record_yaml)
+            report = self._service.adjudicate_yaml(request.record_yaml, asked)
         else:
-            report = self._service.adjudicate(convert.struct_to_data(request.record_data))
+            data = convert.struct_to_data(request.record_data)
+            report = self._service.adjudicate(data, asked)
         return convert.adjudication_to_proto(report)
 
 

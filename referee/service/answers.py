@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
+from referee.engine.game import Game
 from referee.engine.table import Table
 from referee.i18n.verdicts import verdict_worded, with_hints
 from referee.model import JSON, Move, Verdict
@@ -39,14 +40,30 @@ class Ruling:
         cards as players write them."""
         game = table.game
         language = game.language(languages)
-        verdict = verdict_worded(self.verdict, game.texts, language, game.spec.words)
-        told = with_hints(verdict_for(table, self.seat, move, verdict), language)
+
+        def seen(verdict: Verdict) -> Verdict:
+            return verdict_for(table, self.seat, move, verdict)
+
         teller = Teller(game.spec.mechanics, language, game.spec.pack_kind)
         return replace(
             self,
-            verdict=spoken_verdict(told, game.spec.pack_kind, language),
+            verdict=told_verdict(game, self.verdict, language, seen),
             texts=teller.tell_all(self.events),
         )
+
+
+def told_verdict(
+    game: Game,
+    verdict: Verdict,
+    language: str,
+    seen: Callable[[Verdict], Verdict] = lambda verdict: verdict,
+) -> Verdict:
+    """`verdict` as people read it: worded in `language`, cut to what its reader may see
+    (`seen`: the redaction point, so that no sentence names a card hidden from it), with each
+    fix's hint, and cards as players write them."""
+    worded = verdict_worded(verdict, game.texts, language, game.spec.words)
+    told = with_hints(seen(worded), language)
+    return spoken_verdict(told, game.spec.pack_kind, language)
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import secrets
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import NoReturn
 
 import structlog
@@ -42,7 +42,7 @@ from referee.redaction import events_for
 from referee.scheduler import Scheduler
 from referee.schemas.describe import describe_game
 from referee.service import auth, explanations, lobby, past_tables
-from referee.service.answers import CreatedTable, GivenRecord, Ruling, SeatView
+from referee.service.answers import CreatedTable, GivenRecord, Ruling, SeatView, told_verdict
 from referee.service.deadlines import Deadlines
 from referee.service.explanations import Explained
 from referee.service.following import HEARD_LATE_S, Following
@@ -436,16 +436,17 @@ class RefereeService:
                 )
             return subscription
 
-    def adjudicate(self, record: JSON) -> dict[str, JSON]:
-        """Replay a game record: the first illegal move and why, or the confirmed final result."""
+    def adjudicate(self, record: JSON, languages: Sequence[str] = ()) -> dict[str, JSON]:
+        """Replay a game record: the first illegal move and why (in the caller's language, as
+        a verdict's), or the confirmed final result."""
         if not isinstance(record, Mapping):
             raise InvalidArgument(
                 "a game record is a mapping with `game`, `seats`, `deal` or `seed`, and `steps`"
             )
-        return adjudicate(self._games, dict(record))
+        return adjudicate(self._games, dict(record), wording=_told_in(languages))
 
-    def adjudicate_yaml(self, text: str) -> dict[str, JSON]:
-        return adjudicate_yaml(self._games, text)
+    def adjudicate_yaml(self, text: str, languages: Sequence[str] = ()) -> dict[str, JSON]:
+        return adjudicate_yaml(self._games, text, wording=_told_in(languages))
 
     def close(self) -> None:
         """End every watch stream (with `ShuttingDown`) and every deadline (on shutdown)."""
@@ -663,3 +664,13 @@ def _stale(live: LiveTable, expected: int) -> NoReturn:
     raise VersionConflict(
         f"table `{live.table_id}` is at version {live.table.version}, not {expected}"
     )
+
+
+def _told_in(languages: Sequence[str]) -> Callable[[Game, Verdict], Verdict]:
+    """How Adjudicate words a rejection: as a verdict is told, in the caller's language (the
+    record is the caller's: nothing in it is hidden from them)."""
+
+    def told(game: Game, verdict: Verdict) -> Verdict:
+        return told_verdict(game, verdict, game.language(languages))
+
+    return told
