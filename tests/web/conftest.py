@@ -40,10 +40,21 @@ def http_limits() -> HttpLimits:
 
 
 @pytest.fixture
+def create_token() -> str | None:
+    """The operator's token (`serve --create-token`): none unless a module gives one."""
+    return None
+
+
+@pytest.fixture
 def server(
-    service: RefereeService, limits: Limits, http_limits: HttpLimits
+    service: RefereeService, limits: Limits, http_limits: HttpLimits, create_token: str | None
 ) -> Iterator[tuple[Server, int]]:
-    config = ServerConfig(max_message_bytes=MAX_MESSAGE_BYTES, limits=limits, http=http_limits)
+    config = ServerConfig(
+        max_message_bytes=MAX_MESSAGE_BYTES,
+        limits=limits,
+        http=http_limits,
+        create_token=create_token,
+    )
     running, port = create_server(service, config=config)
     running.start()
     yield running, port

@@ -9,16 +9,11 @@ reason. A wrong operator's token is refused, the right one opens the desk (the c
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from playwright.sync_api import Page, Route, expect
 
-from referee.app import Server, ServerConfig, create_server
-from referee.calls.limits import Limits
-from referee.service import RefereeService
-from referee.web.gateway import HttpLimits
 from tests.support.server import DEAL
 from tests.web import browser
 from tests.web.web_support import Http, bearer
@@ -34,16 +29,9 @@ if not browser.available():  # never skipped: `make test` installs it first
 
 
 @pytest.fixture
-def server(
-    service: RefereeService, limits: Limits, http_limits: HttpLimits
-) -> Iterator[tuple[Server, int]]:
+def create_token() -> str:
     """The referee of tests/web/conftest.py, with an operator (`serve --create-token`)."""
-    config = ServerConfig(limits=limits, http=http_limits, create_token=OPERATOR)
-    running, port = create_server(service, config=config)
-    running.start()
-    yield running, port
-    service.close()
-    running.stop(None)
+    return OPERATOR
 
 
 def pages_of_one(route: Route) -> None:
