@@ -86,7 +86,9 @@ def test_the_flush_floor_of_postgresql_commits_on_one_connection(pg_url: str) ->
 def test_the_report_sets_each_1_client_propose_against_the_lower_floor(
     games: dict[str, Game],
 ) -> None:
-    results = over_grpc(0.05, [Workload.of(games["pontoon"], 3, most=40)])
+    # half a second a stage: a window shorter than a loaded machine's session set-up (sixteen
+    # clients' tables) closes before any call is timed
+    results = over_grpc(0.5, [Workload.of(games["pontoon"], 3, most=40)])
     assert results[1]["flush"]["rps"] > 0 and "flush" not in results[16]
     lines = grpc_report(results)
     assert lines[0] == flush_line(results[1]["flush"])
