@@ -1,7 +1,9 @@
 """The gRPC servicer: convert the request, call the service, convert the answer. Nothing else.
 
-It runs on the server's event loop (grpc.aio). The service is blocking (table locks, the store's
-commits), so each unary call runs on the bounded worker pool; a Watch stream waits on the event
+It runs on the server's event loop (grpc.aio). A proposal is judged on the loop itself, its
+write committed by the store's writer meanwhile (`RefereeService.propose_on_loop`), unless it
+needs the store first; the rest of the service is blocking (table locks, the store's reads), so
+the other unary calls run on the bounded worker pool; a Watch stream waits on the event
 loop for the next move, holding no thread: a thousand open streams cost a thousand small queues,
 not a thousand threads. Errors become statuses in one place (`status.abort`).
 
@@ -105,16 +107,43 @@ class RefereeServicer(referee_pb2_grpc.RefereeServicer):
         self, request: pb.ProposeRequest, context: grpc.aio.ServicerContext[Any, Any]
     ) -> pb.ProposeResponse:
         started = time.perf_counter()
+        token, wanted = seat_token(context), languages(context)
         try:
-            return await self._run(
-                context, "Propose", self._propose, request, seat_token(context), languages(context)
-            )
+            try:
+                answer = await self._propose_on_loop(request, token, wanted)
+            except Exception as error:  # noqa: BLE001 - the boundary: every error gets a status
+                await abort(context, "Propose", error)
+            if answer is None:  # it needs what the loop must not wait for: a worker does it
+                answer = await self._run(context, "Propose", self._propose, request, token, wanted)
+            return answer
         finally:  # the wait for a worker included, and refused calls too
             self._service.metrics.propose_seconds.observe(time.perf_counter() - started)
+
+    async def _propose_on_loop(
+        self, request: pb.ProposeRequest, token: str | None, wanted: list[str]
+    ) -> pb.ProposeResponse | None:
+        """The proposal judged on the event loop (`RefereeService.propose_on_loop`); None when
+        it must go to a worker."""
+        started = time.perf_counter()
+        move = convert.move_from_proto(request.move)
+        ruling = await self._service.propose_on_loop(
+            request.table_id,
+            token,
+            move,
+            move_id=request.move_id,
+            expected_version=convert.optional(request, "expected_version"),
+            seat=convert.optional(request, "seat"),
+            languages=wanted,
+        )
+        if ruling is None:
+            return None
+        log_verdict(request.table_id, move.type, ruling, time.perf_counter() - started)
+        return pb.ProposeResponse(verdict=convert.verdict_to_proto(ruling))
 
     async def GetView(
         self, request: pb.GetViewRequest, context: grpc.aio.ServicerContext[Any, Any]
     ) -> pb.GetViewResponse:
+        await self._service.committed(request.table_id)
         return await self._run(
             context,
             "GetView",

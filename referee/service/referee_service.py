@@ -18,9 +18,11 @@ proposal at a time is judged, recorded, then answered. The promises it keeps:
 
 from __future__ import annotations
 
+import asyncio
 import secrets
 import threading
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import NoReturn
 
 import structlog
@@ -54,7 +56,16 @@ from referee.service.stored_log import StoredLog
 from referee.service.tables import MAX_LIVE_TABLES, LiveTable, LiveTables
 from referee.service.watching import SHUTTING_DOWN, Accepted, ShuttingDown, Subscription, Watchers
 from referee.store import codec
-from referee.store.base import KEEP, Due, Snapshot, Store, StoreConflict, TableFilter
+from referee.store.base import (
+    KEEP,
+    Due,
+    Snapshot,
+    Store,
+    StoreConflict,
+    Summary,
+    TableFilter,
+    Write,
+)
 
 log = structlog.get_logger("referee.service")
 
@@ -233,6 +244,73 @@ class RefereeService:
             table_id, token, move, move_id, expected_version, languages, claimed=seat
         )
 
+    async def propose_on_loop(
+        self,
+        table_id: str,
+        token: str | None,
+        move: Move,
+        *,
+        move_id: str = "",
+        expected_version: int | None = None,
+        seat: int | None = None,
+        languages: Sequence[str] = (),
+    ) -> Ruling | None:
+        """`propose`, on the event loop that received it (DESIGN.md, "Serving a proposal"):
+        judged and worded there under the table's turn, its write committed by the store's
+        writer while the loop serves others, answered once it is committed. None when the
+        proposal needs what the loop must not wait for (a table to load or to catch up with
+        the store, a retry or a dispute to look up there, a lock a thread holds): `propose` it
+        on a worker thread. A caller that goes away does not cut it between judgement and
+        commit (shielded)."""
+        _check_proposal(move, move_id)
+        live = self._tables.in_memory(table_id)
+        if live is None or expected_version not in (None, live.table.version):
+            return None  # a retry of an accepted move names the version before it: look it up
+        if move.type == disputes.DISPUTE and move.fields.get("proposal"):
+            return None  # whether the disputed move id exists is in the store
+        asked = _Asked(token, seat, move, move_id, languages)
+        return await asyncio.shield(self._judged_on_loop(live, asked))
+
+    async def committed(self, table_id: str) -> None:
+        """Return once the table's proposal being committed on the loop, if any, is: a view
+        asked meanwhile waits here, on the loop, not on a worker thread (a slow disk ties up
+        no thread, and a view never shows a move that is not durable yet)."""
+        live = self._tables.in_memory(table_id)
+        if live is not None and live.turn.locked():
+            async with live.turn:
+                pass
+
+    async def _judged_on_loop(self, live: LiveTable, asked: _Asked) -> Ruling | None:
+        async with live.turn:
+            if not live.lock.acquire(blocking=False):
+                return None  # a thread has the table (an Explain, a deadline): wait there
+            try:
+                if live.retired:
+                    return None
+                return await self._judge_on_loop(live, asked)
+            finally:
+                live.lock.release()
+
+    async def _judge_on_loop(self, live: LiveTable, asked: _Asked) -> Ruling | None:
+        seat = auth.actor(live.table_id, live.seat_of_token, asked.token, asked.seat)
+        before = live.table.version
+        verdict = live.table.propose(seat, asked.move)
+        pending = self._to_write(live, seat, asked.move, asked.move_id, verdict, before)
+        if pending is not None:
+            try:
+                await asyncio.wrap_future(self._store.submit(pending.write))
+            except StoreConflict:  # the move id was used before: its first verdict is stored
+                if live.table.version != before:
+                    self._tables.retire(live, "store conflict")
+                return None
+            except BaseException:  # the table may hold a move the store does not: drop it
+                self._tables.retire(live, "store failure")
+                raise
+            self._written(live, pending)
+        ruling = _ruling(live, seat, asked.move, asked.move_id, verdict)
+        self.metrics.count_verdict(live.table.game.name, verdict, replayed=False)
+        return ruling.worded(live.table, asked.move, asked.languages)
+
     def rule(
         self,
         table_id: str,
@@ -263,10 +341,7 @@ class RefereeService:
         director: bool = False,
     ) -> Ruling:
         """A proposal of the token's seat (or the director's ruling) judged, recorded, answered."""
-        _check_move_id(move_id)
-        problem = codec.unstorable(move.to_data())
-        if problem:  # the log could not hold it: refused before it is judged
-            raise InvalidArgument(f"the move cannot be recorded: {problem}")
+        _check_proposal(move, move_id)
         for _ in range(CONFLICT_RETRIES):
             with self._tables.locked(table_id, token) as live:
                 actor = (
@@ -593,27 +668,44 @@ class RefereeService:
         *,
         seat_token: tuple[int, str] | None = None,
     ) -> None:
-        """Commit the move if it changed the table (else remember the verdict), tell the watchers;
-        with the seat's new token hash (`seat_token`), for a reissue.
+        """Commit what the move changed (`_to_write`), then tell the table's watchers."""
+        pending = self._to_write(live, seat, move, move_id, verdict, version_before, seat_token)
+        if pending is not None:
+            self._store.record(pending.write)
+            self._written(live, pending)
+
+    def _to_write(
+        self,
+        live: LiveTable,
+        seat: int,
+        move: Move,
+        move_id: str,
+        verdict: Verdict,
+        version_before: int,
+        seat_token: tuple[int, str] | None = None,
+    ) -> PendingWrite | None:
+        """What to commit of a judged move: the move if it changed the table, else its verdict
+        if it has a move id to be remembered by (None: nothing); with the seat's new token hash
+        (`seat_token`), for a reissue.
 
         Whether a move is logged depends on the table's version, not on the outcome, so that
         whatever the engine counts as a change (a pending claim, say) is replayed after a restart.
         """
+        table_id = live.table_id
         if live.table.version == version_before:  # rejected: nothing changed
-            if move_id:
-                self._store.record_rejection(
-                    live.table_id, seat, move.to_data(), move_id, verdict.to_data()
-                )
-            return
+            if not move_id:
+                return None
+            write = Write(table_id, None, seat, move.to_data(), move_id, verdict.to_data())
+            return PendingWrite(write, verdict)
         if live.table.version != version_before + 1:
             raise RefereeError(
-                f"one move moved table `{live.table_id}` from version "
+                f"one move moved table `{table_id}` from version "
                 f"{version_before} to {live.table.version}"
             )
         due = self._due_after(live)
         summary = lobby.summary_of(live.table)
-        self._store.append_move(
-            live.table_id,
+        write = Write(
+            table_id,
             live.table.version,
             seat,
             move.to_data(),
@@ -624,9 +716,15 @@ class RefereeService:
             summary=KEEP if summary == live.summary else summary,
             seat_token=seat_token,
         )
-        live.due = due
-        live.summary = summary
-        live.history.append(Accepted(live.table.version, seat, verdict.events))
+        return PendingWrite(write, verdict, due, summary)
+
+    def _written(self, live: LiveTable, pending: PendingWrite) -> None:
+        """A committed move's table told: its deadline, summary, history and watchers."""
+        if pending.write.seq is None:
+            return
+        live.due = pending.due
+        live.summary = pending.summary
+        live.history.append(Accepted(pending.write.seq, pending.write.seat, pending.verdict.events))
         self._tables.tell_watchers(live)
         self._arm_deadline(live)
 
@@ -642,6 +740,27 @@ class RefereeService:
             return None
 
 
+@dataclass(frozen=True)
+class _Asked:
+    """A proposal as asked, for the event loop's judgement."""
+
+    token: str | None
+    seat: int | None  # the seat the caller claims to be, if it says
+    move: Move
+    move_id: str
+    languages: Sequence[str]
+
+
+@dataclass(frozen=True)
+class PendingWrite:
+    """A judged move's write, and what its table takes on once it is committed."""
+
+    write: Write
+    verdict: Verdict
+    due: Due | None = None
+    summary: Summary | None = None
+
+
 def _ruling(
     live: LiveTable,
     seat: int,
@@ -655,9 +774,12 @@ def _ruling(
     return Ruling(verdict, seat, move_id, events_for(verdict.events, seat), replayed)
 
 
-def _check_move_id(move_id: str) -> None:
+def _check_proposal(move: Move, move_id: str) -> None:
     if len(move_id) > MAX_MOVE_ID_LENGTH:
         raise InvalidArgument(f"`move_id` is longer than {MAX_MOVE_ID_LENGTH} characters")
+    problem = codec.unstorable(move.to_data())
+    if problem:  # the log could not hold it: refused before it is judged
+        raise InvalidArgument(f"the move cannot be recorded: {problem}")
 
 
 def _stale(live: LiveTable, expected: int) -> NoReturn:

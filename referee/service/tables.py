@@ -5,6 +5,7 @@ would. One whose write failed, or that does not catch up, is replaced, never rep
 
 from __future__ import annotations
 
+import asyncio
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
@@ -43,6 +44,9 @@ class LiveTable:
     # the lobby's summary of it as the store keeps it (None: not known, written with the next move)
     summary: Summary | None = None
     lock: threading.Lock = field(default_factory=threading.Lock)
+    # the event loop's turn at the table (`RefereeService.propose_on_loop`): a proposal judged
+    # there holds it, and `lock`, until its write is committed; the next one waits on the loop
+    turn: asyncio.Lock = field(default_factory=asyncio.Lock)
     retired: bool = False  # dropped from the cache: whoever holds it must fetch a fresh one
 
 
@@ -111,6 +115,17 @@ class LiveTables:
                     self.tell_watchers(live)  # of moves another process made, if any
                 yield live
                 return
+
+    def in_memory(self, table_id: str) -> LiveTable | None:
+        """The table if it is in memory and needs no look at the store to be fresh (no other
+        process writes it): what the event loop may judge without waiting on the disk."""
+        if self.others_write:
+            return None
+        with self._lock:
+            live = self._tables.get(table_id)
+            if live is not None:
+                self._tables.move_to_end(table_id)
+            return live
 
     def live(self, table_id: str) -> LiveTable:
         with self._lock:

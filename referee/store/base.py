@@ -38,6 +38,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, Protocol
@@ -164,6 +165,23 @@ class Listed:
     created_at: str
     rules_version: str | None
     position: int
+
+
+@dataclass(frozen=True)
+class Write:
+    """A proposal to record: accepted move number `seq`, with what changes with it (see
+    `Store.append_move`), or a rejection remembered by its move id (`seq` None)."""
+
+    table_id: str
+    seq: int | None
+    seat: int
+    move: Mapping[str, JSON]
+    move_id: str | None
+    verdict: Mapping[str, JSON]
+    deadline: Due | Keep | None = KEEP
+    snapshot: Snapshot | None = None
+    summary: Summary | Keep = KEEP
+    seat_token: tuple[int, str] | None = None
 
 
 def unknown_table(table_id: str) -> NotFound:
@@ -294,6 +312,42 @@ class Store(ABC):
     @abstractmethod
     def deadline(self, table_id: str) -> Due | None:
         """The table's pending deadline, if any (`NotFound` if the table is unknown)."""
+
+    def record(self, write: Write) -> None:
+        """Commit `write` (an accepted move or a remembered rejection), as `append_move` or
+        `record_rejection` would."""
+        if write.seq is None:
+            if write.move_id is None:
+                raise RefereeError("a rejection is remembered by its move id: it has none")
+            self.record_rejection(
+                write.table_id, write.seat, write.move, write.move_id, write.verdict
+            )
+            return
+        self.append_move(
+            write.table_id,
+            write.seq,
+            write.seat,
+            write.move,
+            write.move_id,
+            write.verdict,
+            deadline=write.deadline,
+            snapshot=write.snapshot,
+            summary=write.summary,
+            seat_token=write.seat_token,
+        )
+
+    def submit(self, write: Write) -> Future[None]:
+        """`record(write)` without waiting: the future is done once it is committed (or with
+        its error). A store with a disk commits on a writer thread of its own, grouping the
+        writes queued meanwhile (`referee.store.writer`); this one records it now."""
+        future: Future[None] = Future()
+        try:
+            self.record(write)
+        except BaseException as error:  # noqa: BLE001 - the caller gets it from the future
+            future.set_exception(error)
+        else:
+            future.set_result(None)
+        return future
 
     def follow(self, follower: Follower) -> bool:
         """Tell `follower` what other processes write, from now on, until `close`; whether there

@@ -2,7 +2,10 @@
 
 Each call takes a connection from a pool (psycopg_pool), runs in its own transaction and commits
 before it returns: with `fsync` and `synchronous_commit` on (checked at start-up, `durability`),
-an accepted move is on the database's disk before its verdict is sent. A move is inserted only
+an accepted move is on the database's disk before its verdict is sent. Accepted moves and
+remembered rejections go to one writer thread (`referee.store.writer`), which commits whatever
+was queued in one transaction, each write under a savepoint of its own (one that fails is undone
+alone), one commit making them all durable. A move is inserted only
 where its table is at the version before it, in one statement: of two processes appending the
 same move number, the second waits on the (table, seq) unique key and gets `StoreConflict`.
 
@@ -23,7 +26,8 @@ migrate one after the other).
 from __future__ import annotations
 
 import secrets
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
+from concurrent.futures import Future
 from contextlib import contextmanager
 from typing import Any
 
@@ -50,10 +54,12 @@ from referee.store.base import (
     Summary,
     TableFilter,
     TableRecord,
+    Write,
     unknown_table,
 )
 from referee.store.durability import check_durable
 from referee.store.listening import CHANNEL, Listener, announcement
+from referee.store.writer import GroupWriter
 
 MIGRATIONS: tuple[str, ...] = (
     # version 1: as SQLite's version 1, JSON kept as text (codec.py: what comes back is what went in)
@@ -183,6 +189,7 @@ class PostgresStore(Store):
                 open=False,
             )
             self._pool.open(wait=True, timeout=pool_timeout)
+        self._writer = GroupWriter(self._write_group, "postgres-writer")
 
     @contextmanager
     def _connection(self) -> Iterator[psycopg.Connection[Any]]:
@@ -310,30 +317,19 @@ class PostgresStore(Store):
         summary: Summary | Keep = KEEP,
         seat_token: tuple[int, str] | None = None,
     ) -> None:
+        write = Write(
+            table_id, seq, seat, move, move_id, verdict, deadline, snapshot, summary, seat_token
+        )
+        self.submit(write).result()
+
+    def submit(self, write: Write) -> Future[None]:
+        return self._writer.submit(write)
+
+    def _write_group(self, writes: Sequence[Write]) -> list[BaseException | None]:
+        """The writer's: every write in one transaction on one connection, each undone alone
+        if it fails (a savepoint), and one commit for them all."""
         with self._transaction() as db:
-            _insert(db, table_id, seq, seat, move, move_id, verdict)
-            if deadline is not KEEP:
-                db.execute(
-                    "UPDATE tables SET deadline_number = %s, deadline_at = %s WHERE id = %s",
-                    (*rows.due_columns(deadline), table_id),
-                )
-            if summary is not KEEP:
-                db.execute(
-                    "UPDATE tables SET game_over = %s, open_disputes = %s WHERE id = %s",
-                    (*rows.summary_columns(summary), table_id),
-                )
-            if seat_token is not None:
-                db.execute(
-                    "UPDATE seat_tokens SET token_sha256 = %s WHERE table_id = %s AND seat = %s",
-                    (seat_token[1], table_id, seat_token[0]),
-                )
-            if snapshot is not None:
-                db.execute(SAVE_SNAPSHOT, (table_id, *rows.snapshot_columns(snapshot)))
-            # sent when the transaction commits, not before: nobody hears of an undone move
-            db.execute(
-                "SELECT pg_notify(%s, %s)",
-                (CHANNEL, announcement(self.instance, table_id, seq, deadline)),
-            )
+            return [_written(db, self.instance, write) for write in writes]
 
     def record_rejection(
         self,
@@ -343,8 +339,7 @@ class PostgresStore(Store):
         move_id: str,
         verdict: Mapping[str, JSON],
     ) -> None:
-        with self._transaction() as db:
-            _insert(db, table_id, None, seat, move, move_id, verdict)
+        self.submit(Write(table_id, None, seat, move, move_id, verdict)).result()
 
     def find_verdict(self, table_id: str, move_id: str) -> Proposal | None:
         with self._connection() as db:
@@ -419,6 +414,7 @@ class PostgresStore(Store):
         return True
 
     def close(self) -> None:
+        self._writer.close()  # what was queued is committed first
         for listener in self._listeners:
             listener.stop()
         self._pool.close()
@@ -486,6 +482,46 @@ def _version(db: psycopg.Connection[Any], table_id: str) -> int:
     if row is None:
         raise unknown_table(table_id)
     return int(row[0] or 0)
+
+
+def _written(db: psycopg.Connection[Any], instance: str, write: Write) -> BaseException | None:
+    """`write` in the open transaction, or its error, the write undone alone (a savepoint): the
+    other writes of the group stay in it."""
+    try:
+        with db.transaction():
+            _insert(
+                db, write.table_id, write.seq, write.seat, write.move, write.move_id, write.verdict
+            )
+            if write.seq is None:
+                return None
+            if write.deadline is not KEEP:
+                db.execute(
+                    "UPDATE tables SET deadline_number = %s, deadline_at = %s WHERE id = %s",
+                    (*rows.due_columns(write.deadline), write.table_id),
+                )
+            if write.summary is not KEEP:
+                db.execute(
+                    "UPDATE tables SET game_over = %s, open_disputes = %s WHERE id = %s",
+                    (*rows.summary_columns(write.summary), write.table_id),
+                )
+            if write.seat_token is not None:
+                seat, digest = write.seat_token
+                db.execute(
+                    "UPDATE seat_tokens SET token_sha256 = %s WHERE table_id = %s AND seat = %s",
+                    (digest, write.table_id, seat),
+                )
+            if write.snapshot is not None:
+                db.execute(SAVE_SNAPSHOT, (write.table_id, *rows.snapshot_columns(write.snapshot)))
+            # sent when the transaction commits, not before: nobody hears of an undone move
+            db.execute(
+                "SELECT pg_notify(%s, %s)",
+                (CHANNEL, announcement(instance, write.table_id, write.seq, write.deadline)),
+            )
+    except UNREACHABLE:  # the connection is gone: the group fails whole
+        raise
+    except Exception as error:  # noqa: BLE001 - this write's own failure, told to its caller
+        return error
+    return None
 
 
 def _insert(

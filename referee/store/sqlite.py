@@ -2,11 +2,13 @@
 
 With `synchronous=FULL` a commit returns only once the write-ahead log is synced to disk, so an
 accepted move survives `kill -9` and power loss; the service sends the verdict after the commit.
-One connection, guarded by a lock: SQLite has a single writer anyway, and the cost of a move is
-the sync, not the SQL. So accepted moves, and rejections remembered by move id, are committed in
-groups: each insert joins the open transaction, and one commit (one sync) makes every write in it
-durable before any of their verdicts is sent (`append_move` and `record_rejection` return only
-once their group is committed). Several stores may open the same file (the busy timeout makes them take
+SQLite has a single writer anyway, and the cost of a move is the sync, not the SQL. So accepted
+moves, and rejections remembered by move id, go to one writer thread with a connection of its own
+(`referee.store.writer`): it commits whatever was queued as one group, one sync making every
+write in it durable before any of their verdicts is sent (`append_move` and `record_rejection`
+return, and `submit`'s future is done, only once their group is committed). Everything else
+(reads, a new table) uses the other connection, guarded by a lock: in WAL a read does not wait
+for the writer's sync. Several stores may open the same file (the busy timeout makes them take
 turns); the unique keys turn a race on one table into `StoreConflict` for the loser. `referee
 serve` lets one process serve a file (`referee.store.sqlite_claim`): two would starve each other.
 
@@ -24,6 +26,7 @@ import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from concurrent.futures import Future
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
@@ -46,8 +49,10 @@ from referee.store.base import (
     Summary,
     TableFilter,
     TableRecord,
+    Write,
     unknown_table,
 )
+from referee.store.writer import GroupWriter
 
 MIGRATIONS: tuple[str, ...] = (
     # version 1
@@ -186,23 +191,15 @@ class SqliteStore(Store):
             raise RefereeError(f"unknown synchronous level `{synchronous}`")
         self.path = Path(path)
         self.synchronous = synchronous
-        self._lock = threading.Lock()  # guards the connection
-        self._commit_lock = threading.Lock()  # one group commit at a time
-        self._group = 0  # the open group of appended moves
-        self._durable = -1  # the last group committed
-        self._failed: set[int] = set()  # groups whose commit failed
+        self._lock = threading.Lock()  # guards `_db`, the connection of reads
         # told each commit's duration in seconds (the metrics, `referee.service.metrics`)
         self.on_commit: Callable[[float], None] = _ignore
         self._db = connect(self.path)
-        self._configure()
+        _configure(self._db, self.path, synchronous)
         self._migrate()
-
-    def _configure(self) -> None:
-        mode = self._db.execute("PRAGMA journal_mode=WAL").fetchone()[0]
-        if mode != "wal":
-            raise RefereeError(f"cannot use a write-ahead log for `{self.path}`: got `{mode}`")
-        self._db.execute(f"PRAGMA synchronous={self.synchronous}")  # one of SYNCHRONOUS_LEVELS
-        self._db.execute("PRAGMA foreign_keys=ON")
+        self._writes = connect(self.path)  # the writer thread's own
+        _configure(self._writes, self.path, synchronous)
+        self._writer = GroupWriter(self._write_group, f"sqlite-writer:{self.path.name}")
 
     def _migrate(self) -> None:
         with self._transaction() as db:
@@ -221,14 +218,13 @@ class SqliteStore(Store):
     def _transaction(self) -> Iterator[Connection]:
         """One write transaction; IMMEDIATE takes the write lock up front (no upgrade deadlock)."""
         with self._lock:
-            self._commit_group()
             self._db.execute("BEGIN IMMEDIATE")
             try:
                 yield self._db
             except BaseException:
                 self._db.execute("ROLLBACK")
                 raise
-            self._commit()
+            self._commit(self._db)
 
     def create_table(
         self,
@@ -344,73 +340,32 @@ class SqliteStore(Store):
         summary: Summary | Keep = KEEP,
         seat_token: tuple[int, str] | None = None,
     ) -> None:
-        def write(db: Connection) -> None:
-            _insert(db, table_id, seq, seat, move, move_id, verdict)
-            if deadline is not KEEP:
-                db.execute(
-                    "UPDATE tables SET deadline_number = ?, deadline_at = ? WHERE id = ?",
-                    (*rows.due_columns(deadline), table_id),
-                )
-            if summary is not KEEP:
-                db.execute(
-                    "UPDATE tables SET game_over = ?, open_disputes = ? WHERE id = ?",
-                    (*rows.summary_columns(summary), table_id),
-                )
-            if seat_token is not None:
-                db.execute(
-                    "UPDATE seat_tokens SET token_sha256 = ? WHERE table_id = ? AND seat = ?",
-                    (seat_token[1], table_id, seat_token[0]),
-                )
-            if snapshot is not None:
-                db.execute(SAVE_SNAPSHOT, (table_id, *rows.snapshot_columns(snapshot)))
+        write = Write(
+            table_id, seq, seat, move, move_id, verdict, deadline, snapshot, summary, seat_token
+        )
+        self.submit(write).result()
 
-        self._grouped(write)
+    def submit(self, write: Write) -> Future[None]:
+        return self._writer.submit(write)
 
-    def _grouped(self, write: Callable[[Connection], None]) -> None:
-        """`write` in the open group of writes, then wait until that group is committed: the
-        first of its writers to wait commits it, with one fsync for them all."""
-        error: RefereeError | None = None
-        with self._lock:
-            if not self._db.in_transaction:
-                self._db.execute("BEGIN IMMEDIATE")
-            group = self._group
-            try:
-                # a failing statement is undone alone: the other writes of the group stay in it
-                write(self._db)
-            except RefereeError as exc:
-                error = exc
-        self._wait_durable(group)  # even after a conflict: never leave the write lock held
-        if error is not None:
-            raise error
-
-    def _wait_durable(self, group: int) -> None:
-        """Return once `group` is committed; the first waiter commits it for everyone."""
-        with self._commit_lock:
-            with self._lock:
-                if self._durable < group:
-                    self._commit_group()
-            if group in self._failed:
-                raise RefereeError(f"the store could not commit to `{self.path}`")
-
-    def _commit_group(self) -> None:
-        """Commit the open group, if any (the caller holds `_lock`)."""
-        if not self._db.in_transaction:
-            return
-        group, self._group = self._group, self._group + 1
+    def _write_group(self, writes: Sequence[Write]) -> list[BaseException | None]:
+        """The writer's: every write in one transaction, each undone alone if it fails, and one
+        commit (one sync) for them all."""
+        db = self._writes
+        db.execute("BEGIN IMMEDIATE")
         try:
-            self._commit()
-        except sqlite3.Error:
-            self._failed.add(group)
-            if self._db.in_transaction:
-                self._db.execute("ROLLBACK")
+            errors = [_written(db, write) for write in writes]
+            self._commit(db)
+        except BaseException:
+            if db.in_transaction:
+                db.execute("ROLLBACK")
             raise
-        finally:
-            self._durable = group
+        return errors
 
-    def _commit(self) -> None:
-        """COMMIT (the caller holds `_lock`), its duration told to `on_commit`."""
+    def _commit(self, db: Connection) -> None:
+        """COMMIT, its duration told to `on_commit`."""
         started = time.perf_counter()
-        self._db.execute("COMMIT")
+        db.execute("COMMIT")
         self.on_commit(time.perf_counter() - started)
 
     def record_rejection(
@@ -421,10 +376,7 @@ class SqliteStore(Store):
         move_id: str,
         verdict: Mapping[str, JSON],
     ) -> None:
-        def write(db: Connection) -> None:
-            _insert(db, table_id, None, seat, move, move_id, verdict)
-
-        self._grouped(write)  # committed in a group, as accepted moves are
+        self.submit(Write(table_id, None, seat, move, move_id, verdict)).result()
 
     def find_verdict(self, table_id: str, move_id: str) -> Proposal | None:
         with self._lock:
@@ -490,12 +442,53 @@ class SqliteStore(Store):
         return rows.due(row)
 
     def close(self) -> None:
+        self._writer.close()  # what was queued is committed first
+        self._writes.close()
         with self._lock:
-            self._commit_group()
             self._db.close()
 
 
 def _ignore(seconds: float) -> None:
+    return None
+
+
+def _configure(db: Connection, path: Path, synchronous: str) -> None:
+    mode = db.execute("PRAGMA journal_mode=WAL").fetchone()[0]
+    if mode != "wal":
+        raise RefereeError(f"cannot use a write-ahead log for `{path}`: got `{mode}`")
+    db.execute(f"PRAGMA synchronous={synchronous}")  # one of SYNCHRONOUS_LEVELS
+    db.execute("PRAGMA foreign_keys=ON")
+
+
+def _written(db: Connection, write: Write) -> BaseException | None:
+    """`write` in the open transaction, or its error, the write undone alone (a savepoint): the
+    other writes of the group stay in it."""
+    db.execute("SAVEPOINT one_write")
+    try:
+        _insert(db, write.table_id, write.seq, write.seat, write.move, write.move_id, write.verdict)
+        if write.deadline is not KEEP:
+            db.execute(
+                "UPDATE tables SET deadline_number = ?, deadline_at = ? WHERE id = ?",
+                (*rows.due_columns(write.deadline), write.table_id),
+            )
+        if write.summary is not KEEP:
+            db.execute(
+                "UPDATE tables SET game_over = ?, open_disputes = ? WHERE id = ?",
+                (*rows.summary_columns(write.summary), write.table_id),
+            )
+        if write.seat_token is not None:
+            seat, digest = write.seat_token
+            db.execute(
+                "UPDATE seat_tokens SET token_sha256 = ? WHERE table_id = ? AND seat = ?",
+                (digest, write.table_id, seat),
+            )
+        if write.snapshot is not None:
+            db.execute(SAVE_SNAPSHOT, (write.table_id, *rows.snapshot_columns(write.snapshot)))
+    except Exception as error:  # noqa: BLE001 - this write's own failure, told to its caller
+        db.execute("ROLLBACK TO one_write")
+        db.execute("RELEASE one_write")
+        return error
+    db.execute("RELEASE one_write")
     return None
 
 

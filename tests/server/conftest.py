@@ -23,7 +23,9 @@ def store() -> Store:
 
 @pytest.fixture
 def service(store: Store, games: dict[str, Game]) -> Iterator[RefereeService]:
-    running = RefereeService(store, games, allow_stacked=True)
+    """As `serve` runs it on its own store: the sole writer, judging proposals on the event loop
+    (`propose_on_loop`)."""
+    running = RefereeService(store, games, allow_stacked=True, sole_writer=True)
     yield running
     running.close()
 
