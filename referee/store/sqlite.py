@@ -461,34 +461,32 @@ def _configure(db: Connection, path: Path, synchronous: str) -> None:
 
 
 def _written(db: Connection, write: Write) -> BaseException | None:
-    """`write` in the open transaction, or its error, the write undone alone (a savepoint): the
-    other writes of the group stay in it."""
-    db.execute("SAVEPOINT one_write")
+    """`write` in the open transaction, or its error: a write whose proposal is refused (its
+    number or move id taken) writes nothing, and the other writes of the group stay in it (a
+    failing statement is undone alone). No savepoint: each statement costs the writer a wait for
+    the GIL, which the event loop holds most of the time."""
     try:
         _insert(db, write.table_id, write.seq, write.seat, write.move, write.move_id, write.verdict)
-        if write.deadline is not KEEP:
-            db.execute(
-                "UPDATE tables SET deadline_number = ?, deadline_at = ? WHERE id = ?",
-                (*rows.due_columns(write.deadline), write.table_id),
-            )
-        if write.summary is not KEEP:
-            db.execute(
-                "UPDATE tables SET game_over = ?, open_disputes = ? WHERE id = ?",
-                (*rows.summary_columns(write.summary), write.table_id),
-            )
-        if write.seat_token is not None:
-            seat, digest = write.seat_token
-            db.execute(
-                "UPDATE seat_tokens SET token_sha256 = ? WHERE table_id = ? AND seat = ?",
-                (digest, write.table_id, seat),
-            )
-        if write.snapshot is not None:
-            db.execute(SAVE_SNAPSHOT, (write.table_id, *rows.snapshot_columns(write.snapshot)))
     except Exception as error:  # noqa: BLE001 - this write's own failure, told to its caller
-        db.execute("ROLLBACK TO one_write")
-        db.execute("RELEASE one_write")
         return error
-    db.execute("RELEASE one_write")
+    if write.deadline is not KEEP:
+        db.execute(
+            "UPDATE tables SET deadline_number = ?, deadline_at = ? WHERE id = ?",
+            (*rows.due_columns(write.deadline), write.table_id),
+        )
+    if write.summary is not KEEP:
+        db.execute(
+            "UPDATE tables SET game_over = ?, open_disputes = ? WHERE id = ?",
+            (*rows.summary_columns(write.summary), write.table_id),
+        )
+    if write.seat_token is not None:
+        seat, digest = write.seat_token
+        db.execute(
+            "UPDATE seat_tokens SET token_sha256 = ? WHERE table_id = ? AND seat = ?",
+            (digest, write.table_id, seat),
+        )
+    if write.snapshot is not None:
+        db.execute(SAVE_SNAPSHOT, (write.table_id, *rows.snapshot_columns(write.snapshot)))
     return None
 
 
