@@ -182,6 +182,12 @@ class Mechanic(ABC, Generic[StateT]):
     def view(self, state: StateT, seat: int | None) -> dict[str, JSON]:
         """What `seat` may see (None: a spectator, ADJUDICATOR: everything)."""
 
+    @abstractmethod
+    def knowable(self, state: StateT, seat: int | None) -> frozenset[str]:
+        """The canonical codes of the cards `seat` may know now (None: a spectator, ADJUDICATOR:
+        every card): those its `view` shows, a finished hand's record aside (its cards may be back
+        in play). What the referee sends a seat is cut to them (`referee.redaction`)."""
+
     def legal(self, state: StateT, seat: int) -> dict[str, JSON]:
         """The concrete moves `seat` may make now, where they are few: move type -> its choices
         (`{}`: the move without fields). Each is judged as if proposed; nothing is applied."""

@@ -19,7 +19,7 @@ from referee.cards import Card, PackKind
 from referee.engine import stacked as stacking
 from referee.engine.mechanic import Deal, Judgement, Mechanic
 from referee.i18n.verdicts import unreadable
-from referee.mechanics.banking import leaving, views
+from referee.mechanics.banking import knowable, leaving, views
 from referee.mechanics.banking.config import KEYS, SECTION_SHAPE, read_config
 from referee.mechanics.banking.contexts import NAMES, checkpoint_scopes
 from referee.mechanics.banking.flow import HandFlow, deck_commitment, shuffle, start_hand
@@ -81,6 +81,9 @@ class BankingMechanic(Mechanic[BankState]):
 
     def view(self, state: BankState, seat: int | None) -> dict[str, JSON]:
         return views.view(state, seat, deck_commitment(state), self.config.kitty)
+
+    def knowable(self, state: BankState, seat: int | None) -> frozenset[str]:
+        return knowable.knowable(state, seat)
 
     def awaited(self, state: BankState) -> tuple[int, ...]:
         """The seat to act: a player betting or playing its hand, the banker in its turn, or

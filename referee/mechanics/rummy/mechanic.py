@@ -15,7 +15,7 @@ from referee.engine import chance
 from referee.engine.mechanic import Condition, Deadline, Deal, Judgement, Mechanic
 from referee.errors import SpecError, SpecErrors
 from referee.i18n.verdicts import unreadable
-from referee.mechanics.rummy import claims, leaving, legal, match, search, views
+from referee.mechanics.rummy import claims, knowable, leaving, legal, match, search, views
 from referee.mechanics.rummy.config import KEYS, SECTION_SHAPES, RummyConfig, read_config
 from referee.mechanics.rummy.contexts import COMMON, checkpoint_scopes
 from referee.mechanics.rummy.melds import MeldReader
@@ -110,6 +110,9 @@ class RummyMechanic(Mechanic[RummyState]):
             self.spec.moves,
             lambda at, move_type: legal.refused_outright(self, state, at, move_type),
         )
+
+    def knowable(self, state: RummyState, seat: int | None) -> frozenset[str]:
+        return knowable.knowable(state, seat)
 
     def describe(self) -> dict[str, JSON]:
         return {"checkpoints": sorted(self.rules.programs)}

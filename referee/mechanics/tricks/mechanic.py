@@ -19,7 +19,7 @@ from referee.engine.mechanic import Deal, Judgement, Mechanic, not_held
 from referee.i18n.verdicts import unreadable
 from referee.mechanics.legal import Candidates, refused
 from referee.mechanics.tricks import deal as dealing
-from referee.mechanics.tricks import flow, views
+from referee.mechanics.tricks import flow, knowable, views
 from referee.mechanics.tricks.config import KEYS, SECTION_SHAPES, read_config
 from referee.mechanics.tricks.contexts import MOVE, Seen, checkpoint_scopes
 from referee.mechanics.tricks.moves import MOVES
@@ -117,6 +117,9 @@ class TricksMechanic(Mechanic[TrickState]):
 
     def view(self, state: TrickState, seat: int | None) -> dict[str, JSON]:
         return views.view(state, seat, self.commitment(state))
+
+    def knowable(self, state: TrickState, seat: int | None) -> frozenset[str]:
+        return knowable.knowable(state, seat)
 
     def legal(self, state: TrickState, seat: int) -> dict[str, JSON]:
         """The cards the seat may play now (`play: {cards}`), or the discards the dealer may
