@@ -1,7 +1,9 @@
-"""Where a Propose's time goes: the servicer's path of a recorded workload (the request's bytes
-parsed, the seat's token, the table's lock, the judgement, the record, the commit, the verdict
-worded, encoded and logged), run in one thread under cProfile on an SQLite store as `serve` uses
-it, and each stage's share of the time per proposal, in µs.
+"""Where a Propose's time goes: the servicer's path of a recorded workload on the event loop, as
+`serve` takes it (the request's bytes parsed, the seat's token, the judgement, the write made
+ready, the wait for the store's writer to commit it, the verdict worded, encoded and logged), run
+under cProfile on an SQLite store as `serve` uses it, and each stage's share of the time per
+proposal, in µs. The writer's own work (its SQL, the sync) is on its thread, outside the
+profile: the loop's `commit` is its wait for it, idle.
 
 The gRPC transport is not in it (the floor of `make bench` is); cProfile adds a cost per Python
 call, so stages made of many small calls (the judgement) read larger than they run: the figures
@@ -10,6 +12,7 @@ say where the time goes, the bench's throughput how much there is.
 
 from __future__ import annotations
 
+import asyncio
 import cProfile
 import pstats
 import tempfile
@@ -32,16 +35,17 @@ from referee.store.sqlite import SqliteStore
 # one nests in another (the commit in the record), the outer one's figure is its own part only
 STAGES: dict[str, tuple[tuple[str, str], ...]] = {
     "decode": (("~", "FromString"), ("server/convert.py", "move_from_proto")),
-    "table": (("service/tables.py", "locked"),),
     "auth": (("service/auth.py", "actor"),),
     "judge": (("engine/table.py", "propose"),),
-    "record": (("service/referee_service.py", "_record"),),
-    "commit": (("store/sqlite.py", "_commit"),),
+    "write": (
+        ("service/referee_service.py", "_to_write"),
+        ("service/referee_service.py", "_written"),
+    ),
+    "commit": (("~", "poll"),),  # the loop idle, waiting for the writer's commit
     "word": (("service/answers.py", "worded"),),
     "encode": (("server/convert.py", "verdict_to_proto"), ("~", "SerializeToString")),
     "log": (("server/logging.py", "log_verdict"),),
 }
-NESTED = {"record": "commit"}  # the record's time includes its commit's
 
 
 def stage_times(
@@ -55,12 +59,20 @@ def stage_times(
         try:
             table = service.create_table(game, **setup.asked())
             requests = [(table.tokens[seat], _request(table.table_id, move)) for seat, move in log]
-            servicer = RefereeServicer(service, ThreadPoolExecutor(1))  # `_propose` runs here
+            servicer = RefereeServicer(service, ThreadPoolExecutor(1))
+
+            async def propose_all() -> None:
+                for token, raw in requests:
+                    request = pb.ProposeRequest.FromString(raw)
+                    answer = await servicer._propose_on_loop(request, token, [])
+                    if answer is None:
+                        raise RuntimeError("a recorded proposal left the event loop")
+                    answer.SerializeToString()
+
             profile = cProfile.Profile()
             started = time.perf_counter()
             profile.enable()
-            for token, raw in requests:
-                servicer._propose(pb.ProposeRequest.FromString(raw), token, []).SerializeToString()
+            asyncio.run(propose_all())
             profile.disable()
             total = time.perf_counter() - started
         finally:
@@ -89,8 +101,6 @@ def _shares(stats: pstats.Stats, total: float, proposals: int) -> dict[str, floa
             for end, wanted in functions
             if (name == wanted or f"'{wanted}'" in name) and (path == end or path.endswith(end))
         )
-    for outer, inner in NESTED.items():
-        cumulative[outer] -= cumulative[inner]
     figures = {stage: 1e6 * seconds / proposals for stage, seconds in cumulative.items()}
     figures["total"] = 1e6 * total / proposals
     figures["other"] = figures["total"] - sum(figures[stage] for stage in STAGES)

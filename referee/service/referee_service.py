@@ -258,17 +258,18 @@ class RefereeService:
         """`propose`, on the event loop that received it (DESIGN.md, "Serving a proposal"):
         judged and worded there under the table's turn, its write committed by the store's
         writer while the loop serves others, answered once it is committed. None when the
-        proposal needs what the loop must not wait for (a table to load or to catch up with
-        the store, a retry or a dispute to look up there, a lock a thread holds): `propose` it
-        on a worker thread. A caller that goes away does not cut it between judgement and
-        commit (shielded)."""
+        proposal needs what the loop must not wait for (a table to load from the store, a retry
+        or a dispute to look up there, a lock a thread holds): `propose` it
+        on a worker thread. A table other processes write is caught up with the store first, by
+        a thread. A caller that goes away does not cut it between judgement and commit
+        (shielded)."""
         _check_proposal(move, move_id)
         live = self._tables.in_memory(table_id)
-        if live is None or expected_version not in (None, live.table.version):
-            return None  # a retry of an accepted move names the version before it: look it up
+        if live is None:
+            return None
         if move.type == disputes.DISPUTE and move.fields.get("proposal"):
             return None  # whether the disputed move id exists is in the store
-        asked = _Asked(token, seat, move, move_id, languages)
+        asked = _Asked(token, seat, move, move_id, expected_version, languages)
         return await asyncio.shield(self._judged_on_loop(live, asked))
 
     async def committed(self, table_id: str) -> None:
@@ -287,6 +288,14 @@ class RefereeService:
             try:
                 if live.retired:
                     return None
+                # a table other processes write catches up with the store first: a read the
+                # loop must not wait on, so a thread makes it while the table stays locked
+                if self._tables.others_write and not await asyncio.to_thread(
+                    self._tables.caught_up, live
+                ):
+                    return None
+                if asked.expected_version not in (None, live.table.version):
+                    return None  # a retry of an accepted move names the version before it
                 return await self._judge_on_loop(live, asked)
             finally:
                 live.lock.release()
@@ -748,6 +757,7 @@ class _Asked:
     seat: int | None  # the seat the caller claims to be, if it says
     move: Move
     move_id: str
+    expected_version: int | None
     languages: Sequence[str]
 
 

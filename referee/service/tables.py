@@ -106,21 +106,13 @@ class LiveTables:
                     raise Unauthenticated(not_valid(table_id)) from None
                 raise
             with live.lock:
-                if live.retired:
+                if live.retired or not self.caught_up(live):
                     continue
-                if self.others_write:
-                    if not self._catch_up(live):
-                        self.retire(live, "stale")
-                        continue
-                    self.tell_watchers(live)  # of moves another process made, if any
                 yield live
                 return
 
     def in_memory(self, table_id: str) -> LiveTable | None:
-        """The table if it is in memory and needs no look at the store to be fresh (no other
-        process writes it): what the event loop may judge without waiting on the disk."""
-        if self.others_write:
-            return None
+        """The table if it is in memory (None: it must be loaded from the store first)."""
         with self._lock:
             live = self._tables.get(table_id)
             if live is not None:
@@ -140,6 +132,17 @@ class LiveTables:
             self._evict_idle()
         self._loaded(live)
         return live
+
+    def caught_up(self, live: LiveTable) -> bool:
+        """Whether the table (locked by the caller) is as fresh as the store, the moves other
+        processes made applied and told to its watchers; False: it was retired, load it again."""
+        if not self.others_write:
+            return True
+        if not self._catch_up(live):
+            self.retire(live, "stale")
+            return False
+        self.tell_watchers(live)
+        return True
 
     def tell_watchers(self, live: LiveTable) -> None:
         self._watchers.tell(live.table_id, live.history, over=live.table.is_over)

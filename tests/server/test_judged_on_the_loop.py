@@ -24,7 +24,7 @@ from referee.model import Move, Verdict
 from referee.service import RefereeService
 from referee.store.base import Write
 from referee.store.sqlite import SqliteStore
-from tests.support.server import OpenTable, open_table, serving
+from tests.support.server import DEAL, OpenTable, open_table, serving
 
 LOOP_THREAD = "referee-grpc"  # `referee.app.create_server`'s
 HELD_S = 30  # longest the slow disk holds a commit (the test releases it long before)
@@ -75,17 +75,23 @@ def judged_in(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 def test_a_proposal_is_judged_on_the_event_loop(
     sole_writer: bool, tmp_path: Path, games: dict[str, Game], judged_in: list[str]
 ) -> None:
-    """The control: a table other processes may write is caught up with the store first,
-    which the loop must not wait for, so it is judged on a worker thread."""
+    """A table is judged on the loop once it is in memory, whether other processes write its
+    store (it is caught up with the store first, by a thread) or not. The control: a table not
+    in memory yet (created through another service on the same file) is loaded, and judged, on
+    a worker thread: the loop does not wait on the disk."""
+    creator = RefereeService(SqliteStore(tmp_path / "t.db"), games, allow_stacked=True)
     service = RefereeService(
         SqliteStore(tmp_path / "t.db"), games, allow_stacked=True, sole_writer=sole_writer
     )
+    created = creator.create_table("pontinho", seats=3, deal=DEAL)
     with serving(service, ServerConfig()) as address, grpc.insecure_channel(address) as channel:
-        table = open_table(RefereeStub(channel))
+        table = OpenTable(RefereeStub(channel), created.table_id, created.tokens, "")
         assert table.propose(1, "draw", move_id="m-1").outcome == pb.OUTCOME_ACCEPTED
         assert table.propose(1, "draw", move_id="m-2").outcome == pb.OUTCOME_REJECTED
+        assert table.propose(1, "draw", move_id="m-3").outcome == pb.OUTCOME_REJECTED
+    creator.close()
     on_loop = [name == LOOP_THREAD for name in judged_in]
-    assert on_loop == [sole_writer, sole_writer]
+    assert on_loop == [False, True, True]  # loaded on a worker, then in memory
 
 
 def wait_until(holds: Callable[[], bool]) -> bool:
