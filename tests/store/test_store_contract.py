@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from types import NoneType
 from typing import Any
 
 import pytest
 
 from referee.errors import NotFound, VersionConflict
-from referee.store.base import KEEP, Due, Snapshot, Store, StoreConflict, StoredSpec
+from referee.store.base import KEEP, Due, Snapshot, Store, StoreConflict, StoredSpec, Write
 
 SETUP = {
     "game": "pontinho",
@@ -274,3 +275,25 @@ def test_a_table_whose_id_is_taken_keeps_its_own_version(store: Store) -> None:
 def test_the_first_signing_key_offered_is_the_one_kept(store: Store) -> None:
     assert store.signing_key("a" * 64) == "a" * 64
     assert store.signing_key("b" * 64) == "a" * 64  # a second process starting: the same key
+
+
+def test_writes_submitted_together_fail_alone(store: Store) -> None:
+    """Writes queued while the writer commits are committed as one group: a refused one (its
+    move id taken, its move not next) fails alone, and the others are all committed."""
+    for table_id in ("t1", "t2"):
+        store.create_table(table_id, SETUP, TOKENS)
+    writes = [
+        Write("t1", 1, 1, DRAW, "m-1", ACCEPTED),
+        Write("t2", 1, 1, DRAW, "m-1", ACCEPTED),  # move ids belong to their table
+        Write("t1", None, 1, DRAW, "m-1", REJECTED),  # taken at t1
+        Write("t2", 3, 1, DRAW, None, ACCEPTED),  # t2 is at version 1: move 3 is not next
+        Write("t1", None, 2, DRAW, "m-2", REJECTED),
+        Write("t1", 2, 2, DRAW, "m-3", ACCEPTED),
+    ]
+    futures = [store.submit(write) for write in writes]  # none waited for before the last
+    refused = [type(future.exception(timeout=10)) for future in futures]
+    assert refused == [NoneType, NoneType, StoreConflict, StoreConflict, NoneType, NoneType]
+    assert [m.move_id for m in store.load_table("t1").moves] == ["m-1", "m-3"]
+    assert store.version("t2") == 1
+    found = store.find_verdict("t1", "m-2")
+    assert found is not None and not found.accepted
