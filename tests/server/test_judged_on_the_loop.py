@@ -5,6 +5,7 @@ committed together."""
 
 from __future__ import annotations
 
+import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -182,3 +183,36 @@ def test_writes_queued_while_a_group_commits_are_committed_together(
         verdicts = [call.result(timeout=ANSWER_S) for call in [first, *queued]]
     assert all(v.outcome == pb.OUTCOME_ACCEPTED for v in verdicts)
     assert slow_disk.groups[-2:] == [1, 4]  # the held one, then the four queued behind it
+
+
+class FailingDisk(SqliteStore):
+    """A real SQLite store whose next group fails to commit once `fail` is set."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(path)
+        self.fail = False
+
+    def _write_group(self, writes: Sequence[Write]) -> list[BaseException | None]:
+        if self.fail:
+            self.fail = False
+            raise sqlite3.OperationalError("disk I/O error")
+        return super()._write_group(writes)
+
+
+def test_a_move_the_writer_did_not_commit_is_not_kept(
+    tmp_path: Path, games: dict[str, Game]
+) -> None:
+    """The table judged the move on the loop, then its commit failed: the call fails, and the
+    table, dropped, is loaded again from the store, without the move."""
+    store = FailingDisk(tmp_path / "t.db")
+    service = RefereeService(store, games, allow_stacked=True, sole_writer=True)
+    with serving(service, ServerConfig()) as address, grpc.insecure_channel(address) as channel:
+        table = open_table(RefereeStub(channel))
+        store.fail = True
+        with pytest.raises(grpc.RpcError) as failed:
+            table.propose(1, "draw", move_id="m-1")
+        assert failed.value.code() != grpc.StatusCode.OK
+        assert table.version() == 0
+        assert table.propose(1, "draw", move_id="m-1").outcome == pb.OUTCOME_ACCEPTED
+        assert table.version() == 1
+    assert SqliteStore(tmp_path / "t.db").version(table.table_id) == 1
