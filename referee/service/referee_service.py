@@ -1,8 +1,11 @@
 """The application service: tables, seats, proposals and verdicts, with no gRPC in sight.
 
 It owns the store, the loaded games and a cache of live tables (`tables`), their watchers
-(`watching`), their deadlines (`deadlines`) and the seats' tokens (`auth`). Each live table has a lock: one
-proposal at a time is judged, recorded, then answered. The promises it keeps:
+(`watching`), their deadlines (`deadlines`) and the seats' tokens (`auth`). Each live table has a
+lock: one proposal at a time is judged, recorded, then answered. A proposal is judged on the
+event loop that received it (`propose_on_loop`), its write committed by the store's writer
+thread while the loop serves others; one that needs the store first goes to a worker thread
+(`propose`). The promises it keeps:
 - an accepted move is committed to the store *before* its verdict is returned; if the store fails,
   the cached table (which already applied the move) is dropped and rebuilt from the store, so memory
   never runs ahead of the log;
@@ -259,10 +262,9 @@ class RefereeService:
         judged and worded there under the table's turn, its write committed by the store's
         writer while the loop serves others, answered once it is committed. None when the
         proposal needs what the loop must not wait for (a table to load from the store, a retry
-        or a dispute to look up there, a lock a thread holds): `propose` it
-        on a worker thread. A table other processes write is caught up with the store first, by
-        a thread. A caller that goes away does not cut it between judgement and commit
-        (shielded)."""
+        or a dispute to look up there, a lock a thread holds): `propose` it on a worker thread.
+        A table other processes write is caught up with the store first, by a thread. A caller
+        that goes away does not cut it between judgement and commit (shielded)."""
         _check_proposal(move, move_id)
         live = self._tables.in_memory(table_id)
         if live is None:
@@ -304,17 +306,18 @@ class RefereeService:
         seat = auth.actor(live.table_id, live.seat_of_token, asked.token, asked.seat)
         before = live.table.version
         verdict = live.table.propose(seat, asked.move)
-        pending = self._to_write(live, seat, asked.move, asked.move_id, verdict, before)
-        if pending is not None:
-            try:
+        try:
+            pending = self._to_write(live, seat, asked.move, asked.move_id, verdict, before)
+            if pending is not None:
                 await asyncio.wrap_future(self._store.submit(pending.write))
-            except StoreConflict:  # the move id was used before: its first verdict is stored
-                if live.table.version != before:
-                    self._tables.retire(live, "store conflict")
-                return None
-            except BaseException:  # the table may hold a move the store does not: drop it
-                self._tables.retire(live, "store failure")
-                raise
+        except StoreConflict:  # the move id was used before: its first verdict is stored
+            if live.table.version != before:
+                self._tables.retire(live, "store conflict")
+            return None
+        except BaseException:  # the table may hold a move the store does not: drop it
+            self._tables.retire(live, "store failure")
+            raise
+        if pending is not None:
             self._written(live, pending)
         ruling = _ruling(live, seat, asked.move, asked.move_id, verdict)
         self.metrics.count_verdict(live.table.game.name, verdict, replayed=False)
