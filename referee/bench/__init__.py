@@ -433,7 +433,8 @@ def propose_line(game: str, clients: int, figures: dict[str, dict[str, float]]) 
         f"p50 {propose['p50_ms']:.2f} ms p99 {propose['p99_ms']:.2f} ms, server CPU "
         f"{propose['cpu_us']:,.0f} µs a call | floor (health check) {floor['rps']:,.0f}/s "
         f"p50 {floor['p50_ms']:.2f} ms p99 {floor['p99_ms']:.2f} ms, "
-        f"{floor['cpu_us']:,.0f} µs | ratio {propose['rps'] / floor['rps']:.2f}"
+        f"{floor['cpu_us']:,.0f} µs | ratio {propose['rps'] / floor['rps']:.2f}, "
+        f"p99 {propose['p99_ms'] / floor['p99_ms']:.1f}x the floor's"
     )
     if "flush" not in figures:
         return line

@@ -97,3 +97,5 @@ def test_the_report_sets_each_1_client_propose_against_the_lower_floor(
     lower = min(results[1]["floor"]["rps"], results[1]["flush"]["rps"])
     assert one.endswith(f"/s) {results[1]['pontoon']['rps'] / lower:.2f}")
     assert "against the lower floor (" in one and "against the lower floor" not in sixteen
+    p99 = results[16]["pontoon"]["p99_ms"] / results[16]["floor"]["p99_ms"]
+    assert sixteen.endswith(f"p99 {p99:.1f}x the floor's")
