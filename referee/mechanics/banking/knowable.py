@@ -2,7 +2,7 @@
 alone.
 
 Every seat and a spectator know the cards face up; a seat knows its own face-down cards too, but
-the banker not its first until its turn (PO-3, `views.BANKER_BLIND`); the adjudicator knows every
+the banker not its first until its turn (`views.BANKER_BLIND`); the adjudicator knows every
 card. Agrees with `views.view`, its finished hand's record and revealed deck aside
 (tests/redaction/test_knowable.py checks it).
 """

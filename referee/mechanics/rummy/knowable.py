@@ -2,7 +2,7 @@
 
 Every seat and a spectator know the melds, the top discard, the turned card and the jokers it
 makes; a seat knows its own hand; between hands and once the match is over every hand is shown
-(PN-24: the hand is scored face up); the adjudicator knows every card. Agrees with `views.view`,
+(the hand is scored face up); the adjudicator knows every card. Agrees with `views.view`,
 its finished hand's record aside (tests/redaction/test_knowable.py checks it).
 """
 
