@@ -60,9 +60,9 @@ def _parse_record(
 ) -> dict[str, Any]:
     if not isinstance(given, Mapping):
         raise _malformed("move.not_a_mapping", where, given=_short(given))
-    declared = {f.name: f for f in fields}
-    extra = sorted(set(given) - set(declared))
-    if extra:
+    declared = _declared(fields)
+    if not given.keys() <= declared.keys():
+        extra = sorted(set(given) - set(declared))
         allowed = ", ".join(f"`{n}`" for n in declared) or "none"
         raise _malformed("move.unknown_field", where, field=extra[0], allowed=allowed)
     record: dict[str, Any] = {"present": [n for n in declared if given.get(n) is not None]}
@@ -73,13 +73,33 @@ def _parse_record(
                 raise _malformed("move.missing_field", where, field=name)
             record[name] = _neutral(spec)
         else:
-            record[name] = _parse_value(
-                spec, value, Sentence("move.at_field", {"at": where, "field": name}), pack
-            )
+            record[name] = _parse_value(spec, value, where, name, pack)
     return record
 
 
-def _parse_value(spec: FieldSpec, value: Any, where: Where, pack: PackKind) -> Any:
+# each move's declared fields by name, by the identity of its fields' tuple (kept with it)
+_DECLARED: dict[int, tuple[tuple[FieldSpec, ...], dict[str, FieldSpec]]] = {}
+
+
+def _declared(fields: tuple[FieldSpec, ...]) -> dict[str, FieldSpec]:
+    """`fields` by name: worked out once for each spec's move (a spec's fields are immutable)."""
+    kept = _DECLARED.get(id(fields))
+    if kept is None or kept[0] is not fields:
+        kept = _DECLARED[id(fields)] = (fields, {f.name: f for f in fields})
+    return kept[1]
+
+
+def _parse_value(spec: FieldSpec, value: Any, record: Where, name: str, pack: PackKind) -> Any:
+    """The field `name` of the record at `record`: a card is read at once (the common case);
+    where the value is in the move is worded only to say what is wrong with it."""
+    try:  # the common cases: a card, cards
+        if spec.type == "card" and isinstance(value, str):
+            return Card.parse(value, pack)
+        if spec.type == "cards" and isinstance(value, list):
+            return [Card.parse(v, pack) for v in value]
+    except CardError:
+        pass  # worded below, with where it is
+    where = Sentence("move.at_field", {"at": record, "field": name})
     try:
         return _VALUE_READERS[spec.type](spec, value, where, pack)
     except CardError as exc:

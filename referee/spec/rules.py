@@ -9,7 +9,7 @@ type-checked against each checkpoint's scope and compiled once into generated Py
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -101,10 +101,16 @@ class CompiledRule:
         """The context names judging it reads, and wording it broken: its `say`, its fix."""
         return self.reads | names_read([*self.typed_say.values(), *self.typed_fix.values()])
 
-    def broken(self, env: Mapping[str, Any]) -> bool:
-        if self.when is not None and not self.when(env):
+    def broken(self, env: Mapping[str, Any], memo: list[Any] | None = None) -> bool:
+        """Is the rule broken in `env`? With `memo` (`RuleBook.memo`), the definitions its
+        checkpoint's rules share are computed once for all of them."""
+        if memo is None:
+            if self.when is not None and not self.when(env):
+                return False
+            return not self.require(env)
+        if self.when is not None and not self.when.in_memo(env, memo):
             return False
-        return not self.require(env)
+        return not self.require.in_memo(env, memo)
 
     def violation(
         self, cards: Iterable[str] = (), env: Mapping[str, Any] | None = None
@@ -143,6 +149,8 @@ class RuleBook:
         self.programs: dict[str, Program] = {}
         self.rules: dict[tuple[str, str], list[CompiledRule]] = {}
         self._reads: dict[tuple[str, str], frozenset[str]] = {}  # `reads_at`, once asked
+        # per checkpoint and time: a rule whose program every rule there shares (`memo`)
+        self._shared: dict[tuple[str, str], Compiled | None] = {}
         errors: list[SpecError] = []
         broken: set[str] = set()  # checkpoints whose definitions failed: their rules wait
         for name, scope in scopes.items():
@@ -254,14 +262,44 @@ class RuleBook:
         )
 
     def judge(
-        self, checkpoint: str, env: Mapping[str, Any], at: str = "before", cards: Iterable[str] = ()
+        self,
+        checkpoint: str,
+        env: Mapping[str, Any],
+        at: str = "before",
+        cards: Iterable[str] | Callable[[], Iterable[str]] = (),
     ) -> list[Violation]:
+        """The violations of the checkpoint's rules in `env`, each showing `cards` (or what
+        the function `cards` gives, asked only when a rule is broken)."""
         rules = self.rules.get((checkpoint, at), ())
         record = explaining.open_record()
         if record is not None:  # an explanation asked for (`referee.spec.explaining`)
             record.add(checkpoint, at, rules, env)
-        shown = tuple(cards)
-        return [rule.violation(shown, env) for rule in rules if rule.broken(env)]
+        memo = self.memo(checkpoint, at)
+        broken = [rule for rule in rules if rule.broken(env, memo)]
+        if not broken:
+            return []
+        shown = tuple(cards() if callable(cards) else cards)
+        return [rule.violation(shown, env) for rule in broken]
+
+    def memo(self, checkpoint: str, at: str = "before") -> list[Any] | None:
+        """A fresh memo the checkpoint's rules share, judged in one environment: a definition
+        several of them read (`anchor`, `seq_base`) is computed once, not once a rule. None
+        where their programs differ (then each rule keeps its own)."""
+        key = (checkpoint, at)
+        if key not in self._shared:
+            compiled = [
+                part
+                for rule in self.rules.get(key, ())
+                for part in (rule.when, rule.require)
+                if part is not None
+            ]
+            first = compiled[0] if compiled and isinstance(compiled[0], Compiled) else None
+            shared = first is not None and all(
+                isinstance(part, Compiled) and first.shares(part) for part in compiled
+            )
+            self._shared[key] = first if shared else None
+        found = self._shared[key]
+        return None if found is None else found.new_memo()
 
     def reads_at(self, checkpoint: str, at: str = "before") -> frozenset[str]:
         """The context names judging the checkpoint's rules reads, and wording the broken ones:
@@ -275,7 +313,8 @@ class RuleBook:
 
     def accepts(self, checkpoint: str, env: Mapping[str, Any], at: str = "before") -> bool:
         """Does every rule of the checkpoint hold? (`judge` without wording the violations.)"""
-        return not any(rule.broken(env) for rule in self.rules.get((checkpoint, at), ()))
+        memo = self.memo(checkpoint, at)
+        return not any(rule.broken(env, memo) for rule in self.rules.get((checkpoint, at), ()))
 
     def compile_expression(self, checkpoint: str, text: str, where: Where, expected: Type) -> Any:
         program = self.programs[checkpoint]

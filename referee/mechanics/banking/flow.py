@@ -22,6 +22,8 @@ from referee.mechanics.context import Builder
 from referee.model import Event
 from referee.spec.rules import SpecExpression
 
+NO_HAND = Hand()  # where a seat has no hand yet: what the rules read of it (never changed)
+
 
 class HandFlow:
     """The procedure of a hand at a table of one spec: its config, and the names its expressions
@@ -42,8 +44,8 @@ class HandFlow:
     ) -> dict[str, Any]:
         """What the rules read (`contexts.NAMES`) of `seat`'s `hand` (its hand in play); with
         `names`, only those names (what the expressions judged with it read)."""
-        hand = hand or (state.hand(seat) if state.hands[seat] else Hand())
-        banker = state.hands[state.banker][0] if state.hands[state.banker] else Hand()
+        hand = hand or (state.hand(seat) if state.hands[seat] else NO_HAND)
+        banker = state.hands[state.banker][0] if state.hands[state.banker] else NO_HAND
         return self.context.env(Seen(state, seat, hand, banker), names)
 
     def value(self, expression: SpecExpression, state: BankState, seat: int, hand: Hand) -> Any:

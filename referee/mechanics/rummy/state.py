@@ -1,4 +1,5 @@
-"""The state of a rummy hand. Mutable for speed, but only ever changed on a clone (`clone`)."""
+"""The state of a rummy hand. Mutable for speed, but only ever changed on a clone (`clone`); a
+clone shares the melds, which are replaced, never changed (`Turn._apply`)."""
 
 from __future__ import annotations
 
@@ -130,6 +131,6 @@ class RummyState:
             setattr(copy, name, list(getattr(self, name)))
         copy.hands = [list(h) for h in self.hands]
         copy.keys = dict(self.keys)
-        copy.melds = [m.clone() for m in self.melds]
+        copy.melds = list(self.melds)  # shared until written: `Turn._apply` replaces one
         copy.window = self.window.clone() if self.window else None
         return copy

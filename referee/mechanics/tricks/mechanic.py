@@ -175,8 +175,9 @@ class TricksMechanic(Mechanic[TrickState]):
         work = state.clone()
         work.deal_ended = False
         points = [0] * len(work.teams)
+        base = flow.points_base(work)
         points[work.team_of((seat + 1) % work.seats)] = sum(
-            flow.card_points(self.config, work, card) for card in work.deck
+            flow.card_points(self.config, work, card, base) for card in work.deck
         )
         events = [Event("out_of_hand", {"seat": seat})]
         flow.end_deal(self, work, events, points)
