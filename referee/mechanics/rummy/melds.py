@@ -10,7 +10,7 @@ expression, evaluated at each place.
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from referee.cards import Card, codes
@@ -192,4 +192,4 @@ class MeldReader:
 
 
 def _with_cards(violation: Violation, cards: list[Card]) -> Violation:
-    return replace(violation, cards=tuple(codes(cards)))
+    return violation.showing(tuple(codes(cards)))

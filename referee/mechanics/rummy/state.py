@@ -114,21 +114,15 @@ class RummyState:
     def clone(self) -> RummyState:
         copy = object.__new__(RummyState)  # every field shared, faster than __init__: the
         copy.__dict__.update(self.__dict__)  # mutable ones are copied below
-        for name in (
-            "stock",
-            "discard",
-            "discarders",
-            "scores",
-            "stolen",
-            "in_match",
-            "blown",
-            "blows",
-            "reentries",
-            "deciding",
-            "balances",
-            "out_of_hand",
-        ):
-            setattr(copy, name, list(getattr(self, name)))
+        copy.stock, copy.discard, copy.discarders = (
+            self.stock[:],
+            self.discard[:],
+            self.discarders[:],
+        )
+        copy.scores, copy.stolen, copy.in_match = self.scores[:], self.stolen[:], self.in_match[:]
+        copy.blown, copy.blows, copy.reentries = self.blown[:], self.blows[:], self.reentries[:]
+        copy.deciding, copy.balances = self.deciding[:], self.balances[:]
+        copy.out_of_hand = self.out_of_hand[:]
         copy.hands = [list(h) for h in self.hands]
         copy.keys = dict(self.keys)
         copy.melds = list(self.melds)  # shared until written: `Turn._apply` replaces one

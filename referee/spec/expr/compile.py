@@ -48,22 +48,21 @@ class Compiled(Check):
         except Exception:  # noqa: BLE001 - the interpreter raises the error as the language says
             return interpret(self._typed, env)
 
-    def new_memo(self) -> list[Any]:
-        """A memo for one environment, to share among the expressions of this one's program
-        (`shares`): each definition without parameters is then computed once for them all."""
-        return [UNSET] * self._memo
+    @property
+    def fn(self) -> GeneratedFn:
+        """The generated function, `fn(env, memo)`: raising whatever Python raises (the caller
+        then calls this object, whose interpreter says why). A memo (`[UNSET] * memo_size`)
+        may be shared by the expressions of one program (`shares`) judged in one environment:
+        each definition without parameters is then computed once for them all."""
+        return self._fn
+
+    @property
+    def memo_size(self) -> int:
+        return self._memo
 
     def shares(self, other: Compiled) -> bool:
         """Is `other` of the same program (its memo slots are this one's)?"""
         return self._state is other._state
-
-    def in_memo(self, env: Mapping[str, Any], memo: list[Any]) -> Any:
-        """The value in `env`, with a memo (`new_memo`) that holds only values computed in
-        this very `env`: the caller must not change `env` while it shares the memo."""
-        try:
-            return self._fn(env, memo)
-        except Exception:  # noqa: BLE001 - the interpreter raises the error as the language says
-            return interpret(self._typed, env)
 
     def generated(self, env: Mapping[str, Any]) -> Any:
         """The generated code alone, raising whatever Python raises (for tests)."""
