@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from referee.bench import recorded_game
 from referee.engine.game import Game
 from referee.engine.table import Table
+from referee.mechanics.banking.state import BankState
 from referee.mechanics.per_state import PerState
 from referee.mechanics.rummy.state import Meld
 from referee.mechanics.rummy.turn import Turn
@@ -41,7 +42,9 @@ def changed_states(game: Game, seed: int, most: int = MOST) -> int:
     return 0
 
 
-@pytest.mark.parametrize("name", ["pontinho", "taradinho", "pontoon", "tarocchi_piedicavallo"])
+@pytest.mark.parametrize(
+    "name", ["pontinho", "taradinho", "pontoon", "shoot_pontoon", "tarocchi_piedicavallo"]
+)
 def test_no_proposal_changes_the_state_it_is_judged_on(name: str) -> None:
     @settings(
         max_examples=2,
@@ -68,6 +71,15 @@ def test_the_control_a_meld_written_in_place_changes_the_state_judged_on(
 
     monkeypatch.setattr(Turn, "_apply", in_place)
     assert changed_states(GAMES["pontinho"], 7, most=1500) > 0  # past its first lay-offs
+
+
+def test_the_control_a_hand_changed_unowned_changes_the_state_judged_on(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The control: a banking move changing a hand it shares with the state it was judged on
+    (taken without `own`'s copy) is seen to change that state."""
+    monkeypatch.setattr(BankState, "own", lambda state, seat, index: state.hands[seat][index])
+    assert changed_states(GAMES["pontoon"], 3) > 0
 
 
 class Held:

@@ -72,7 +72,7 @@ class HandFlow:
         # a hand is dealt from the whole pack (every card comes back between hands), so both
         # rounds always find their cards
         for seat in [*s.players(), s.banker]:
-            give(s, seat, s.hands[seat][0], face_up=False, events=events)
+            give(s, seat, s.own(seat, 0), face_up=False, events=events)
         banker = s.hands[s.banker][0]
         if self.holds(self.config.banker_wins_at_once, s, s.banker, banker):
             self._banker_wins_at_once(s, events)
@@ -89,6 +89,7 @@ class HandFlow:
             assert seat is not None
             hand = s.hands[seat][s.active]
             if not hand.done and self.value(done, s, seat, hand):
+                hand = s.own(seat, s.active)
                 self._finish(s, seat, hand, events)
             if not hand.done:
                 return
@@ -104,6 +105,7 @@ class HandFlow:
         if s.phase == "banker":
             banker = s.hands[s.banker][0]
             if not banker.done and self.value(done, s, s.banker, banker):
+                banker = s.own(s.banker, 0)
                 banker.done = True
             if banker.done:
                 self._settle(s, events)
@@ -129,7 +131,7 @@ class HandFlow:
     def bankers_turn(self, s: BankState, events: list[Event]) -> None:
         """The banker turns both cards up and plays, unless every player hand is bust."""
         standing = [h for seat in s.players() for h in s.hands[seat] if not h.settled]
-        banker = s.hands[s.banker][0]
+        banker = s.own(s.banker, 0)
         banker.face_up = [True] * len(banker.cards)
         s.phase, s.to_act, s.active = "banker", s.banker, 0
         events.append(Event("banker_shows", {"cards": codes(banker.cards)}))
@@ -140,9 +142,10 @@ class HandFlow:
         """Every hand still standing against the banker (`banking.settle`), then the bookkeeping
         for the next hand."""
         for seat in s.players():
-            for hand in s.hands[seat]:
-                if hand.settled:
+            for index in range(len(s.hands[seat])):
+                if s.hands[seat][index].settled:
                     continue
+                hand = s.own(seat, index)
                 amount = self.value(self.config.settle, s, seat, hand)
                 events.append(settle_hand(s, seat, hand, amount))
                 self.kitty.settle(s, seat, hand, self.env(s, seat, hand), events)
@@ -153,11 +156,11 @@ class HandFlow:
         player pays `banking.instant`."""
         instant = self.config.instant
         assert instant is not None  # stated with `banking.banker_wins_at_once` (config.py)
-        banker = s.hands[s.banker][0]
+        banker = s.own(s.banker, 0)
         banker.face_up = [True] * len(banker.cards)
         events.append(Event("banker_shows", {"cards": codes(banker.cards)}))
         for seat in s.players():
-            hand = s.hands[seat][0]
+            hand = s.own(seat, 0)
             events.append(settle_hand(s, seat, hand, self.value(instant, s, seat, hand)))
             self.kitty.takes(s, hand, "banker wins at once", events)
         self.end_hand(s, events, played=False)
@@ -170,6 +173,7 @@ class HandFlow:
         )
         s.next_banker = self._bank_taker(s) if played else None
         s.phase, s.to_act = "between", s.banker
+        s.own_all()
         for hands in s.hands:
             for hand in hands:
                 hand.face_up = [True] * len(hand.cards)

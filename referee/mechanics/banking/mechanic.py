@@ -159,7 +159,7 @@ class BankingMechanic(Mechanic[BankState]):
         served = self.moves.get(move_type)
         if served is None:
             return Judgement([unreadable(Sentence("table.no_move_now", {"type": move_type}))])
-        work = state.clone()  # only a move the rules allow is made: on a copy
+        work = state.clone_sharing()  # only a move the rules allow is made: on a copy
         events: list[Event] = []
         handler: Handler = served.handler
         problem = handler(self.flow, work, seat, dict(move), events)

@@ -40,6 +40,11 @@ class Hand:
         return copy
 
 
+# the attribute (not a field: never compared nor stored) that holds the ids of the hands a state
+# shares with the one it was copied from (`clone_sharing`): each is copied when first changed
+SHARED = "_shared_hands"
+
+
 @dataclass
 class BankState:
     seats: int
@@ -95,11 +100,43 @@ class BankState:
         return sum(h.shoot_on_table for hands in self.hands for h in hands)
 
     def clone(self) -> BankState:
+        """A copy to change as it likes: every hand copied too."""
+        copy = self.clone_sharing()
+        copy.hands = [[h.clone() for h in hands] for hands in self.hands]
+        copy.__dict__[SHARED] = frozenset()
+        return copy
+
+    def clone_sharing(self) -> BankState:
+        """A copy sharing this state's hands until it changes one: whoever changes a hand of
+        it takes it with `own` (or `own_hand`) first. Only the moves' handlers and the flow
+        they call (`moves.py`, `flow.py`, the kitty part) are given one; a move changes a few
+        hands of many, and copying a hand costs as much as the rest of the state together."""
         copy = object.__new__(BankState)  # every field shared, faster than __init__: the
         copy.__dict__.update(self.__dict__)  # mutable ones are copied below
         copy.pack, copy.balances = list(self.pack), list(self.balances)
         copy.out_of_hand, copy.out = list(self.out_of_hand), list(self.out)
-        copy.hands = [[h.clone() for h in hands] for hands in self.hands]
+        copy.hands = [list(hands) for hands in self.hands]
+        copy.__dict__[SHARED] = frozenset(id(h) for hands in self.hands for h in hands)
         copy.last_hand, copy.keys = dict(self.last_hand), dict(self.keys)
         copy.revealed = dict(self.revealed) if self.revealed else None
         return copy
+
+    def own(self, seat: int, index: int) -> Hand:
+        """`seat`'s hand number `index`, to change: copied first where it is still shared
+        with the state this one was copied from (`clone_sharing`)."""
+        hand = self.hands[seat][index]
+        if id(hand) in self.__dict__.get(SHARED, ()):  # the other state holds it: no other
+            # hand has its id while that state lives
+            hand = self.hands[seat][index] = hand.clone()
+        return hand
+
+    def own_hand(self, seat: int) -> Hand:
+        """The hand `seat` plays now (`hand`), to change."""
+        hands = self.hands[seat]
+        return self.own(seat, min(self.active, len(hands) - 1) if seat == self.to_act else 0)
+
+    def own_all(self) -> None:
+        """Every hand, to change."""
+        for seat, hands in enumerate(self.hands):
+            for index in range(len(hands)):
+                self.own(seat, index)
