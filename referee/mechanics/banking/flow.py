@@ -9,6 +9,7 @@ steps where the hand passes them.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from referee.cards import Card, codes
@@ -148,7 +149,7 @@ class HandFlow:
                 hand = s.own(seat, index)
                 amount = self.value(self.config.settle, s, seat, hand)
                 events.append(settle_hand(s, seat, hand, amount))
-                self.kitty.settle(s, seat, hand, self.env(s, seat, hand), events)
+                self.kitty.settle(s, seat, hand, partial(self.env, s, seat, hand), events)
         self.end_hand(s, events)
 
     def _banker_wins_at_once(self, s: BankState, events: list[Event]) -> None:

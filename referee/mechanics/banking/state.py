@@ -40,9 +40,9 @@ class Hand:
         return copy
 
 
-# the attribute (not a field: never compared nor stored) that holds the ids of the hands a state
-# shares with the one it was copied from (`clone_sharing`): each is copied when first changed
-SHARED = "_shared_hands"
+# the attribute (not a field: never compared nor stored) that holds the ids of the hands a copy
+# made by `clone_sharing` has copied for itself (`own`); every other hand of it may be shared
+OWNED = "_owned_hands"
 
 
 @dataclass
@@ -75,11 +75,13 @@ class BankState:
 
     def players(self) -> list[int]:
         """The seats after the banker that play the hand, in play order (GEN-1)."""
-        return [
-            seat
-            for seat in ((self.banker + k) % self.seats for k in range(1, self.seats))
-            if not self.out[seat] and not self.out_of_hand[seat]
-        ]
+        seats, banker, out, out_of_hand = self.seats, self.banker, self.out, self.out_of_hand
+        found = []
+        for k in range(1, seats):
+            seat = (banker + k) % seats
+            if not out[seat] and not out_of_hand[seat]:
+                found.append(seat)
+        return found
 
     def seated(self) -> list[int]:
         """The seats still at the table (not out of it for good), in seat order."""
@@ -103,7 +105,7 @@ class BankState:
         """A copy to change as it likes: every hand copied too."""
         copy = self.clone_sharing()
         copy.hands = [[h.clone() for h in hands] for hands in self.hands]
-        copy.__dict__[SHARED] = frozenset()
+        del copy.__dict__[OWNED]  # every hand its own
         return copy
 
     def clone_sharing(self) -> BankState:
@@ -116,7 +118,7 @@ class BankState:
         copy.pack, copy.balances = list(self.pack), list(self.balances)
         copy.out_of_hand, copy.out = list(self.out_of_hand), list(self.out)
         copy.hands = [list(hands) for hands in self.hands]
-        copy.__dict__[SHARED] = frozenset(id(h) for hands in self.hands for h in hands)
+        copy.__dict__[OWNED] = set()
         copy.last_hand, copy.keys = dict(self.last_hand), dict(self.keys)
         copy.revealed = dict(self.revealed) if self.revealed else None
         return copy
@@ -125,9 +127,12 @@ class BankState:
         """`seat`'s hand number `index`, to change: copied first where it is still shared
         with the state this one was copied from (`clone_sharing`)."""
         hand = self.hands[seat][index]
-        if id(hand) in self.__dict__.get(SHARED, ()):  # the other state holds it: no other
-            # hand has its id while that state lives
+        owned = self.__dict__.get(OWNED)
+        if owned is not None and id(hand) not in owned:  # a hand made by this very move is
+            # copied once more, needlessly but harmlessly: a shared one outlives the move, so
+            # no hand made since has its id
             hand = self.hands[seat][index] = hand.clone()
+            owned.add(id(hand))
         return hand
 
     def own_hand(self, seat: int) -> Hand:
