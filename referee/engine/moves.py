@@ -190,9 +190,18 @@ _VALUE_READERS = {
 def _neutral(spec: FieldSpec) -> Any:
     if spec.type == "record":
         return {f.name: _neutral(f) for f in spec.fields} | {"present": []}
-    return {"card": NO_CARD, "cards": [], "int": 0, "enum": "", "list_of_cards": [], "list": []}[
-        spec.type
-    ]
+    return _NEUTRAL[spec.type]()
+
+
+# an absent optional field's value, by its type (a list a new one each time: the caller's)
+_NEUTRAL: dict[str, Callable[[], Any]] = {
+    "card": lambda: NO_CARD,
+    "cards": list,
+    "int": int,
+    "enum": str,
+    "list_of_cards": list,
+    "list": list,
+}
 
 
 __all__ = ["BOOL", "NO_CARD", "field_type", "move_record_type", "parse_move"]

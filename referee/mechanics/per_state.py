@@ -1,10 +1,11 @@
-"""What a mechanic works out from a state, kept while that very state object lives.
+"""What a mechanic works out from a state, kept while that very state object lives (or what
+its table's states share: a rummy table's `Lineage`).
 
 A state is never changed once a move made it (every move is judged on a copy, or written copy on
 write), so anything computed from it alone holds until it is dropped: a proposal rejected at a
 state leaves the next proposal the same state, and what judging the first found (the lay-offs
-that fit a meld, say) serves the second. Each state's values go with it: nothing is kept across
-tables, and a table keeps only its current states' values.
+that fit a meld, say) serves the second. The values go with their object: nothing is kept across
+tables.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ KEPT_MOST = 4096  # values kept for one state: past that, the oldest half is dro
 
 
 class PerState:
-    """Values by key, kept per state object (compared by identity, held weakly)."""
+    """Values by key, kept per object (a state: compared by identity, held weakly)."""
 
     def __init__(self) -> None:
         self._kept: dict[int, tuple[weakref.ref[Any], dict[Hashable, Any]]] = {}

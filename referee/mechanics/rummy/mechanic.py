@@ -22,7 +22,7 @@ from referee.mechanics.rummy.config import KEYS, SECTION_SHAPES, RummyConfig, re
 from referee.mechanics.rummy.contexts import COMMON, checkpoint_scopes
 from referee.mechanics.rummy.melds import MeldReader
 from referee.mechanics.rummy.moves import MOVES
-from referee.mechanics.rummy.state import TURNED, RummyState
+from referee.mechanics.rummy.state import LINEAGE, TURNED, Lineage, RummyState, lineage
 from referee.mechanics.rummy.turn import Kept, Turn, unique
 from referee.model import JSON, Sentence, Violation
 from referee.spec.expr import BOOL
@@ -67,7 +67,7 @@ class RummyMechanic(Mechanic[RummyState]):
         )
         self.pack = spec.pack()
         self.distinct = sorted(set(self.pack))  # the cards a fix may offer
-        self.per_state = PerState()  # what the fixes found at a state, while it lives
+        self.per_state = PerState()  # what the fixes found at a table, while its states live
 
     # --- setting up -------------------------------------------------------------------------
     def new_state(self, deal: Deal) -> RummyState:
@@ -96,6 +96,7 @@ class RummyMechanic(Mechanic[RummyState]):
             out_of_hand=[False] * seats,
             balances=[int((deal.balances or {}).get(s, 0)) for s in range(seats)],
         )
+        state.__dict__[LINEAGE] = Lineage()  # its copies keep it (`clone` copies the dict)
         match.pay_entry_stakes(state, self.config.match)
         match.deal_hand(state, self.config, deal.stacked, self.pack)
         return state
@@ -192,7 +193,9 @@ class RummyMechanic(Mechanic[RummyState]):
             return self._void_if_stuck(
                 claims.answer(self, work, seat, move_type, dict(move), mend=True)
             )
-        kept = partial(self.per_state.get, state)  # what fixes found at `state` (it is not `work`)
+        # what fixes found at this table (`work` is a copy of `state`): each by a key naming all
+        # it reads of the turn, its table's options and pack aside
+        kept = partial(self.per_state.get, lineage(state))
         outcome = self.apply(work, seat, move_type, dict(move), mend=True, kept=kept)
         if (
             outcome.accepted

@@ -10,6 +10,21 @@ from referee.cards import Card
 from referee.mechanics.rummy.window import Window
 
 TURNED = -1  # the discarder of the turned card: nobody
+# the attribute (not a field: never compared nor stored) naming a table's states, from its deal
+# on (`Lineage`): a copy keeps it, a state read back from a snapshot starts without one
+LINEAGE = "_lineage"
+
+
+class Lineage:
+    """What the states of one table share, from its deal on: the options and the pack (a move
+    changes neither), hence what a fix's search reads of them (`lineage`)."""
+
+
+def lineage(state: RummyState) -> object:
+    """What values worked out from `state` alone but for what its table's states share are
+    kept with: its table's `Lineage`, else (a state read back) the state itself."""
+    found: object = state.__dict__.get(LINEAGE, state)
+    return found
 
 
 @dataclass

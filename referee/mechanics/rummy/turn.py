@@ -44,7 +44,7 @@ class Turn:
     ) -> None:
         self.m = mechanic
         self.mend = mend  # offer the fixes the mechanic computes (a search has no use for them)
-        # what the fixes found at the state this turn began from, kept with it (`PerState`)
+        # what the fixes found at this turn's table, kept with it (`PerState`)
         self.kept = kept
         self.s = state
         self.seat = seat
@@ -329,9 +329,9 @@ class Turn:
         return [v if v.fix or not found else replace(v, fix=found) for v in violations]
 
     def _found(self, key: Hashable, search: Callable[[], list[Card]]) -> list[Card]:
-        """The cards a fix's search finds, searched once at the state the turn began from:
-        `key` names all it reads of the turn (the bot's many lay-offs of one state, each
-        rejected, share one search)."""
+        """The cards a fix's search finds, searched once at the turn's table: `key` names all
+        it reads of the turn (the bot's many lay-offs of one state, each rejected, share one
+        search; so do the same cards proposed again a turn later)."""
         if self.kept is None:
             return search()
         return list(self.kept(key, search))
@@ -403,8 +403,8 @@ class Turn:
 
 
 def _turn_key(env: Env) -> tuple[Any, ...]:
-    """What a meld's reading reads of a turn's context, as a key of the values kept for the
-    state the turn began from: the options aside, which are that state's (no move changes them)."""
+    """What a meld's reading reads of a turn's context, as a key of the values kept for its
+    table: the options aside, which its table's states share (no move changes them)."""
     return tuple(freeze(value) for name, value in env.items() if name != "options")
 
 
