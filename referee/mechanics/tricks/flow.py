@@ -85,7 +85,8 @@ def owners(config: TricksConfig, s: TrickState) -> list[tuple[Card, int]]:
 def count(config: TricksConfig, s: TrickState) -> list[int]:
     """Each team's points for the deal just played."""
     points = [0] * len(s.teams)
-    base = points_base(s)  # the same for every card: worked out once
+    reads = config.points.reads  # what `tricks.points` reads but the card: the same for all
+    base = {name: value for name, value in points_base(s).items() if name in reads}
     for card, owner in owners(config, s):
         if not 0 <= owner < len(points):
             raise RefereeError(f"the spec's `tricks.owner` gives `{card}` to no team ({owner})")
