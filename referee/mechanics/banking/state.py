@@ -119,8 +119,7 @@ class BankState:
         copy.out_of_hand, copy.out = list(self.out_of_hand), list(self.out)
         copy.hands = [list(hands) for hands in self.hands]
         copy.__dict__[OWNED] = set()
-        copy.last_hand, copy.keys = dict(self.last_hand), dict(self.keys)
-        copy.revealed = dict(self.revealed) if self.revealed else None
+        # `last_hand`, `keys` and `revealed` are shared: a move replaces them, never changes them
         return copy
 
     def own(self, seat: int, index: int) -> Hand:
