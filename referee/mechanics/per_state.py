@@ -15,7 +15,7 @@ from collections.abc import Callable, Hashable
 from typing import Any, TypeVar
 
 T = TypeVar("T")
-KEPT_MOST = 4096  # values kept for one state: past that, the oldest half is dropped
+KEPT_MOST = 512  # values kept for one object: past that, the oldest half is dropped
 
 
 class PerState:

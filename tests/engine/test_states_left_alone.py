@@ -17,7 +17,7 @@ from referee.bench import recorded_game
 from referee.engine.game import Game
 from referee.engine.table import Table
 from referee.mechanics.banking.state import BankState
-from referee.mechanics.per_state import PerState
+from referee.mechanics.per_state import KEPT_MOST, PerState
 from referee.mechanics.rummy.state import Meld
 from referee.mechanics.rummy.turn import Turn
 from referee.model import Outcome
@@ -101,3 +101,12 @@ def test_values_are_kept_per_state_object_while_it_lives() -> None:
     del first
     gc.collect()
     assert len(kept) == 1  # a state gone takes its values with it
+
+
+def test_the_values_kept_for_one_state_are_bounded() -> None:
+    kept, state = PerState(), Held()
+    for key in range(KEPT_MOST * 3):
+        kept.get(state, key, lambda key=key: key)  # type: ignore[misc]
+    values = kept.values(state)
+    assert len(values) <= KEPT_MOST
+    assert KEPT_MOST * 3 - 1 in values  # the newest stay, the oldest went first
