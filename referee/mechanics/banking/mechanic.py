@@ -165,6 +165,7 @@ class BankingMechanic(Mechanic[BankState]):
         problem = handler(self.flow, work, seat, dict(move), events)
         if problem is not None:
             return Judgement([problem])
+        work.written()
         return Judgement([], work, events)
 
     def _judged_blind(

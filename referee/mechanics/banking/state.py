@@ -134,6 +134,11 @@ class BankState:
             owned.add(id(hand))
         return hand
 
+    def written(self) -> None:
+        """The move made on this copy is done: it is a state now, never changed again (no
+        state is: the next move works on a copy of it), so it keeps no record of its hands."""
+        self.__dict__.pop(OWNED, None)
+
     def own_hand(self, seat: int) -> Hand:
         """The hand `seat` plays now (`hand`), to change."""
         hands = self.hands[seat]
