@@ -78,6 +78,13 @@ class Card:
     def is_red(self) -> bool:
         return self.suit in ("H", "D")
 
+    def __eq__(self, other: object) -> bool:
+        """The dataclass's equality (rank and suit), written out: judging compares cards a
+        great deal, and this one builds no tuples. (Its hash stays the dataclass's.)"""
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self.rank == other.rank and self.suit == other.suit
+
     def __str__(self) -> str:
         return self.code
 

@@ -96,6 +96,20 @@ class Violation:
     def ids(self) -> set[str]:
         return {self.rule, *self.cites}
 
+    def showing(self, cards: tuple[str, ...]) -> Violation:
+        """This violation naming `cards` (as `dataclasses.replace` would make it, faster)."""
+        return Violation(
+            self.rule,
+            self.message,
+            self.cites,
+            cards,
+            self.code,
+            self.said,
+            self.sentence,
+            self.fix,
+            self.hint,
+        )
+
     def to_data(self) -> dict[str, JSON]:
         data: dict[str, JSON] = {
             "rule": self.rule,
@@ -128,7 +142,7 @@ class Violation:
         )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)  # its `__init__` is written out: one is made per event
 class Event:
     """Something that happened at the table.
 
@@ -141,9 +155,21 @@ class Event:
     secret: Mapping[str, JSON] = field(default_factory=dict)
     audience: frozenset[int] = frozenset()
 
-    def __post_init__(self) -> None:
-        if "kind" in self.data or "kind" in self.secret:  # it would hide the event's own kind
-            raise ValueError(f"event `{self.kind}`: `kind` is reserved for the event's kind")
+    def __init__(
+        self,
+        kind: str,
+        data: Mapping[str, JSON] | None = None,
+        secret: Mapping[str, JSON] | None = None,
+        audience: frozenset[int] = frozenset(),
+    ) -> None:
+        data = {} if data is None else data
+        secret = {} if secret is None else secret
+        if "kind" in data or "kind" in secret:  # it would hide the event's own kind
+            raise ValueError(f"event `{kind}`: `kind` is reserved for the event's kind")
+        # a frozen dataclass's fields, set as its generated `__init__` would, only faster
+        fields = self.__dict__
+        fields["kind"], fields["data"], fields["secret"] = kind, data, secret
+        fields["audience"] = audience
 
     def seen_by(self, seat: int | None) -> dict[str, JSON]:
         """The event as `seat` may see it (None: a spectator; -1: the adjudicator sees all)."""
@@ -183,7 +209,7 @@ class Outcome(str, Enum):
     PENDING = "pending"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)  # its `__init__` is written out: one is made per proposal
 class Verdict:
     """The referee's answer to one proposal."""
 
@@ -191,6 +217,18 @@ class Verdict:
     violations: tuple[Violation, ...] = ()
     events: tuple[Event, ...] = ()
     version: int = 0  # the table's version after this verdict (number of accepted moves)
+
+    def __init__(
+        self,
+        outcome: Outcome,
+        violations: tuple[Violation, ...] = (),
+        events: tuple[Event, ...] = (),
+        version: int = 0,
+    ) -> None:
+        # a frozen dataclass's fields, set as its generated `__init__` would, only faster
+        fields = self.__dict__
+        fields["outcome"], fields["violations"] = outcome, violations
+        fields["events"], fields["version"] = events, version
 
     @property
     def accepted(self) -> bool:

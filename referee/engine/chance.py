@@ -146,4 +146,20 @@ def hand_salt(salt: str, hand_number: int) -> str:
 
 
 def hand_commitment(salt: str, hand_number: int, deck: Sequence[object]) -> str:
-    return commitment(hand_salt(salt, hand_number), deck)
+    """The commitment to a hand's deck (`commitment` with the hand's own salt). A table asks for
+    its current deck's often (each view, each hand's end): the last few are kept, by the deck's
+    identity (a dealt deck is a tuple, never changed)."""
+    key = (salt, hand_number, id(deck))
+    kept = _COMMITMENTS.get(key)
+    if kept is not None and kept[0] is deck:
+        return kept[1]
+    made = commitment(hand_salt(salt, hand_number), deck)
+    if isinstance(deck, tuple):
+        if len(_COMMITMENTS) >= COMMITMENTS_KEPT:
+            _COMMITMENTS.pop(next(iter(_COMMITMENTS)), None)
+        _COMMITMENTS[key] = (deck, made)
+    return made
+
+
+COMMITMENTS_KEPT = 256  # hand commitments kept (`hand_commitment`), the oldest dropped first
+_COMMITMENTS: dict[tuple[str, int, int], tuple[Sequence[object], str]] = {}

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Generic
 
+from referee.cards import PackKind
 from referee.engine.auto_moves import read_auto_moves
 from referee.engine.mechanic import Mechanic, StateT
 from referee.errors import NotFound, OptionError, SpecErrors
@@ -40,6 +41,7 @@ class Game(Generic[StateT]):
         # prove` reads, located in the file that states each one
         self.proofs = proofs or Located(data={"properties": []}, file="<no proofs>")
         self.name = spec.name
+        self.pack_kind = PackKind(spec.pack_kind)  # what its moves' cards are read as
         self.option_rules = read_option_rules(spec)
         # verdict id -> language -> sentence: to word a verdict in the language a seat asked for
         self.texts = verdict_texts(spec.located.data, frozenset(spec.sections))

@@ -8,7 +8,7 @@ fields, and `present`, the names of the fields the proposal gave.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from referee.cards import Card, PackKind
@@ -20,6 +20,8 @@ from referee.spec.schema import FieldSpec, MoveSpec
 # Absent optional fields hold a neutral value of their type; rules test `"name" in move.present`.
 NO_CARD = Card("A", "S")
 Where = Sentence  # where in the move a value is: `move `meld`: field `cards`[2]`, in any language
+# where, or how to word it once a value there is found wrong (a move read whole words nothing)
+Place = Sentence | Callable[[], Sentence]
 
 
 def field_type(spec: FieldSpec) -> Type:
@@ -52,17 +54,23 @@ def parse_move(moves: Mapping[str, MoveSpec], move: Move, pack: PackKind) -> dic
         known = ", ".join(f"`{m}`" for m in moves)
         shown = move.type or "(none)"
         raise MoveFormatError(Sentence("move.unknown_type", {"type": shown, "known": known}))
-    return _parse_record(spec.fields, move.fields, Sentence("move.at", {"type": move.type}), pack)
+    return _parse_record(
+        spec.fields, move.fields, lambda: Sentence("move.at", {"type": move.type}), pack
+    )
+
+
+def _worded(place: Place) -> Where:
+    return place() if callable(place) else place
 
 
 def _parse_record(
-    fields: tuple[FieldSpec, ...], given: Any, where: Where, pack: PackKind
+    fields: tuple[FieldSpec, ...], given: Any, where: Place, pack: PackKind
 ) -> dict[str, Any]:
     if not isinstance(given, Mapping):
         raise _malformed("move.not_a_mapping", where, given=_short(given))
-    declared = {f.name: f for f in fields}
-    extra = sorted(set(given) - set(declared))
-    if extra:
+    declared = _declared(fields)
+    if not given.keys() <= declared.keys():
+        extra = sorted(set(given) - set(declared))
         allowed = ", ".join(f"`{n}`" for n in declared) or "none"
         raise _malformed("move.unknown_field", where, field=extra[0], allowed=allowed)
     record: dict[str, Any] = {"present": [n for n in declared if given.get(n) is not None]}
@@ -73,25 +81,51 @@ def _parse_record(
                 raise _malformed("move.missing_field", where, field=name)
             record[name] = _neutral(spec)
         else:
-            record[name] = _parse_value(
-                spec, value, Sentence("move.at_field", {"at": where, "field": name}), pack
-            )
+            record[name] = _parse_value(spec, value, where, name, pack)
     return record
 
 
-def _parse_value(spec: FieldSpec, value: Any, where: Where, pack: PackKind) -> Any:
+# each move's declared fields by name, by the identity of its fields' tuple (kept with it)
+_DECLARED: dict[int, tuple[tuple[FieldSpec, ...], dict[str, FieldSpec]]] = {}
+
+
+def _declared(fields: tuple[FieldSpec, ...]) -> dict[str, FieldSpec]:
+    """`fields` by name: worked out once for each spec's move (a spec's fields are immutable)."""
+    kept = _DECLARED.get(id(fields))
+    if kept is None or kept[0] is not fields:
+        kept = _DECLARED[id(fields)] = (fields, {f.name: f for f in fields})
+    return kept[1]
+
+
+def _parse_value(spec: FieldSpec, value: Any, record: Place, name: str, pack: PackKind) -> Any:
+    """The field `name` of the record at `record`: the common cases are read at once (a card,
+    cards, a whole number, one of an enum's values); where the value is in the move is worded
+    only to say what is wrong with it."""
+    kind = spec.type
+    try:
+        if kind == "card" and isinstance(value, str):
+            return Card.parse(value, pack)
+        if kind == "cards" and isinstance(value, list):
+            return [Card.parse(v, pack) for v in value]
+    except CardError:
+        pass  # worded below, with where it is
+    if kind == "int" and type(value) is int and abs(value) <= SAFE_INTEGER:  # not a bool
+        return value
+    if kind == "enum" and type(value) is str and value in spec.values:
+        return value
+    where = Sentence("move.at_field", {"at": _worded(record), "field": name})
     try:
         return _VALUE_READERS[spec.type](spec, value, where, pack)
     except CardError as exc:
         raise _malformed("move.bad_card", where, problem=exc.sentence or exc.message) from None
 
 
-def _malformed(key: str, where: Where, **values: Any) -> MoveFormatError:
-    return MoveFormatError(Sentence(key, {"at": where, **values}))
+def _malformed(key: str, where: Place, **values: Any) -> MoveFormatError:
+    return MoveFormatError(Sentence(key, {"at": _worded(where), **values}))
 
 
-def _item(where: Where, index: int) -> Where:
-    return Sentence("move.at_item", {"at": where, "index": index + 1})  # as players count
+def _item(where: Place, index: int) -> Where:
+    return Sentence("move.at_item", {"at": _worded(where), "index": index + 1})  # players count
 
 
 def _card(spec: FieldSpec, value: Any, where: Where, pack: PackKind) -> Card:
@@ -156,9 +190,18 @@ _VALUE_READERS = {
 def _neutral(spec: FieldSpec) -> Any:
     if spec.type == "record":
         return {f.name: _neutral(f) for f in spec.fields} | {"present": []}
-    return {"card": NO_CARD, "cards": [], "int": 0, "enum": "", "list_of_cards": [], "list": []}[
-        spec.type
-    ]
+    return _NEUTRAL[spec.type]()
+
+
+# an absent optional field's value, by its type (a list a new one each time: the caller's)
+_NEUTRAL: dict[str, Callable[[], Any]] = {
+    "card": lambda: NO_CARD,
+    "cards": list,
+    "int": int,
+    "enum": str,
+    "list_of_cards": list,
+    "list": list,
+}
 
 
 __all__ = ["BOOL", "NO_CARD", "field_type", "move_record_type", "parse_move"]

@@ -11,7 +11,6 @@ from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Generic, TypeVar
 
-from referee.cards import PackKind
 from referee.engine import chance, disputes, names, play_clock, reissues, rulings, seeding
 from referee.engine.disputes import Dispute
 from referee.engine.game import Game
@@ -403,7 +402,7 @@ class Table(Generic[StateT]):
         if closed is not None:
             return closed
         try:
-            return parse_move(self.game.spec.moves, move, PackKind(self.game.spec.pack_kind))
+            return parse_move(self.game.spec.moves, move, self.game.pack_kind)
         except MoveFormatError as exc:
             if exc.sentence is None:  # English only
                 return Violation(GEN8, exc.message, code=exc.code)

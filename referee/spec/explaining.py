@@ -109,6 +109,12 @@ class Alternatives:
     def choose(self, index: int) -> None:
         self._chosen = index
 
+    def __enter__(self) -> Alternatives:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
     def close(self) -> None:
         if self._record is None:
             return
@@ -119,13 +125,11 @@ class Alternatives:
                 made[i] = Judged(j.checkpoint, j.at, j.rules, TRIED)
 
 
-@contextmanager
-def alternatives() -> Iterator[Alternatives]:
-    tried = Alternatives(_OPEN.get())
-    try:
-        yield tried
-    finally:
-        tried.close()
+def alternatives() -> Alternatives:
+    """Readings about to be tried, as a context (`with alternatives() as tried:`); closed, each
+    judgement made inside but the chosen one is marked `tried`. (A class, not a generator: the
+    meld reader opens one for every reading, explained or not.)"""
+    return Alternatives(_OPEN.get())
 
 
 @contextmanager

@@ -9,7 +9,7 @@ type-checked against each checkpoint's scope and compiled once into generated Py
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -34,10 +34,14 @@ from referee.spec.expr import (
     words_given,
 )
 from referee.spec.expr import parse_type as parse_type_text
+from referee.spec.expr.runtime import UNSET
 from referee.spec.expr.types import TypeSyntaxError
 from referee.spec.fixes import FIX_KINDS, fix_data
 from referee.spec.schema import DefinitionSpec, FixSpec, GameSpec, RuleSpec, Where
 
+# a checkpoint's rules, and (when all are of one program) the memo size they share and each
+# rule's generated `when` (or None) and `require` functions (`RuleBook._broken`)
+Plan = tuple[tuple["CompiledRule", ...], int, tuple[tuple["CompiledRule", Any, Any], ...] | None]
 RULEBOOK_ID = re.compile(r"^[A-Z]{2,3}-\d+$")
 
 
@@ -143,6 +147,8 @@ class RuleBook:
         self.programs: dict[str, Program] = {}
         self.rules: dict[tuple[str, str], list[CompiledRule]] = {}
         self._reads: dict[tuple[str, str], frozenset[str]] = {}  # `reads_at`, once asked
+        # per checkpoint and time: how `_broken` judges its rules, once asked
+        self._plans: dict[tuple[str, str], Plan] = {}
         errors: list[SpecError] = []
         broken: set[str] = set()  # checkpoints whose definitions failed: their rules wait
         for name, scope in scopes.items():
@@ -254,14 +260,63 @@ class RuleBook:
         )
 
     def judge(
-        self, checkpoint: str, env: Mapping[str, Any], at: str = "before", cards: Iterable[str] = ()
+        self,
+        checkpoint: str,
+        env: Mapping[str, Any],
+        at: str = "before",
+        cards: Iterable[str] | Callable[[], Iterable[str]] = (),
     ) -> list[Violation]:
+        """The violations of the checkpoint's rules in `env`, each showing `cards` (or what
+        the function `cards` gives, asked only when a rule is broken)."""
         rules = self.rules.get((checkpoint, at), ())
         record = explaining.open_record()
         if record is not None:  # an explanation asked for (`referee.spec.explaining`)
             record.add(checkpoint, at, rules, env)
-        shown = tuple(cards)
-        return [rule.violation(shown, env) for rule in rules if rule.broken(env)]
+        broken = self._broken((checkpoint, at), env)
+        if not broken:
+            return []
+        shown = tuple(cards() if callable(cards) else cards)
+        return [rule.violation(shown, env) for rule in broken]
+
+    def _broken(self, key: tuple[str, str], env: Mapping[str, Any]) -> list[CompiledRule]:
+        """The rules of a checkpoint broken in `env`, in order. Where every rule there is of
+        one program, their generated functions are called in one loop sharing one memo: a
+        definition several rules read (`anchor`, `seq_base`) is computed once, not once a rule.
+        Should the generated code fail, the rules are judged one by one as ever (the
+        interpreter then raises the located error): expressions are pure."""
+        rules, memo_size, functions = self._plan_of(key)
+        if functions is not None:
+            memo = [UNSET] * memo_size
+            try:
+                return [
+                    rule
+                    for rule, when, require in functions
+                    if (when is None or when(env, memo)) and not require(env, memo)
+                ]
+            except Exception:  # noqa: BLE001 - judged again rule by rule, just below
+                pass
+        return [rule for rule in rules if rule.broken(env)]
+
+    def _plan_of(self, key: tuple[str, str]) -> Plan:
+        plan = self._plans.get(key)
+        if plan is None:
+            plan = self._plans[key] = self._plan(key)
+        return plan
+
+    def _plan(self, key: tuple[str, str]) -> Plan:
+        """How `_broken` judges a checkpoint: its rules, and their generated functions with
+        the memo size they share (None where they are not all of one program)."""
+        rules = tuple(self.rules.get(key, ()))
+        parts = [part for rule in rules for part in (rule.when, rule.require) if part is not None]
+        if not parts or not all(isinstance(part, Compiled) for part in parts):
+            return rules, 0, None
+        first = parts[0]
+        if not all(first.shares(part) for part in parts):
+            return rules, 0, None
+        functions = tuple(
+            (rule, None if rule.when is None else rule.when.fn, rule.require.fn) for rule in rules
+        )
+        return rules, first.memo_size, functions
 
     def reads_at(self, checkpoint: str, at: str = "before") -> frozenset[str]:
         """The context names judging the checkpoint's rules reads, and wording the broken ones:
@@ -275,7 +330,17 @@ class RuleBook:
 
     def accepts(self, checkpoint: str, env: Mapping[str, Any], at: str = "before") -> bool:
         """Does every rule of the checkpoint hold? (`judge` without wording the violations.)"""
-        return not any(rule.broken(env) for rule in self.rules.get((checkpoint, at), ()))
+        rules, memo_size, functions = self._plan_of((checkpoint, at))
+        if functions is not None:
+            memo = [UNSET] * memo_size
+            try:
+                for _, when, require in functions:  # the first rule broken settles it
+                    if (when is None or when(env, memo)) and not require(env, memo):
+                        return False
+                return True
+            except Exception:  # noqa: BLE001 - judged again rule by rule, just below
+                pass
+        return not any(rule.broken(env) for rule in rules)
 
     def compile_expression(self, checkpoint: str, text: str, where: Where, expected: Type) -> Any:
         program = self.programs[checkpoint]

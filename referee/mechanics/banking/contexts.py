@@ -15,7 +15,7 @@ from referee.spec.option_types import options_type
 from referee.spec.schema import GameSpec
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # not frozen: one is made per environment, and frozen ones start slower
 class Seen:
     """What the names are computed from: the table, the seat asking, its hand, the banker's."""
 

@@ -9,6 +9,7 @@ steps where the hand passes them.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from referee.cards import Card, codes
@@ -21,6 +22,8 @@ from referee.mechanics.banking.transfers import transfer, under_the_pack
 from referee.mechanics.context import Builder
 from referee.model import Event
 from referee.spec.rules import SpecExpression
+
+NO_HAND = Hand()  # where a seat has no hand yet: what the rules read of it (never changed)
 
 
 class HandFlow:
@@ -42,8 +45,8 @@ class HandFlow:
     ) -> dict[str, Any]:
         """What the rules read (`contexts.NAMES`) of `seat`'s `hand` (its hand in play); with
         `names`, only those names (what the expressions judged with it read)."""
-        hand = hand or (state.hand(seat) if state.hands[seat] else Hand())
-        banker = state.hands[state.banker][0] if state.hands[state.banker] else Hand()
+        hand = hand or (state.hand(seat) if state.hands[seat] else NO_HAND)
+        banker = state.hands[state.banker][0] if state.hands[state.banker] else NO_HAND
         return self.context.env(Seen(state, seat, hand, banker), names)
 
     def value(self, expression: SpecExpression, state: BankState, seat: int, hand: Hand) -> Any:
@@ -70,7 +73,7 @@ class HandFlow:
         # a hand is dealt from the whole pack (every card comes back between hands), so both
         # rounds always find their cards
         for seat in [*s.players(), s.banker]:
-            give(s, seat, s.hands[seat][0], face_up=False, events=events)
+            give(s, seat, s.own(seat, 0), face_up=False, events=events)
         banker = s.hands[s.banker][0]
         if self.holds(self.config.banker_wins_at_once, s, s.banker, banker):
             self._banker_wins_at_once(s, events)
@@ -87,6 +90,7 @@ class HandFlow:
             assert seat is not None
             hand = s.hands[seat][s.active]
             if not hand.done and self.value(done, s, seat, hand):
+                hand = s.own(seat, s.active)
                 self._finish(s, seat, hand, events)
             if not hand.done:
                 return
@@ -102,6 +106,7 @@ class HandFlow:
         if s.phase == "banker":
             banker = s.hands[s.banker][0]
             if not banker.done and self.value(done, s, s.banker, banker):
+                banker = s.own(s.banker, 0)
                 banker.done = True
             if banker.done:
                 self._settle(s, events)
@@ -127,7 +132,7 @@ class HandFlow:
     def bankers_turn(self, s: BankState, events: list[Event]) -> None:
         """The banker turns both cards up and plays, unless every player hand is bust."""
         standing = [h for seat in s.players() for h in s.hands[seat] if not h.settled]
-        banker = s.hands[s.banker][0]
+        banker = s.own(s.banker, 0)
         banker.face_up = [True] * len(banker.cards)
         s.phase, s.to_act, s.active = "banker", s.banker, 0
         events.append(Event("banker_shows", {"cards": codes(banker.cards)}))
@@ -138,12 +143,13 @@ class HandFlow:
         """Every hand still standing against the banker (`banking.settle`), then the bookkeeping
         for the next hand."""
         for seat in s.players():
-            for hand in s.hands[seat]:
-                if hand.settled:
+            for index in range(len(s.hands[seat])):
+                if s.hands[seat][index].settled:
                     continue
+                hand = s.own(seat, index)
                 amount = self.value(self.config.settle, s, seat, hand)
                 events.append(settle_hand(s, seat, hand, amount))
-                self.kitty.settle(s, seat, hand, self.env(s, seat, hand), events)
+                self.kitty.settle(s, seat, hand, partial(self.env, s, seat, hand), events)
         self.end_hand(s, events)
 
     def _banker_wins_at_once(self, s: BankState, events: list[Event]) -> None:
@@ -151,11 +157,11 @@ class HandFlow:
         player pays `banking.instant`."""
         instant = self.config.instant
         assert instant is not None  # stated with `banking.banker_wins_at_once` (config.py)
-        banker = s.hands[s.banker][0]
+        banker = s.own(s.banker, 0)
         banker.face_up = [True] * len(banker.cards)
         events.append(Event("banker_shows", {"cards": codes(banker.cards)}))
         for seat in s.players():
-            hand = s.hands[seat][0]
+            hand = s.own(seat, 0)
             events.append(settle_hand(s, seat, hand, self.value(instant, s, seat, hand)))
             self.kitty.takes(s, hand, "banker wins at once", events)
         self.end_hand(s, events, played=False)
@@ -168,6 +174,7 @@ class HandFlow:
         )
         s.next_banker = self._bank_taker(s) if played else None
         s.phase, s.to_act = "between", s.banker
+        s.own_all()
         for hands in s.hands:
             for hand in hands:
                 hand.face_up = [True] * len(hand.cards)

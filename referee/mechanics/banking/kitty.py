@@ -8,7 +8,7 @@ kitty phase, no kitty in the view and no shoot bet to settle.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
 from referee.i18n.verdicts import unreadable
@@ -34,7 +34,12 @@ class KittyPart(Protocol):
     ) -> None: ...
     def takes(self, state: BankState, hand: Hand, reason: str, events: list[Event]) -> None: ...
     def settle(
-        self, state: BankState, seat: int, hand: Hand, env: Mapping[str, Any], events: list[Event]
+        self,
+        state: BankState,
+        seat: int,
+        hand: Hand,
+        env: Callable[[], Mapping[str, Any]],
+        events: list[Event],
     ) -> None: ...
     def leave(self, state: BankState, events: list[Event]) -> None: ...
     def shown(self, state: BankState) -> dict[str, JSON]: ...
@@ -65,7 +70,12 @@ class NoKitty:
         pass
 
     def settle(
-        self, state: BankState, seat: int, hand: Hand, env: Mapping[str, Any], events: list[Event]
+        self,
+        state: BankState,
+        seat: int,
+        hand: Hand,
+        env: Callable[[], Mapping[str, Any]],
+        events: list[Event],
     ) -> None:
         pass
 
@@ -139,12 +149,18 @@ class Kitty:
         hand.shoot_settled = True
 
     def settle(
-        self, state: BankState, seat: int, hand: Hand, env: Mapping[str, Any], events: list[Event]
+        self,
+        state: BankState,
+        seat: int,
+        hand: Hand,
+        env: Callable[[], Mapping[str, Any]],
+        events: list[Event],
     ) -> None:
-        """The kitty pays or takes the shoot bet of a hand settled against the banker."""
+        """The kitty pays or takes the shoot bet of a hand settled against the banker (`env`:
+        what its expression reads, worked out only when there is a shoot bet to settle)."""
         if not hand.shoot_on_table:
             return
-        amount = self.shoot_settle(env)
+        amount = self.shoot_settle(env())
         state.balances[seat] += hand.shoot_on_table + amount
         state.kitty -= amount
         hand.shoot_settled = True

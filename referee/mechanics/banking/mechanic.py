@@ -152,22 +152,23 @@ class BankingMechanic(Mechanic[BankState]):
     ) -> Judgement[BankState]:
         """`blind`: a banker's rejection is worded alike whatever its hidden first card (a
         proposal's; a legal move's judging needs only its outcome, the same for every card)."""
-        work = state.clone()
-        env = self.env(work, seat, names=self.rules.reads_at(move_type))
+        env = self.env(state, seat, names=self.rules.reads_at(move_type))
         env["move"] = move
-        violations = self.rules.judge(move_type, env, cards=self._cards_shown(work, seat))
-        if violations and blind and views.banker_blind(work, seat):
-            violations = self._judged_blind(work, seat, move_type, move)
+        violations = self.rules.judge(move_type, env, cards=lambda: self._cards_shown(state, seat))
+        if violations and blind and views.banker_blind(state, seat):
+            violations = self._judged_blind(state, seat, move_type, move)
         if violations:
             return Judgement(violations)
         served = self.moves.get(move_type)
         if served is None:
             return Judgement([unreadable(Sentence("table.no_move_now", {"type": move_type}))])
+        work = state.clone_sharing()  # only a move the rules allow is made: on a copy
         events: list[Event] = []
         handler: Handler = served.handler
         problem = handler(self.flow, work, seat, dict(move), events)
         if problem is not None:
             return Judgement([problem])
+        work.written()
         return Judgement([], work, events)
 
     def _judged_blind(

@@ -30,7 +30,7 @@ Handler = Callable[[HandFlow, BankState, int, dict[str, Any], list[Event]], Viol
 def do_bet(
     flow: HandFlow, s: BankState, seat: int, move: dict[str, Any], events: list[Event]
 ) -> Violation | None:
-    hand = s.hands[seat][0]
+    hand = s.own(seat, 0)
     hand.stake = move["amount"]
     events.append(transfer(s, seat, None, hand.stake, "bet"))
     flow.kitty.bet(s, seat, hand, move, events)
@@ -48,7 +48,7 @@ def do_split(
 ) -> Violation | None:
     if len(s.pack) < SPLIT_CARDS:  # refused, not stood: the hand may still twist
         return flow.config.split_pack_short
-    hand = s.hand(seat)
+    hand = s.own_hand(seat)
     new = Hand(cards=[hand.cards.pop()], face_up=[hand.face_up.pop()], stake=hand.stake, split=True)
     hand.split = True
     s.hands[seat].insert(s.active + 1, new)
@@ -64,7 +64,7 @@ def do_split(
 def do_buy(
     flow: HandFlow, s: BankState, seat: int, move: dict[str, Any], events: list[Event]
 ) -> Violation | None:
-    hand = s.hand(seat)
+    hand = s.own_hand(seat)
     if not s.pack:  # nothing to buy: no chips move
         _stand_on_empty_pack(flow, s, seat, hand, events)
         return None
@@ -79,7 +79,7 @@ def do_buy(
 def do_twist(
     flow: HandFlow, s: BankState, seat: int, move: dict[str, Any], events: list[Event]
 ) -> Violation | None:
-    hand = s.hand(seat)
+    hand = s.own_hand(seat)
     if not s.pack:
         _stand_on_empty_pack(flow, s, seat, hand, events)
         return None
@@ -103,7 +103,7 @@ def _stand_on_empty_pack(
 def do_stick(
     flow: HandFlow, s: BankState, seat: int, move: dict[str, Any], events: list[Event]
 ) -> Violation | None:
-    s.hand(seat).done = True
+    s.own_hand(seat).done = True
     events.append(Event("stuck", {"seat": seat, "hand": s.active}))
     flow.advance(s, events)
     return None
@@ -113,7 +113,7 @@ def do_burn(
     flow: HandFlow, s: BankState, seat: int, move: dict[str, Any], events: list[Event]
 ) -> Violation | None:
     """The burnt cards go under the pack at once, so the new ones are always there."""
-    hand = s.hand(seat)
+    hand = s.own_hand(seat)
     burnt = hand.cards
     events.append(Event("burnt", {"seat": seat, "cards": codes(burnt)}))
     under_the_pack(s, burnt)

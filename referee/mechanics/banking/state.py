@@ -34,18 +34,15 @@ class Hand:
         return 0 if self.shoot_settled else self.shoot
 
     def clone(self) -> Hand:
-        return Hand(
-            list(self.cards),
-            list(self.face_up),
-            self.stake,
-            list(self.paid),
-            self.twisted,
-            self.split,
-            self.done,
-            self.settled,
-            self.shoot,
-            self.shoot_settled,
-        )
+        copy = object.__new__(Hand)  # every field shared, faster than __init__: the lists
+        copy.__dict__.update(self.__dict__)  # are copied below
+        copy.cards, copy.face_up, copy.paid = list(self.cards), list(self.face_up), list(self.paid)
+        return copy
+
+
+# the attribute (not a field: never compared nor stored) that holds the ids of the hands a copy
+# made by `clone_sharing` has copied for itself (`own`); every other hand of it may be shared
+OWNED = "_owned_hands"
 
 
 @dataclass
@@ -78,11 +75,13 @@ class BankState:
 
     def players(self) -> list[int]:
         """The seats after the banker that play the hand, in play order (GEN-1)."""
-        return [
-            seat
-            for seat in ((self.banker + k) % self.seats for k in range(1, self.seats))
-            if not self.out[seat] and not self.out_of_hand[seat]
-        ]
+        seats, banker, out, out_of_hand = self.seats, self.banker, self.out, self.out_of_hand
+        found = []
+        for k in range(1, seats):
+            seat = (banker + k) % seats
+            if not out[seat] and not out_of_hand[seat]:
+                found.append(seat)
+        return found
 
     def seated(self) -> list[int]:
         """The seats still at the table (not out of it for good), in seat order."""
@@ -103,11 +102,50 @@ class BankState:
         return sum(h.shoot_on_table for hands in self.hands for h in hands)
 
     def clone(self) -> BankState:
+        """A copy to change as it likes: every hand copied too."""
+        copy = self.clone_sharing()
+        copy.hands = [[h.clone() for h in hands] for hands in self.hands]
+        del copy.__dict__[OWNED]  # every hand its own
+        return copy
+
+    def clone_sharing(self) -> BankState:
+        """A copy sharing this state's hands until it changes one: whoever changes a hand of
+        it takes it with `own` (or `own_hand`) first. Only the moves' handlers and the flow
+        they call (`moves.py`, `flow.py`, the kitty part) are given one; a move changes a few
+        hands of many, and copying a hand costs as much as the rest of the state together."""
         copy = object.__new__(BankState)  # every field shared, faster than __init__: the
         copy.__dict__.update(self.__dict__)  # mutable ones are copied below
         copy.pack, copy.balances = list(self.pack), list(self.balances)
         copy.out_of_hand, copy.out = list(self.out_of_hand), list(self.out)
-        copy.hands = [[h.clone() for h in hands] for hands in self.hands]
-        copy.last_hand, copy.keys = dict(self.last_hand), dict(self.keys)
-        copy.revealed = dict(self.revealed) if self.revealed else None
+        copy.hands = [list(hands) for hands in self.hands]
+        copy.__dict__[OWNED] = set()
+        # `last_hand`, `keys` and `revealed` are shared: a move replaces them, never changes them
         return copy
+
+    def own(self, seat: int, index: int) -> Hand:
+        """`seat`'s hand number `index`, to change: copied first where it is still shared
+        with the state this one was copied from (`clone_sharing`)."""
+        hand = self.hands[seat][index]
+        owned = self.__dict__.get(OWNED)
+        if owned is not None and id(hand) not in owned:  # a hand made by this very move is
+            # copied once more, needlessly but harmlessly: a shared one outlives the move, so
+            # no hand made since has its id
+            hand = self.hands[seat][index] = hand.clone()
+            owned.add(id(hand))
+        return hand
+
+    def written(self) -> None:
+        """The move made on this copy is done: it is a state now, never changed again (no
+        state is: the next move works on a copy of it), so it keeps no record of its hands."""
+        self.__dict__.pop(OWNED, None)
+
+    def own_hand(self, seat: int) -> Hand:
+        """The hand `seat` plays now (`hand`), to change."""
+        hands = self.hands[seat]
+        return self.own(seat, min(self.active, len(hands) - 1) if seat == self.to_act else 0)
+
+    def own_all(self) -> None:
+        """Every hand, to change."""
+        for seat, hands in enumerate(self.hands):
+            for index in range(len(hands)):
+                self.own(seat, index)

@@ -8,6 +8,7 @@ move is judged on a clone of the state, so a rejected move changes nothing.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import partial
 from typing import Any
 
 from referee.cards import Card
@@ -15,13 +16,14 @@ from referee.engine import chance
 from referee.engine.mechanic import Condition, Deadline, Deal, Judgement, Mechanic
 from referee.errors import SpecError, SpecErrors
 from referee.i18n.verdicts import unreadable
+from referee.mechanics.per_state import PerState
 from referee.mechanics.rummy import claims, knowable, leaving, legal, match, search, views
 from referee.mechanics.rummy.config import KEYS, SECTION_SHAPES, RummyConfig, read_config
 from referee.mechanics.rummy.contexts import COMMON, checkpoint_scopes
 from referee.mechanics.rummy.melds import MeldReader
 from referee.mechanics.rummy.moves import MOVES
-from referee.mechanics.rummy.state import TURNED, RummyState
-from referee.mechanics.rummy.turn import Turn, unique
+from referee.mechanics.rummy.state import LINEAGE, TURNED, Lineage, RummyState, lineage
+from referee.mechanics.rummy.turn import Kept, Turn, unique
 from referee.model import JSON, Sentence, Violation
 from referee.spec.expr import BOOL
 from referee.spec.rules import RuleBook, SpecExpression
@@ -65,6 +67,7 @@ class RummyMechanic(Mechanic[RummyState]):
         )
         self.pack = spec.pack()
         self.distinct = sorted(set(self.pack))  # the cards a fix may offer
+        self.per_state = PerState()  # what the fixes found at a table, while its states live
 
     # --- setting up -------------------------------------------------------------------------
     def new_state(self, deal: Deal) -> RummyState:
@@ -93,6 +96,7 @@ class RummyMechanic(Mechanic[RummyState]):
             out_of_hand=[False] * seats,
             balances=[int((deal.balances or {}).get(s, 0)) for s in range(seats)],
         )
+        state.__dict__[LINEAGE] = Lineage()  # its copies keep it (`clone` copies the dict)
         match.pay_entry_stakes(state, self.config.match)
         match.deal_hand(state, self.config, deal.stacked, self.pack)
         return state
@@ -192,7 +196,10 @@ class RummyMechanic(Mechanic[RummyState]):
             return self._void_if_stuck(
                 claims.answer(self, work, seat, move_type, dict(move), mend=True)
             )
-        outcome = self.apply(work, seat, move_type, dict(move), mend=True)
+        # what fixes found at this table (`work` is a copy of `state`): each by a key naming all
+        # it reads of the turn, its table's options and pack aside
+        kept = partial(self.per_state.get, lineage(state))
+        outcome = self.apply(work, seat, move_type, dict(move), mend=True, kept=kept)
         if (
             outcome.accepted
             and move_type == "discard"
@@ -203,12 +210,19 @@ class RummyMechanic(Mechanic[RummyState]):
         return self._void_if_stuck(outcome)
 
     def apply(
-        self, work: RummyState, seat: int, move_type: str, move: dict[str, Any], mend: bool = False
+        self,
+        work: RummyState,
+        seat: int,
+        move_type: str,
+        move: dict[str, Any],
+        mend: bool = False,
+        kept: Kept | None = None,
     ) -> Judgement[RummyState]:
         """Judge a move and apply it to `work` (a copy the caller may throw away); `mend`: a
-        rejection offers the fixes the mechanic computes (a proposal's, not a search's)."""
+        rejection offers the fixes the mechanic computes (a proposal's, not a search's), those
+        `kept` for the state `work` copies found once."""
         playing_hand = work.went_out is None
-        turn = Turn(self, work, seat, move_type, move, mend)
+        turn = Turn(self, work, seat, move_type, move, mend, kept)
         turn.check_rules(at="before")
         handler = self.moves[move_type].handler if move_type in self.moves else None
         if not turn.violations and handler is None:

@@ -10,7 +10,7 @@ expression, evaluated at each place.
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from referee.cards import Card, codes
@@ -19,6 +19,7 @@ from referee.model import Violation
 from referee.spec import explaining
 
 Env = dict[str, Any]
+MELD_NAMES = frozenset({"kind", "cards", "new", "place"})  # what `meld_env` sets
 RuleJudge = Callable[[str, Env, tuple[str, ...]], list[Violation]]
 RuleCheck = Callable[[str, Env], bool]  # do a kind's rules all hold? (no violation worded)
 
@@ -30,6 +31,8 @@ class MeldKind:
     wild: Callable[[Mapping[str, Any]], bool]
     extend: str  # "append" (trio) or "ends" (sequence)
     misfit: Violation  # cited when added cards break the kind's shape
+    # the context names its shape, wild test and rules read (and word a rejection with)
+    reads: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -55,6 +58,9 @@ class MeldReader:
         ambiguous: Violation,
     ) -> None:
         self.kinds = {k.name: k for k in kinds}
+        # what reading a meld of any kind reads of a turn's context (`Turn.env`): the names a
+        # meld's own reading gives (`meld_env`) aside
+        self.reads = frozenset().union(*(k.reads for k in kinds)) - MELD_NAMES
         self.judge = judge
         self.accepts = accepts
         self.no_meld = no_meld
@@ -186,4 +192,4 @@ class MeldReader:
 
 
 def _with_cards(violation: Violation, cards: list[Card]) -> Violation:
-    return replace(violation, cards=tuple(codes(cards)))
+    return violation.showing(tuple(codes(cards)))

@@ -15,7 +15,7 @@ from referee.mechanics.rummy.melds import MeldKind
 from referee.mechanics.rummy.parts import ClaimRules, MatchRules
 from referee.mechanics.rummy.priority import ORDERS
 from referee.model import Violation
-from referee.spec.expr import BOOL, INT, ListType, Scope, parse
+from referee.spec.expr import BOOL, INT, ListType, Scope, names_read, parse
 from referee.spec.option_types import options_type
 from referee.spec.rules import RULEBOOK_ID, RuleBook, SpecExpression, build_program, origin
 from referee.spec.schema import GameSpec, Where, expression_at
@@ -201,17 +201,20 @@ def read_kinds(reader: Reader, rules: RuleBook) -> list[MeldKind]:
                 path + ("extend",), f"`extend` is `append` or `ends`, got `{body['extend']}`"
             )
         misfit = _violation(reader, path + ("misfit",), body.get("misfit"))
+        shape = rules.check_expression(
+            name, *reader.expression(path + ("shape",), body["shape"]), BOOL
+        )
+        wild = rules.check_expression(
+            name, *reader.expression(path + ("wild",), body["wild"]), BOOL
+        )
         result.append(
             MeldKind(
                 name=str(name),
                 extend=str(body["extend"]),
                 misfit=misfit,
-                shape=rules.compile_expression(
-                    name, *reader.expression(path + ("shape",), body["shape"]), BOOL
-                ),
-                wild=rules.compile_expression(
-                    name, *reader.expression(path + ("wild",), body["wild"]), BOOL
-                ),
+                shape=shape.compile(),
+                wild=wild.compile(),
+                reads=rules.reads_at(name) | names_read([shape, wild]),
             )
         )
     return result

@@ -1,4 +1,5 @@
-"""The state of a rummy hand. Mutable for speed, but only ever changed on a clone (`clone`)."""
+"""The state of a rummy hand. Mutable for speed, but only ever changed on a clone (`clone`); a
+clone shares the melds, which are replaced, never changed (`Turn._apply`)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,21 @@ from referee.cards import Card
 from referee.mechanics.rummy.window import Window
 
 TURNED = -1  # the discarder of the turned card: nobody
+# the attribute (not a field: never compared nor stored) naming a table's states, from its deal
+# on (`Lineage`): a copy keeps it, a state read back from a snapshot starts without one
+LINEAGE = "_lineage"
+
+
+class Lineage:
+    """What the states of one table share, from its deal on: the options and the pack (a move
+    changes neither), hence what a fix's search reads of them (`lineage`)."""
+
+
+def lineage(state: RummyState) -> object:
+    """What values worked out from `state` alone but for what its table's states share are
+    kept with: its table's `Lineage`, else (a state read back) the state itself."""
+    found: object = state.__dict__.get(LINEAGE, state)
+    return found
 
 
 @dataclass
@@ -113,23 +129,17 @@ class RummyState:
     def clone(self) -> RummyState:
         copy = object.__new__(RummyState)  # every field shared, faster than __init__: the
         copy.__dict__.update(self.__dict__)  # mutable ones are copied below
-        for name in (
-            "stock",
-            "discard",
-            "discarders",
-            "scores",
-            "stolen",
-            "in_match",
-            "blown",
-            "blows",
-            "reentries",
-            "deciding",
-            "balances",
-            "out_of_hand",
-        ):
-            setattr(copy, name, list(getattr(self, name)))
+        copy.stock, copy.discard, copy.discarders = (
+            self.stock[:],
+            self.discard[:],
+            self.discarders[:],
+        )
+        copy.scores, copy.stolen, copy.in_match = self.scores[:], self.stolen[:], self.in_match[:]
+        copy.blown, copy.blows, copy.reentries = self.blown[:], self.blows[:], self.reentries[:]
+        copy.deciding, copy.balances = self.deciding[:], self.balances[:]
+        copy.out_of_hand = self.out_of_hand[:]
         copy.hands = [list(h) for h in self.hands]
         copy.keys = dict(self.keys)
-        copy.melds = [m.clone() for m in self.melds]
+        copy.melds = list(self.melds)  # shared until written: `Turn._apply` replaces one
         copy.window = self.window.clone() if self.window else None
         return copy

@@ -28,7 +28,13 @@ class RummyTable(Protocol):
     distinct: list[Card]  # the cards a fix may offer
 
     def apply(
-        self, work: RummyState, seat: int, move_type: str, move: dict[str, Any], mend: bool = False
+        self,
+        work: RummyState,
+        seat: int,
+        move_type: str,
+        move: dict[str, Any],
+        mend: bool = False,
+        kept: Any = None,
     ) -> Judgement[RummyState]:
         """Judge a move and apply it to `work`, a copy the caller may throw away."""
 

@@ -7,7 +7,7 @@ melds, lay-offs, steals, discards, going out, and the decisions between hands.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from dataclasses import replace
 from typing import Any
 
@@ -20,9 +20,13 @@ from referee.mechanics.rummy.melds import Reading
 from referee.mechanics.rummy.state import TURNED, Meld, RummyState
 from referee.mechanics.rummy.table import RummyTable
 from referee.model import Event, Sentence, Violation
+from referee.spec.expr.values import freeze
 from referee.spec.fixes import fix_data
 
 Env = dict[str, Any]
+# `PerState.get` for the state judged: a value computed once for that state, by a key that names
+# everything it reads besides the state
+Kept = Callable[[Hashable, Callable[[], Any]], Any]
 
 
 class Turn:
@@ -36,9 +40,12 @@ class Turn:
         move_type: str,
         move: dict[str, Any],
         mend: bool = False,
+        kept: Kept | None = None,
     ) -> None:
         self.m = mechanic
         self.mend = mend  # offer the fixes the mechanic computes (a search has no use for them)
+        # what the fixes found at this turn's table, kept with it (`PerState`)
+        self.kept = kept
         self.s = state
         self.seat = seat
         self.move_type = move_type
@@ -56,9 +63,10 @@ class Turn:
         )
 
     # --- contexts for the rules ---
-    def env(self) -> Env:
-        """What the rules read of the table and the proposer (`contexts.COMMON`)."""
-        return self.m.move_context.env(self)
+    def env(self, names: frozenset[str] | None = None) -> Env:
+        """What the rules read of the table and the proposer (`contexts.COMMON`); with `names`,
+        only those (what the rules judged with it read), the others not computed."""
+        return self.m.move_context.env(self, names)
 
     @property
     def blank(self) -> Card:
@@ -66,7 +74,7 @@ class Turn:
         return self.m.pack[0] if self.s.turned is None else self.s.turned
 
     def check_rules(self, at: str) -> None:
-        env = self.env()
+        env = self.env(self.m.rules.reads_at(self.move_type, at))
         env["move"] = self.move
         self.violations += self.m.rules.judge(self.move_type, env, at=at, cards=self._move_cards())
 
@@ -171,12 +179,15 @@ class Turn:
         return True
 
     def _check_take(self, hand_before: list[Card]) -> None:
-        env = self.take_env(hand_before, self._named_for_use())
+        env = self.take_env(hand_before, self._named_for_use(), self.m.rules.reads_at("take"))
         self.violations += self.m.rules.judge("take", env, cards=(str(self.taken),))
 
-    def take_env(self, hand_before: list[Card], used: list[Card]) -> Env:
-        """The context of the `take` checkpoint: the hand before the take, the card taken."""
-        env = self.env()
+    def take_env(
+        self, hand_before: list[Card], used: list[Card], names: frozenset[str] | None = None
+    ) -> Env:
+        """The context of the `take` checkpoint: the hand before the take, the card taken
+        (with `names`, of the names `Turn.env` computes only those)."""
+        env = self.env(names)
         env.update(hand=hand_before, taken=self.taken, used=used, discarder=self.taken_from)
         if "top_is_turned" in env:
             env["top_is_turned"] = self.taken_from == TURNED
@@ -197,14 +208,21 @@ class Turn:
     def _lay_meld(self, cards: list[Card]) -> None:
         if self.fail(not_held(self.hand, cards)):
             return
-        env = self.env()
+        env = self.env(self.m.reader.reads)
         reading = self.m.reader.read_new(env, cards)
         if isinstance(reading, list):
             self.violations += self._with_fix(
                 reading,
                 lambda: fix_data(
                     "missing_cards",
-                    {"cards": self.m.reader.missing(env, cards, self.m.distinct, self.s.jokers)},
+                    {
+                        "cards": self._found(
+                            ("missing", tuple(cards), self.s.jokers, _turn_key(env)),
+                            lambda: self.m.reader.missing(
+                                env, cards, self.m.distinct, self.s.jokers
+                            ),
+                        )
+                    },
                 ),
             )
             return
@@ -229,18 +247,30 @@ class Turn:
         meld = self._meld(meld_id)
         if meld is None or self.fail(not_held(self.hand, cards)):
             return
-        env = self.env()
+        env = self.env(self.m.reader.reads)
         reading = self.m.reader.read_layoff(env, meld, cards, at)
         if isinstance(reading, list):
             self.violations += self._with_fix(
                 reading,
                 lambda: fix_data(
                     "lay_off",
-                    {"meld": meld.id, "cards": self.m.reader.fitting(env, meld, self.hand)},
+                    {
+                        "meld": meld.id,
+                        "cards": self._found(
+                            (
+                                "fitting",
+                                meld.kind,
+                                tuple(meld.cards),
+                                tuple(self.hand),
+                                _turn_key(env),
+                            ),
+                            lambda: self.m.reader.fitting(env, meld, self.hand),
+                        ),
+                    },
                 ),
             )
             return
-        self._apply(meld, reading)
+        laid_on = self._apply(meld, reading)
         remove_cards(self.hand, cards)
         self.laid += cards
         self.laid_wild += reading.wild_added(len(cards))
@@ -249,9 +279,9 @@ class Turn:
                 "laid_off",
                 {
                     "seat": self.seat,
-                    "meld": meld.id,
+                    "meld": laid_on.id,
                     "cards": codes(cards),
-                    "meld_cards": codes(meld.cards),
+                    "meld_cards": codes(laid_on.cards),
                 },
             )
         )
@@ -265,7 +295,7 @@ class Turn:
             if not wild:
                 continue
             cards = meld.cards[:place] + [card] + meld.cards[place + 1 :]
-            flags = self.m.reader.wild_places(self.env(), meld.kind, cards)
+            flags = self.m.reader.wild_places(self.env(self.m.reader.reads), meld.kind, cards)
             if flags is not None and not flags[place]:
                 joker = meld.cards[place]
                 self._apply(meld, Reading(meld.kind, cards, flags))
@@ -298,15 +328,26 @@ class Turn:
         found = fix()
         return [v if v.fix or not found else replace(v, fix=found) for v in violations]
 
+    def _found(self, key: Hashable, search: Callable[[], list[Card]]) -> list[Card]:
+        """The cards a fix's search finds, searched once at the turn's table: `key` names all
+        it reads of the turn (the bot's many lay-offs of one state, each rejected, share one
+        search; so do the same cards proposed again a turn later)."""
+        if self.kept is None:
+            return search()
+        return list(self.kept(key, search))
+
     def _meld(self, meld_id: int) -> Meld | None:
         if 1 <= meld_id <= len(self.s.melds):
             return self.s.melds[meld_id - 1]
         self.fail(unreadable(Sentence("meld.unknown", {"meld": meld_id}), code="unknown_meld"))
         return None
 
-    @staticmethod
-    def _apply(meld: Meld, reading: Reading) -> None:
-        meld.cards, meld.wild = reading.cards, reading.wild
+    def _apply(self, meld: Meld, reading: Reading) -> Meld:
+        """The meld read anew, in its place: a new meld object, as the old one may be the
+        judged state's too (a clone shares its melds until one is written)."""
+        changed = Meld(meld.id, meld.kind, meld.owner, reading.cards, reading.wild)
+        self.s.melds[meld.id - 1] = changed
+        return changed
 
     def _discard(self, card: Card) -> None:
         remove_cards(self.hand, [card])
@@ -359,6 +400,12 @@ class Turn:
         s.discard, s.discarders = s.discard[-1:], s.discarders[-1:]
         self.events.append(Event("stock_rebuilt", {"stock_size": len(s.stock)}))
         return True
+
+
+def _turn_key(env: Env) -> tuple[Any, ...]:
+    """What a meld's reading reads of a turn's context, as a key of the values kept for its
+    table: the options aside, which its table's states share (no move changes them)."""
+    return tuple(freeze(value) for name, value in env.items() if name != "options")
 
 
 def unique(violations: list[Violation]) -> list[Violation]:

@@ -85,16 +85,18 @@ def owners(config: TricksConfig, s: TrickState) -> list[tuple[Card, int]]:
 def count(config: TricksConfig, s: TrickState) -> list[int]:
     """Each team's points for the deal just played."""
     points = [0] * len(s.teams)
+    reads = config.points.reads  # what `tricks.points` reads but the card: the same for all
+    base = {name: value for name, value in points_base(s).items() if name in reads}
     for card, owner in owners(config, s):
         if not 0 <= owner < len(points):
             raise RefereeError(f"the spec's `tricks.owner` gives `{card}` to no team ({owner})")
-        points[owner] += card_points(config, s, card)
+        points[owner] += card_points(config, s, card, base)
     return points
 
 
-def card_points(config: TricksConfig, s: TrickState, card: Card) -> int:
-    """What `card` counts at the count (`tricks.points`)."""
-    base = {
+def points_base(s: TrickState) -> dict[str, Any]:
+    """What `tricks.points` reads of the deal, whatever the card (`card_points`)."""
+    return {
         "options": s.options,
         "taker": -1,
         "player_team": -1,
@@ -102,7 +104,14 @@ def card_points(config: TricksConfig, s: TrickState, card: Card) -> int:
         "dealer_team": s.team_of(s.dealer),
         "tricks": s.tricks_won(),
     }
-    points: int = config.points({**base, "card": card})
+
+
+def card_points(
+    config: TricksConfig, s: TrickState, card: Card, base: dict[str, Any] | None = None
+) -> int:
+    """What `card` counts at the count (`tricks.points`); `base`: `points_base(s)`, where
+    the caller counts many cards of one deal."""
+    points: int = config.points({**(points_base(s) if base is None else base), "card": card})
     return points
 
 

@@ -42,6 +42,7 @@ class TricksMechanic(Mechanic[TrickState]):
         self.pack = spec.pack()
         self.kind = PackKind(spec.pack_kind)
         self.config = read_config(spec, self.rules)
+        self._reads: dict[str, frozenset[str]] = {}  # `reads`, by move type
 
     def describe(self) -> dict[str, JSON]:
         """What a client needs to lay out the table: the teams and the hands' sizes."""
@@ -145,17 +146,33 @@ class TricksMechanic(Mechanic[TrickState]):
         return found
 
     # --- judging ------------------------------------------------------------------------------
-    def env(self, state: TrickState, seat: int) -> dict[str, Any]:
-        """What a move's rules read (`contexts.MOVE`)."""
-        return self.context.env(Seen(state, seat))
+    def env(
+        self, state: TrickState, seat: int, names: frozenset[str] | None = None
+    ) -> dict[str, Any]:
+        """What a move's rules read (`contexts.MOVE`); with `names`, only those."""
+        return self.context.env(Seen(state, seat), names)
+
+    def reads(self, move_type: str) -> frozenset[str]:
+        """What judging a move of `move_type` reads of its context: its rules, and what its
+        handler computes with it (the discard's `tricks.announce`)."""
+        found = self._reads.get(move_type)
+        if found is None:
+            found = self.rules.reads_at(move_type)
+            if move_type == "discard" and self.config.announce is not None:
+                found |= self.config.announce.reads
+            self._reads[move_type] = found
+        return found
 
     def judge(
         self, state: TrickState, seat: int, move_type: str, move: Mapping[str, Any]
     ) -> Judgement[TrickState]:
-        env = self.env(state, seat)
+        env = self.env(state, seat, self.reads(move_type))
         env["move"] = move
-        shown = codes(move.get("cards") or ([move["card"]] if "card" in move else []))
-        violations = self.rules.judge(move_type, env, cards=shown)
+        violations = self.rules.judge(
+            move_type,
+            env,
+            cards=lambda: codes(move.get("cards") or ([move["card"]] if "card" in move else [])),
+        )
         if violations:
             return Judgement(violations)
         served = self.moves.get(move_type)
@@ -178,8 +195,9 @@ class TricksMechanic(Mechanic[TrickState]):
         work = state.clone()
         work.deal_ended = False
         points = [0] * len(work.teams)
+        base = flow.points_base(work)
         points[work.team_of((seat + 1) % work.seats)] = sum(
-            flow.card_points(self.config, work, card) for card in work.deck
+            flow.card_points(self.config, work, card, base) for card in work.deck
         )
         events = [Event("out_of_hand", {"seat": seat})]
         flow.end_deal(self, work, events, points)

@@ -16,6 +16,10 @@ class Trick:
     winner: int
 
 
+# each layout of teams met: seat -> its team (the first team listing it)
+_TEAMS: dict[tuple[tuple[int, ...], ...], dict[int, int]] = {}
+
+
 @dataclass
 class TrickState:
     seats: int
@@ -41,7 +45,12 @@ class TrickState:
     last_hand: dict[str, Any] = field(default_factory=dict)  # the last finished deal, revealed
 
     def team_of(self, seat: int) -> int:
-        return next(i for i, team in enumerate(self.teams) if seat in team)
+        teams = _TEAMS.get(self.teams)
+        if teams is None:  # a few layouts of teams in all: each worked out once
+            teams = _TEAMS[self.teams] = {
+                s: i for i, team in reversed(list(enumerate(self.teams))) for s in team
+            }
+        return teams[seat]
 
     def tricks_won(self) -> list[int]:
         """Tricks won so far this deal, per team."""

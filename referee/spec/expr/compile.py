@@ -48,6 +48,22 @@ class Compiled(Check):
         except Exception:  # noqa: BLE001 - the interpreter raises the error as the language says
             return interpret(self._typed, env)
 
+    @property
+    def fn(self) -> GeneratedFn:
+        """The generated function, `fn(env, memo)`: raising whatever Python raises (the caller
+        then calls this object, whose interpreter says why). A memo (`[UNSET] * memo_size`)
+        may be shared by the expressions of one program (`shares`) judged in one environment:
+        each definition without parameters is then computed once for them all."""
+        return self._fn
+
+    @property
+    def memo_size(self) -> int:
+        return self._memo
+
+    def shares(self, other: Compiled) -> bool:
+        """Is `other` of the same program (its memo slots are this one's)?"""
+        return self._state is other._state
+
     def generated(self, env: Mapping[str, Any]) -> Any:
         """The generated code alone, raising whatever Python raises (for tests)."""
         return self._fn(env, [UNSET] * self._memo)
