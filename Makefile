@@ -27,7 +27,7 @@ FUZZ_SCALE  ?= 20  # make fuzz: examples per property, times those of the make t
 TS     := clients/typescript
 TS_DEPS := $(TS)/node_modules/.installed
 
-.PHONY: help install proto run lint test test-fast ts-test wheel bench bench-transport bench-cluster cluster soak fuzz harden mutants chromium screenshots
+.PHONY: help install proto run lint test test-fast ts-test wheel bench bench-engine bench-transport bench-cluster cluster soak fuzz harden mutants chromium screenshots
 
 help: ## list the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  %-14s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -83,6 +83,9 @@ mutants: $(STAMP) $(API) ## disable each spec rule in turn: which do the scenari
 
 bench: $(STAMP) $(API) ## measure proposals per second and verdict latency
 	$(BIN)/python -m referee.bench
+
+bench-engine: $(STAMP) $(API) ## verdicts/s in process of each recorded workload, best of seven (run on two checkouts to compare)
+	$(BIN)/python -m referee.bench.engine
 
 bench-transport: $(STAMP) $(API) ## Propose over the asyncio gRPC server against a sync one, same handler and store (1 min)
 	$(BIN)/python -m tests.bench_transport
