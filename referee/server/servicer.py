@@ -29,11 +29,12 @@ from referee.calls.metadata import CREATE_HEADER, LANGUAGE_HEADER, TOKEN_HEADER,
 from referee.calls.status import abort
 from referee.errors import PermissionDenied
 from referee.i18n import preferences
+from referee.model import Move
 from referee.records.signing import ALGORITHM
 from referee.server import convert
 from referee.server.access import OperatorToken
 from referee.server.logging import log_verdict
-from referee.service import RefereeService, SeenMove, Subscription
+from referee.service import RefereeService, Ruling, SeenMove, Subscription
 
 Answer = TypeVar("Answer")
 RULE_REFUSAL = (
@@ -126,19 +127,10 @@ class RefereeServicer(referee_pb2_grpc.RefereeServicer):
         it must go to a worker."""
         started = time.perf_counter()
         move = convert.move_from_proto(request.move)
-        ruling = await self._service.propose_on_loop(
-            request.table_id,
-            token,
-            move,
-            move_id=request.move_id,
-            expected_version=convert.optional(request, "expected_version"),
-            seat=convert.optional(request, "seat"),
-            languages=wanted,
-        )
+        ruling = await _asked(self._service.propose_on_loop, request, token, move, wanted)
         if ruling is None:
             return None
-        log_verdict(request.table_id, move.type, ruling, time.perf_counter() - started)
-        return pb.ProposeResponse(verdict=convert.verdict_to_proto(ruling))
+        return _answered(request, move, ruling, started)
 
     async def GetView(
         self, request: pb.GetViewRequest, context: grpc.aio.ServicerContext[Any, Any]
@@ -267,17 +259,8 @@ class RefereeServicer(referee_pb2_grpc.RefereeServicer):
     ) -> pb.ProposeResponse:
         started = time.perf_counter()
         move = convert.move_from_proto(request.move)
-        ruling = self._service.propose(
-            request.table_id,
-            token,
-            move,
-            move_id=request.move_id,
-            expected_version=convert.optional(request, "expected_version"),
-            seat=convert.optional(request, "seat"),
-            languages=wanted,
-        )
-        log_verdict(request.table_id, move.type, ruling, time.perf_counter() - started)
-        return pb.ProposeResponse(verdict=convert.verdict_to_proto(ruling))
+        ruling = _asked(self._service.propose, request, token, move, wanted)
+        return _answered(request, move, ruling, started)
 
     def _view(
         self, request: pb.GetViewRequest, token: str | None, operator_token: str | None
@@ -374,6 +357,33 @@ class RefereeServicer(referee_pb2_grpc.RefereeServicer):
             data = convert.struct_to_data(request.record_data)
             report = self._service.adjudicate(data, asked)
         return convert.adjudication_to_proto(report)
+
+
+def _asked(
+    propose: Callable[..., Answer],
+    request: pb.ProposeRequest,
+    token: str | None,
+    move: Move,
+    wanted: list[str],
+) -> Answer:
+    """`propose` (the service's, or its loop's) called with what the request asks."""
+    return propose(
+        request.table_id,
+        token,
+        move,
+        move_id=request.move_id,
+        expected_version=convert.optional(request, "expected_version"),
+        seat=convert.optional(request, "seat"),
+        languages=wanted,
+    )
+
+
+def _answered(
+    request: pb.ProposeRequest, move: Move, ruling: Ruling, started: float
+) -> pb.ProposeResponse:
+    """The ruling logged and answered."""
+    log_verdict(request.table_id, move.type, ruling, time.perf_counter() - started)
+    return pb.ProposeResponse(verdict=convert.verdict_to_proto(ruling))
 
 
 async def moves(subscription: Subscription) -> AsyncIterator[SeenMove]:
