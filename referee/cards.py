@@ -80,10 +80,24 @@ class Card:
 
     def __eq__(self, other: object) -> bool:
         """The dataclass's equality (rank and suit), written out: judging compares cards a
-        great deal, and this one builds no tuples. (Its hash stays the dataclass's.)"""
+        great deal, and this one builds no tuples."""
         if other.__class__ is not self.__class__:
             return NotImplemented
         return self.rank == other.rank and self.suit == other.suit
+
+    def __hash__(self) -> int:
+        """The dataclass's hash (of rank and suit), worked out once a card: cards are keys of
+        many sets and dicts while judging."""
+        return self._hash
+
+    @cached_property
+    def _hash(self) -> int:
+        return hash((self.rank, self.suit))
+
+    def __reduce__(self) -> tuple[type[Card], tuple[str, str]]:
+        """Copied or pickled as its rank and suit alone: a string's hash differs from one
+        process to the next, so the kept one must not travel."""
+        return Card, (self.rank, self.suit)
 
     def __str__(self) -> str:
         return self.code

@@ -66,7 +66,7 @@ def _worded(place: Place) -> Where:
 def _parse_record(
     fields: tuple[FieldSpec, ...], given: Any, where: Place, pack: PackKind
 ) -> dict[str, Any]:
-    if not isinstance(given, Mapping):
+    if given.__class__ is not dict and not isinstance(given, Mapping):  # a dict: no ABC asked
         raise _malformed("move.not_a_mapping", where, given=_short(given))
     declared = _declared(fields)
     if not given.keys() <= declared.keys():
@@ -113,7 +113,10 @@ def _parse_value(spec: FieldSpec, value: Any, record: Place, name: str, pack: Pa
         return value
     if kind == "enum" and type(value) is str and value in spec.values:
         return value
-    where = Sentence("move.at_field", {"at": _worded(record), "field": name})
+
+    def where() -> Sentence:  # worded only for a value found wrong
+        return Sentence("move.at_field", {"at": _worded(record), "field": name})
+
     try:
         return _VALUE_READERS[spec.type](spec, value, where, pack)
     except CardError as exc:
@@ -124,21 +127,23 @@ def _malformed(key: str, where: Place, **values: Any) -> MoveFormatError:
     return MoveFormatError(Sentence(key, {"at": _worded(where), **values}))
 
 
-def _item(where: Place, index: int) -> Where:
-    return Sentence("move.at_item", {"at": _worded(where), "index": index + 1})  # players count
+def _item(where: Place, index: int) -> Place:
+    """The item at `index` of the list at `where` (counted from 1, as players count), worded
+    only for a value found wrong."""
+    return lambda: Sentence("move.at_item", {"at": _worded(where), "index": index + 1})
 
 
-def _card(spec: FieldSpec, value: Any, where: Where, pack: PackKind) -> Card:
+def _card(spec: FieldSpec, value: Any, where: Place, pack: PackKind) -> Card:
     return Card.parse(value, pack)
 
 
-def _cards(spec: FieldSpec, value: Any, where: Where, pack: PackKind) -> list[Card]:
+def _cards(spec: FieldSpec, value: Any, where: Place, pack: PackKind) -> list[Card]:
     if not isinstance(value, (list, tuple)):
         raise _malformed("move.not_cards", where, given=_short(value))
     return [Card.parse(v, pack) for v in value]
 
 
-def _int(spec: FieldSpec, value: Any, where: Where, pack: PackKind) -> int:
+def _int(spec: FieldSpec, value: Any, where: Place, pack: PackKind) -> int:
     integral = isinstance(value, int) or (isinstance(value, float) and value.is_integer())
     if isinstance(value, bool) or not integral:  # NaN and infinities are not integers either
         raise _malformed("move.not_an_integer", where, given=_short(value))
@@ -153,24 +158,24 @@ def _short(value: Any) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-def _enum(spec: FieldSpec, value: Any, where: Where, pack: PackKind) -> str:
+def _enum(spec: FieldSpec, value: Any, where: Place, pack: PackKind) -> str:
     if value not in spec.values:
         allowed = ", ".join(f"`{v}`" for v in spec.values)
         raise _malformed("move.not_one_of", where, given=str(value), allowed=allowed)
     return str(value)
 
 
-def _list_of_cards(spec: FieldSpec, value: Any, where: Where, pack: PackKind) -> list[list[Card]]:
+def _list_of_cards(spec: FieldSpec, value: Any, where: Place, pack: PackKind) -> list[list[Card]]:
     if not isinstance(value, (list, tuple)):
         raise _malformed("move.not_card_lists", where, given=_short(value))
     return [_cards(spec, v, _item(where, i), pack) for i, v in enumerate(value)]
 
 
-def _record(spec: FieldSpec, value: Any, where: Where, pack: PackKind) -> dict[str, Any]:
+def _record(spec: FieldSpec, value: Any, where: Place, pack: PackKind) -> dict[str, Any]:
     return _parse_record(spec.fields, value, where, pack)
 
 
-def _list(spec: FieldSpec, value: Any, where: Where, pack: PackKind) -> list[dict[str, Any]]:
+def _list(spec: FieldSpec, value: Any, where: Place, pack: PackKind) -> list[dict[str, Any]]:
     if not isinstance(value, (list, tuple)):
         raise _malformed("move.not_a_list", where, given=_short(value))
     return [_parse_record(spec.fields, v, _item(where, i), pack) for i, v in enumerate(value)]

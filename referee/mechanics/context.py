@@ -125,22 +125,33 @@ class Builder(Generic[Source]):
     """A context's computed names for one spec: the environment, built per judgement."""
 
     computes: tuple[tuple[str, Callable[[Source], Any]], ...]
-    # the computes of each set of names asked for (a checkpoint's reads: a handful of sets)
-    _subsets: dict[frozenset[str], tuple[tuple[str, Callable[[Source], Any]], ...]] = field(
+    # the function building each set of names asked for (a checkpoint's reads: a handful of
+    # sets; None: every name)
+    _builds: dict[frozenset[str] | None, Callable[[Source], dict[str, Any]]] = field(
         default_factory=dict, compare=False, repr=False
     )
 
     def env(self, source: Source, names: frozenset[str] | None = None) -> dict[str, Any]:
         """The environment; with `names`, only those of its names (what the expressions it is
         for read: `RuleBook.reads_at`, `SpecExpression.reads`), the others not computed."""
-        computes = self.computes if names is None else self._computing(names)
-        return {name: compute(source) for name, compute in computes}
+        build = self._builds.get(names)
+        if build is None:
+            computes = tuple((n, c) for n, c in self.computes if names is None or n in names)
+            build = self._builds[names] = _build_of(computes)
+        return build(source)
 
-    def _computing(self, names: frozenset[str]) -> tuple[tuple[str, Callable[[Source], Any]], ...]:
-        found = self._subsets.get(names)
-        if found is None:
-            found = self._subsets[names] = tuple((n, c) for n, c in self.computes if n in names)
-        return found
+
+def _build_of(
+    computes: tuple[tuple[str, Callable[[Source], Any]], ...],
+) -> Callable[[Source], dict[str, Any]]:
+    """A function making the dict of `computes`, in their order, as one dict display: no loop
+    and no pair unpacked a name (a context is built a few times a verdict). Only the names,
+    identifiers the spec's contexts declare, are written into its text, each quoted by repr."""
+    namespace: dict[str, Any] = {f"c{i}": compute for i, (_, compute) in enumerate(computes)}
+    items = ", ".join(f"{name!r}: c{i}(source)" for i, (name, _) in enumerate(computes))
+    exec(f"def build(source):\n    return {{{items}}}\n", namespace)  # our own text: see above
+    build: Callable[[Source], dict[str, Any]] = namespace["build"]
+    return build
 
 
 def neutral(type_: Type, card: Any) -> Any:

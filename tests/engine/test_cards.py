@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import copy
+import pickle
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -96,6 +99,19 @@ def test_tarot_trumps_and_the_matto_are_not_suit_cards() -> None:
 
 def test_surrounding_blanks_are_ignored() -> None:
     assert Card.parse("  qh ") == Card("Q", "H")
+
+
+@SETTINGS
+@given(st.one_of(french_cards, tarot_cards))
+def test_a_cards_kept_hash_is_its_rank_and_suits_and_never_travels(card: Card) -> None:
+    """A card keeps its hash (judging hashes cards a great deal): the dataclass's, so sets of
+    cards iterate as before; a copy or a pickle is made anew, as a string's hash may differ in
+    the process that reads it."""
+    assert hash(card) == hash((card.rank, card.suit))
+    assert "_hash" in card.__dict__  # kept once asked
+    for copied in (copy.deepcopy(card), pickle.loads(pickle.dumps(card))):
+        assert copied == card and "_hash" not in copied.__dict__
+        assert hash(copied) == hash(card)
 
 
 def test_french_pack_holds_every_card_once_per_copy() -> None:
