@@ -21,6 +21,9 @@ from referee.store.base import Write
 # commit itself failed (then no write of it is durable)
 CommitGroup = Callable[[Sequence[Write]], Sequence[BaseException | None]]
 _STOP = None
+# how long the thread waits for a write before it ends (the next write starts another): a store
+# nobody writes, or forgot to close, holds no thread
+IDLE_S = 1.0
 
 
 class GroupWriter:
@@ -38,9 +41,8 @@ class GroupWriter:
         with self._started:
             if self._closed:
                 raise RuntimeError("the store is closed")
-            if (
-                self._thread is None
-            ):  # started with the first write: a store that only reads has none
+            # started with a write (a store that only reads has none), and again after an idle
+            if self._thread is None:
                 self._thread = threading.Thread(target=self._run, name=self._name, daemon=True)
                 self._thread.start()
             self._queue.put((write, future))
@@ -57,7 +59,14 @@ class GroupWriter:
 
     def _run(self) -> None:
         while True:
-            first = self._queue.get()
+            try:
+                first = self._queue.get(timeout=IDLE_S)
+            except queue.Empty:
+                with self._started:
+                    if self._queue.empty():  # nothing came meanwhile: the next write starts one
+                        self._thread = None
+                        return
+                continue
             group = [first]
             while not self._queue.empty():  # everything queued while the last group committed
                 group.append(self._queue.get_nowait())
