@@ -136,11 +136,6 @@ MIGRATIONS: tuple[str, ...] = (
     """,
 )
 
-# a snapshot is kept beside the table's earlier ones; the first one at a version stays
-SAVE_SNAPSHOT = (
-    "INSERT INTO snapshots (table_id, version, data) VALUES (%s, %s, %s) "
-    "ON CONFLICT (table_id, version) DO NOTHING"
-)
 # the table's latest snapshot at a version or before it
 SNAPSHOT_BEFORE = (
     "SELECT version, data FROM snapshots WHERE table_id = %s AND version <= %s "
@@ -505,24 +500,8 @@ def _write(db: psycopg.Connection[Any], instance: str, write: Write) -> None:
     _insert(db, write.table_id, write.seq, write.seat, write.move, write.move_id, write.verdict)
     if write.seq is None:
         return
-    if write.deadline is not KEEP:
-        db.execute(
-            "UPDATE tables SET deadline_number = %s, deadline_at = %s WHERE id = %s",
-            (*rows.due_columns(write.deadline), write.table_id),
-        )
-    if write.summary is not KEEP:
-        db.execute(
-            "UPDATE tables SET game_over = %s, open_disputes = %s WHERE id = %s",
-            (*rows.summary_columns(write.summary), write.table_id),
-        )
-    if write.seat_token is not None:
-        seat, digest = write.seat_token
-        db.execute(
-            "UPDATE seat_tokens SET token_sha256 = %s WHERE table_id = %s AND seat = %s",
-            (digest, write.table_id, seat),
-        )
-    if write.snapshot is not None:
-        db.execute(SAVE_SNAPSHOT, (write.table_id, *rows.snapshot_columns(write.snapshot)))
+    for statement, parameters in rows.changes(write, "%s"):
+        db.execute(statement, parameters)
     # sent when the transaction commits, not before: nobody hears of an undone move
     db.execute(
         "SELECT pg_notify(%s, %s)",

@@ -9,6 +9,7 @@ from typing import Any
 
 from referee.store import codec
 from referee.store.base import (
+    KEEP,
     Due,
     Listed,
     Proposal,
@@ -17,6 +18,7 @@ from referee.store.base import (
     Summary,
     TableFilter,
     TableRecord,
+    Write,
 )
 
 # the columns a proposal is selected with, in the order `proposal` reads them
@@ -151,3 +153,42 @@ def filter_conditions(where: TableFilter, mark: str) -> tuple[list[str], list[An
 def stored_spec(row: tuple[str, str, str] | None) -> StoredSpec | None:
     """A `specs` row (sha256, game, text), if found."""
     return None if row is None else StoredSpec(str(row[0]), str(row[1]), str(row[2]))
+
+
+def changes(write: Write, mark: str) -> list[tuple[str, tuple[Any, ...]]]:
+    """The statements, with their parameters, an accepted move's write makes beside its insert:
+    the table's deadline, lobby summary and seat token as the move leaves them, and its snapshot
+    (the first one at a version stays). `mark`: the store's placeholder, `?` or `%s`."""
+    made: list[tuple[str, tuple[Any, ...]]] = []
+    if write.deadline is not KEEP:
+        made.append(
+            (
+                f"UPDATE tables SET deadline_number = {mark}, deadline_at = {mark} WHERE id = {mark}",
+                (*due_columns(write.deadline), write.table_id),
+            )
+        )
+    if write.summary is not KEEP:
+        made.append(
+            (
+                f"UPDATE tables SET game_over = {mark}, open_disputes = {mark} WHERE id = {mark}",
+                (*summary_columns(write.summary), write.table_id),
+            )
+        )
+    if write.seat_token is not None:
+        seat, digest = write.seat_token
+        made.append(
+            (
+                f"UPDATE seat_tokens SET token_sha256 = {mark} "
+                f"WHERE table_id = {mark} AND seat = {mark}",
+                (digest, write.table_id, seat),
+            )
+        )
+    if write.snapshot is not None:
+        made.append(
+            (
+                f"INSERT INTO snapshots (table_id, version, data) VALUES ({mark}, {mark}, {mark}) "
+                "ON CONFLICT (table_id, version) DO NOTHING",
+                (write.table_id, *snapshot_columns(write.snapshot)),
+            )
+        )
+    return made

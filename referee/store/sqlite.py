@@ -139,11 +139,6 @@ MIGRATIONS: tuple[str, ...] = (
     """,
 )
 
-# a snapshot is kept beside the table's earlier ones; the first one at a version stays
-SAVE_SNAPSHOT = (
-    "INSERT INTO snapshots (table_id, version, data) VALUES (?, ?, ?) "
-    "ON CONFLICT (table_id, version) DO NOTHING"
-)
 # the table's latest snapshot at a version or before it
 SNAPSHOT_BEFORE = (
     "SELECT version, data FROM snapshots WHERE table_id = ? AND version <= ? "
@@ -469,24 +464,8 @@ def _written(db: Connection, write: Write) -> BaseException | None:
         _insert(db, write.table_id, write.seq, write.seat, write.move, write.move_id, write.verdict)
     except Exception as error:  # noqa: BLE001 - this write's own failure, told to its caller
         return error
-    if write.deadline is not KEEP:
-        db.execute(
-            "UPDATE tables SET deadline_number = ?, deadline_at = ? WHERE id = ?",
-            (*rows.due_columns(write.deadline), write.table_id),
-        )
-    if write.summary is not KEEP:
-        db.execute(
-            "UPDATE tables SET game_over = ?, open_disputes = ? WHERE id = ?",
-            (*rows.summary_columns(write.summary), write.table_id),
-        )
-    if write.seat_token is not None:
-        seat, digest = write.seat_token
-        db.execute(
-            "UPDATE seat_tokens SET token_sha256 = ? WHERE table_id = ? AND seat = ?",
-            (digest, write.table_id, seat),
-        )
-    if write.snapshot is not None:
-        db.execute(SAVE_SNAPSHOT, (write.table_id, *rows.snapshot_columns(write.snapshot)))
+    for statement, parameters in rows.changes(write, "?"):
+        db.execute(statement, parameters)
     return None
 
 
