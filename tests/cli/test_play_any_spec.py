@@ -19,11 +19,8 @@ from referee.errors import RefereeError
 from referee.plugins.games import DEFAULT_SPECS, load_game
 from referee.plugins.play_turns import play_turn
 from referee.plugins.transcript import render
+from tests.support.examples import GIN, TWENTY_ONE, WHIST
 
-EXAMPLES = Path(__file__).resolve().parents[1] / "mechanics"
-WHIST = EXAMPLES / "tricks" / "specs" / "whist.yaml"
-GIN = EXAMPLES / "rummy" / "specs" / "gin.yaml"
-TWENTY_ONE = EXAMPLES / "banking" / "specs" / "twenty_one.yaml"
 # a rule no fourth card of a trick can keep: whist's bots cannot go on after three cards
 NO_FOURTH_CARD = """
   - id: WH-9

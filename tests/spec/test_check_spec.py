@@ -10,6 +10,7 @@ import pytest
 from referee.cli import main
 from referee.errors import SpecError, SpecErrors
 from referee.plugins.games import load_game
+from tests.support.examples import EXAMPLE_SPECS
 from tests.support.spec_edits import (
     ORIGINAL,
     SPEC,
@@ -282,21 +283,20 @@ def test_check_spec_command_reports_a_missing_file(
 
 # --- every section's errors in one run ----------------------------------------------------
 
-EXAMPLES = Path(__file__).resolve().parents[1] / "mechanics"
 # per example spec: three edits, each breaking a different section (the common schema, a rule,
 # the mechanic's own section), and the key path each error is reported at
 THREE_SECTIONS = {
-    "tricks/specs/whist.yaml": [
+    "whist.yaml": [
         ("default: H", "default: X", "options.trumps.default"),
         ("require: move.card in hand\n", "require: move.card in hands\n", "rules[1].require"),
         ("teams: [[0, 2], [1, 3]]", "teams: [[0, 2], [1]]", "tricks.teams"),
     ],
-    "rummy/specs/gin.yaml": [
+    "gin.yaml": [
         ("max: 4}", "max: two}", "seats.max"),
         ('require: phase == "take"', "require: phase == tak", "rules[1].require"),
         ("  hand_size: 7", "  hand_size: seven", "rummy.hand_size"),
     ],
-    "banking/specs/twenty_one.yaml": [
+    "twenty_one.yaml": [
         ("kind: french", "kind: frnch", "pack.kind"),
         ("    require: in_turn\n", "    require: in_tun\n", "rules[0].require"),
         ("bust: 'is_bust(cards)'", "bust: 'is_bust(card)'", "banking.bust"),
@@ -305,7 +305,7 @@ THREE_SECTIONS = {
 
 
 def _broken_example(tmp_path: Path, example: str, edits: list[tuple[str, str, str]]) -> Path:
-    text = (EXAMPLES / example).read_text(encoding="utf-8")
+    text = (EXAMPLE_SPECS / example).read_text(encoding="utf-8")
     for old, new, _ in edits:
         assert text.count(old) == 1, old
         text = text.replace(old, new)
@@ -333,7 +333,7 @@ def test_a_broken_definition_hides_no_section_error_and_adds_no_echo(tmp_path: P
     # `is_trump` does not compile: `tricks.winner` reads it, yet is not reported as unknown
     path = _broken_example(
         tmp_path,
-        "tricks/specs/whist.yaml",
+        "whist.yaml",
         [
             ("options.trumps'", "options.trump'", ""),
             ("hand_size: 13", "hand_size: 0", ""),
