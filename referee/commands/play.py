@@ -8,6 +8,11 @@ each deal summed up: tricks and points per team, its winner, the dealer's discar
 With `--target HOST:PORT` the table is created on that referee and each bot plays over gRPC with
 its own seat's token; the driver reads only the public view. Each mechanic's driver is its
 plugin's (`referee.plugins`); this command opens the table and hands it over.
+
+Any spec is played: a turn whose bot's moves are all refused plays the fixes the rejections
+offered and the seat's legal moves (`referee.plugins.legal_bot`); `--bot legal` plays every seat
+so, whatever the mechanic (`referee.plugins.legal_play`). Bots that find no move the referee
+takes stop the game with the seat, the state and the last rejection, exit status 1.
 """
 
 from __future__ import annotations
@@ -64,7 +69,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--hands",
         type=positive,
         default=5,
-        help="banking games (Pontoon): how many hands to play (default 5)",
+        help="banking games (Pontoon), and any game with `--bot legal`: how many hands to play "
+        "at most (default 5)",
     )
     parser.add_argument(
         "--chips",

@@ -20,6 +20,7 @@ from referee.plugins.games import DEFAULT_SPECS, load_game
 from referee.plugins.play_turns import play_turn
 from referee.plugins.transcript import render
 from tests.support.examples import GIN, TWENTY_ONE, WHIST
+from tests.support.served import served
 
 # a rule no fourth card of a trick can keep: whist's bots cannot go on after three cards
 NO_FOURTH_CARD = """
@@ -120,3 +121,20 @@ def test_a_transcript_whose_bots_cannot_go_on_gives_up(tmp_path: Path) -> None:
         render(load_game(tmp_path / "whist.yaml"), seed=7, seats=4)
     assert str(caught.value).startswith("the bots give up: seat 0 found no move the referee")
     assert "WH-9: a trick takes three cards" in str(caught.value)
+
+
+def test_over_grpc_the_bots_play_legal_moves_and_give_up_alike(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # each seat with its own token: the legal moves are its GetView's, the reasons its verdicts'
+    (tmp_path / "twenty_one.yaml").write_text(TWENTY_ONE.read_text(encoding="utf-8"))
+    (tmp_path / "whist.yaml").write_text(WHIST.read_text(encoding="utf-8") + NO_FOURTH_CARD)
+    with served("--memory", "--allow-stacked", "--specs", str(tmp_path)) as server:
+        remote = ["--specs", str(tmp_path), "--target", server.address]
+        status, out, err = play(capsys, "twenty_one", *remote, "--bot", "legal", "--hands", "2")
+        assert (status, err) == (0, ""), err
+        assert "after 2 hand(s): balances" in out
+        status, out, err = play(capsys, "whist", *remote)
+        assert status == 1 and out.count("-> accepted") == 3
+        assert "the bots give up: seat 0 has no legal move" in err
+        assert "WH-9: a trick takes three cards" in err
