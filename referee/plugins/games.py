@@ -76,12 +76,29 @@ def _compiled(
         mechanic = mechanic_class(spec)
     except SpecErrors as exc:
         errors += exc.errors + _section_errors(mechanic_class, spec, exc.errors)
-    if errors:
-        raise SpecErrors(_unique(errors + _option_rule_errors(spec)))
-    try:
-        return Game(spec, mechanic, source, proofs)
+        more = [] if _left_out(errors) else _option_rule_errors(spec)
+        raise SpecErrors(_unique(errors + more)) from None
+    if _left_out(errors):
+        raise SpecErrors(errors)
+    try:  # its option rules and play clock, whatever else was found
+        game = Game(spec, mechanic, source, proofs)
+    except SpecErrors as exc:
+        errors += exc.errors
     except SpecError as exc:
-        raise SpecErrors([exc]) from None
+        errors.append(exc)
+    if errors:
+        raise SpecErrors(_unique(errors))
+    return game
+
+
+# the sections whose entries that fail to read are left out of the spec
+READ_BY_THE_GAME = ("moves", "options")
+
+
+def _left_out(errors: list[SpecError]) -> bool:
+    """Did a move or an option fail to read? Then the play clock and the option rules (read by
+    `Game`) would report what is missing, not what is wrong: they are not read."""
+    return any(e.path.startswith(READ_BY_THE_GAME) for e in errors)
 
 
 def _mechanic_of(located: Located, data: Mapping[str, Any]) -> type[Mechanic[Any]]:

@@ -48,7 +48,7 @@ Every mechanic is a folder of `referee/mechanics/` with the same files:
 |---|---|
 | `mechanic.py` | the class: the engine's contract (`referee/engine/mechanic.py`: `new_state`, `judge`, `view`, `legal`, ...), short, over the modules below |
 | `moves.py` | the move table `MOVES` (move type -> `Move`: its handler, the fields the handler reads, the checkpoints that judge it) and the handlers |
-| `config.py` | the shapes of its spec sections, the typed config read from them (`read_config`) and `KEYS`, what each key means (this page) |
+| `config.py` | the shapes of its spec sections, the typed config read from them (`read_config`), `KEYS`, what each key means (a sentence or a `Key`: `referee/spec/keys.py`), and `FIXED`, what a spec cannot change (this page) |
 | `state.py` | the state: a dataclass with its seed link and `clone()` |
 | `contexts.py` | what its rules read at each checkpoint: every name declared once, with its type and meaning |
 | `views.py` | what each seat, a spectator and the adjudicator see |

@@ -371,3 +371,13 @@ def test_a_specs_folder_holding_a_yaml_file_that_is_not_a_spec_says_so(
     assert main(["describe", "--specs", str(tmp_path), "pontinho"]) != 0
     _, err = capsys.readouterr()
     assert f"{tmp_path / 'notes.yaml'}:1:1: {NOT_A_SPEC}" in err, err
+
+
+def test_a_play_clock_error_is_reported_with_the_schema_errors(tmp_path: Path) -> None:
+    # the play clock is read once the game compiles: its errors used to wait for the others'
+    edits = [
+        ("\ntricks:\n", "\ntrick: 1\ntricks:\n", ""),
+        ("\nrules:\n", "\nclock: 3\nrules:\n", ""),
+    ]
+    path = _broken_example(tmp_path, "whist.yaml", edits)
+    assert sorted(e.path for e in errors_of(path)) == ["clock", "trick"]
