@@ -8,7 +8,9 @@ the game with the seat, the state and the last rejection, and exit status 1: nev
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -17,8 +19,10 @@ from referee.commands.play import InProcess
 from referee.engine.setup import TableSetup
 from referee.errors import RefereeError
 from referee.plugins.games import DEFAULT_SPECS, load_game
+from referee.plugins.legal_bot import mended, moves_of
 from referee.plugins.play_turns import play_turn
 from referee.plugins.transcript import render
+from referee.spec.schema import FieldSpec, MoveSpec
 from tests.support.examples import GIN, TWENTY_ONE, WHIST
 from tests.support.served import served
 
@@ -138,3 +142,62 @@ def test_over_grpc_the_bots_play_legal_moves_and_give_up_alike(
         assert status == 1 and out.count("-> accepted") == 3
         assert "the bots give up: seat 0 has no legal move" in err
         assert "WH-9: a trick takes three cards" in err
+
+
+def _spec(move_type: str, **fields: str) -> MoveSpec:
+    return MoveSpec(move_type, tuple(FieldSpec(name, kind) for name, kind in fields.items()))
+
+
+@pytest.mark.parametrize(
+    ("spec", "entry", "expected"),
+    [
+        (_spec("next_hand"), {}, [{"type": "next_hand"}]),
+        (_spec("play", card="card"), {"cards": ["2H"]}, [{"type": "play", "card": "2H"}]),
+        (
+            _spec("discard", cards="cards"),
+            {"count": 2, "cards": ["2H", "3H"]},
+            [{"type": "discard", "cards": ["2H", "3H"]}],
+        ),
+        (
+            _spec("discard", cards="cards"),
+            {"count": 1, "choices": [["2H"]]},
+            [{"type": "discard", "cards": ["2H"]}],
+        ),
+        (
+            _spec("meld", cards="cards"),
+            {"melds": [["2H", "3H", "4H"]]},
+            [{"type": "meld", "cards": ["2H", "3H", "4H"]}],
+        ),
+        (
+            _spec("layoff", meld="int", cards="cards"),
+            {"onto": [{"meld": 1, "cards": ["5H"]}]},
+            [{"type": "layoff", "meld": 1, "cards": ["5H"]}],
+        ),
+        (_spec("bet", amount="int"), {"min": 3, "max": 3}, [{"type": "bet", "amount": 3}]),
+        (
+            _spec("offer_bank", to="int", price="int"),
+            {"to": {"min": 1, "max": 1}, "price": {"min": 9, "max": 9}},
+            [{"type": "offer_bank", "to": 1, "price": 9}],
+        ),
+    ],
+)
+def test_each_shape_of_a_legal_entry_makes_its_moves(
+    spec: MoveSpec, entry: dict[str, Any], expected: list[dict[str, Any]]
+) -> None:
+    assert list(moves_of(spec.type, entry, spec, random.Random(0))) == expected
+
+
+def test_a_fix_mends_the_move_it_was_given_for() -> None:
+    play = _spec("play", card="card")
+    assert mended(
+        {"type": "play", "card": "2H"}, {"kind": "play_one_of", "cards": ["3S"]}, play
+    ) == [{"type": "play", "card": "3S"}]
+    bet = _spec("bet", amount="int")
+    fix = {"kind": "amount_range", "field": "amount", "min": 1, "max": 10}
+    assert mended({"type": "bet", "amount": 50}, fix, bet) == [
+        {"type": "bet", "amount": 1},
+        {"type": "bet", "amount": 10},
+    ]
+    instead = {"kind": "move_instead", "moves": ["draw"]}
+    assert mended({"type": "discard", "card": "2H"}, instead, None) == [{"type": "draw"}]
+    assert mended({"type": "play", "card": "2H"}, {"kind": "missing_cards"}, play) == []
