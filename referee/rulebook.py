@@ -397,7 +397,8 @@ One file per game, generated from its spec in `specs/` by `referee docs` (the sp
 referee runs, so this is what it enforces). Each file lists the game's options (types, defaults,
 ranges), its moves and their fields, and every rule id a verdict can name, with its sentence in
 each language of the spec, the moves it judges, its condition in the spec language, its sources
-and the notes that record decisions.
+and the notes that record decisions. What each mechanic lets a spec say, and what it does not:
+[mechanics.md](mechanics.md); how to write a new game: [the designer's manual](../designing.md).
 
 | game | file | mechanics | seats | rule ids | languages |
 |---|---|---|---|---|---|

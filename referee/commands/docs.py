@@ -20,6 +20,8 @@ from referee.rulebook import write
 MECHANICS = "mechanics.md"
 
 DEFAULT_OUT = Path("docs") / "rules"  # in the checkout; the links it writes assume docs/rules/
+# the example specs the mechanics page points to and reads its contexts from, in the checkout
+EXAMPLES = Path(__file__).resolve().parents[2] / "docs" / "example-specs"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -35,6 +37,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=str(DEFAULT_SPECS),
         help="the folder of specs (default: the shipped ones)",
     )
+    parser.add_argument(
+        "--examples",
+        metavar="DIR",
+        default=str(EXAMPLES),
+        help="the folder of example specs (default: docs/example-specs of the checkout)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -42,7 +50,8 @@ def run(args: argparse.Namespace) -> int:
         games = load_games(args.specs)
         written = write(games, Path(args.out))
         page = Path(args.out) / MECHANICS
-        page.write_text(mechanics_page(PLUGINS, games), encoding="utf-8")
+        examples = load_games(args.examples) if Path(args.examples).is_dir() else {}
+        page.write_text(mechanics_page(PLUGINS, games, examples), encoding="utf-8")
         written.append(page)
     except RefereeError as exc:
         print(f"error: {exc}", file=sys.stderr)

@@ -8,11 +8,17 @@ each deal summed up: tricks and points per team, its winner, the dealer's discar
 With `--target HOST:PORT` the table is created on that referee and each bot plays over gRPC with
 its own seat's token; the driver reads only the public view. Each mechanic's driver is its
 plugin's (`referee.plugins`); this command opens the table and hands it over.
+
+Any spec is played: a turn whose bot's moves are all refused plays the fixes the rejections
+offered and the seat's legal moves (`referee.plugins.legal_bot`); `--bot legal` plays every seat
+so, whatever the mechanic (`referee.plugins.legal_play`). Bots that find no move the referee
+takes stop the game with the seat, the state and the last rejection, exit status 1.
 """
 
 from __future__ import annotations
 
 import argparse
+import random
 import sys
 from typing import Any
 
@@ -25,9 +31,9 @@ from referee.engine.setup import TableSetup
 from referee.engine.table import Table
 from referee.errors import InvalidArgument
 from referee.model import Move
-from referee.plugins import installed
+from referee.plugins import installed, legal_play
 from referee.plugins.games import DEFAULT_SPECS, load_games
-from referee.plugins.play_turns import Answer, PlayContext, Referee
+from referee.plugins.play_turns import Answer, GaveUp, PlayContext, Referee
 from referee.redaction import events_for
 from referee_client import RefereeClient
 
@@ -53,10 +59,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--specs", default=str(DEFAULT_SPECS))
     parser.add_argument("--quiet", action="store_true", help="print only accepted moves")
     parser.add_argument(
+        "--bot",
+        choices=("mechanic", "legal"),
+        default="mechanic",
+        help="the mechanic's bots (default), or the bot of last resort for any spec: each seat "
+        "plays its legal moves (also where a mechanic has no bots)",
+    )
+    parser.add_argument(
         "--hands",
         type=positive,
         default=5,
-        help="banking games (Pontoon): how many hands to play (default 5)",
+        help="banking games (Pontoon), and any game with `--bot legal`: how many hands to play "
+        "at most (default 5)",
     )
     parser.add_argument(
         "--chips",
@@ -73,9 +87,14 @@ class InProcess:
     def __init__(self, game: Game, setup: TableSetup) -> None:
         self.table = Table.create(game, setup)
         self.commitment = self.table.commitment
+        self.moves = game.spec.moves
+        self.rng = random.Random(setup.seed)
 
     def view(self, seat: int | None) -> dict[str, Any]:
         return self.table.view(seat)
+
+    def legal(self, seat: int) -> dict[str, Any]:
+        return self.table.legal(seat)
 
     def propose(self, seat: int, move: dict[str, Any]) -> Answer:
         verdict = self.table.propose(seat, Move.from_data(move))
@@ -83,6 +102,8 @@ class InProcess:
             verdict.outcome.value,
             tuple(sorted(verdict.rule_ids())),
             tuple(events_for(verdict.events, seat)),
+            tuple(f"{v.rule}: {v.message}" for v in verdict.violations),
+            tuple(dict(v.fix) for v in verdict.violations if v.fix),
         )
 
     def close(self) -> None:
@@ -92,7 +113,9 @@ class InProcess:
 class Remote:
     """A table on a running referee; each seat proposes and looks with its own token."""
 
-    def __init__(self, target: str, setup: TableSetup) -> None:
+    def __init__(self, target: str, game: Game, setup: TableSetup) -> None:
+        self.moves = game.spec.moves
+        self.rng = random.Random(setup.seed)
         self.client = RefereeClient(target)
         try:
             self.handle = self.client.create_table(
@@ -112,11 +135,20 @@ class Remote:
         view: dict[str, Any] = _by_seat(self.client.view(self.handle.id, token))
         return view
 
+    def legal(self, seat: int) -> dict[str, Any]:
+        legal: dict[str, Any] = self.view(seat).get("legal") or {}
+        return legal
+
     def propose(self, seat: int, move: dict[str, Any]) -> Answer:
         verdict = self.client.propose(self.handle.id, self.handle.tokens[seat], move)
-        rules = {i for v in verdict["violations"] for i in (v["rule"], *v["cites"])}
+        violations = verdict["violations"]
+        rules = {i for v in violations for i in (v["rule"], *v["cites"])}
         return Answer(
-            verdict["outcome"], tuple(sorted(rules)), tuple(_by_seat(e) for e in verdict["events"])
+            verdict["outcome"],
+            tuple(sorted(rules)),
+            tuple(_by_seat(e) for e in verdict["events"]),
+            tuple(f"{v['rule']}: {v['message']}" for v in violations),
+            tuple(v["fix"] for v in violations if v.get("fix")),
         )
 
     def close(self) -> None:
@@ -140,7 +172,7 @@ def open_table(game: Game, args: argparse.Namespace, **setup: Any) -> Referee:
     table = TableSetup(
         game=game.name, seats=args.bots, seed=args.seed, options=parse_options(args.option), **setup
     )
-    return Remote(args.target, table) if args.target else InProcess(game, table)
+    return Remote(args.target, game, table) if args.target else InProcess(game, table)
 
 
 def parse_options(pairs: list[str]) -> dict[str, Any]:
@@ -156,11 +188,8 @@ def parse_options(pairs: list[str]) -> dict[str, Any]:
 def run(args: argparse.Namespace) -> int:
     game = find_game(load_games(args.specs), args.game)
     play = installed.by_name()[game.spec.mechanics].play
-    if play is None:
-        raise InvalidArgument(
-            f"`{game.name}` cannot be played by bots yet: its mechanics "
-            f"`{game.spec.mechanics}` has no driver"
-        )
+    if play is None or args.bot == "legal":
+        play = legal_play.play
     context = PlayContext(
         game.name,
         args,
@@ -169,6 +198,9 @@ def run(args: argparse.Namespace) -> int:
     )
     try:
         return play(context)
+    except GaveUp as exc:  # the bots could not go on: said, as a game not finished
+        print(f"referee play: {exc}", file=sys.stderr)
+        return 1
     except grpc.RpcError as exc:  # a RefereeError is told by referee.cli
         print(
             f"referee play: {args.target}: {exc.code().name.lower()}: {exc.details()}",

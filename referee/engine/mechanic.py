@@ -20,6 +20,7 @@ from referee.cards import Card, codes, missing_from
 from referee.errors import SpecError
 from referee.i18n.verdicts import unreadable
 from referee.model import JSON, Event, Sentence, Violation
+from referee.spec.keys import Key
 from referee.spec.rules import RuleBook, SpecExpression
 from referee.spec.schema import GameSpec
 from referee.spec.sections import Shape, unknown_key
@@ -129,8 +130,9 @@ class Mechanic(ABC, Generic[StateT]):
     section_shapes: ClassVar[Mapping[str, Shape]] = {}
     # what each key of those sections means, by its path (`banking.kitty.shoot_settle`; `*`
     # for a key the spec names): every path of `section_shapes`, each told for a game's designer
-    # (docs/rules/mechanics.md is made of them)
-    keys: ClassVar[Mapping[str, str]] = {}
+    # as a sentence or a `Key` (type, default, context, meaning: `referee.spec.keys`;
+    # docs/rules/mechanics.md is made of them)
+    keys: ClassVar[Mapping[str, str | Key]] = {}
 
     # the moves the mechanic serves, its move table: move type -> its handler, fields, checkpoints
     moves: ClassVar[Mapping[str, Move]] = {}

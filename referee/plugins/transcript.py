@@ -23,8 +23,9 @@ byte for byte: a difference means the rules, the views or the bot changed.
 
 from __future__ import annotations
 
+import itertools
 import random
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from referee.engine.setup import TableSetup
@@ -32,6 +33,8 @@ from referee.engine.table import Table
 from referee.errors import RefereeError
 from referee.model import ADJUDICATOR, JSON, Move, Outcome, Verdict
 from referee.plugins.installed import PLUGINS
+from referee.plugins.legal_bot import legal_candidates, mended
+from referee.plugins.play_turns import MAX_TURN_PROPOSALS, GaveUp, give_up
 from referee.plugins.transcript_parts import Adapter, View, show
 from referee.redaction import events_for, verdict_for
 from referee.scenario.runner import reason
@@ -134,23 +137,38 @@ class Transcript:
         self.out(self.adapter.header_line(self.table.view(ADJUDICATOR)))
 
     def turn(self, rng: random.Random, number: int) -> int:
-        """One seat's turn (up to its accepted move); the number of proposals it made."""
+        """One seat's turn (up to its accepted move); the number of proposals it made. The bot's
+        moves first, then the bot of last resort's (`legal_bot`); GaveUp if none is taken."""
         seat = self.adapter.next_seat(self.table.view(ADJUDICATOR))
-        rejected_once = False
+        mends: list[dict[str, JSON]] = []
+        last: tuple[Mapping[str, JSON], list[str]] | None = None
         proposals = 0
-        for move in self.candidates(self.table.view(seat), rng):
+        bots = itertools.chain(
+            self.candidates(self.table.view(seat), rng), self.last_resort(seat, rng, mends)
+        )
+        for move in itertools.islice(bots, MAX_TURN_PROPOSALS):
             proposals += 1
             proposed = Move.from_data(move)
             verdict = verdict_for(self.table, seat, proposed, self.table.propose(seat, proposed))
-            if verdict.outcome is Outcome.REJECTED:
-                if not rejected_once:
-                    rejected_once = True
-                    self.out(f"  seat {seat} proposes {show_move(move)}")
-                    self.out(f"    rejected: {show_rejection(verdict)}")
-                continue
-            self.accepted(number, seat, move, verdict)
-            return proposals
-        raise RuntimeError(f"seat {seat} found no move the referee accepts")
+            if verdict.outcome is not Outcome.REJECTED:
+                self.accepted(number, seat, move, verdict)
+                return proposals
+            if last is None:  # the first rejection of a turn is shown
+                self.out(f"  seat {seat} proposes {show_move(move)}")
+                self.out(f"    rejected: {show_rejection(verdict)}")
+            last = (move, [f"{v.rule}: {v.message}" for v in verdict.violations])
+            spec = self.table.game.spec.moves.get(str(move["type"]))
+            mends += [m for v in verdict.violations if v.fix for m in mended(move, v.fix, spec)]
+        found = f"found no move the referee takes ({proposals} proposals)"
+        raise GaveUp(give_up(seat, found, self.table.view(None), last))
+
+    def last_resort(
+        self, seat: int, rng: random.Random, mends: list[dict[str, JSON]]
+    ) -> Iterator[Mapping[str, JSON]]:
+        """What the rejections' fixes offered, then the seat's legal moves (asked only once
+        the bot's moves are spent)."""
+        yield from mends
+        yield from legal_candidates(self.table.legal(seat), self.table.game.spec.moves, rng)
 
     def accepted(self, number: int, seat: int, move: Mapping[str, JSON], verdict: Verdict) -> None:
         status = "" if verdict.outcome is Outcome.ACCEPTED else f" ({verdict.outcome.value})"

@@ -1,7 +1,7 @@
 """A table restored from its snapshot is the table its replay builds (issue 13, point 5).
 
-Random games of every shipped game and of the test-only specs (gin, whist, twenty-one), played by
-the client bots, the liveness oracle's moves of any seat (claims, passes, splits), junk moves and
+Random games of every shipped game and of the example specs (docs/example-specs/: gin, whist,
+twenty-one), played by the client bots, the liveness oracle's moves of any seat (claims, passes, splits), junk moves and
 deadlines passing; and every conformance scenario, step by step. At every version:
 `restore(snapshot(table))` has the state `Table.replay` builds, and the table's version, log,
 views for every seat (with their legal moves) and for a spectator, and it judges the next move
@@ -42,6 +42,7 @@ from referee.scenario.format import CloseWindowStep, MoveStep, load_file
 from referee.scenario.runner import scenario_files
 from referee.scenario.target import InProcessTarget
 from tests.liveness.oracle import accepted, witness
+from tests.support import examples
 from tests.support.games import shipped_games
 from tests.support.random_games import bot_moves, junk_move, oracle_move, setups
 from tests.support.server import TARADINHO_DEAL
@@ -49,9 +50,9 @@ from tests.support.server import TARADINHO_DEAL
 TESTS = Path(__file__).parents[1]
 GAMES: dict[str, Game] = {
     **shipped_games(),
-    "gin": load_game(TESTS / "mechanics/rummy/specs/gin.yaml"),
-    "whist": load_game(TESTS / "mechanics/tricks/specs/whist.yaml"),
-    "twenty_one": load_game(TESTS / "mechanics/banking/specs/twenty_one.yaml"),
+    "gin": load_game(examples.GIN),
+    "whist": load_game(examples.WHIST),
+    "twenty_one": load_game(examples.TWENTY_ONE),
 }
 STEPS = 60  # proposals per random game
 BOT_TRIES = 100

@@ -1,5 +1,5 @@
 """Hand totals as both banking games count them (RULES.md PO-1; the test-only twenty-one,
-tests/mechanics/banking/specs/twenty_one.yaml, counts the same), in plain Python."""
+docs/example-specs/twenty_one.yaml, counts the same), in plain Python."""
 
 from __future__ import annotations
 

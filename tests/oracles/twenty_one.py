@@ -1,4 +1,4 @@
-"""The test-only twenty-one (tests/mechanics/banking/specs/twenty_one.yaml) in plain Python: how
+"""The test-only twenty-one (docs/example-specs/twenty_one.yaml) in plain Python: how
 a hand is settled against the banker."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Whist (tests/mechanics/tricks/specs/whist.yaml, a test-only game) in plain Python: who must
+"""Whist (docs/example-specs/whist.yaml, an example game) in plain Python: who must
 follow suit and who takes a trick."""
 
 from __future__ import annotations

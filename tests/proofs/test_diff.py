@@ -19,6 +19,7 @@ from referee.proofs.diff_scenario import Witness
 from referee.scenario.format import MoveStep, load_data, load_file, load_text
 from referee.scenario.runner import run_scenario
 from referee.scenario.target import InProcessTarget
+from tests.support import examples
 from tests.support.games import shipped_games
 
 # long runs; one worker runs the whole module: its proofs (a module fixture) are found once, not
@@ -310,7 +311,7 @@ def test_a_side_reads_typed_options(games: dict[str, Game]) -> None:
 
 # --- a rummy without the optional parts (the test-only gin) ----------------------------------
 
-GIN = Path(__file__).parents[1] / "mechanics" / "rummy" / "specs" / "gin.yaml"
+GIN = examples.GIN
 
 
 def test_a_rummy_without_match_claims_or_turned_card_is_compared(tmp_path: Path) -> None:

@@ -10,7 +10,9 @@ import pytest
 from referee.cli import main
 from referee.errors import SpecError, SpecErrors
 from referee.plugins.games import load_game
+from tests.support.examples import EXAMPLE_SPECS
 from tests.support.spec_edits import (
+    ORIGINAL,
     SPEC,
     assert_located,
     at,
@@ -277,3 +279,105 @@ def test_check_spec_command_reports_a_missing_file(
     assert main(["check-spec", str(tmp_path / "absent.yaml")]) == 2
     _, err = capsys.readouterr()
     assert err == f"referee check-spec: no such spec file: `{tmp_path / 'absent.yaml'}`\n"
+
+
+# --- every section's errors in one run ----------------------------------------------------
+
+# per example spec: three edits, each breaking a different section (the common schema, a rule,
+# the mechanic's own section), and the key path each error is reported at
+THREE_SECTIONS = {
+    "whist.yaml": [
+        ("default: H", "default: X", "options.trumps.default"),
+        ("require: move.card in hand\n", "require: move.card in hands\n", "rules[1].require"),
+        ("teams: [[0, 2], [1, 3]]", "teams: [[0, 2], [1]]", "tricks.teams"),
+    ],
+    "gin.yaml": [
+        ("max: 4}", "max: two}", "seats.max"),
+        ('require: phase == "take"', "require: phase == tak", "rules[1].require"),
+        ("  hand_size: 7", "  hand_size: seven", "rummy.hand_size"),
+    ],
+    "twenty_one.yaml": [
+        ("kind: french", "kind: frnch", "pack.kind"),
+        ("    require: in_turn\n", "    require: in_tun\n", "rules[0].require"),
+        ("bust: 'is_bust(cards)'", "bust: 'is_bust(card)'", "banking.bust"),
+    ],
+}
+
+
+def _broken_example(tmp_path: Path, example: str, edits: list[tuple[str, str, str]]) -> Path:
+    text = (EXAMPLE_SPECS / example).read_text(encoding="utf-8")
+    for old, new, _ in edits:
+        assert text.count(old) == 1, old
+        text = text.replace(old, new)
+    path = tmp_path / Path(example).name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("example", sorted(THREE_SECTIONS))
+def test_errors_in_three_sections_are_all_reported_in_one_run(
+    example: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # a rule that does not compile used to hide the errors of the mechanic's section
+    edits = THREE_SECTIONS[example]
+    path = _broken_example(tmp_path, example, edits)
+    assert main(["check-spec", str(path)]) == 1
+    _, err = capsys.readouterr()
+    assert f"{path}: 3 error(s)" in err, err
+    for _, new, key_path in edits:
+        line = spot(path, new.strip().split("\n")[0])[0]
+        assert f"{path}:{line}:" in err and f"at `{key_path}`" in err, err
+
+
+def test_a_broken_definition_hides_no_section_error_and_adds_no_echo(tmp_path: Path) -> None:
+    # `is_trump` does not compile: `tricks.winner` reads it, yet is not reported as unknown
+    path = _broken_example(
+        tmp_path,
+        "whist.yaml",
+        [
+            ("options.trumps'", "options.trump'", ""),
+            ("hand_size: 13", "hand_size: 0", ""),
+        ],
+    )
+    errors = errors_of(path)
+    assert [e.path for e in errors] == ["definitions[0].body", "tricks.hand_size"], errors
+
+
+# --- a YAML file that is no spec ----------------------------------------------------------
+
+NOT_A_SPEC = "not a game spec: a spec is a mapping that starts with `format: 1`"
+
+
+@pytest.mark.parametrize("text", ["hello: world\n", "- a list\n", ""])
+def test_check_spec_says_a_yaml_file_is_not_a_spec(
+    text: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "notes.yaml"
+    path.write_text(text, encoding="utf-8")
+    assert main(["check-spec", str(path)]) == 1
+    _, err = capsys.readouterr()
+    assert f"{path}:1:1: {NOT_A_SPEC}" in err, err
+
+
+def test_a_specs_folder_holding_a_yaml_file_that_is_not_a_spec_says_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "pontinho.yaml").write_text(ORIGINAL, encoding="utf-8")
+    proofs = SPEC.with_name("pontinho.proofs.yaml")
+    (tmp_path / proofs.name).write_text(proofs.read_text(encoding="utf-8"), encoding="utf-8")
+    assert main(["describe", "--specs", str(tmp_path), "pontinho"]) == 0  # a proofs file is fine
+    capsys.readouterr()
+    (tmp_path / "notes.yaml").write_text("todo: [write the rules]\n", encoding="utf-8")
+    assert main(["describe", "--specs", str(tmp_path), "pontinho"]) != 0
+    _, err = capsys.readouterr()
+    assert f"{tmp_path / 'notes.yaml'}:1:1: {NOT_A_SPEC}" in err, err
+
+
+def test_a_play_clock_error_is_reported_with_the_schema_errors(tmp_path: Path) -> None:
+    # the play clock is read once the game compiles: its errors used to wait for the others'
+    edits = [
+        ("\ntricks:\n", "\ntrick: 1\ntricks:\n", ""),
+        ("\nrules:\n", "\nclock: 3\nrules:\n", ""),
+    ]
+    path = _broken_example(tmp_path, "whist.yaml", edits)
+    assert sorted(e.path for e in errors_of(path)) == ["clock", "trick"]

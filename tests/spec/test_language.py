@@ -12,9 +12,10 @@ from referee.errors import SpecError, SpecErrors
 from referee.mechanics.tricks.mechanic import TricksMechanic
 from referee.plugins.games import load_game
 from referee.spec.expr import INT, ListType, RecordType
+from tests.support import examples
 from tests.support.mechanic_of import mechanic_of
 
-WHIST = Path(__file__).parents[1] / "mechanics" / "tricks" / "specs" / "whist.yaml"
+WHIST = examples.WHIST
 
 
 def whist(tmp_path: Path, *edits: tuple[str, str]) -> Path:

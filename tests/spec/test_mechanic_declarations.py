@@ -13,9 +13,11 @@ from referee.engine.game import Game
 from referee.engine.mechanic import Mechanic, Move
 from referee.plugins.installed import PLUGINS
 from referee.plugins.mechanics_page import mechanics_page
+from referee.spec.keys import Key, told
 from referee.spec.sections import Shape
 
 MECHANICS = [plugin.mechanic for plugin in PLUGINS]
+PLUGIN = {plugin.name: plugin for plugin in PLUGINS}
 
 
 def paths(shape: Shape, prefix: str) -> list[str]:
@@ -37,7 +39,39 @@ def test_keys_say_what_every_key_of_its_sections_means(mechanic: type[Mechanic[A
         for path in [section, *paths(shape, section)]
     ]
     assert sorted(mechanic.keys) == sorted(declared)
-    assert all(text.strip() for text in mechanic.keys.values())
+    assert all(told(value).meaning.strip() for value in mechanic.keys.values())
+
+
+@pytest.mark.parametrize("mechanic", MECHANICS, ids=lambda m: m.name)
+def test_the_page_gives_every_key_a_type_and_what_leaving_it_out_means(
+    mechanic: type[Mechanic[Any]], games: dict[str, Game]
+) -> None:
+    # a key's sentence that says neither (or a `Key` left blank) shows `-` in a column: say it
+    page = mechanics_page([PLUGIN[mechanic.name]], games)
+    for path in mechanic.keys:
+        row = next(line for line in page.splitlines() if line.startswith(f"| `{path}` |"))
+        kind, left_out, read_against = row.split(" | ")[1:4]
+        assert kind != "-", f"`{path}` says no type: {row}"
+        assert left_out != "-" or path.endswith("*"), f"`{path}` says not if it is required"
+        if kind.startswith("expression"):
+            assert read_against != "-", f"`{path}` says no context: {row}"
+
+
+@pytest.mark.parametrize("mechanic", MECHANICS, ids=lambda m: m.name)
+def test_the_page_says_what_a_spec_cannot_change(
+    mechanic: type[Mechanic[Any]], games: dict[str, Game]
+) -> None:
+    section = mechanics_page([PLUGIN[mechanic.name]], games)
+    fixed = section.split("### What a spec cannot change")[1].split("### Moves")[0]
+    lines = [line for line in fixed.splitlines() if line.startswith("- ")]
+    assert lines and "not declared yet" not in fixed, fixed
+
+
+def test_a_key_declared_as_a_key_is_shown_as_declared() -> None:
+    key = Key("expression: int", "the trump suit of a deal", "no trump", "`setup`")
+    assert told(key) is key
+    said = told("Optional: an expression of type int over the `setup` context. Left out, none.")
+    assert (said.type, said.default, said.context) == ("expression: int", "none", "`setup`")
 
 
 @pytest.mark.parametrize("mechanic", MECHANICS, ids=lambda m: m.name)

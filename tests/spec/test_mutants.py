@@ -10,8 +10,9 @@ import pytest
 
 from referee.cli import main
 from referee.mutation import mutants
+from tests.support import examples
 
-WHIST = Path(__file__).resolve().parents[1] / "mechanics" / "tricks" / "specs" / "whist.yaml"
+WHIST = examples.WHIST
 # seat 0 plays out of turn (seat 1, after the dealer, leads): GEN-7 is the rule that says no
 SCENARIO = """\
 format: 1

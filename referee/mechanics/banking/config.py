@@ -386,3 +386,24 @@ def _violation(located: Located, path: PathKey, name: str, body: Any) -> Violati
 
 
 __all__ = ["KEYS", "SECTION_SHAPE", "BankingConfig", "kitty_selected", "read_config"]
+
+# what a spec cannot change: the Python's, said plainly for a game's designer (docs/rules/
+# mechanics.md is made of it); a key that makes one of these the spec's takes its line out
+FIXED: tuple[str, ...] = (
+    "The deal: two cards a hand, one in each of two rounds from the seat after the banker, the "
+    "banker last, the bets after the first card (`banking.hand_size` may only be 2, "
+    "`banking.bet_after_round` only 1).",
+    "The move names and what each does are the mechanic's (`bet`, `twist`, `stick`, `buy`, "
+    "`split`, `burn`, `next_hand`, ...: the move table); a spec declares those its game has, "
+    "and no move of its own.",
+    "The banker is a seat of the table that sends its own moves in its turn: its forced play is "
+    "the spec's rules, not played by the table. The bank passes only by `banking.takes_bank`, "
+    "a sale (`offer_bank`, `accept_bank`) or the play clock.",
+    "What a seat sees: face-down cards only by their holder, the banker's own first card not "
+    "until its turn; a hand shown (done, bust, the banker's in its turn, every hand at the end) "
+    "is public. A spec declares no other visibility (no up card, no player's card face up), "
+    "and table options are in no seat's view.",
+    "Chips: every chip that moves is a transfer, balances plus the stakes on the table never "
+    "change in sum; no context holds a seat's balance (a rule cannot refuse a bet above a "
+    "seat's chips) nor the cards left in the pack (no cut card).",
+)

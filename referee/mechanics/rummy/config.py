@@ -273,3 +273,22 @@ def _table(options: Mapping[str, Any], turned: Card | None) -> dict[str, Any]:
     """What the expressions outside a move read of the table: the turned card only where the
     spec turns one (otherwise `turned` is no name of theirs)."""
     return {"options": options} if turned is None else {"options": options, "turned": turned}
+
+
+# what a spec cannot change: the Python's, said plainly for a game's designer (docs/rules/
+# mechanics.md is made of it); a key that makes one of these the spec's takes its line out
+FIXED: tuple[str, ...] = (
+    "The turn: take a card (`draw` from the stock, or `take_discard`), then lay melds, lay off "
+    "and steal jokers as the rules allow, then `discard`; going out ends the hand. A stock "
+    "drawn empty is rebuilt from the discard pile but its top card.",
+    "The move names and what each does are the mechanic's (`draw`, `take_discard`, `meld`, "
+    "`layoff`, `discard`, `go_out`, `swap_joker`, `pass`, `reenter`, `decline`: the move "
+    "table); a spec declares those its game has, and no move of its own. A spec with `go_out` "
+    "declares all its fields (`melds`, `layoffs`, `steals`) and the verdicts its moves can give.",
+    "What a seat sees: its own hand, how many cards the others hold, the melds, the top discard "
+    "and the stock's size; every hand is shown when the hand is over. A spec declares no other "
+    "visibility.",
+    "Scoring: `scoring.hand_points` is added to each seat's total when a hand ends; chips move "
+    "only in the elimination match (`rummy.match`): a game without it keeps no chips and no "
+    "match target.",
+)

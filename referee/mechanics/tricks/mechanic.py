@@ -5,7 +5,7 @@ trick (`moves`), the trick to its winner, the deal's count, the next deal (`flow
 the engine's contract over them. Which card may be played (following, trumping) is the spec's
 rules; which card wins a trick (`tricks.winner`), who owns each card at the count
 (`tricks.owner`) and what it is worth (`tricks.points`) are the spec's expressions (`config`), so
-another trick-taking game is a new spec (tests/mechanics/tricks/specs/whist.yaml is one).
+another trick-taking game is a new spec (docs/example-specs/whist.yaml is one).
 """
 
 from __future__ import annotations

@@ -25,10 +25,11 @@ from referee.engine.table import Table, TableSetup
 from referee.errors import SpecErrors
 from referee.model import ADJUDICATOR, Move
 from referee.plugins.games import DEFAULT_SPECS, load_game
+from tests.support import examples
 from tests.support.games import shipped_games
 
 GAMES = shipped_games()
-TWENTY_ONE = Path(__file__).parent / "specs" / "twenty_one.yaml"
+TWENTY_ONE = examples.TWENTY_ONE
 START = 100
 CLOCK = "\nclock:\n  auto:\n    - move: stick\n"
 

@@ -1,4 +1,4 @@
-"""A plain twenty-one (tests/mechanics/banking/specs/twenty_one.yaml, a test-only spec) runs on the banking
+"""A plain twenty-one (docs/example-specs/twenty_one.yaml, an example spec) runs on the banking
 mechanic with no Python of its own: no kitty, no split, no pontoon, no sale of the bank.
 
 Hands are played to the end through the engine's table, and each is settled as the game says,
@@ -24,8 +24,9 @@ from referee.model import ADJUDICATOR, JSON, Move, Outcome, Verdict
 from referee.plugins.games import DEFAULT_SPECS, load_game
 from tests.oracles.banking import best_total
 from tests.oracles.twenty_one import paid
+from tests.support import examples
 
-SPEC = Path(__file__).parent / "specs" / "twenty_one.yaml"
+SPEC = examples.TWENTY_ONE
 GAME = load_game(SPEC)
 HANDS = 12
 

@@ -1,4 +1,4 @@
-"""Gin (tests/mechanics/rummy/specs/gin.yaml, a test-only spec): a plain rummy on the `rummy` mechanic.
+"""Gin (docs/example-specs/gin.yaml, an example spec): a plain rummy on the `rummy` mechanic.
 
 It selects none of the mechanic's optional parts: no elimination match (`rummy.match`), no
 turned card (`rummy.turned_card`), no claim windows (`rummy.claims`), no jokers (`is_joker`),
@@ -25,9 +25,10 @@ from referee.mechanics.rummy.mechanic import RummyMechanic
 from referee.model import ADJUDICATOR, Move, Verdict
 from referee.plugins.games import DEFAULT_SPECS, load_game
 from referee.schemas import schemas_of
+from tests.support import examples
 from tests.support.mechanic_of import mechanic_of
 
-SPEC = Path(__file__).parent / "specs" / "gin.yaml"
+SPEC = examples.GIN
 GIN = load_game(SPEC)
 DEAL = {
     "hands": {

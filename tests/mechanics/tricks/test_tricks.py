@@ -8,7 +8,7 @@ somewhere; the trick goes to the card TA-9 names; at the end of each deal the co
 TA-10 / TA-11's and the two teams' points add up to 114; no seat's view shows a card of another
 seat's hand (GEN-3).
 
-Whist (tests/mechanics/tricks/specs/whist.yaml, a test-only spec): the same mechanic runs another
+Whist (docs/example-specs/whist.yaml, an example spec): the same mechanic runs another
 trick-taking game from its spec alone (its rules in plain Python: tests/oracles/whist.py).
 """
 
@@ -31,10 +31,11 @@ from referee.model import ADJUDICATOR, Move, Outcome, Verdict
 from referee.plugins.games import load_game
 from tests.oracles import whist
 from tests.oracles.tarocchi import card, count, is_trump, may_discard, may_play, trick_winner
+from tests.support import examples
 from tests.support.games import shipped_games
 
 TAROCCHI = shipped_games()["tarocchi_piedicavallo"]
-WHIST = load_game(Path(__file__).parent / "specs" / "whist.yaml")
+WHIST = load_game(examples.WHIST)
 PACK = Counter(codes(TAROCCHI.spec.pack()))
 
 
@@ -215,7 +216,7 @@ def test_whist_runs_on_the_same_mechanic(trumps: str) -> None:
 
 
 def test_a_spec_whose_packets_are_empty_is_refused_at_the_deal(tmp_path: Path) -> None:
-    text = (Path(__file__).parent / "specs" / "whist.yaml").read_text(encoding="utf-8")
+    text = (examples.WHIST).read_text(encoding="utf-8")
     path = tmp_path / "whist.yaml"
     path.write_text(text.replace("packet: 1", "packet: 0"), encoding="utf-8")
     game = load_game(path)
