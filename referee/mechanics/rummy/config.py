@@ -76,11 +76,13 @@ def _verdict_keys(path: str, given: str) -> dict[str, str]:
 # the mechanic's own verdicts, each: when it is given
 VERDICT_GIVEN = {
     "no_meld": "cards laid as a new meld fit the `shape` of no meld kind (in `meld`, "
-    "`take_discard`, `go_out`, `swap_joker`, whichever of these the spec has)",
+    "`take_discard` with a `meld` field, `go_out` with `melds`, `swap_joker`, whichever of "
+    "these the spec has)",
     "ambiguous_layoff": "cards laid off without `at` on a meld of an `extend: ends` kind fit at "
-    "both of its ends, read differently (in `layoff`, `take_discard`, `go_out`)",
+    "both of its ends, read differently (in `layoff`, `take_discard` with a `layoff` field, "
+    "`go_out` with `layoffs`)",
     "steal": "the natural card a steal names can take the place of none of the meld's jokers "
-    "(in `go_out`, `swap_joker`)",
+    "(in `go_out` with `steals`, `swap_joker`)",
     "empty_stock": "a `draw` finds the stock empty and fewer than two cards in the discard pile "
     "to rebuild it from (all but the top card, shuffled from the table seed)",
     "no_discard": "a move takes the top discard (`take_discard`, `go_out` with `take`) and the "
@@ -140,7 +142,8 @@ KEYS: dict[str, str] = {
     "scores of the seats still in, in seat order; definitions reach it with `on: reentry`): "
     "the total a blown seat re-enters at. Required where the spec has a `reenter` move.",
     "rummy.violations": "Required mapping: the mechanic's own verdicts, each worded by the "
-    "spec. A verdict is required where the spec has a move that can give it.",
+    "spec. A verdict is required where the spec has a move (or a move's field) that can give "
+    "it; a move the spec does not declare is not offered, and its verdicts are not needed.",
     **{
         key: text
         for name, given in VERDICT_GIVEN.items()
@@ -195,11 +198,16 @@ class RummyConfig:
 
     @property
     def no_meld(self) -> Violation:
-        return self.violations["no_meld"]
+        return self.verdict("no_meld")
 
     @property
     def ambiguous(self) -> Violation:
-        return self.violations["ambiguous_layoff"]
+        return self.verdict("ambiguous_layoff")
+
+    def verdict(self, name: str) -> Violation:
+        """The spec's wording of one of the mechanic's verdicts. A spec gives each verdict a move
+        of its can give (`reading.VERDICTS`); one it need not give reads as its name alone."""
+        return self.violations.get(name) or Violation(name, name.replace("_", " "))
 
     def packet(self, options: Mapping[str, Any]) -> int:
         if self.packet_option is None:
@@ -226,7 +234,7 @@ class RummyConfig:
         return int(self.bonus({**_table(options, turned), "hand": [], "score": 0}))
 
     def violation(self, name: str, cards: list[Card] | None = None) -> Violation:
-        v = self.violations[name]
+        v = self.verdict(name)
         return Violation(v.rule, v.message, v.cites, tuple(codes(cards or [])), name)
 
 

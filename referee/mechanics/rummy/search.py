@@ -33,6 +33,7 @@ from referee.cards import Card, PackKind, codes, remove_cards
 from referee.engine.mechanic import Judgement
 from referee.engine.moves import parse_move
 from referee.mechanics.rummy import match
+from referee.mechanics.rummy.reading import can_give
 from referee.mechanics.rummy.state import Meld, RummyState
 from referee.mechanics.rummy.table import RummyTable
 from referee.mechanics.rummy.turn import Turn
@@ -109,8 +110,13 @@ class TakeSearch:
 
     def candidates(self) -> Iterator[Move]:
         yield from self.takes()
-        if self.state.discard and not self.refused("go_out"):
+        if self.state.discard and self.declares("go_out", "take") and not self.refused("go_out"):
             yield from self._go_outs()
+
+    def declares(self, move_type: str, field: str) -> bool:
+        """Does the spec's `move_type` have `field`? A part of a move the spec leaves out is
+        never searched."""
+        return can_give(self.mechanic.spec, move_type, field)
 
     def takes(self) -> Iterator[Move]:
         """The `take_discard` moves: the top discard into the hand (where the rules allow it),
@@ -202,6 +208,7 @@ class TakeSearch:
 
     # --- go_out: the whole hand laid out, after steals ---
     def _go_outs(self) -> Iterator[Move]:
+        onto = self.declares("go_out", "layoffs")  # the table melds laid off onto, if any
         for steals in self._steal_sets():
             self.dead_ends = set()
             turn = self._taken("go_out")
@@ -210,13 +217,11 @@ class TakeSearch:
             if turn.violations:
                 continue
             for melds, layoffs, discard in self._lay_out(
-                turn.env(), list(turn.hand), turn.s.melds, list(turn.stolen), None
+                turn.env(), list(turn.hand), turn.s.melds if onto else [], list(turn.stolen), None
             ):
-                fields: dict[str, Any] = {
-                    "take": "discard",
-                    "melds": [codes(m) for m in melds],
-                    "layoffs": [_layoff_fields(*layoff) for layoff in layoffs],
-                }
+                fields: dict[str, Any] = {"take": "discard", "melds": [codes(m) for m in melds]}
+                if onto:
+                    fields["layoffs"] = [_layoff_fields(*layoff) for layoff in layoffs]
                 if steals:
                     fields["steals"] = [{"meld": i, "card": str(c)} for i, c in steals]
                 if discard is not None:
@@ -224,7 +229,11 @@ class TakeSearch:
                 yield Move("go_out", fields)
 
     def _steal_sets(self) -> Iterator[list[tuple[int, Card]]]:
-        """No steal first, then every set of steals a held card (or the discard) can make."""
+        """No steal first, then every set of steals a held card (or the discard) can make (where
+        the spec's going out steals)."""
+        if not self.declares("go_out", "steals"):
+            yield []
+            return
         turn = self._taken("go_out")
         env, reader = turn.env(), self.mechanic.reader
         options = []
