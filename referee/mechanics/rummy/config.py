@@ -92,7 +92,12 @@ VERDICT_GIVEN = {
 # every key of `SECTION_SHAPES`, dotted (`*`: a name the spec chooses), for a game designer
 KEYS: dict[str, str] = {
     "rummy": "Required mapping: the parameters of the rummy mechanic (hands, deals, scoring "
-    "bonuses, and the optional parts a game selects: `turned_card`, `claims`, `match`).",
+    "bonuses, and the optional parts a game selects: `turned_card`, `claims`, `match`, "
+    "`settlement`, `hands`). The moves are the spec's to choose among the mechanic's: a game "
+    "whose melds are laid only when going out, the whole hand at once, declares neither `meld` "
+    "nor `layoff` (nor `swap_joker`), and a `go_out` with `melds` and perhaps `discard` only; "
+    "its rules say when it may be made (after a draw) and that it leaves no card in hand. A "
+    "seat's `legal` then lists its ways to go out.",
     "rummy.hand_size": "Required positive integer: how many cards each seat is dealt at the "
     "start of a hand.",
     "rummy.packets": "Optional mapping `{option: NAME, VALUE: SIZE, ...}`: how many cards a "

@@ -297,6 +297,21 @@ class TakeSearch:
             ):
                 yield new, [layoff, *layoffs], last
 
+    # --- go_out from the hand alone: what a view lists where going out lays new melds only ---
+    def hand_go_outs(self) -> Iterator[Move]:
+        """The seat's whole hand laid out in new melds, perhaps but a last discard (where the
+        spec's `go_out` has a `discard` field): no take, no lay-off, no steal."""
+        self.dead_ends = set()
+        turn = self._turn("go_out")
+        with_discard = self.declares("go_out", "discard")
+        for melds, _, discard in self._lay_out(turn.env(), list(turn.hand), [], [], None):
+            if discard is not None and not with_discard:
+                continue
+            fields: dict[str, Any] = {"melds": [codes(m) for m in melds]}
+            if discard is not None:
+                fields["discard"] = str(discard)
+            yield Move("go_out", fields)
+
     def _taken(self, move_type: str) -> Turn:
         """A working turn of `move_type` that has taken the discard: melds read as in the move."""
         turn = self._turn(move_type)

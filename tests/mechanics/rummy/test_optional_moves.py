@@ -65,7 +65,7 @@ WITHOUT_LAYOFFS = (
         "on: [draw, take_discard, meld, layoff, discard]",
         "on: [draw, take_discard, meld, discard, go_out]",
     ),
-    ("on: [meld, layoff, discard]", "on: [meld, discard]"),
+    ("on: [meld, layoff, discard]", "on: [meld, discard, go_out]"),  # after a draw
     ("on: [meld, layoff]\n", "on: [meld]\n"),
 )
 
@@ -132,3 +132,22 @@ def test_gin_as_shipped_is_unchanged(games: dict[str, Game]) -> None:
         "empty_stock",
         "no_discard",
     }
+
+
+def test_going_out_with_the_hand_alone_is_listed(tmp_path: Path) -> None:
+    """Where `go_out` lays new melds only, a view's `legal` lists the ways to lay the whole hand
+    out (each accepted as proposed); before the draw there is none."""
+    game = load_game(edited(tmp_path, *WITHOUT_LAYOFFS))
+    table = Table.create(game, TableSetup(game="gin", seats=2, dealer=0, deal=DEAL))
+    assert "go_out" not in table.view(1, legal=True)["legal"]  # seven cards: no way out
+    assert table.propose(1, Move("draw")).accepted  # 5C
+    listed = table.view(1, legal=True)["legal"]["go_out"]["moves"]
+    assert listed == [{"melds": [["2C", "3C", "4C", "5C"], ["7D", "7H", "7S"]], "discard": "KD"}]
+    assert table.propose(1, Move("go_out", listed[0])).accepted
+
+
+def test_going_out_that_may_lay_off_is_not_listed(games: dict[str, Game]) -> None:
+    """The control: Pontinho's going out may take, lay off and steal: never listed."""
+    table = Table.create(games["pontinho"], TableSetup(game="pontinho", seats=3, seed=7))
+    for seat in range(3):
+        assert "go_out" not in table.view(seat, legal=True)["legal"]
