@@ -26,6 +26,7 @@ from referee.mechanics.rummy.reading import (
     read_kinds,
     read_match,
     read_packets,
+    read_settlement,
     read_violations,
 )
 from referee.model import Violation
@@ -40,6 +41,8 @@ SECTION_SHAPES: Mapping[str, Shape] = {
         "steal_bonus": None,
         # the optional parts, each selected by its key
         "turned_card": None,
+        "settlement": {"pays": None, "source": None, "note": None},
+        "hands": None,
         "claims": {"option": None, "window": None, "deadline": None, "priority": None},
         "match": {
             "blow_at": None,
@@ -111,6 +114,23 @@ KEYS: dict[str, str] = {
     "after the hands face up. It is the first discard, nobody's, and the rules read it as "
     "`turned` (`is_joker` usually does), the moves' rules also `top_is_turned` and "
     "`turned_covered`. Without it no context has these names.",
+    "rummy.settlement": "Optional mapping: chips settled at the end of each hand someone went "
+    "out of (a void hand settles nothing), between the seats' balances (GEN-6: every chip "
+    "moves by a `transfer` event, none is made or lost; the balances are in every view). Left "
+    "out: a hand moves no chips (a `match` may still move its stakes).",
+    "rummy.settlement.pays": "Required expression of type int over the `scoring` context "
+    "(`options`, `turned`, `hand`: the paying seat's cards left, `score`: its total before this "
+    "hand, in a match), read once for each seat dealt in that did not go out: the chips it pays "
+    "the seat that went out (`transfer` with the reason `settlement`). An amount of 0 or less "
+    "moves nothing.",
+    "rummy.settlement.source": "Optional list: where the settlement comes from (rulebook ids, "
+    "seeds), for a reader; the mechanic does not read it.",
+    "rummy.settlement.note": "Optional text for a reader: a decision where the rules are silent "
+    "starts `decision:`.",
+    "rummy.hands": "Optional expression of type int over the `scoring` context (read with no "
+    "hand and score 0: `options`, `turned`), for a game without `match`: how many hands are "
+    "dealt, the deal passing to the next seat each hand. Left out: 1, one hand is the whole "
+    "game. The game's winner is whoever went out of the last hand (none if it ended void).",
     "rummy.claims": "Optional mapping, all four keys required: claim windows. At a table whose "
     "option `option` has the value `window`, each discard opens a window in which every seat "
     "playing but the discarder may claim it (`take_discard`, or `go_out` taking it) or `pass`; "
@@ -197,6 +217,8 @@ class RummyConfig:
     violations: Mapping[str, Violation]
     joker_test: Callable[[Mapping[str, Any]], bool]
     points: Callable[[Mapping[str, Any]], int]
+    settle: Callable[[Mapping[str, Any]], int] | None  # chips a seat pays who went out
+    hand_count: Callable[[Mapping[str, Any]], int]  # hands a game without a match deals
     shapes: Mapping[str, tuple[str, Where]]  # kind -> its shape expression (for proofs)
     # the spec expressions the mechanic computes with, by dotted path (for proofs)
     expressions: Mapping[str, SpecExpression]
@@ -226,6 +248,18 @@ class RummyConfig:
         self, options: Mapping[str, Any], turned: Card | None, hand: list[Card], score: int
     ) -> int:
         return int(self.points({**_table(options, turned), "hand": hand, "score": score}))
+
+    def pays(
+        self, options: Mapping[str, Any], turned: Card | None, hand: list[Card], score: int
+    ) -> int:
+        """What a seat left with `hand` pays whoever went out (`rummy.settlement`; 0: nothing)."""
+        if self.settle is None:
+            return 0
+        return max(0, int(self.settle({**_table(options, turned), "hand": hand, "score": score})))
+
+    def hands(self, options: Mapping[str, Any], turned: Card | None) -> int:
+        """How many hands a game without a match deals (`rummy.hands`)."""
+        return int(self.hand_count({**_table(options, turned), "hand": [], "score": 0}))
 
     def windows(self, options: Mapping[str, Any]) -> bool:
         """Does a discard open a claim window at this table (the option `rummy.claims` names)?"""
@@ -259,6 +293,12 @@ def read_config(spec: GameSpec, rules: RuleBook) -> RummyConfig:
         reader, rules, "scoring", ("scoring", "hand_points"), scoring.get("hand_points")
     )
     match, reentry = read_match(reader, rummy.get("match"))
+    settle = read_settlement(reader, rules, rummy.get("settlement"))
+    if match is not None and "hands" in rummy:
+        raise reader.error(("rummy", "hands"), "a `match` deals hands until it is won: no `hands`")
+    hand_count = checkpoint_expression(
+        reader, rules, "scoring", ("rummy", "hands"), rummy.get("hands", 1)
+    )
     turned_card = rummy.get("turned_card", False)
     if not isinstance(turned_card, bool):
         raise reader.error(("rummy", "turned_card"), "`turned_card` is `true` or `false`")
@@ -274,11 +314,15 @@ def read_config(spec: GameSpec, rules: RuleBook) -> RummyConfig:
         violations=read_violations(reader, rummy.get("violations")),
         joker_test=joker_test(reader, rules),
         points=points,
+        settle=settle,
+        hand_count=hand_count,
         shapes={
             str(name): reader.expression(("meld_kinds", name, "shape"), body["shape"])
             for name, body in reader.section("meld_kinds").items()
         },
-        expressions={e.path: e for e in (bonus, points, reentry) if e is not None},
+        expressions={
+            e.path: e for e in (bonus, points, reentry, settle, hand_count) if e is not None
+        },
     )
 
 

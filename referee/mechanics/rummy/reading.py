@@ -84,6 +84,18 @@ def checkpoint_expression(
     return SpecExpression(".".join(map(str, path)), checkpoint, typed, typed.compile())
 
 
+def read_settlement(reader: Reader, rules: RuleBook, raw: Any) -> SpecExpression | None:
+    """`rummy.settlement`, where the spec has one: what each seat pays whoever went out."""
+    if raw is None:
+        return None
+    path: PathKey = ("rummy", "settlement")
+    if not isinstance(raw, dict) or "pays" not in raw:
+        raise reader.error(
+            path, "`rummy.settlement` needs `pays`: the chips each other seat pays who went out"
+        )
+    return checkpoint_expression(reader, rules, "scoring", path + ("pays",), raw["pays"])
+
+
 def read_claims(reader: Reader, raw: Any) -> ClaimRules:
     """Claim windows, where the spec selects them: the option and its value that open one on
     each discard, the option holding its deadline, and which claim wins (`priority`)."""
