@@ -160,10 +160,17 @@ def _takes(mechanic: RummyTable, state: RummyState, seat: int, judge: Candidates
 def _go_outs(mechanic: RummyTable, state: RummyState, seat: int, judge: Candidates) -> JSON:
     """The ways to go out with the hand alone that the search finds within its budget."""
     found: list[dict[str, Any]] = []
+    seen: set[tuple[Any, ...]] = set()
     search = TakeSearch(mechanic, state, seat, budget=Budget(VIEW_BUDGET))
     try:
         for move in search.hand_go_outs():
-            if judge.accepts(move):
+            # the same melds, their cards in another order: listed once (the first accepted)
+            same = (
+                move.fields.get("discard"),
+                *sorted(tuple(sorted(m)) for m in move.fields["melds"]),
+            )
+            if same not in seen and judge.accepts(move):
+                seen.add(same)
                 found.append(dict(move.fields))
                 if len(found) >= LISTED:
                     break
