@@ -185,7 +185,9 @@ KEYS: dict[str, str] = {
     "cards have this kind's form at all (one rank, one suit)? Cards of no kind's shape get "
     "the verdict `rummy.violations.no_meld`.",
     **_verdict_keys(
-        "meld_kinds.*.misfit", "cards laid off on a meld of the kind break its `shape`"
+        "meld_kinds.*.misfit",
+        "cards laid off on a meld of the kind break its `shape` (needed where a move lays off: "
+        "`layoff`, `take_discard` with `layoff`, `go_out` with `layoffs`)",
     ),
     "meld_kinds.*.wild": "Required expression of type bool over the kind's checkpoint, asked at "
     "each `place` of the cards: is the card there a joker standing for another card? A steal "

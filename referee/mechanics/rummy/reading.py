@@ -217,7 +217,7 @@ def read_kinds(reader: Reader, rules: RuleBook) -> list[MeldKind]:
             raise reader.error(
                 path + ("extend",), f"`extend` is `append` or `ends`, got `{body['extend']}`"
             )
-        misfit = _violation(reader, path + ("misfit",), body.get("misfit"))
+        misfit = _misfit(reader, path + ("misfit",), body.get("misfit"))
         shape = rules.check_expression(
             name, *reader.expression(path + ("shape",), body["shape"]), BOOL
         )
@@ -235,6 +235,18 @@ def read_kinds(reader: Reader, rules: RuleBook) -> list[MeldKind]:
             )
         )
     return result
+
+
+def lays_off(spec: GameSpec) -> bool:
+    """Can a move of the spec add cards to a meld on the table?"""
+    return any(can_give(spec, *giver) for giver in VERDICTS["ambiguous_layoff"])
+
+
+def _misfit(reader: Reader, path: PathKey, body: Any) -> Violation:
+    """A kind's `misfit`, given only by a lay-off: needed where a move lays off."""
+    if body is None and not lays_off(reader.spec):
+        return Violation(str(path[1]), "misfit")  # never given: no move lays off
+    return _violation(reader, path, body)
 
 
 def read_violations(reader: Reader, raw: Any) -> dict[str, Violation]:

@@ -151,3 +151,15 @@ def test_going_out_that_may_lay_off_is_not_listed(games: dict[str, Game]) -> Non
     table = Table.create(games["pontinho"], TableSetup(game="pontinho", seats=3, seed=7))
     for seat in range(3):
         assert "go_out" not in table.view(seat, legal=True)["legal"]
+
+
+def test_a_kind_needs_its_misfit_only_where_a_move_lays_off(tmp_path: Path) -> None:
+    """A kind's `misfit` is given by a lay-off alone: without one (no `layoff`, no `layoffs`)
+    it is not asked for; the control: gin, which lays off, is refused without it."""
+    misfit = """    misfit:
+      id: GN-3-set
+      source: [tests only]
+      text: {en: "a set takes only cards of its rank"}
+"""
+    load_game(edited(tmp_path, *WITHOUT_LAYOFFS, (misfit, "")))
+    assert "meld_kinds.set.misfit" in spec_error(edited(tmp_path, (misfit, "")))
