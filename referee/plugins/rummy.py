@@ -100,9 +100,14 @@ def play(context: PlayContext) -> int:
     finally:
         referee.close()
     if not public["match_over"]:
+        stuck = (
+            f"seat {next_to_answer(public)} found no move the referee accepts"
+            if stalls >= STALLS
+            else "the game did not end"
+        )
         print(
-            f"the bots gave up after {proposals} proposals: seat {next_to_answer(public)} found "
-            f"no move the referee accepts ({public['phase']} of hand {public['hand_number']})"
+            f"the bots gave up after {proposals} proposals: {stuck} "
+            f"({public['phase']} of hand {public['hand_number']})"
         )
         return 1
     print(

@@ -129,8 +129,11 @@ def _whole_hand_candidates(
     listed = listed if isinstance(listed, Mapping) else {}
     if "draw" in legal:
         top = view.get("discard_top")
-        if "take_discard" in legal and top is not None and _fit(top, hand) >= 2:
-            yield {"type": "take_discard"}
+        # now and then, a discard that fits better than the worst card held (always taking
+        # would let two seats pass cards back and forth for ever, the stock untouched)
+        if "take_discard" in legal and top is not None and rng.random() < 0.5:
+            if _fit(top, hand) > min((_fit(card, hand) for card in hand), default=0):
+                yield {"type": "take_discard"}
         yield {"type": "draw"}
         return
     if "go_out" in legal:
