@@ -120,7 +120,7 @@ class TakeSearch:
 
     def takes(self) -> Iterator[Move]:
         """The `take_discard` moves: the top discard into the hand (where the rules allow it),
-        in one new meld, or in one lay-off."""
+        in one new meld, or in one lay-off (where the spec's move has these fields)."""
         if self.state.discard and not self.refused("take_discard"):
             yield Move("take_discard")
             yield from self._take_discards()
@@ -141,12 +141,14 @@ class TakeSearch:
     def _take_discards(self) -> Iterator[Move]:
         turn = self._taken("take_discard")
         env, top = turn.env(), self.state.discard[-1]
-        for cards in self._new_melds(env, [top], self.state.hands[self.seat]):
-            yield Move("take_discard", {"meld": codes(cards)})
-        for meld_id, cards, at in self._layoffs(
-            env, [top], self.state.hands[self.seat], self.state.melds
-        ):
-            yield Move("take_discard", {"layoff": _layoff_fields(meld_id, cards, at)})
+        if self.declares("take_discard", "meld"):
+            for cards in self._new_melds(env, [top], self.state.hands[self.seat]):
+                yield Move("take_discard", {"meld": codes(cards)})
+        if self.declares("take_discard", "layoff"):
+            for meld_id, cards, at in self._layoffs(
+                env, [top], self.state.hands[self.seat], self.state.melds
+            ):
+                yield Move("take_discard", {"layoff": _layoff_fields(meld_id, cards, at)})
 
     def _new_melds(self, env: Env, base: list[Card], pool: list[Card]) -> Iterator[list[Card]]:
         """New melds of `base` and some of `pool`, as they would lie on the table."""
