@@ -131,9 +131,14 @@ def _whole_hand_candidates(
         top = view.get("discard_top")
         # now and then, a discard that fits better than the worst card held (always taking
         # would let two seats pass cards back and forth for ever, the stock untouched)
-        if "take_discard" in legal and top is not None and rng.random() < 0.5:
-            if _fit(top, hand) > min((_fit(card, hand) for card in hand), default=0):
-                yield {"type": "take_discard"}
+        worst = min((_fit(card, hand) for card in hand), default=0)
+        if (
+            "take_discard" in legal
+            and top is not None
+            and rng.random() < 0.5
+            and _fit(top, hand) > worst
+        ):
+            yield {"type": "take_discard"}
         yield {"type": "draw"}
         return
     if "go_out" in legal:

@@ -5,7 +5,9 @@ select and set, compiled (`RummyConfig`, read by `read_config`; the reader's par
 
 The optional parts a spec may select are each `None` (or off) when absent, and then change
 nothing: the elimination match (`match`), the turned card (`turned_card`), claim windows and
-their priority (`claims`).
+their priority (`claims`), the chips each hand settles (`settlement`), the hands a game without
+a match deals (`hands`, one). So are the moves: one the spec does not declare is not offered,
+and the verdicts only it could give are not asked for (`reading.VERDICTS`).
 """
 
 from __future__ import annotations
