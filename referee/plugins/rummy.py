@@ -1,5 +1,5 @@
-"""The rummy mechanic (Pontinho, Taradinho) as a plugin: a claim window or a re-entry decision
-may ask a seat out of turn; a match is played to its winner."""
+"""The rummy mechanic as a plugin: a claim window or a re-entry decision may ask a seat out of
+turn; a game is played to its end (a match to its winner), or the bots give up saying so."""
 
 from __future__ import annotations
 
@@ -77,6 +77,10 @@ RUMMY = Adapter(
 # --- referee play: a whole match, to its winner ------------------------------------------------
 
 
+# a turn whose proposals the referee all rejected, so many times over: the bots give up
+STALLS = 50
+
+
 def play(context: PlayContext) -> int:
     args = context.args
     referee = context.open_table()
@@ -84,19 +88,35 @@ def play(context: PlayContext) -> int:
     print(
         f"{context.game}: {args.bots} bots, seed {args.seed}, commitment {referee.commitment[:16]}…"
     )
-    proposals = 0
+    proposals, stalls = 0, 0
     try:
         while not (public := referee.view(None))["match_over"] and proposals < MAX_PROPOSALS:
             seat = next_to_answer(public)
             candidates = rummy_bot.turn_candidates(referee.view(seat), rng)
             proposals += play_turn(referee, seat, candidates, args.quiet)
+            stalls = stalls + 1 if referee.view(None) == public else 0
+            if stalls >= STALLS:
+                break
     finally:
         referee.close()
+    if not public["match_over"]:
+        stuck = (
+            f"seat {next_to_answer(public)} found no move the referee accepts"
+            if stalls >= STALLS
+            else "the game did not end"
+        )
+        print(
+            f"the bots gave up after {proposals} proposals: {stuck} "
+            f"({public['phase']} of hand {public['hand_number']})"
+        )
+        return 1
     print(
         f"match over after {public['hand_number']} hands: winner seat {public['winner']}; "
-        f"scores {public['scores']}; blown {public['blown']}; proposals {proposals}"
+        f"scores {public['scores']}; blown {public['blown']}; "
+        + (f"balances {public['balances']}; " if any(public["balances"].values()) else "")
+        + f"proposals {proposals}"
     )
-    return 0 if public["match_over"] else 1
+    return 0
 
 
 # --- scenario checks ---------------------------------------------------------------------------

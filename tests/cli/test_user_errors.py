@@ -17,7 +17,7 @@ from referee.commands.arguments import variable
 
 ROOT = Path(__file__).resolve().parents[2]
 SCENARIO = ROOT / "tests" / "conformance" / "pontinho" / "pn02-dealer-and-mao.yaml"
-KNOWN = "`pontinho`, `pontoon`, `shoot_pontoon`, `taradinho`, `tarocchi_piedicavallo`"
+KNOWN = "`pif_paf`, `pontinho`, `pontoon`, `shoot_pontoon`, `taradinho`, `tarocchi_piedicavallo`"
 
 # (command line, the one line expected on stderr); `{tmp}` is an empty folder
 BAD_COMMAND_LINES = [

@@ -101,7 +101,11 @@ def test_a_whole_bot_game_agrees_in_every_phase(name: str) -> None:
         phases.add(table.state.phase)
         if plugin.bench_hands and table.state.hand_number > plugin.bench_hands:
             break
-    assert phases >= PHASES[game.spec.mechanics]
+    # a rummy without a match decides nothing between hands (no `reenter` move)
+    unreachable = (
+        {"decide"} if game.spec.mechanics == "rummy" and "reenter" not in game.spec.moves else set()
+    )
+    assert phases >= PHASES[game.spec.mechanics] - unreachable
 
 
 # --- a label quoting cards ----------------------------------------------------------------------

@@ -57,7 +57,9 @@ CHECKED: Counter[str] = Counter()  # messages checked, by game (the figures of `
 
 def setup_for(game: Game, seed: int, seats: int) -> TableSetup:
     banking = game.spec.mechanics == "banking"
-    options = dict(ROUND_TRIP.get(game.spec.mechanics, {}))
+    options = {  # those of the game's options
+        k: v for k, v in ROUND_TRIP.get(game.spec.mechanics, {}).items() if k in game.spec.options
+    }
     return TableSetup(
         game=game.name,
         seats=seats,

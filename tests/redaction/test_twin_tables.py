@@ -57,7 +57,8 @@ def stacked_from(game: Game, state: Any) -> dict[str, Any]:
         return {"deck": codes(state.deck)}
     hands = {str(s): codes(h) for s, h in enumerate(state.hands)}
     if mechanic == "rummy":
-        return {"hands": hands, "turned": str(state.turned), "stock": codes(reversed(state.stock))}
+        turned = {} if state.turned is None else {"turned": str(state.turned)}
+        return {"hands": hands, **turned, "stock": codes(reversed(state.stock))}
     return {"hands": hands}
 
 
@@ -108,7 +109,11 @@ def setups(game: Game, seed: int, seat: int) -> tuple[TableSetup, TableSetup, se
         game=game.name,
         seats=seats,
         seed=seed,
-        options=dict(ROUND_TRIP.get(game.spec.mechanics, {})),
+        options={  # those of the game's options
+            k: v
+            for k, v in ROUND_TRIP.get(game.spec.mechanics, {}).items()
+            if k in game.spec.options
+        },
         balances={s: 1000 for s in range(seats)} if banking else None,
     )
     state = Table.create(game, base).state

@@ -5,7 +5,9 @@ select and set, compiled (`RummyConfig`, read by `read_config`; the reader's par
 
 The optional parts a spec may select are each `None` (or off) when absent, and then change
 nothing: the elimination match (`match`), the turned card (`turned_card`), claim windows and
-their priority (`claims`).
+their priority (`claims`), the chips each hand settles (`settlement`), the hands a game without
+a match deals (`hands`, one). So are the moves: one the spec does not declare is not offered,
+and the verdicts only it could give are not asked for (`reading.VERDICTS`).
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from referee.mechanics.rummy.reading import (
     read_kinds,
     read_match,
     read_packets,
+    read_settlement,
     read_violations,
 )
 from referee.model import Violation
@@ -40,6 +43,8 @@ SECTION_SHAPES: Mapping[str, Shape] = {
         "steal_bonus": None,
         # the optional parts, each selected by its key
         "turned_card": None,
+        "settlement": {"pays": None, "source": None, "note": None},
+        "hands": None,
         "claims": {"option": None, "window": None, "deadline": None, "priority": None},
         "match": {
             "blow_at": None,
@@ -76,11 +81,13 @@ def _verdict_keys(path: str, given: str) -> dict[str, str]:
 # the mechanic's own verdicts, each: when it is given
 VERDICT_GIVEN = {
     "no_meld": "cards laid as a new meld fit the `shape` of no meld kind (in `meld`, "
-    "`take_discard`, `go_out`, `swap_joker`, whichever of these the spec has)",
+    "`take_discard` with a `meld` field, `go_out` with `melds`, `swap_joker`, whichever of "
+    "these the spec has)",
     "ambiguous_layoff": "cards laid off without `at` on a meld of an `extend: ends` kind fit at "
-    "both of its ends, read differently (in `layoff`, `take_discard`, `go_out`)",
+    "both of its ends, read differently (in `layoff`, `take_discard` with a `layoff` field, "
+    "`go_out` with `layoffs`)",
     "steal": "the natural card a steal names can take the place of none of the meld's jokers "
-    "(in `go_out`, `swap_joker`)",
+    "(in `go_out` with `steals`, `swap_joker`)",
     "empty_stock": "a `draw` finds the stock empty and fewer than two cards in the discard pile "
     "to rebuild it from (all but the top card, shuffled from the table seed)",
     "no_discard": "a move takes the top discard (`take_discard`, `go_out` with `take`) and the "
@@ -90,7 +97,12 @@ VERDICT_GIVEN = {
 # every key of `SECTION_SHAPES`, dotted (`*`: a name the spec chooses), for a game designer
 KEYS: dict[str, str] = {
     "rummy": "Required mapping: the parameters of the rummy mechanic (hands, deals, scoring "
-    "bonuses, and the optional parts a game selects: `turned_card`, `claims`, `match`).",
+    "bonuses, and the optional parts a game selects: `turned_card`, `claims`, `match`, "
+    "`settlement`, `hands`). The moves are the spec's to choose among the mechanic's: a game "
+    "whose melds are laid only when going out, the whole hand at once, declares neither `meld` "
+    "nor `layoff` (nor `swap_joker`), and a `go_out` with `melds` and perhaps `discard` only; "
+    "its rules say when it may be made (after a draw) and that it leaves no card in hand. A "
+    "seat's `legal` then lists its ways to go out.",
     "rummy.hand_size": "Required positive integer: how many cards each seat is dealt at the "
     "start of a hand.",
     "rummy.packets": "Optional mapping `{option: NAME, VALUE: SIZE, ...}`: how many cards a "
@@ -104,6 +116,23 @@ KEYS: dict[str, str] = {
     "after the hands face up. It is the first discard, nobody's, and the rules read it as "
     "`turned` (`is_joker` usually does), the moves' rules also `top_is_turned` and "
     "`turned_covered`. Without it no context has these names.",
+    "rummy.settlement": "Optional mapping: chips settled at the end of each hand someone went "
+    "out of (a void hand settles nothing), between the seats' balances (GEN-6: every chip "
+    "moves by a `transfer` event, none is made or lost; the balances are in every view). Left "
+    "out: a hand moves no chips (a `match` may still move its stakes).",
+    "rummy.settlement.pays": "Required expression of type int over the `scoring` context "
+    "(`options`, `turned`, `hand`: the paying seat's cards left, `score`: its total before this "
+    "hand, in a match), read once for each seat dealt in that did not go out: the chips it pays "
+    "the seat that went out (`transfer` with the reason `settlement`). An amount of 0 or less "
+    "moves nothing.",
+    "rummy.settlement.source": "Optional list: where the settlement comes from (rulebook ids, "
+    "seeds), for a reader; the mechanic does not read it.",
+    "rummy.settlement.note": "Optional text for a reader: a decision where the rules are silent "
+    "starts `decision:`.",
+    "rummy.hands": "Optional expression of type int over the `scoring` context (read with no "
+    "hand and score 0: `options`, `turned`), for a game without `match`: how many hands are "
+    "dealt, the deal passing to the next seat each hand. Left out: 1, one hand is the whole "
+    "game. The game's winner is whoever went out of the last hand (none if it ended void).",
     "rummy.claims": "Optional mapping, all four keys required: claim windows. At a table whose "
     "option `option` has the value `window`, each discard opens a window in which every seat "
     "playing but the discarder may claim it (`take_discard`, or `go_out` taking it) or `pass`; "
@@ -140,7 +169,8 @@ KEYS: dict[str, str] = {
     "scores of the seats still in, in seat order; definitions reach it with `on: reentry`): "
     "the total a blown seat re-enters at. Required where the spec has a `reenter` move.",
     "rummy.violations": "Required mapping: the mechanic's own verdicts, each worded by the "
-    "spec. A verdict is required where the spec has a move that can give it.",
+    "spec. A verdict is required where the spec has a move (or a move's field) that can give "
+    "it; a move the spec does not declare is not offered, and its verdicts are not needed.",
     **{
         key: text
         for name, given in VERDICT_GIVEN.items()
@@ -157,7 +187,9 @@ KEYS: dict[str, str] = {
     "cards have this kind's form at all (one rank, one suit)? Cards of no kind's shape get "
     "the verdict `rummy.violations.no_meld`.",
     **_verdict_keys(
-        "meld_kinds.*.misfit", "cards laid off on a meld of the kind break its `shape`"
+        "meld_kinds.*.misfit",
+        "cards laid off on a meld of the kind break its `shape` (needed where a move lays off: "
+        "`layoff`, `take_discard` with `layoff`, `go_out` with `layoffs`)",
     ),
     "meld_kinds.*.wild": "Required expression of type bool over the kind's checkpoint, asked at "
     "each `place` of the cards: is the card there a joker standing for another card? A steal "
@@ -189,17 +221,24 @@ class RummyConfig:
     violations: Mapping[str, Violation]
     joker_test: Callable[[Mapping[str, Any]], bool]
     points: Callable[[Mapping[str, Any]], int]
+    settle: Callable[[Mapping[str, Any]], int] | None  # chips a seat pays who went out
+    hand_count: Callable[[Mapping[str, Any]], int]  # hands a game without a match deals
     shapes: Mapping[str, tuple[str, Where]]  # kind -> its shape expression (for proofs)
     # the spec expressions the mechanic computes with, by dotted path (for proofs)
     expressions: Mapping[str, SpecExpression]
 
     @property
     def no_meld(self) -> Violation:
-        return self.violations["no_meld"]
+        return self.verdict("no_meld")
 
     @property
     def ambiguous(self) -> Violation:
-        return self.violations["ambiguous_layoff"]
+        return self.verdict("ambiguous_layoff")
+
+    def verdict(self, name: str) -> Violation:
+        """The spec's wording of one of the mechanic's verdicts. A spec gives each verdict a move
+        of its can give (`reading.VERDICTS`); one it need not give reads as its name alone."""
+        return self.violations.get(name) or Violation(name, name.replace("_", " "))
 
     def packet(self, options: Mapping[str, Any]) -> int:
         if self.packet_option is None:
@@ -214,6 +253,18 @@ class RummyConfig:
     ) -> int:
         return int(self.points({**_table(options, turned), "hand": hand, "score": score}))
 
+    def pays(
+        self, options: Mapping[str, Any], turned: Card | None, hand: list[Card], score: int
+    ) -> int:
+        """What a seat left with `hand` pays whoever went out (`rummy.settlement`; 0: nothing)."""
+        if self.settle is None:
+            return 0
+        return max(0, int(self.settle({**_table(options, turned), "hand": hand, "score": score})))
+
+    def hands(self, options: Mapping[str, Any], turned: Card | None) -> int:
+        """How many hands a game without a match deals (`rummy.hands`)."""
+        return int(self.hand_count({**_table(options, turned), "hand": [], "score": 0}))
+
     def windows(self, options: Mapping[str, Any]) -> bool:
         """Does a discard open a claim window at this table (the option `rummy.claims` names)?"""
         rules = self.claims
@@ -226,7 +277,7 @@ class RummyConfig:
         return int(self.bonus({**_table(options, turned), "hand": [], "score": 0}))
 
     def violation(self, name: str, cards: list[Card] | None = None) -> Violation:
-        v = self.violations[name]
+        v = self.verdict(name)
         return Violation(v.rule, v.message, v.cites, tuple(codes(cards or [])), name)
 
 
@@ -246,6 +297,12 @@ def read_config(spec: GameSpec, rules: RuleBook) -> RummyConfig:
         reader, rules, "scoring", ("scoring", "hand_points"), scoring.get("hand_points")
     )
     match, reentry = read_match(reader, rummy.get("match"))
+    settle = read_settlement(reader, rules, rummy.get("settlement"))
+    if match is not None and "hands" in rummy:
+        raise reader.error(("rummy", "hands"), "a `match` deals hands until it is won: no `hands`")
+    hand_count = checkpoint_expression(
+        reader, rules, "scoring", ("rummy", "hands"), rummy.get("hands", 1)
+    )
     turned_card = rummy.get("turned_card", False)
     if not isinstance(turned_card, bool):
         raise reader.error(("rummy", "turned_card"), "`turned_card` is `true` or `false`")
@@ -261,11 +318,15 @@ def read_config(spec: GameSpec, rules: RuleBook) -> RummyConfig:
         violations=read_violations(reader, rummy.get("violations")),
         joker_test=joker_test(reader, rules),
         points=points,
+        settle=settle,
+        hand_count=hand_count,
         shapes={
             str(name): reader.expression(("meld_kinds", name, "shape"), body["shape"])
             for name, body in reader.section("meld_kinds").items()
         },
-        expressions={e.path: e for e in (bonus, points, reentry) if e is not None},
+        expressions={
+            e.path: e for e in (bonus, points, reentry, settle, hand_count) if e is not None
+        },
     )
 
 
@@ -283,12 +344,12 @@ FIXED: tuple[str, ...] = (
     "drawn empty is rebuilt from the discard pile but its top card.",
     "The move names and what each does are the mechanic's (`draw`, `take_discard`, `meld`, "
     "`layoff`, `discard`, `go_out`, `swap_joker`, `pass`, `reenter`, `decline`: the move "
-    "table); a spec declares those its game has, and no move of its own. A spec with `go_out` "
-    "declares all its fields (`melds`, `layoffs`, `steals`) and the verdicts its moves can give.",
+    "table); a spec declares those its game has (and, for `go_out`, the fields it has), and no "
+    "move of its own.",
     "What a seat sees: its own hand, how many cards the others hold, the melds, the top discard "
     "and the stock's size; every hand is shown when the hand is over. A spec declares no other "
     "visibility.",
     "Scoring: `scoring.hand_points` is added to each seat's total when a hand ends; chips move "
-    "only in the elimination match (`rummy.match`): a game without it keeps no chips and no "
-    "match target.",
+    "in the elimination match (`rummy.match`) or, without one, in a settlement each hand "
+    "(`rummy.settlement`: what each other seat pays whoever went out), and in no other way.",
 )

@@ -7,10 +7,13 @@ Listed where the rules accept them:
   card: `{onto: [{meld, cards}]}`;
 - `meld`: the new melds of three held cards, as they would lie on the table: `{melds}`;
 - `take_discard`: the top discard and the ways to use it at once that the take search finds,
-  `{card, uses}`, each use the fields of a legal `take_discard`.
-Left out, as there are too many ways to say them for a view: going out in one move (`go_out`),
-longer melds, lay-offs of several cards, `swap_joker`; the view's `legal_moves` still names the
-move types that may be legal.
+  `{card, uses}`, each use the fields of a legal `take_discard`;
+- `go_out`, where going out lays the hand in new melds only (the spec's `go_out` declares no
+  `take`, `layoffs` or `steals`): the ways the search finds to lay the whole hand out, perhaps but
+  a last discard, `{moves}`, each the fields of a legal `go_out`.
+Left out, as there are too many ways to say them for a view: going out with takes, lay-offs or
+steals, longer melds, lay-offs of several cards, `swap_joker`; the view's `legal_moves` still
+names the move types that may be legal.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from typing import Any
 
 from referee.cards import Card, codes
 from referee.mechanics.legal import Candidates, refused
+from referee.mechanics.rummy.reading import can_give
 from referee.mechanics.rummy.search import (
     MOVE_NAMES,
     Budget,
@@ -52,7 +56,7 @@ def moves(mechanic: RummyTable, state: RummyState, seat: int) -> dict[str, JSON]
     )
     found: dict[str, JSON] = {}
     for move_type, spec in mechanic.spec.moves.items():
-        lister = LISTERS.get(move_type)
+        lister = _lister(mechanic, move_type)
         if (lister is None and spec.fields) or refused_outright(mechanic, state, seat, move_type):
             continue
         entry: JSON
@@ -153,9 +157,42 @@ def _takes(mechanic: RummyTable, state: RummyState, seat: int, judge: Candidates
     return {"card": str(state.discard[-1]), "uses": uses} if uses else None
 
 
+def _go_outs(mechanic: RummyTable, state: RummyState, seat: int, judge: Candidates) -> JSON:
+    """The ways to go out with the hand alone that the search finds within its budget."""
+    found: list[dict[str, Any]] = []
+    seen: set[tuple[Any, ...]] = set()
+    search = TakeSearch(mechanic, state, seat, budget=Budget(VIEW_BUDGET))
+    try:
+        for move in search.hand_go_outs():
+            # the same melds, their cards in another order: listed once (the first accepted)
+            same = (
+                move.fields.get("discard"),
+                *sorted(tuple(sorted(m)) for m in move.fields["melds"]),
+            )
+            if same not in seen and judge.accepts(move):
+                seen.add(same)
+                found.append(dict(move.fields))
+                if len(found) >= LISTED:
+                    break
+    except SearchExhausted:
+        pass  # what it found is legal; the rest is left unsaid
+    return {"moves": found} if found else None
+
+
+def _lister(mechanic: RummyTable, move_type: str) -> Lister | None:
+    """How `move_type`'s moves are listed; going out only where it lays the hand alone: one
+    that may take, lay off or steal has too many ways to list."""
+    if move_type == "go_out" and any(
+        can_give(mechanic.spec, "go_out", part) for part in ("take", "layoffs", "steals")
+    ):
+        return None
+    return LISTERS.get(move_type)
+
+
 LISTERS: dict[str, Lister] = {
     "discard": _discards,
     "layoff": _layoffs,
     "meld": _melds,
     "take_discard": _takes,
+    "go_out": _go_outs,
 }

@@ -1,7 +1,9 @@
-"""From hand to hand: the deal, scoring, and, where the spec selects the elimination match
-(`rummy.match`), blowing, drops, re-entry, the next deal and the winner.
+"""From hand to hand: the deal, scoring, the settlement (`rummy.settlement`), and, where the spec
+selects the elimination match (`rummy.match`), blowing, drops, re-entry, the next deal and the
+winner.
 
-Without a match one hand is the whole game: whoever goes out wins it. With one, hands are dealt
+Without a match the game is `rummy.hands` hands (one unless the spec says), the deal passing to
+the next seat each hand: whoever goes out of the last one wins it. With one, hands are dealt
 until one seat is left under the total that blows. Who may re-enter is the spec's `reenter`
 rules, asked in advance: a blown seat is asked to decide exactly when its `reenter` would be
 accepted. Chips move only by `transfer`, each an event, so balances plus pot never change in sum.
@@ -139,9 +141,10 @@ def end_hand(
             {**state.last_hand, "scores": {str(s): p for s, p in enumerate(state.scores)}},
         )
     ]
+    events += settle(state, config)
     rules = config.match
     if rules is None:
-        return events + game_over(state, state.went_out)
+        return events + _deal_on_or_end(state, config, pack, state.went_out)
     newly_blown = [s for s in state.playing if state.scores[s] >= rules.blow_at]
     for seat in newly_blown:
         state.blown[seat] = True
@@ -176,8 +179,33 @@ def void_hand(state: RummyState, config: RummyConfig, pack: list[Card]) -> list[
         ),
     ]
     if config.match is None:
-        return events + game_over(state, None)
+        return events + _deal_on_or_end(state, config, pack, None)
     return events + next_hand(state, config, pack)
+
+
+def settle(state: RummyState, config: RummyConfig) -> list[Event]:
+    """Each seat dealt in that did not go out pays whoever went out what the spec's
+    `rummy.settlement.pays` says (balance to balance: GEN-6)."""
+    if config.settle is None or state.went_out is None:
+        return []
+    events = []
+    for seat in state.playing:
+        if seat == state.went_out:
+            continue
+        amount = config.pays(state.options, state.turned, state.hands[seat], state.scores[seat])
+        if amount:
+            events.append(transfer(state, seat, state.went_out, amount, "settlement"))
+    return events
+
+
+def _deal_on_or_end(
+    state: RummyState, config: RummyConfig, pack: list[Card], winner: int | None
+) -> list[Event]:
+    """A game without a match: the next hand while the spec's `rummy.hands` are not all
+    dealt, else the game is over, won by whoever went out of the last hand."""
+    if state.hand_number < config.hands(state.options, state.turned):
+        return next_hand(state, config, pack)
+    return game_over(state, winner)
 
 
 def finished_table(state: RummyState, points: list[int]) -> dict[str, Any]:

@@ -23,13 +23,18 @@ from referee.spec.sections import nearest
 from referee.spec.yamlsource import PathKey, format_path
 
 # the mechanic's own verdicts, whose ids and sentences the spec gives (`rummy.violations`): each
-# is needed where the spec has a move that can give it
-VERDICTS = {
-    "no_meld": ("meld", "take_discard", "go_out", "swap_joker"),
-    "ambiguous_layoff": ("layoff", "take_discard", "go_out"),
-    "steal": ("go_out", "swap_joker"),
-    "empty_stock": ("draw",),
-    "no_discard": ("take_discard", "go_out"),
+# is needed where the spec has a move that can give it, as its field says (None: the move itself)
+VERDICTS: dict[str, tuple[tuple[str, str | None], ...]] = {
+    "no_meld": (
+        ("meld", None),
+        ("take_discard", "meld"),
+        ("go_out", "melds"),
+        ("swap_joker", None),
+    ),
+    "ambiguous_layoff": (("layoff", None), ("take_discard", "layoff"), ("go_out", "layoffs")),
+    "steal": (("go_out", "steals"), ("swap_joker", None)),
+    "empty_stock": (("draw", None),),
+    "no_discard": (("take_discard", None), ("go_out", "take")),
 }
 # The context of `rummy.match.reentry_score`: no rule judges it, so it is no checkpoint of the
 # rule book; only definitions that name it in their `on:` reach it.
@@ -77,6 +82,18 @@ def checkpoint_expression(
     text, where = reader.expression(path, value)
     typed = rules.check_expression(checkpoint, text, where, INT)
     return SpecExpression(".".join(map(str, path)), checkpoint, typed, typed.compile())
+
+
+def read_settlement(reader: Reader, rules: RuleBook, raw: Any) -> SpecExpression | None:
+    """`rummy.settlement`, where the spec has one: what each seat pays whoever went out."""
+    if raw is None:
+        return None
+    path: PathKey = ("rummy", "settlement")
+    if not isinstance(raw, dict) or "pays" not in raw:
+        raise reader.error(
+            path, "`rummy.settlement` needs `pays`: the chips each other seat pays who went out"
+        )
+    return checkpoint_expression(reader, rules, "scoring", path + ("pays",), raw["pays"])
 
 
 def read_claims(reader: Reader, raw: Any) -> ClaimRules:
@@ -200,7 +217,7 @@ def read_kinds(reader: Reader, rules: RuleBook) -> list[MeldKind]:
             raise reader.error(
                 path + ("extend",), f"`extend` is `append` or `ends`, got `{body['extend']}`"
             )
-        misfit = _violation(reader, path + ("misfit",), body.get("misfit"))
+        misfit = _misfit(reader, path + ("misfit",), body.get("misfit"))
         shape = rules.check_expression(
             name, *reader.expression(path + ("shape",), body["shape"]), BOOL
         )
@@ -220,10 +237,24 @@ def read_kinds(reader: Reader, rules: RuleBook) -> list[MeldKind]:
     return result
 
 
+def lays_off(spec: GameSpec) -> bool:
+    """Can a move of the spec add cards to a meld on the table?"""
+    return any(can_give(spec, *giver) for giver in VERDICTS["ambiguous_layoff"])
+
+
+def _misfit(reader: Reader, path: PathKey, body: Any) -> Violation:
+    """A kind's `misfit`, given only by a lay-off: needed where a move lays off."""
+    if body is None and not lays_off(reader.spec):
+        return Violation(str(path[1]), "misfit")  # never given: no move lays off
+    return _violation(reader, path, body)
+
+
 def read_violations(reader: Reader, raw: Any) -> dict[str, Violation]:
     """The mechanic's own verdicts, each with the id, sources and text the spec gives it."""
     path: PathKey = ("rummy", "violations")
-    needed = [name for name, moves in VERDICTS.items() if set(moves) & set(reader.spec.moves)]
+    needed = [
+        name for name, givers in VERDICTS.items() if any(can_give(reader.spec, *g) for g in givers)
+    ]
     if not isinstance(raw, dict):
         raise reader.error(
             path,
@@ -235,6 +266,15 @@ def read_violations(reader: Reader, raw: Any) -> dict[str, Violation]:
     if missing:
         raise reader.error(path, f"missing `{missing[0]}`")
     return result
+
+
+def can_give(spec: GameSpec, move_type: str, field: str | None = None) -> bool:
+    """Does the spec have the move (with `field`, the move with that field declared)? A move or
+    field the spec leaves out is none of its game's: the mechanic's part that serves it is idle."""
+    move = spec.moves.get(move_type)
+    if move is None:
+        return False
+    return field is None or any(f.name == field for f in move.fields)
 
 
 def _violation(reader: Reader, path: PathKey, body: Any) -> Violation:

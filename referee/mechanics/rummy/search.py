@@ -33,6 +33,7 @@ from referee.cards import Card, PackKind, codes, remove_cards
 from referee.engine.mechanic import Judgement
 from referee.engine.moves import parse_move
 from referee.mechanics.rummy import match
+from referee.mechanics.rummy.reading import can_give
 from referee.mechanics.rummy.state import Meld, RummyState
 from referee.mechanics.rummy.table import RummyTable
 from referee.mechanics.rummy.turn import Turn
@@ -109,12 +110,17 @@ class TakeSearch:
 
     def candidates(self) -> Iterator[Move]:
         yield from self.takes()
-        if self.state.discard and not self.refused("go_out"):
+        if self.state.discard and self.declares("go_out", "take") and not self.refused("go_out"):
             yield from self._go_outs()
+
+    def declares(self, move_type: str, field: str) -> bool:
+        """Does the spec's `move_type` have `field`? A part of a move the spec leaves out is
+        never searched."""
+        return can_give(self.mechanic.spec, move_type, field)
 
     def takes(self) -> Iterator[Move]:
         """The `take_discard` moves: the top discard into the hand (where the rules allow it),
-        in one new meld, or in one lay-off."""
+        in one new meld, or in one lay-off (where the spec's move has these fields)."""
         if self.state.discard and not self.refused("take_discard"):
             yield Move("take_discard")
             yield from self._take_discards()
@@ -135,12 +141,14 @@ class TakeSearch:
     def _take_discards(self) -> Iterator[Move]:
         turn = self._taken("take_discard")
         env, top = turn.env(), self.state.discard[-1]
-        for cards in self._new_melds(env, [top], self.state.hands[self.seat]):
-            yield Move("take_discard", {"meld": codes(cards)})
-        for meld_id, cards, at in self._layoffs(
-            env, [top], self.state.hands[self.seat], self.state.melds
-        ):
-            yield Move("take_discard", {"layoff": _layoff_fields(meld_id, cards, at)})
+        if self.declares("take_discard", "meld"):
+            for cards in self._new_melds(env, [top], self.state.hands[self.seat]):
+                yield Move("take_discard", {"meld": codes(cards)})
+        if self.declares("take_discard", "layoff"):
+            for meld_id, cards, at in self._layoffs(
+                env, [top], self.state.hands[self.seat], self.state.melds
+            ):
+                yield Move("take_discard", {"layoff": _layoff_fields(meld_id, cards, at)})
 
     def _new_melds(self, env: Env, base: list[Card], pool: list[Card]) -> Iterator[list[Card]]:
         """New melds of `base` and some of `pool`, as they would lie on the table."""
@@ -202,6 +210,7 @@ class TakeSearch:
 
     # --- go_out: the whole hand laid out, after steals ---
     def _go_outs(self) -> Iterator[Move]:
+        onto = self.declares("go_out", "layoffs")  # the table melds laid off onto, if any
         for steals in self._steal_sets():
             self.dead_ends = set()
             turn = self._taken("go_out")
@@ -210,13 +219,11 @@ class TakeSearch:
             if turn.violations:
                 continue
             for melds, layoffs, discard in self._lay_out(
-                turn.env(), list(turn.hand), turn.s.melds, list(turn.stolen), None
+                turn.env(), list(turn.hand), turn.s.melds if onto else [], list(turn.stolen), None
             ):
-                fields: dict[str, Any] = {
-                    "take": "discard",
-                    "melds": [codes(m) for m in melds],
-                    "layoffs": [_layoff_fields(*layoff) for layoff in layoffs],
-                }
+                fields: dict[str, Any] = {"take": "discard", "melds": [codes(m) for m in melds]}
+                if onto:
+                    fields["layoffs"] = [_layoff_fields(*layoff) for layoff in layoffs]
                 if steals:
                     fields["steals"] = [{"meld": i, "card": str(c)} for i, c in steals]
                 if discard is not None:
@@ -224,7 +231,11 @@ class TakeSearch:
                 yield Move("go_out", fields)
 
     def _steal_sets(self) -> Iterator[list[tuple[int, Card]]]:
-        """No steal first, then every set of steals a held card (or the discard) can make."""
+        """No steal first, then every set of steals a held card (or the discard) can make (where
+        the spec's going out steals)."""
+        if not self.declares("go_out", "steals"):
+            yield []
+            return
         turn = self._taken("go_out")
         env, reader = turn.env(), self.mechanic.reader
         options = []
@@ -287,6 +298,21 @@ class TakeSearch:
                 env, _less(cards, layoff[1]), melds, stolen, discard
             ):
                 yield new, [layoff, *layoffs], last
+
+    # --- go_out from the hand alone: what a view lists where going out lays new melds only ---
+    def hand_go_outs(self) -> Iterator[Move]:
+        """The seat's whole hand laid out in new melds, perhaps but a last discard (where the
+        spec's `go_out` has a `discard` field): no take, no lay-off, no steal."""
+        self.dead_ends = set()
+        turn = self._turn("go_out")
+        with_discard = self.declares("go_out", "discard")
+        for melds, _, discard in self._lay_out(turn.env(), list(turn.hand), [], [], None):
+            if discard is not None and not with_discard:
+                continue
+            fields: dict[str, Any] = {"melds": [codes(m) for m in melds]}
+            if discard is not None:
+                fields["discard"] = str(discard)
+            yield Move("go_out", fields)
 
     def _taken(self, move_type: str) -> Turn:
         """A working turn of `move_type` that has taken the discard: melds read as in the move."""

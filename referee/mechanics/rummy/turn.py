@@ -148,13 +148,13 @@ class Turn:
         hand_before = list(self.hand)
         if "take" in self.move["present"] and not self.take():
             return
-        for steal in self.move["steals"]:
+        for steal in self.move.get("steals", ()):
             self.steal(steal["meld"], steal["card"])
         if self.violations:  # the rest needs the stolen jokers: judging it would only echo
             return
-        for cards in self.move["melds"]:
+        for cards in self.move.get("melds", ()):
             self._lay_meld(cards)
-        for layoff in self.move["layoffs"]:
+        for layoff in self.move.get("layoffs", ()):
             self._lay_off(layoff["meld"], layoff["cards"], layoff["at"])
         if "take" in self.move["present"]:
             self._check_take(hand_before)
@@ -200,9 +200,9 @@ class Turn:
         if self.move_type == "take_discard":  # a spec may declare neither field: taken to hand
             named = list(move.get("meld") or []) + list((move.get("layoff") or {}).get("cards", []))
         else:
-            named = [c for meld in move["melds"] for c in meld]
-            named += [c for layoff in move["layoffs"] for c in layoff["cards"]]
-            named += [steal["card"] for steal in move["steals"]]
+            named = [c for meld in move.get("melds", ()) for c in meld]
+            named += [c for layoff in move.get("layoffs", ()) for c in layoff["cards"]]
+            named += [steal["card"] for steal in move.get("steals", ())]
         return named
 
     def _lay_meld(self, cards: list[Card]) -> None:

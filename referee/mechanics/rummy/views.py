@@ -107,8 +107,10 @@ def legal_move_types(state: RummyState, seat: int, refused: Refused) -> list[str
         if seat == state.window.discarder or state.window.answered(seat):
             return []
         return ["pass", "take_discard", "go_out"] if can_take else ["pass"]
+    # going out where no rule refuses it outright (one that must wait for a draw, say)
+    go_out = [] if refused(seat, "go_out") else ["go_out"]
     if seat != state.to_act:
-        return ["go_out"] if can_take else []
+        return go_out if can_take else []
     if state.phase == "take":
-        return ["draw"] + (["take_discard", "go_out"] if can_take else [])
+        return ["draw"] + (["take_discard", *go_out] if can_take else [])
     return [move_type for move_type in PLAY if not refused(seat, move_type)]
