@@ -3,7 +3,7 @@ out is not offered (not in a view's `legal` or `legal_moves`, an unknown move if
 mechanic's verdicts only that move or part could give are not asked of the spec. What is still
 needed is asked by name.
 
-The spec: gin (tests/mechanics/rummy/specs/gin.yaml), edited as text.
+The spec: gin (docs/example-specs/gin.yaml), edited as text.
 """
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ from referee.engine.table import Table, TableSetup
 from referee.errors import SpecError, SpecErrors
 from referee.model import Move
 from referee.plugins.games import load_game
+from tests.support.examples import GIN
 
-GIN = Path(__file__).parent / "specs" / "gin.yaml"
 DEAL = {
     "hands": {
         "1": ["2C", "3C", "4C", "7H", "7S", "7D", "KD"],
@@ -41,7 +41,7 @@ LAYOFF_MOVE = """  layoff:
 """
 AMBIGUOUS = """    ambiguous_layoff:
       id: GN-4
-      source: [tests only]
+      source: [example]
       text: {en: "these cards fit at both ends of the run: say `at: low` or `at: high`"}
 """
 
@@ -110,7 +110,7 @@ def test_a_verdict_still_needed_is_asked_for_by_name(tmp_path: Path) -> None:
 
     no_meld = """    no_meld:
       id: GN-3
-      source: [tests only]
+      source: [example]
       text: {en: "these cards are neither a set (one rank) nor a run (one suit)"}
 """
     assert "missing `no_meld`" in spec_error(edited(tmp_path, *WITHOUT_LAYOFFS, (no_meld, "")))
@@ -158,7 +158,7 @@ def test_a_kind_needs_its_misfit_only_where_a_move_lays_off(tmp_path: Path) -> N
     it is not asked for; the control: gin, which lays off, is refused without it."""
     misfit = """    misfit:
       id: GN-3-set
-      source: [tests only]
+      source: [example]
       text: {en: "a set takes only cards of its rank"}
 """
     load_game(edited(tmp_path, *WITHOUT_LAYOFFS, (misfit, "")))

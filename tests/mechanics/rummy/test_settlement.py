@@ -3,7 +3,7 @@ says what each seat that did not go out pays whoever did, `rummy.hands` how many
 (the deal passing on). Chips move balance to balance by `transfer` events, never made or lost
 (GEN-6); the balances are in the views.
 
-The spec: gin (tests/mechanics/rummy/specs/gin.yaml), edited as text. The control: gin as it
+The spec: gin (docs/example-specs/gin.yaml), edited as text. The control: gin as it
 is moves no chips and ends after one hand.
 """
 
@@ -17,8 +17,8 @@ from referee.engine.table import Table, TableSetup
 from referee.errors import SpecError, SpecErrors
 from referee.model import ADJUDICATOR, Move
 from referee.plugins.games import DEFAULT_SPECS, load_game
+from tests.support.examples import GIN
 
-GIN = Path(__file__).parent / "specs" / "gin.yaml"
 DEAL = {
     "hands": {
         "1": ["2C", "3C", "4C", "7H", "7S", "7D", "KD"],
@@ -28,7 +28,7 @@ DEAL = {
 }
 SETTLED = """  hand_size: 7
   settlement:
-    source: [tests only]
+    source: [example]
     pays: 'size(hand) + count(c in hand: rank(c) >= 10)'
   hands: 2
 """
