@@ -66,7 +66,7 @@ def recorded_game(
     if plugin.bench_setup is None or plugin.transcript is None:
         raise ValueError(f"`{game.name}`: its mechanics has no bench workload")
     bot, hands = plugin.transcript, plugin.bench_hands
-    setup = setup if setup is not None else plugin.bench_setup(game.name, seed)
+    setup = setup if setup is not None else plugin.bench_setup(game, seed)
     table = Table.create(game, setup)
     candidates = bot.candidates(game.resolve_options(setup.options))
     rng = random.Random(seed)
