@@ -288,7 +288,9 @@ KEYS: dict[str, str] = {
         "face up until its holder plays it (the view's `turned` is then null), or `deal_end`: "
         "for the whole deal. Every context of the deal (each move's, `trick_end`, `count`, "
         "`deal_end`) reads it as `turned`, a card, whether face up or not: `is_trump(c)` may be "
-        "`suit(c) == suit(turned)`. Left out, no card is turned and no context has `turned`."
+        "`suit(c) == suit(turned)`, a definition whose `on:` names the checkpoints of the deal "
+        "that read it (`setup` and `match_end` have no `turned`). Left out, no card is turned "
+        "and no context has `turned`."
     ),
     "tricks.game_points": (
         "Optional: an expression of type int over the `deal_end` context (`options`, `team`, "
