@@ -183,3 +183,29 @@ def test_a_spec_without_the_keys_has_no_turned_card_in_its_contexts(tmp_path: Pa
     path.write_text(SPEC.replace(turned, ""), encoding="utf-8")
     with pytest.raises(SpecErrors, match="turned"):
         load_game(path)
+
+
+def test_a_spec_without_the_keys_keeps_its_views_and_checkpoints(games: dict[str, Game]) -> None:
+    """Tarocchi states none of the keys: no `turned` or `game_points` in any view, no
+    `deal_end` or `match_end` checkpoint (its golden transcript shows the rest unchanged)."""
+    tarocchi = games["tarocchi_piedicavallo"]
+    table = Table.create(tarocchi, TableSetup(game=tarocchi.name, seats=4, seed=1))
+    for view in [*views(table), table.view(ADJUDICATOR)]:
+        assert "turned" not in view and "game_points" not in view
+    assert {"deal_end", "match_end"}.isdisjoint(tarocchi.mechanic.rules.programs)
+
+
+def test_a_card_turned_until_the_deal_end_stays_shown_once_played(tmp_path: Path) -> None:
+    path = tmp_path / "turned_whist.yaml"
+    path.write_text(SPEC.replace("until: played", "until: deal_end"), encoding="utf-8")
+    game = load_game(path)
+    table = Table.create(game, TableSetup(game=game.name, seats=4, dealer=1, seed=4))
+    turned = {"seat": 1, "card": table.view(ADJUDICATOR)["hands"]["1"][-1]}
+    rng = random.Random(4)
+    played = False
+    for _ in range(51):  # every card of the deal but the last
+        seat, card, _ = play_a_card(table, rng)
+        played = played or (seat == 1 and str(card) == turned["card"])
+        assert all(view["turned"] == turned for view in views(table))
+        assert turned["card"] in table.game.mechanic.knowable(table.state, 3)
+    assert played
