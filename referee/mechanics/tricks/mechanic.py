@@ -210,10 +210,10 @@ class TricksMechanic(Mechanic[TrickState]):
         work = state.clone()
         work.phase, work.to_act = "over", None
         work.winner = work.team_of((seat + 1) % work.seats)
-        events = [
-            Event("out_of_match", {"seat": seat}),
-            Event("game_over", {"winner": work.winner, "totals": flow.per_team(work.totals)}),
-        ]
+        ended: dict[str, JSON] = {"winner": work.winner, "totals": flow.per_team(work.totals)}
+        if work.game_points is not None:
+            ended["game_points"] = flow.per_team(work.game_points)
+        events = [Event("out_of_match", {"seat": seat}), Event("game_over", ended)]
         return Judgement([], work, events)
 
 
