@@ -66,7 +66,7 @@ def recorded_game(
     if plugin.bench_setup is None or plugin.transcript is None:
         raise ValueError(f"`{game.name}`: its mechanics has no bench workload")
     bot, hands = plugin.transcript, plugin.bench_hands
-    setup = setup if setup is not None else plugin.bench_setup(game.name, seed)
+    setup = setup if setup is not None else plugin.bench_setup(game, seed)
     table = Table.create(game, setup)
     candidates = bot.candidates(game.resolve_options(setup.options))
     rng = random.Random(seed)
@@ -317,6 +317,7 @@ WORKLOADS = {
     "pontoon": ("20 recorded hands of six bots", 3),
     "tarocchi_piedicavallo": ("a recorded game of four deals", 3),
     "pif_paf": ("a recorded hand of four bots", 3),
+    "sueca": ("a recorded match to 4 game points", 1),
 }
 WARM_UP_S = 1.0  # calls to a fresh referee before any is timed
 PROFILED = 500  # proposals of each workload profiled stage by stage (cProfile is slow)

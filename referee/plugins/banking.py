@@ -147,7 +147,7 @@ PLUGIN = Plugin(
     transcript=BANKING,
     play=play,
     bench_setup=lambda game, seed: TableSetup(
-        game=game, seats=6, seed=seed, balances={s: 1000 for s in range(6)}
+        game=game.name, seats=6, seed=seed, balances={s: 1000 for s in range(6)}
     ),
     bench_hands=20,
     checks={

@@ -9,6 +9,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from referee.engine.game import Game
 from referee.engine.mechanic import Mechanic
 from referee.engine.setup import TableSetup
 from referee.plugins.play_turns import PlayContext
@@ -23,8 +24,8 @@ class Plugin:
     transcript: Adapter | None = None
     # `referee play`: the bots play a table to its end (or its hand limit); the exit status
     play: Callable[[PlayContext], int] | None = None
-    # `make bench`: the table a recorded bot game is played on (game name, seed), and its limit
-    bench_setup: Callable[[str, int], TableSetup] | None = None
+    # `make bench`: the table a recorded bot game is played on (the game, seed), and its limit
+    bench_setup: Callable[[Game, int], TableSetup] | None = None
     bench_hands: int | None = None
     checks: Mapping[str, CheckKey] = field(default_factory=dict)
     # the view keys a hand just ended keeps in `last_hand`, which a check after it speaks of

@@ -133,7 +133,7 @@ PLUGIN = Plugin(
     RummyMechanic,
     transcript=RUMMY,
     play=play,
-    bench_setup=lambda game, seed: TableSetup(game=game, seats=4, seed=seed),
+    bench_setup=lambda game, seed: TableSetup(game=game.name, seats=4, seed=seed),
     checks={
         "discard_top": CheckKey(
             lambda seats: f.optional(f.card), field_of("discard_top", canonical_card)

@@ -1,19 +1,21 @@
-"""The trick-taking mechanic (Piedicavallo Tarocchi) as a plugin: a seat sees its own hand, the
-trick on the table and the count; a game is played deal after deal, to its end."""
+"""The trick-taking mechanic (Piedicavallo Tarocchi, Sueca) as a plugin: a seat sees its own
+hand, the trick on the table, the card turned at the deal and the count; a game is played deal
+after deal, to its end."""
 
 from __future__ import annotations
 
 import random
 from typing import Any
 
+from referee.engine.game import Game
 from referee.engine.setup import TableSetup
 from referee.mechanics.tricks import TricksMechanic
 from referee.plugins.play_turns import MAX_PROPOSALS, PlayContext, play_turn
 from referee.plugins.plugin import Plugin
-from referee.plugins.transcript_parts import COMMITMENT, Adapter, View, field, to_act
+from referee.plugins.transcript_parts import COMMITMENT, Adapter, View, field, show, to_act
 from referee.scenario import fields as f
 from referee.scenario.checks import CheckKey
-from referee.scenario.comparers import field_of, per_key
+from referee.scenario.comparers import canonical_card, field_of, per_key
 from referee_bots import tricks_bot
 
 # --- the golden transcript ---------------------------------------------------------------------
@@ -22,6 +24,13 @@ from referee_bots import tricks_bot
 def trick_on_table(view: View) -> str:
     """The cards played to the trick so far, by seat: `trick 1:T3 2:MT`."""
     return "trick " + (" ".join(f"{p['seat']}:{p['card']}" for p in view["trick"]) or "-")
+
+
+def announced_trumps(view: View) -> str | None:
+    """The trumps the dealer's discard announced, in a game whose deal has a discard."""
+    if view.get("phase") != "discard" and not view.get("discard_size"):
+        return None
+    return f"trumps discarded {show(view.get('announced_trumps'))}"
 
 
 TRICKS = Adapter(
@@ -34,11 +43,17 @@ TRICKS = Adapter(
         to_act,
         trick_on_table,
         field("tricks"),
-        field("announced_trumps", "trumps discarded"),
+        announced_trumps,
         field("discard", if_set=True),
         field("points", if_set=True),
+        field("turned", render=lambda turned: str(turned["card"]), if_set=True),
+        field("game_points", "game points", if_set=True),
     ),
-    summary=(field("winner", "winner team"), field("totals")),
+    summary=(
+        field("winner", "winner team"),
+        field("totals"),
+        field("game_points", "game points", if_set=True),
+    ),
 )
 
 
@@ -57,7 +72,7 @@ def play(context: PlayContext) -> int:
         f"{context.game}: {args.bots} bots, seed {args.seed}, teams {story.teams_text()}, "
         f"commitment {referee.commitment[:16]}…"
     )
-    print(f"deal {public['hand_number']}: dealer seat {public['dealer']}")
+    print(f"deal {public['hand_number']}: dealer seat {public['dealer']}{_turned(public)}")
     proposals = 0
     try:
         while not public["match_over"] and proposals < MAX_PROPOSALS:
@@ -70,9 +85,11 @@ def play(context: PlayContext) -> int:
             public = referee.view(None)
     finally:
         referee.close()
+    game_points = public.get("game_points")
+    scored = "" if game_points is None else f"game points {_per_team(game_points)}; "
     print(
         f"game over after {public['hand_number']} deal(s): totals {_per_team(public['totals'])}; "
-        f"{story.outcome(public['winner'])}; proposals {proposals}"
+        f"{scored}{story.outcome(public['winner'])}; proposals {proposals}"
     )
     return 0 if public["match_over"] else 1
 
@@ -109,11 +126,38 @@ class TricksStory:
         elif kind == "deal_over":
             print(
                 f"deal {event['hand_number']} over: tricks {_per_team(event['tricks'])}; points "
-                f"{_per_team(event['points'])}; {self.outcome(event['winner'])}; "
-                f"the discard was {' '.join(event['discard'])}"
+                f"{_per_team(event['points'])}; {self.outcome(event['winner'])}{_deal_extras(event)}"
             )
         elif kind == "hand_dealt":
-            print(f"deal {event['hand_number']}: dealer seat {event['dealer']}")
+            turned = f", {event['turned']} turned" if "turned" in event else ""
+            print(f"deal {event['hand_number']}: dealer seat {event['dealer']}{turned}")
+
+
+def _turned(view: dict[str, Any]) -> str:
+    """`, 7H turned` when the game turns a card at the deal."""
+    turned = view.get("turned")
+    return "" if not turned else f", {turned['card']} turned"
+
+
+def _turned_card(turned: Any) -> Any:
+    """The view's `turned` (`{seat, card}`, or null once played) as a scenario writes it: the
+    card's code, or null."""
+    if isinstance(turned, dict):
+        return canonical_card(turned.get("card"))
+    return None if turned is None else canonical_card(turned)
+
+
+def _deal_extras(event: dict[str, Any]) -> str:
+    """What a deal's end tells beyond its count: the game points, the dealer's discard."""
+    told = ""
+    if "game_points_won" in event:
+        told += (
+            f"; game points {_per_team(event['game_points_won'])} "
+            f"(match {_per_team(event['game_points'])})"
+        )
+    if event["discard"]:
+        told += f"; the discard was {' '.join(event['discard'])}"
+    return told
 
 
 def _seats(team: list[int]) -> str:
@@ -124,12 +168,18 @@ def _per_team(values: dict[str, int]) -> str:
     return ", ".join(f"team {team} {n}" for team, n in sorted(values.items()))
 
 
+def _bench_options(game: Game) -> dict[str, Any]:
+    """`make bench`'s table: four deals where the game's option says how many deals a game is
+    (`deals_per_game`); else a game as its options make it (a match to its target)."""
+    return {"deals_per_game": 4} if "deals_per_game" in game.spec.options else {}
+
+
 PLUGIN = Plugin(
     TricksMechanic,
     transcript=TRICKS,
     play=play,
     bench_setup=lambda game, seed: TableSetup(
-        game=game, seats=4, seed=seed, options={"deals_per_game": 4}
+        game=game.name, seats=4, seed=seed, options=_bench_options(game)
     ),
     checks={
         "points": CheckKey(
@@ -143,6 +193,11 @@ PLUGIN = Plugin(
         ),
         "announced_trumps": CheckKey(
             lambda seats: f.optional(f.integer), field_of("announced_trumps")
+        ),
+        "dealer": CheckKey(lambda seats: f.seat_in(seats), field_of("dealer")),
+        "turned": CheckKey(lambda seats: f.optional(f.card), field_of("turned", _turned_card)),
+        "game_points": CheckKey(
+            lambda seats: f.keyed(f.team, f.integer), per_key("game_points", label="team")
         ),
     },
     finished_view_keys=("tricks",),

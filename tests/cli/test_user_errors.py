@@ -14,10 +14,11 @@ import pytest
 
 from referee.cli import build_parser, main
 from referee.commands.arguments import variable
+from tests.support.games import shipped_games
 
 ROOT = Path(__file__).resolve().parents[2]
 SCENARIO = ROOT / "tests" / "conformance" / "pontinho" / "pn02-dealer-and-mao.yaml"
-KNOWN = "`pif_paf`, `pontinho`, `pontoon`, `shoot_pontoon`, `taradinho`, `tarocchi_piedicavallo`"
+KNOWN = ", ".join(f"`{name}`" for name in sorted(shipped_games()))  # every shipped spec
 
 # (command line, the one line expected on stderr); `{tmp}` is an empty folder
 BAD_COMMAND_LINES = [

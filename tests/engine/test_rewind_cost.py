@@ -71,7 +71,7 @@ class Bot:
     def __init__(self, game: Game, seed: int) -> None:
         plugin = installed.by_name()[game.spec.mechanics]
         assert plugin.transcript is not None and plugin.bench_setup is not None
-        self.setup = plugin.bench_setup(game.name, seed)
+        self.setup = plugin.bench_setup(game, seed)
         self.bot = plugin.transcript
         self.candidates = self.bot.candidates(game.resolve_options(self.setup.options))
         self.rng = random.Random(seed)

@@ -23,7 +23,7 @@ def bench_setup(game: Game, *, fair: bool) -> TableSetup:
     """The setup the bench plays `game` on: seeded, or dealt fair from a secret."""
     plugin = installed.by_name()[game.spec.mechanics]
     assert plugin.bench_setup is not None
-    setup: TableSetup = plugin.bench_setup(game.name, 4)
+    setup: TableSetup = plugin.bench_setup(game, 4)
     return replace(setup, seed=None, secret=chance.new_secret()) if fair else setup
 
 

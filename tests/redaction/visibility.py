@@ -131,8 +131,11 @@ def _put_under(before: list[Any], after: list[Any]) -> list[Any]:
 
 
 def _tricks(state: TrickState, who: Recipient) -> set[str]:
-    """Own hand (not the partner's); every card played this deal; the dealer's own discard."""
+    """Own hand (not the partner's); every card played this deal; the card turned at the deal
+    while face up; the dealer's own discard."""
     seen = {str(c) for _, c in state.trick}
+    if state.turned is not None and state.turned_shown:
+        seen.add(str(state.turned))
     seen |= {str(c) for trick in state.tricks for _, c in trick.plays}
     if (seat := _seat(state, who)) is not None:
         seen |= {str(c) for c in state.hands[seat]}

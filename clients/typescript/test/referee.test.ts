@@ -41,7 +41,7 @@ after(async () => {
 describe("games", () => {
   test("ListGames names every game", async () => {
     const names = (await referee.listGames()).map((g) => g.name);
-    assert.deepEqual(names, ["pontinho", "pontoon", "shoot_pontoon", "taradinho", "tarocchi_piedicavallo"]);
+    assert.deepEqual(names, ["pontinho", "pontoon", "shoot_pontoon", "sueca", "taradinho", "tarocchi_piedicavallo"]);
   });
 
   test("DescribeGame carries the JSON Schemas and the typed fields", async () => {

@@ -1,6 +1,7 @@
-"""The `tricks` section of a spec, read and compiled: the teams, the sizes of a deal, and the
-expressions the mechanic computes with (how it deals, who wins a trick, who owns each card at
-the count and what it is worth, what the dealer's discard announces, how many deals a game is).
+"""The `tricks` section of a spec, read and compiled: the teams, the sizes of a deal, the card
+turned at the deal, and the expressions the mechanic computes with (how it deals, who wins a
+trick, who owns each card at the count and what it is worth, what the dealer's discard
+announces, the game points a deal gives, how many deals a game is or when it is over).
 `KEYS` says what each key means, for docs/rules/mechanics.md."""
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from referee.errors import SpecError, SpecErrors
-from referee.spec.expr import INT, Type
+from referee.spec.expr import BOOL, INT, Type
 from referee.spec.rules import RuleBook, SpecExpression
 from referee.spec.schema import GameSpec, expression_at
 from referee.spec.sections import Shape
@@ -25,14 +26,37 @@ EXPRESSIONS: dict[str, tuple[str, Type]] = {
 OPTIONAL_EXPRESSIONS: dict[str, tuple[str, Type]] = {
     "announce": ("discard", INT),  # published with the dealer's discard
     "deals": ("setup", INT),  # deals in a game (default 1)
+    "game_points": ("deal_end", INT),  # a team's game points for the deal just counted
+    "game_over": ("match_end", BOOL),  # after each deal: is the game over?
 }
+
+# `tricks.turned`: which card is turned at the deal, and how long it stays face up
+TURNED_CARDS = ("dealer_last",)
+TURNED_VISIBILITY = ("public",)
+TURNED_UNTIL = ("played", "deal_end")
 
 SECTION_SHAPES: Mapping[str, Shape] = {
     "tricks": {
         key: None
-        for key in (*EXPRESSIONS, *OPTIONAL_EXPRESSIONS, "teams", "hand_size", "dealer_extra")
+        for key in (
+            *EXPRESSIONS,
+            *OPTIONAL_EXPRESSIONS,
+            "teams",
+            "hand_size",
+            "dealer_extra",
+            "turned",
+        )
     }
 }
+
+
+@dataclass(frozen=True)
+class Turned:
+    """`tricks.turned`: the card turned face up at the deal, read as `turned` by every context
+    of the deal, shown to every seat and a spectator while it is face up."""
+
+    card: str  # which card: `dealer_last`, the last card dealt to the dealer
+    until: str  # face up until its holder plays it (`played`), or the whole deal (`deal_end`)
 
 
 @dataclass(frozen=True)
@@ -49,11 +73,23 @@ class TricksConfig:
     points: SpecExpression  # what a card is worth at the count (`count`)
     announce: SpecExpression | None  # what the dealer's discard announces (`discard`)
     deals: SpecExpression | None  # the deals a game is (`setup`; None: one)
+    game_points: SpecExpression | None = None  # a team's game points a deal (`deal_end`)
+    game_over: SpecExpression | None = None  # is the game over (`match_end`; None: `deals`)
+    turned: Turned | None = None  # the card turned at the deal (None: none)
 
     @property
     def expressions(self) -> dict[str, SpecExpression]:
         """The `tricks.*` expressions stated, by dotted path: what `referee prove` evaluates."""
-        stated = (self.packet, self.winner, self.owner, self.points, self.announce, self.deals)
+        stated = (
+            self.packet,
+            self.winner,
+            self.owner,
+            self.points,
+            self.announce,
+            self.deals,
+            self.game_points,
+            self.game_over,
+        )
         return {e.path: e for e in stated if e is not None}
 
     def deals_in(self, options: Mapping[str, Any], seats: int) -> int:
@@ -79,6 +115,10 @@ def read_config(spec: GameSpec, rules: RuleBook) -> TricksConfig:
     dealt_error = _dealt_error(spec, hand_size, dealer_extra)
     if dealt_error is not None:
         errors.append(dealt_error)
+    if "deals" in raw and "game_over" in raw:
+        message = "say when a game is over once: `tricks.deals` or `tricks.game_over`"
+        errors.append(spec.located.error(("tricks", "game_over"), message))
+    turned = _turned(spec, raw.get("turned"), errors)
     if errors:
         raise SpecErrors(errors)
     return TricksConfig(
@@ -91,7 +131,36 @@ def read_config(spec: GameSpec, rules: RuleBook) -> TricksConfig:
         points=compiled["points"],
         announce=compiled.get("announce"),
         deals=compiled.get("deals"),
+        game_points=compiled.get("game_points"),
+        game_over=compiled.get("game_over"),
+        turned=turned,
     )
+
+
+def _turned(spec: GameSpec, raw: Any, errors: list[SpecError]) -> Turned | None:
+    """`tricks.turned`: `{card: dealer_last, visibility: public, until: played}`."""
+    if raw is None:
+        return None
+    allowed = {"card": TURNED_CARDS, "visibility": TURNED_VISIBILITY, "until": TURNED_UNTIL}
+    if not isinstance(raw, dict) or "card" not in raw or set(raw) - set(allowed):
+        errors.append(
+            spec.located.error(
+                ("tricks", "turned"),
+                "`tricks.turned` must be a mapping of `card` and optionally `visibility` and "
+                "`until`: `{card: dealer_last, visibility: public, until: played}`",
+            )
+        )
+        return None
+    chosen = {"visibility": "public", "until": "played", **raw}
+    for key, values in allowed.items():
+        if chosen[key] not in values:
+            names = ", ".join(f"`{v}`" for v in values)
+            errors.append(
+                spec.located.error(
+                    ("tricks", "turned", key), f"`tricks.turned.{key}` must be one of {names}"
+                )
+            )
+    return Turned(str(chosen["card"]), str(chosen["until"]))
 
 
 def _expressions(
@@ -207,7 +276,39 @@ KEYS: dict[str, str] = {
         "Optional: an expression of type int over the `setup` context (`options`, `seats`): "
         "how many deals a game is; the deal passes to the next seat each time and the teams' "
         "points are added up, the best total winning (a tie at the top: no winner). Left "
-        "out, a game is one deal."
+        "out, a game is one deal (unless `tricks.game_over` says when it is over: state "
+        "one of the two)."
+    ),
+    "tricks.turned": (
+        "Optional: a mapping `{card: dealer_last, visibility: public, until: played}`: a card "
+        "turned face up at each deal. `card` says which: `dealer_last`, the last card dealt to "
+        "the dealer (in a stacked deal, the last listed in the dealer's hand), which stays in "
+        "the dealer's hand. `visibility`: `public` (the only value): every seat and a spectator "
+        "see it, as `turned` (`{seat, card}`) in the views. `until` (default `played`): it is "
+        "face up until its holder plays it (the view's `turned` is then null), or `deal_end`: "
+        "for the whole deal. Every context of the deal (each move's, `trick_end`, `count`, "
+        "`deal_end`) reads it as `turned`, a card, whether face up or not: `is_trump(c)` may be "
+        "`suit(c) == suit(turned)`, a definition whose `on:` names the checkpoints of the deal "
+        "that read it (`setup` and `match_end` have no `turned`). Left out, no card is turned "
+        "and no context has `turned`."
+    ),
+    "tricks.game_points": (
+        "Optional: an expression of type int over the `deal_end` context (`options`, `team`, "
+        "`points`: each team's card points for the deal, by team number, `tricks`: the tricks "
+        "each team won, `dealer_team`, `hand_number`, and `turned` with `tricks.turned`): the "
+        "game points `team` scores for the deal just counted, asked once for each team. The "
+        "game points are added up deal after deal (`game_points` in the views, per team; each "
+        "deal's in `last_hand` and the `deal_over` event as `game_points_won`), and the team "
+        "with most game points wins the game (a tie at the top: no winner). Left out, no game "
+        "points are kept and the game is won on the card points added up (`totals`)."
+    ),
+    "tricks.game_over": (
+        "Optional: an expression of type bool over the `match_end` context (`options`, "
+        "`seats`, `totals`: each team's card points, deals added, `deals`: the deals played, "
+        "and `game_points`, each team's game points, with `tricks.game_points`), asked after "
+        "each deal's count: true ends the game, false deals the next deal (the deal passing "
+        "to the next seat). A match to 4 game points: `any(p in game_points: p >= 4)`. Left "
+        "out, the game is over after `tricks.deals` deals; a spec states one of the two."
     ),
     "tricks.teams": (
         "Required: a list of teams, each a list of seat numbers, every seat exactly once: "

@@ -1,10 +1,11 @@
 """Every name a trick-taking rule (or `tricks.*` expression) may read, checkpoint by checkpoint,
 declared once: its type, its meaning and, for a move's names, how it is computed from the state.
-The steps outside any move (`setup`, `trick_end`, `count`) are given their names by the
-mechanic's code that evaluates their expressions."""
+The steps outside any move (`setup`, `trick_end`, `count`, `deal_end`, `match_end`) are given
+their names by the mechanic's code that evaluates their expressions."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -14,6 +15,19 @@ from referee.mechanics.tricks.state import TrickState
 from referee.spec.expr import BOOL, CARD, INT, STR, ListType, Scope
 from referee.spec.option_types import options_type
 from referee.spec.schema import GameSpec
+
+
+def _states(key: str) -> Callable[[GameSpec], bool]:
+    """Is `tricks.<key>` in the spec? (A name only such specs have.)"""
+
+    def present(spec: GameSpec) -> bool:
+        section = spec.sections.get("tricks")
+        return isinstance(section, dict) and key in section
+
+    return present
+
+
+TURNED_MEANING = "the card turned at the deal (`tricks.turned`), face up or not"
 
 
 @dataclass(slots=True)  # not frozen: one is made per environment, and frozen ones start slower
@@ -55,8 +69,12 @@ MOVE: Context[Seen] = Context(
         "tricks_played": Name(
             INT, "how many tricks of the deal are complete", lambda v: len(v.state.tricks)
         ),
+        "turned": Name(CARD, TURNED_MEANING, lambda v: v.state.turned, present=_states("turned")),
     }
 )
+
+# the card turned at the deal, as the steps outside a move read it
+TURNED: Name[Any] = Name(CARD, TURNED_MEANING, present=_states("turned"))
 
 # before a deal: how it is dealt (`tricks.packet`, `tricks.deals`)
 SETUP: Context[Any] = Context({"options": OPTIONS, "seats": SEATS})
@@ -67,6 +85,7 @@ TRICK_END: Context[Any] = Context(
         "options": OPTIONS,
         "trick": Name(ListType(CARD), "the trick's cards, in the order played"),
         "leader": Name(INT, "the seat that led the trick"),
+        "turned": TURNED,
     }
 )
 
@@ -82,6 +101,35 @@ COUNT: Context[Any] = Context(
         "in_discard": Name(BOOL, "the card is in the dealer's discard"),
         "dealer_team": Name(INT, "the dealer's team"),
         "tricks": Name(ListType(INT), "the tricks each team won in the deal"),
+        "turned": TURNED,
+    }
+)
+
+# a deal counted: the game points each team scores for it (`tricks.game_points`)
+DEAL_END: Context[Any] = Context(
+    {
+        "options": OPTIONS,
+        "team": Name(INT, "the team whose game points are asked"),
+        "points": Name(ListType(INT), "each team's card points for the deal, by team number"),
+        "tricks": Name(ListType(INT), "the tricks each team won in the deal"),
+        "dealer_team": Name(INT, "the dealer's team"),
+        "hand_number": Name(INT, "the deal's number in the game, from 1"),
+        "turned": TURNED,
+    }
+)
+
+# after each deal's count: is the game over (`tricks.game_over`)
+MATCH_END: Context[Any] = Context(
+    {
+        "options": OPTIONS,
+        "seats": SEATS,
+        "totals": Name(ListType(INT), "each team's card points, deals added"),
+        "deals": Name(INT, "the deals played"),
+        "game_points": Name(
+            ListType(INT),
+            "each team's game points, deals added (`tricks.game_points`)",
+            present=_states("game_points"),
+        ),
     }
 )
 
@@ -94,4 +142,8 @@ def checkpoint_scopes(spec: GameSpec) -> dict[str, Scope]:
     result["setup"] = SETUP.scope(spec)
     result["trick_end"] = TRICK_END.scope(spec)
     result["count"] = COUNT.scope(spec)
+    if _states("game_points")(spec):  # the steps only some specs have
+        result["deal_end"] = DEAL_END.scope(spec)
+    if _states("game_over")(spec):
+        result["match_end"] = MATCH_END.scope(spec)
     return result

@@ -55,7 +55,8 @@ def dealt(table: Dealing, state: TrickState) -> tuple[list[list[Card]], tuple[Ca
 def stacked(
     table: Dealing, kind: PackKind, state: TrickState, stacked: Mapping[str, Any]
 ) -> tuple[list[list[Card]], tuple[Card, ...]]:
-    """SCENARIOS.md: `hands` (the dealer's holds its extra cards too)."""
+    """SCENARIOS.md: `hands` (the dealer's holds its extra cards too, and its last card is
+    the one dealt last: the turned card, if the spec turns one)."""
     stacking.check_keys(stacked, ("hands",))
     hands = stacking.read_hands(stacked.get("hands"), sizes(table.config, state), kind)
     placed = [c for hand in hands for c in hand]
@@ -65,8 +66,12 @@ def stacked(
 def start_deal(
     config: TricksConfig, state: TrickState, hands: list[list[Card]], deck: tuple[Card, ...]
 ) -> None:
-    """The deal's hands on the table: the dealer discards first, if it has extra cards."""
+    """The deal's hands on the table, a card turned face up if the spec turns one: the dealer
+    discards first, if it has extra cards."""
     state.hands, state.deck = hands, deck
+    if config.turned is not None:  # `dealer_last`: the last card dealt to the dealer
+        state.turned, state.turned_seat = hands[state.dealer][-1], state.dealer
+        state.turned_shown = True
     state.trick, state.tricks, state.discard, state.announced = [], [], [], None
     state.leader = (state.dealer + 1) % state.seats  # the seat after the dealer leads
     if config.dealer_extra:

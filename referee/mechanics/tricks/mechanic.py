@@ -70,6 +70,7 @@ class TricksMechanic(Mechanic[TrickState]):
             options=dict(deal.options),
             teams=self.config.teams,
             totals=[0] * len(self.config.teams),
+            game_points=None if self.config.game_points is None else [0] * len(self.config.teams),
         )
         if deal.stacked is not None:
             hands, deck = dealing.stacked(self, self.kind, state, deal.stacked)
@@ -113,7 +114,7 @@ class TricksMechanic(Mechanic[TrickState]):
         team = work.team_of(seat)
         work.totals[team] += amount
         if work.phase == "over":
-            work.winner = flow.best(work.totals)
+            work.winner = flow.game_winner(work)
         return work, work.totals[team]
 
     def view(self, state: TrickState, seat: int | None) -> dict[str, JSON]:
@@ -209,10 +210,10 @@ class TricksMechanic(Mechanic[TrickState]):
         work = state.clone()
         work.phase, work.to_act = "over", None
         work.winner = work.team_of((seat + 1) % work.seats)
-        events = [
-            Event("out_of_match", {"seat": seat}),
-            Event("game_over", {"winner": work.winner, "totals": flow.per_team(work.totals)}),
-        ]
+        ended: dict[str, JSON] = {"winner": work.winner, "totals": flow.per_team(work.totals)}
+        if work.game_points is not None:
+            ended["game_points"] = flow.per_team(work.game_points)
+        events = [Event("out_of_match", {"seat": seat}), Event("game_over", ended)]
         return Judgement([], work, events)
 
 

@@ -51,6 +51,9 @@ def play(
     card = move["card"]
     s.hands[seat].remove(card)
     s.trick.append((seat, card))
+    if s.turned_shown and seat == s.turned_seat and card == s.turned:
+        turned = table.config.turned
+        s.turned_shown = turned is not None and turned.until != "played"
     events.append(Event("played", {"seat": seat, "card": str(card)}))
     if len(s.trick) < s.seats:
         s.to_act = (seat + 1) % s.seats

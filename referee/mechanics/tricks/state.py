@@ -40,6 +40,10 @@ class TrickState:
     deck: tuple[Card, ...] = ()  # this deal's pack order (for the commitment)
     keys: dict[str, str] = field(default_factory=dict)  # its shuffle's key, by purpose
     totals: list[int] = field(default_factory=list)  # points per team, deals added
+    game_points: list[int] | None = None  # per team, deals added (None: the spec keeps none)
+    turned: Card | None = None  # the card turned at this deal (None: the spec turns none)
+    turned_seat: int = 0  # who holds it
+    turned_shown: bool = False  # it is face up now: every seat and a spectator see it
     deal_ended: bool = False  # the last accepted move ended a deal
     winner: int | None = None  # the winning team once the game is over (None: a tie)
     last_hand: dict[str, Any] = field(default_factory=dict)  # the last finished deal, revealed
@@ -65,5 +69,7 @@ class TrickState:
         copy.hands = [list(h) for h in self.hands]
         copy.trick, copy.tricks = list(self.trick), list(self.tricks)
         copy.discard, copy.totals = list(self.discard), list(self.totals)
+        if self.game_points is not None:
+            copy.game_points = list(self.game_points)
         copy.last_hand, copy.keys = dict(self.last_hand), dict(self.keys)
         return copy

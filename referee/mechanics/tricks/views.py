@@ -1,8 +1,8 @@
 """What each seat of a trick-taking table may see (GEN-3, TA issue: partnerships).
 
 A seat sees its own hand only (not its partner's), the trick on the table, the last trick, the
-tricks won per team, how many cards each seat holds, and the announced trump count of the
-dealer's discard, not its cards. The discard, the dealt deck and its salt are revealed when the
+tricks won per team, how many cards each seat holds, the card turned at the deal while it is
+face up, and the announced trump count of the dealer's discard, not its cards. The discard, the dealt deck and its salt are revealed when the
 deal is over (`last_hand`); the adjudicator sees everything.
 """
 
@@ -40,6 +40,12 @@ def view(state: TrickState, seat: int | None, commitment: str) -> dict[str, JSON
         "commitment": commitment,
         "last_hand": dict(state.last_hand),
     }
+    if state.turned is not None:  # the spec turns a card: shown while it is face up
+        result["turned"] = (
+            {"seat": state.turned_seat, "card": str(state.turned)} if state.turned_shown else None
+        )
+    if state.game_points is not None:
+        result["game_points"] = {str(t): n for t, n in enumerate(state.game_points)}
     if seat == ADJUDICATOR:
         result["hands"] = {str(s): codes(h) for s, h in enumerate(state.hands)}
         result["discard"] = codes(state.discard)

@@ -500,6 +500,33 @@ def test_referee_play_tarocchi_four_deals_in_process_and_over_grpc_alike(
     assert sum(int(part.split()[-1]) for part in totals.split(",")) == 4 * 114
 
 
+def test_referee_play_sueca_finishes_a_match_in_process_and_over_grpc_alike(
+    target: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The same bot plays Sueca from its spec alone: the turned card told at each deal, each
+    deal's 120 card points and game points, the match over at the first team with 4."""
+    from referee.cli import main
+
+    command = ["play", "sueca", "--bots", "4", "--seed", "1", "--quiet"]
+    assert main(command) == 0
+    here = capsys.readouterr().out.splitlines()
+    with capture_logs():
+        assert main([*command, "--target", target]) == 0
+    there = capsys.readouterr().out.splitlines()
+    assert here[1:] == there[1:]
+    dealt = [line for line in here if line.startswith("deal ") and "turned" in line]
+    over = [line for line in here if line.startswith("deal ") and " over: " in line]
+    assert len(dealt) == len(over) >= 2 and "dealer seat 0, " in dealt[0]
+    assert all(f"dealer seat {n % 4}," in line for n, line in enumerate(dealt))  # SU-3
+    for line in over:
+        counted = line.split("; points ")[1].split(";")[0]
+        assert sum(int(part.split()[-1]) for part in counted.split(",")) == 120
+        assert "game points team 0 " in line and "the discard was" not in line
+    final = here[-1].split("game points ")[1].split(";")[0]
+    scores = [int(part.split()[-1]) for part in final.split(",")]
+    assert max(scores) >= 4 and here[-1].startswith(f"game over after {len(over)} deal(s)")
+
+
 def test_the_example_plays_a_game_over_grpc(client: RefereeClient) -> None:
     path = Path(__file__).resolve().parents[3] / "clients/python/examples/bots_play_tarocchi.py"
     spec = importlib.util.spec_from_file_location("bots_play_tarocchi", path)
