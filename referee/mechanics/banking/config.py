@@ -233,7 +233,7 @@ def _compiled(spec: GameSpec, rules: RuleBook, raw: dict[str, Any]) -> BankingCo
     rank, wins, takes_bank, forfeit_before_bet = map(read.optional, OPTIONAL_EXPRESSIONS)
     instant = read.at_once("instant", wins)
     kitty = _kitty(spec, rules, raw)
-    wanted = [v for move, names in VIOLATIONS_OF_MOVES.items() if move in spec.moves for v in names]
+    wanted = [v for move, names in VIOLATIONS_OF_MOVES.items() if spec.declares(move) for v in names]
     violations = _read_violations(spec.located, raw.get("violations"), wanted)
     return BankingConfig(
         done=done,
@@ -298,7 +298,7 @@ def _kitty(spec: GameSpec, rules: RuleBook, raw: dict[str, Any]) -> KittyPart:
     """The kitty part, when the spec selects it; the banker's `kitty` move goes with it."""
     located = spec.located
     if "kitty" not in raw:
-        if KITTY_MOVE in spec.moves:
+        if spec.declares(KITTY_MOVE):
             raise located.error(
                 ("moves", KITTY_MOVE),
                 "the move `kitty` puts up the kitty: select the kitty part with `banking.kitty`",
@@ -310,7 +310,7 @@ def _kitty(spec: GameSpec, rules: RuleBook, raw: dict[str, Any]) -> KittyPart:
             "`banking.kitty` selects the kitty part: give its "
             + ", ".join(f"`{n}`" for n in KITTY_EXPRESSIONS),
         )
-    if KITTY_MOVE not in spec.moves:
+    if not spec.declares(KITTY_MOVE):
         raise located.error(
             ("banking", "kitty"), "a game with a kitty needs the banker's move `kitty` to put it up"
         )

@@ -159,7 +159,7 @@ class BankingMechanic(Mechanic[BankState]):
             violations = self._judged_blind(state, seat, move_type, move)
         if violations:
             return Judgement(violations)
-        served = self.moves.get(move_type)
+        served = self.served(move_type)
         if served is None:
             return Judgement([unreadable(Sentence("table.no_move_now", {"type": move_type}))])
         work = state.clone_sharing()  # only a move the rules allow is made: on a copy
