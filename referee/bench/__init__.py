@@ -75,7 +75,7 @@ def recorded_game(
         if most is not None and len(log) >= most:
             break
         seat = bot.next_seat(table.view(ADJUDICATOR))
-        for data in candidates(table.view(seat), rng):
+        for data in candidates(table.view(seat, legal=bot.legal), rng):
             move = Move.from_data(data)
             log.append((seat, move))
             if table.propose(seat, move).outcome is not Outcome.REJECTED:

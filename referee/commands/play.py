@@ -75,7 +75,7 @@ class InProcess:
         self.commitment = self.table.commitment
 
     def view(self, seat: int | None) -> dict[str, Any]:
-        return self.table.view(seat)
+        return self.table.view(seat, legal=True)  # as GetView gives it
 
     def propose(self, seat: int, move: dict[str, Any]) -> Answer:
         verdict = self.table.propose(seat, Move.from_data(move))

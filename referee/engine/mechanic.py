@@ -251,6 +251,12 @@ class Mechanic(ABC, Generic[StateT]):
         window (which has a deadline of its own) is open, or once the game is over."""
         return ()
 
+    def house(self, state: StateT) -> int | None:
+        """The house seat the table plays for now, if any: a seat no player holds (the blackjack
+        dealer), whose every move the table makes itself, the spec's `house.auto` moves (`None`
+        by default: every seat is a player's)."""
+        return None
+
     def env_before(self, state: StateT, seat: int, move_type: str) -> dict[str, Any]:
         """What the rules of `move_type` read of the table and `seat` before any move is made
         (where the spec's clock expressions are evaluated)."""

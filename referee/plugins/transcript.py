@@ -138,7 +138,7 @@ class Transcript:
         seat = self.adapter.next_seat(self.table.view(ADJUDICATOR))
         rejected_once = False
         proposals = 0
-        for move in self.candidates(self.table.view(seat), rng):
+        for move in self.candidates(self.table.view(seat, legal=self.adapter.legal), rng):
             proposals += 1
             proposed = Move.from_data(move)
             verdict = verdict_for(self.table, seat, proposed, self.table.propose(seat, proposed))

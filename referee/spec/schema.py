@@ -46,6 +46,7 @@ KNOWN_KEYS = {
     "words",
     "groups",
     "clock",  # the play clock (`referee.engine.auto_moves`)
+    "house",  # the moves the table plays for a house seat (`referee.engine.auto_moves`)
 }
 RULE_KEYS = {"id", "source", "on", "at", "when", "require", "text", "note", "say", "fix"}
 

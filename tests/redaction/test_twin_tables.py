@@ -68,9 +68,14 @@ def traded(
     others = [s for s in range(state.seats) if s != seat]
     if game.spec.mechanics == "banking":
         deck = list(deal["deck"])
-        hidden = [str(state.hands[others[0]][0].cards[0])]
-        if seat == state.banker:
-            hidden.append(str(state.hands[seat][0].cards[0]))
+        if state.hands[others[0]][0].cards:  # bets after the first card: hands are face down
+            hidden = [str(state.hands[others[0]][0].cards[0])]
+            if seat == state.banker:
+                hidden.append(str(state.hands[seat][0].cards[0]))
+        else:  # bets before any card: the banker's cards nobody sees, as the deal will place them
+            players = len(state.players())
+            places = game.mechanic.config.visibility.hidden_places
+            hidden = [deck[place * (players + 1) + players] for place in places]
         swapped = set()
         for depth, card in enumerate(hidden, start=1):  # each with a card from the bottom
             i, j = deck.index(card), len(deck) - depth

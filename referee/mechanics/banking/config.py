@@ -10,6 +10,7 @@ from typing import Any
 
 from referee.errors import SpecError, SpecErrors
 from referee.mechanics.banking.kitty import Kitty, KittyPart, NoKitty
+from referee.mechanics.banking.visibility import DEFAULT, Visibility, read_visibility
 from referee.model import Violation
 from referee.spec.clock_options import CLOCK
 from referee.spec.expr import BOOL, INT, Type
@@ -18,9 +19,11 @@ from referee.spec.schema import GameSpec, expression_at
 from referee.spec.sections import ANY, VERDICT, Shape
 from referee.spec.yamlsource import Located, PathKey
 
-# the banking procedure as the spec may state it: two cards each, in two rounds, bets after the
-# first; the spec says so, or leaves it out, and is refused if it asks for another
-SIZES = {"hand_size": 2, "bet_after_round": 1}
+# the banking procedure as the spec may state it: two cards each, in two rounds; the spec says
+# so, or leaves it out, and is refused if it asks for another
+SIZES = {"hand_size": 2}
+# after which round of the deal the players bet: the first (Pontoon), or before any card (0)
+BET_AFTER_ROUND, BET_ROUNDS = "bet_after_round", (0, 1)
 # what every banking game states: when a hand is over by itself, when it is bust, what the
 # banker pays a hand still standing (negative: the hand pays the banker), and which finished
 # hand has the pack shuffled for the next (no default fits every game: `true`, each hand)
@@ -33,6 +36,9 @@ OPTIONAL_EXPRESSIONS: dict[str, Type] = {
     "banker_wins_at_once": BOOL,
     "takes_bank": BOOL,
     "forfeit_before_bet": INT,
+    "packs": INT,
+    "buy_in": INT,
+    "leaves": BOOL,
 }
 # GEN-10: the first card is dealt before the bets, so a player whose time runs out before it
 # bets has seen a card of the hand; a game whose tables have a play clock says what that costs
@@ -45,7 +51,15 @@ VIOLATIONS_OF_MOVES = {"split": ("split_pack_short",)}
 KITTY_MOVE = "kitty"  # the banker's move that puts up the kitty: with the kitty part only
 
 SECTION_SHAPE: Mapping[str, Shape] = {
-    key: None for key in (*SIZES, *EXPRESSIONS, *OPTIONAL_EXPRESSIONS, *AT_ONCE_EXPRESSIONS)
+    key: None
+    for key in (
+        *SIZES,
+        BET_AFTER_ROUND,
+        *EXPRESSIONS,
+        *OPTIONAL_EXPRESSIONS,
+        *AT_ONCE_EXPRESSIONS,
+        "visibility",
+    )
 } | {"kitty": {key: None for key in KITTY_EXPRESSIONS}, "violations": {ANY: VERDICT}}
 
 # what each key of the section means, for a game designer (docs/rules/mechanics.md is made of it). The
@@ -63,8 +77,36 @@ KEYS: dict[str, str] = {
         "one in each of two rounds, so it may only be 2 (anything else is refused)."
     ),
     "banking.bet_after_round": (
-        "After which round of the deal the players bet: an integer, optional. The mechanic takes "
-        "the bets after the first card, so it may only be 1 (anything else is refused)."
+        "After which round of the deal the players bet: an integer, 1 (after the first card, "
+        "Pontoon) or 0 (before any card is dealt: both rounds follow the last bet), optional, "
+        "default 1."
+    ),
+    "banking.visibility": (
+        "Who sees the cards dealt, a mapping, optional: `players` (every card of a player's "
+        "hands) and `banker` (a list of two: its first and its second dealt card), each "
+        "`public` (face up: every seat and a spectator), `owner` (face down: its holder sees "
+        "it, the others `??`) or `hidden` (face down, seen by nobody, its holder neither, until "
+        "the banker's turn, when the banker's cards turn face up). A twisted card is face up "
+        "whatever it says; a hand shown (done by itself) and every hand at the end are public. "
+        "Default `{players: owner, banker: [hidden, owner]}` (Pontoon's). The views and "
+        "`knowable` follow it alike."
+    ),
+    "banking.packs": (
+        "How many packs the shoe holds: an expression of type int over the `hand` context "
+        "(`options.decks`), read once when the table is set up; optional, default 1. Every "
+        "shuffle is of the whole shoe; the rules read `shoe_size` (its cards), `dealt` (the "
+        "cards dealt since it was last shuffled) and `pack_left`."
+    ),
+    "banking.buy_in": (
+        "The chips each seat starts with where the table's creation gives it no balance: an "
+        "expression of type int over the `hand` context (`options.chips`), optional; left out, "
+        "0. The rules read a seat's balance as `chips`."
+    ),
+    "banking.leaves": (
+        "Whether a player leaves the table for good when a hand ends (out of chips: "
+        "`chips < options.min_bet`): an expression of type bool over the `hand` context, asked "
+        "of every player seat still at the table (never the banker's) once the hand is "
+        "settled. Optional; left out, nobody leaves. Fewer than two seats left end the table."
     ),
     "banking.done": (
         "When a hand is over by itself (a pontoon, five cards, bust): an expression of type bool "
@@ -183,6 +225,11 @@ class BankingConfig:
     instant: SpecExpression | None  # stated with `banker_wins_at_once`, and only with it
     kitty: KittyPart
     violations: Mapping[str, Violation]
+    packs: SpecExpression | None = None
+    buy_in: SpecExpression | None = None
+    leaves: SpecExpression | None = None
+    bet_after_round: int = 1
+    visibility: Visibility = DEFAULT
 
     @property
     def split_pack_short(self) -> Violation:
@@ -202,6 +249,9 @@ class BankingConfig:
             self.takes_bank,
             self.forfeit_before_bet,
             self.instant,
+            self.packs,
+            self.buy_in,
+            self.leaves,
             *self.kitty.expressions(),
         ]
         return {e.path: e for e in found if e is not None}
@@ -230,10 +280,14 @@ def _compiled(spec: GameSpec, rules: RuleBook, raw: dict[str, Any]) -> BankingCo
     first error found is the one reported)."""
     read = _Reader(spec.located, rules, raw)
     done, bust, settle, reshuffle = map(read.required, EXPRESSIONS)
-    rank, wins, takes_bank, forfeit_before_bet = map(read.optional, OPTIONAL_EXPRESSIONS)
+    rank, wins, takes_bank, forfeit_before_bet, packs, buy_in, leaves = map(
+        read.optional, OPTIONAL_EXPRESSIONS
+    )
     instant = read.at_once("instant", wins)
     kitty = _kitty(spec, rules, raw)
-    wanted = [v for move, names in VIOLATIONS_OF_MOVES.items() if spec.declares(move) for v in names]
+    wanted = [
+        v for move, names in VIOLATIONS_OF_MOVES.items() if spec.declares(move) for v in names
+    ]
     violations = _read_violations(spec.located, raw.get("violations"), wanted)
     return BankingConfig(
         done=done,
@@ -247,7 +301,23 @@ def _compiled(spec: GameSpec, rules: RuleBook, raw: dict[str, Any]) -> BankingCo
         instant=instant,
         kitty=kitty,
         violations=violations,
+        packs=packs,
+        buy_in=buy_in,
+        leaves=leaves,
+        bet_after_round=_bet_after_round(spec.located, raw),
+        visibility=read_visibility(spec.located, raw.get("visibility")),
     )
+
+
+def _bet_after_round(located: Located, raw: dict[str, Any]) -> int:
+    value = raw.get(BET_AFTER_ROUND, 1)
+    if isinstance(value, bool) or value not in BET_ROUNDS:
+        raise located.error(
+            ("banking", BET_AFTER_ROUND),
+            f"`banking.{BET_AFTER_ROUND}` is 1 (bets after the first card) or 0 (bets before "
+            "any card is dealt)",
+        )
+    return int(value)
 
 
 @dataclass(frozen=True)
@@ -336,8 +406,7 @@ def _size_error(located: Located, raw: dict[str, Any], key: str, fixed: int) -> 
         return None
     return located.error(
         ("banking", key),
-        f"the banking mechanic deals two cards each, in two "
-        f"rounds, and takes bets after the first: `banking.{key}` is {fixed}",
+        f"the banking mechanic deals two cards each, in two rounds: `banking.{key}` is {fixed}",
     )
 
 
