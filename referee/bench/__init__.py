@@ -316,6 +316,7 @@ WORKLOADS = {
     "pontinho": ("a recorded match", 7),
     "pontoon": ("20 recorded hands of six bots", 3),
     "tarocchi_piedicavallo": ("a recorded game of four deals", 3),
+    "blackjack": ("20 recorded hands of six seats, the house's moves played by the table", 3),
 }
 WARM_UP_S = 1.0  # calls to a fresh referee before any is timed
 PROFILED = 500  # proposals of each workload profiled stage by stage (cProfile is slow)

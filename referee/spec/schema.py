@@ -124,11 +124,10 @@ class MoveSpec:
     fields: tuple[FieldSpec, ...]
     text: Mapping[str, str] = field(default_factory=dict)
     does: str = ""
+    handler: str = field(init=False)  # the name of the mechanic's handler it maps to
 
-    @property
-    def handler(self) -> str:
-        """The name of the mechanic's handler this move maps to."""
-        return self.does or self.type
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "handler", self.does or self.type)
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,7 @@ from referee.mechanics.banking.config import BankingConfig
 from referee.mechanics.banking.contexts import Seen
 from referee.mechanics.banking.state import BankState, Hand
 from referee.mechanics.banking.transfers import transfer, under_the_pack
-from referee.mechanics.banking.visibility import DEFAULT, Visibility
+from referee.mechanics.banking.visibility import DEALT, DEFAULT, Visibility
 from referee.mechanics.context import Builder
 from referee.model import Event
 from referee.spec.rules import SpecExpression
@@ -70,10 +70,6 @@ class HandFlow:
             return 0
         return max(0, int(self.value(cost, state, seat, state.hands[seat][0])))
 
-    def give(self, s: BankState, seat: int, hand: Hand, face_up: bool, events: list[Event]) -> None:
-        """The top card of the pack to `hand`, face up as asked or as `banking.visibility` says."""
-        give(s, seat, hand, face_up, events, self.config.visibility)
-
     # --- the flow of play ---------------------------------------------------------------------
     def second_round(self, s: BankState, events: list[Event]) -> None:
         """The deal once every bet is placed: the second round (both, with bets before any
@@ -82,7 +78,7 @@ class HandFlow:
         # rounds always find their cards
         for _ in range(2 - self.config.bet_after_round):
             for seat in [*s.players(), s.banker]:
-                self.give(s, seat, s.own(seat, 0), face_up=False, events=events)
+                give(s, seat, s.own(seat, 0), False, events, self.config.visibility)
         banker = s.hands[s.banker][0]
         if self.holds(self.config.banker_wins_at_once, s, s.banker, banker):
             self._banker_wins_at_once(s, events)
@@ -228,6 +224,8 @@ class HandFlow:
         """Every player seat the spec says leaves the table now (`banking.leaves`) is out of it
         for good: dealt no hand again."""
         leaves = self.config.leaves
+        if leaves is None:
+            return
         for seat in s.seated():
             if seat != s.banker and self.holds(leaves, s, seat, s.hands[seat][0]):
                 s.out[seat] = True
@@ -259,7 +257,9 @@ def give(
     card = s.pack.pop()
     s.dealt += 1
     place, banker = len(hand.cards), seat == s.banker
-    face_up = face_up or visibility.face_up(banker, place)
+    if not face_up:  # inline `visibility.face_up`: asked at every card dealt
+        up = visibility.dealt_up
+        face_up = up[1 + place] if banker and place < DEALT else up[0] and not banker
     hand.cards.append(card)
     hand.face_up.append(face_up)
     secret = {"card": str(card)}
@@ -278,11 +278,12 @@ def start_hand(s: BankState, config: BankingConfig) -> None:
     s.hands = [[Hand()] for _ in range(s.seats)]
     s.out_of_hand = [False] * s.seats  # every seat at the table is dealt in again
     if config.bet_after_round:
+        up = config.visibility.dealt_up
         for seat in [*s.players(), s.banker]:
             card = s.pack.pop()
             s.dealt += 1
             s.hands[seat][0].cards.append(card)
-            s.hands[seat][0].face_up.append(config.visibility.face_up(seat == s.banker, 0))
+            s.hands[seat][0].face_up.append(up[1] if seat == s.banker else up[0])
     s.phase, s.to_act, s.active = "bet", s.players()[0], 0
 
 

@@ -179,8 +179,11 @@ class BankingMechanic(Mechanic[BankState]):
         env = self.env(state, seat, names=self.rules.reads_at(move_type))
         env["move"] = move
         violations = self.rules.judge(move_type, env, cards=lambda: self._cards_shown(state, seat))
-        hidden = self.config.visibility.hidden_places
-        if violations and blind and views.banker_blind(state, seat, hidden):
+        if (
+            violations
+            and blind
+            and views.banker_blind(state, seat, self.config.visibility.hidden_places)
+        ):
             violations = self._judged_blind(state, seat, move_type, move)
         if violations:
             return Judgement(violations)

@@ -15,7 +15,7 @@ from referee.cards import codes
 from referee.engine import chance
 from referee.engine.mechanic import Move
 from referee.i18n.verdicts import unreadable
-from referee.mechanics.banking.flow import HandFlow, deck_commitment, shuffle, start_hand
+from referee.mechanics.banking.flow import HandFlow, deck_commitment, give, shuffle, start_hand
 from referee.mechanics.banking.state import BankState, Hand
 from referee.mechanics.banking.transfers import transfer, under_the_pack
 from referee.model import Event, Sentence, Violation
@@ -56,7 +56,7 @@ def do_split(
     flow.kitty.bet(s, seat, new, move, events)  # a split's shoot bet is the new hand's
     events.append(Event("split", {"seat": seat, "hands": len(s.hands[seat])}))
     for part in (hand, new):
-        flow.give(s, seat, part, face_up=False, events=events)
+        give(s, seat, part, face_up=False, events=events, visibility=flow.config.visibility)
     flow.advance(s, events)
     return None
 
@@ -71,7 +71,7 @@ def do_buy(
     hand.paid.append(move["amount"])
     events.append(transfer(s, seat, None, move["amount"], "buy"))
     flow.kitty.bet(s, seat, hand, move, events)
-    flow.give(s, seat, hand, face_up=False, events=events)
+    give(s, seat, hand, face_up=False, events=events, visibility=flow.config.visibility)
     flow.advance(s, events)
     return None
 
@@ -85,7 +85,7 @@ def do_twist(
         return None
     hand.twisted = True
     flow.kitty.bet(s, seat, hand, move, events)
-    flow.give(s, seat, hand, face_up=True, events=events)
+    give(s, seat, hand, face_up=True, events=events, visibility=flow.config.visibility)
     flow.advance(s, events)
     return None
 
@@ -119,7 +119,7 @@ def do_burn(
     under_the_pack(s, burnt)
     hand.cards, hand.face_up = [], []
     for _ in burnt:
-        flow.give(s, seat, hand, face_up=False, events=events)
+        give(s, seat, hand, face_up=False, events=events, visibility=flow.config.visibility)
     flow.advance(s, events)
     return None
 

@@ -11,7 +11,7 @@ of a finished hand is shown. Left out, Pontoon's: players' cards `owner`, the ba
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from referee.errors import SpecError
@@ -26,17 +26,16 @@ DEALT = 2  # the banker's cards the declaration covers: the two of the deal
 class Visibility:
     players: str = OWNER
     banker: tuple[str, str] = (HIDDEN, OWNER)
+    # worked out once: asked at every card dealt and every view
+    hidden_places: tuple[int, ...] = field(init=False)  # the banker's cards nobody sees
+    # whether a card is dealt face up: a player's, the banker's first, its second
+    dealt_up: tuple[bool, bool, bool] = field(init=False)
 
-    def face_up(self, banker: bool, place: int) -> bool:
-        """Is the card dealt at `place` of a hand (the banker's, or a player's) dealt face up?"""
-        if not banker:
-            return self.players == PUBLIC
-        return place < DEALT and self.banker[place] == PUBLIC
-
-    @property
-    def hidden_places(self) -> tuple[int, ...]:
-        """The places of the banker's hand nobody sees until its turn (its own holder neither)."""
-        return tuple(place for place, word in enumerate(self.banker) if word == HIDDEN)
+    def __post_init__(self) -> None:
+        hidden = tuple(place for place, word in enumerate(self.banker) if word == HIDDEN)
+        up = (self.players == PUBLIC, self.banker[0] == PUBLIC, self.banker[1] == PUBLIC)
+        object.__setattr__(self, "hidden_places", hidden)
+        object.__setattr__(self, "dealt_up", up)
 
 
 DEFAULT = Visibility()
