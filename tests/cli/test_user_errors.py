@@ -17,7 +17,12 @@ from referee.commands.arguments import variable
 
 ROOT = Path(__file__).resolve().parents[2]
 SCENARIO = ROOT / "tests" / "conformance" / "pontinho" / "pn02-dealer-and-mao.yaml"
-KNOWN = "`pontinho`, `pontoon`, `shoot_pontoon`, `taradinho`, `tarocchi_piedicavallo`"
+# the shipped games, by their spec files' names (a proofs file is no game)
+KNOWN = ", ".join(
+    f"`{path.name.removesuffix('.yaml')}`"
+    for path in sorted((ROOT / "specs").glob("*.yaml"))
+    if not path.name.endswith(".proofs.yaml")
+)
 
 # (command line, the one line expected on stderr); `{tmp}` is an empty folder
 BAD_COMMAND_LINES = [
