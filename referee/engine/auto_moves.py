@@ -13,7 +13,7 @@ clock:
 ```
 
 A spec's `house:` section lists the same entries for a house seat, whose every move the table
-plays itself (`Mechanic.house`, `play_clock.house_play`): the blackjack dealer's forced draws.
+plays itself (`Mechanic.house`, `play_clock.house_play`): a casino dealer's forced draws.
 
 An entry names a move of the spec; the moves are played while the table still waits for the
 seat, but none after one marked `last: true` (a banker who sticks does not deal the next hand

@@ -252,7 +252,7 @@ class Mechanic(ABC, Generic[StateT]):
         return ()
 
     def house(self, state: StateT) -> int | None:
-        """The house seat the table plays for now, if any: a seat no player holds (the blackjack
+        """The house seat the table plays for now, if any: a seat no player holds (a casino's
         dealer), whose every move the table makes itself, the spec's `house.auto` moves (`None`
         by default: every seat is a player's)."""
         return None
