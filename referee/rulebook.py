@@ -218,7 +218,10 @@ def moves_section(spec: GameSpec, tallies: tuple[str, ...]) -> list[str]:
         "|---|---|---|",
     ]
     for move in spec.moves.values():
-        lines.append(f"| `{move.type}` | {fields(move) or '-'} | {table_sentences(move.text)} |")
+        # a move the spec names its own way says which of the mechanic's it makes (`does:`)
+        makes = f"makes `{move.handler}`: " if move.handler != move.type else ""
+        said = makes + table_sentences(move.text)
+        lines.append(f"| `{move.type}` | {fields(move) or '-'} | {said} |")
     lines.append(
         _table_move_row(spec, contribute_move(ENGLISH), "`entropy`: text", "../fair-deal.md")
     )

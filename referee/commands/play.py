@@ -91,7 +91,7 @@ class InProcess:
         self.rng = random.Random(setup.seed)
 
     def view(self, seat: int | None) -> dict[str, Any]:
-        return self.table.view(seat)
+        return self.table.view(seat, legal=True)  # as GetView gives it
 
     def legal(self, seat: int) -> dict[str, Any]:
         return self.table.legal(seat)

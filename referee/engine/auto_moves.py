@@ -12,6 +12,9 @@ clock:
       fields: {amount: options.min_bet}
 ```
 
+A spec's `house:` section lists the same entries for a house seat, whose every move the table
+plays itself (`Mechanic.house`, `play_clock.house_play`): a casino dealer's forced draws.
+
 An entry names a move of the spec; the moves are played while the table still waits for the
 seat, but none after one marked `last: true` (a banker who sticks does not deal the next hand
 too: that is the next timeout's). `fields` gives a field's value by an expression of the move's
@@ -38,6 +41,7 @@ from referee.spec.schema import GameSpec, expression_at
 from referee.spec.sections import unknown_key
 
 ENTRY_KEYS = ("move", "fields", "prefer", "last", "note")
+HOUSE = "house"  # the section listing what the table plays for a house seat
 
 
 @dataclass(frozen=True)
@@ -52,30 +56,38 @@ class AutoMove:
     last: bool = False  # the timeout plays nothing more for the seat after it
 
 
-def read_auto_moves(spec: GameSpec, mechanic: Mechanic[Any]) -> tuple[AutoMove, ...]:
-    """The spec's `clock.auto`, checked against its moves and compiled; () without a clock.
-    Raises SpecErrors naming every mistake."""
+def read_auto_moves(
+    spec: GameSpec, mechanic: Mechanic[Any], section_name: str = CLOCK
+) -> tuple[AutoMove, ...]:
+    """The spec's `clock.auto` (or `house.auto`: the same entries), checked against its moves
+    and compiled; () without the section. Raises SpecErrors naming every mistake."""
     located = spec.located
-    section = located.data.get(CLOCK) if isinstance(located.data, Mapping) else None
+    section = located.data.get(section_name) if isinstance(located.data, Mapping) else None
     if section is None:
         return ()
     if not isinstance(section, Mapping):
-        raise SpecErrors([located.error((CLOCK,), "`clock` must be a mapping")])
+        raise SpecErrors([located.error((section_name,), f"`{section_name}` must be a mapping")])
     errors = [
-        located.error((CLOCK, key), unknown_key(str(key), SECTION_SHAPE, (CLOCK,)), at_key=True)
+        located.error(
+            (section_name, key),
+            unknown_key(str(key), SECTION_SHAPE, (section_name,)),
+            at_key=True,
+        )
         for key in section
         if key not in SECTION_SHAPE
     ]
     entries = section.get("auto")
     if not isinstance(entries, list) or not entries:
         errors.append(
-            located.error((CLOCK,), "`clock.auto` must list the moves played on a timeout")
+            located.error(
+                (section_name,), f"`{section_name}.auto` must list the moves the table plays"
+            )
         )
         raise SpecErrors(errors)
     read = []
     for index, entry in enumerate(entries):
         try:
-            read.append(_entry(spec, mechanic, (CLOCK, "auto", index), entry))
+            read.append(_entry(spec, mechanic, (section_name, "auto", index), entry))
         except SpecErrors as exc:
             errors += exc.errors
     if errors:
@@ -87,7 +99,7 @@ def _entry(spec: GameSpec, mechanic: Mechanic[Any], path: tuple[Any, ...], entry
     located = spec.located
     if not isinstance(entry, Mapping):
         raise SpecErrors(
-            [located.error(path, "an entry of `clock.auto` is a mapping: `{move: ...}`")]
+            [located.error(path, f"an entry of `{path[0]}.auto` is a mapping: `{{move: ...}}`")]
         )
     errors: list[SpecError] = [
         located.error(

@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Generic
 
 from referee.cards import PackKind
-from referee.engine.auto_moves import read_auto_moves
+from referee.engine.auto_moves import HOUSE, read_auto_moves
 from referee.engine.mechanic import Mechanic, StateT
 from referee.errors import NotFound, OptionError, SpecErrors
 from referee.i18n import ENGLISH, negotiate
@@ -47,6 +47,8 @@ class Game(Generic[StateT]):
         self.texts = verdict_texts(spec.located.data, frozenset(spec.sections))
         # what the play clock plays for a seat whose time ran out (its `clock:` section)
         self.auto_moves = read_auto_moves(spec, mechanic)
+        # what the table plays for a house seat, every move of it (its `house:` section)
+        self.house_moves = read_auto_moves(spec, mechanic, HOUSE)
 
     def language(self, wanted: Sequence[str]) -> str:
         """The language to answer in: the first of `wanted` this game is written in, else English."""

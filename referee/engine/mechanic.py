@@ -144,31 +144,39 @@ class Mechanic(ABC, Generic[StateT]):
 
     @classmethod
     def move_errors(cls, spec: GameSpec) -> list[SpecError]:
-        """A spec move no handler serves (a misspelt `pick` for `draw`), or one leaving out a
-        field its handler reads: errors at the spec's move, not rejections at the table."""
+        """A spec move no handler serves (a misspelt `pick` for `draw`, or a `does:` naming no
+        handler), or one leaving out a field its handler reads: errors at the spec's move, not
+        rejections at the table."""
         located, errors = spec.located, []
         for move in spec.moves.values():
             path = ("moves", move.type)
-            if move.type not in cls.moves:
+            if move.handler not in cls.moves:
+                where, at_key = (path + ("does",), False) if move.does else (path, True)
                 errors.append(
                     located.error(
-                        path,
-                        unknown_key(move.type, list(cls.moves), ("moves",))
+                        where,
+                        unknown_key(move.handler, list(cls.moves), ("moves",))
                         + f" (the moves the `{cls.name}` mechanic serves)",
-                        at_key=True,
+                        at_key=at_key,
                     )
                 )
                 continue
             declared = _declared_fields(located.data, move.type)
-            for name in sorted(cls.moves[move.type].fields - declared):
+            for name in sorted(cls.moves[move.handler].fields - declared):
                 errors.append(
                     located.error(
                         path,
-                        f"the `{cls.name}` mechanic's move `{move.type}` "
+                        f"the `{cls.name}` mechanic's move `{move.handler}` "
                         f"reads the field `{name}`: declare it under `fields`",
                     )
                 )
         return errors
+
+    def served(self, move_type: str) -> Move | None:
+        """The handler that makes the spec's move `move_type` (its `does:`, else the handler of
+        its name); None for a move the spec does not declare or no handler serves."""
+        spec = self.spec.moves.get(move_type)
+        return None if spec is None else self.moves.get(spec.handler)
 
     rules: RuleBook  # the spec's rules, compiled checkpoint by checkpoint (set by `__init__`)
 
@@ -244,6 +252,12 @@ class Mechanic(ABC, Generic[StateT]):
         """The seats the table waits for a move from now, whose clock runs: none while a claim
         window (which has a deadline of its own) is open, or once the game is over."""
         return ()
+
+    def house(self, state: StateT) -> int | None:
+        """The house seat the table plays for now, if any: a seat no player holds (a casino's
+        dealer), whose every move the table makes itself, the spec's `house.auto` moves (`None`
+        by default: every seat is a player's)."""
+        return None
 
     def env_before(self, state: StateT, seat: int, move_type: str) -> dict[str, Any]:
         """What the rules of `move_type` read of the table and `seat` before any move is made

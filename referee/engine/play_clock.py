@@ -26,6 +26,7 @@ from referee.model import JSON, Event, Move
 from referee.spec.clock_options import AUTO, FORFEIT, MAX_TIMEOUTS, ON_TIMEOUT, TURN_SECONDS
 
 AUTO_MOVES = 12  # moves one timeout may play for a seat (a draw and a discard are two)
+HOUSE_MOVES = 64  # moves the house may make after one move of a player (its draws, the next deal)
 
 
 @dataclass(frozen=True)
@@ -86,7 +87,7 @@ def auto_play(game: Game[StateT], state: StateT, seat: int) -> Judgement[StateT]
     events: list[Event] = []
     played = 0
     while played < AUTO_MOVES and seat in game.mechanic.awaited(state):
-        found = _first_accepted(game, state, seat)
+        found = _first_accepted(game, state, seat, game.auto_moves)
         if found is None:
             break
         entry, judgement = found
@@ -97,12 +98,33 @@ def auto_play(game: Game[StateT], state: StateT, seat: int) -> Judgement[StateT]
     return Judgement(state=state, events=events) if played else None
 
 
+def house_play(game: Game[StateT], judgement: Judgement[StateT]) -> Judgement[StateT]:
+    """The accepted `judgement` carried on with every move of the house (`Mechanic.house`)
+    the table plays itself after it: the first of the spec's `house.auto` the rules accept,
+    judged as a proposal is, again while the house is to move. Each is told as the house's
+    own (`house_played`), as the clock's are; the table logs none apart, so a replay of the
+    move plays them again, alike. A house no entry is accepted for is left to wait."""
+    mechanic, state = game.mechanic, judgement.state
+    if not game.house_moves or state is None:
+        return judgement
+    events = list(judgement.events)
+    for _ in range(HOUSE_MOVES):
+        seat = mechanic.house(state)
+        found = None if seat is None else _first_accepted(game, state, seat, game.house_moves)
+        if seat is None or found is None:
+            break
+        entry, played = found
+        state = played.after
+        events += [Event("house_played", {"seat": seat, "move": entry.move}), *played.events]
+    return Judgement(state=state, events=events, pending=judgement.pending)
+
+
 def _first_accepted(
-    game: Game[StateT], state: StateT, seat: int
+    game: Game[StateT], state: StateT, seat: int, entries: tuple[AutoMove, ...]
 ) -> tuple[AutoMove, Judgement[StateT]] | None:
     """The first candidate of the spec's list the rules accept, judged as a proposal is."""
     kind = PackKind(game.spec.pack_kind)
-    for entry in game.auto_moves:
+    for entry in entries:
         for fields in candidates(game, entry, state, seat):
             try:
                 parsed = parse_move(game.spec.moves, Move(entry.move, fields), kind)

@@ -385,6 +385,8 @@ class Table(Generic[StateT]):
         return self.game.mechanic.awaited(self.state)
 
     def _commit(self, seat: int, move: Move, judgement: Judgement[StateT]) -> Verdict:
+        if self.game.house_moves:  # a house's moves follow at once
+            judgement = play_clock.house_play(self.game, judgement)
         window_before = self.game.mechanic.deadline(self.state)
         self.state = judgement.after
         self.version += 1

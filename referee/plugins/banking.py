@@ -1,13 +1,15 @@
-"""The banking mechanic (Pontoon, Shoot Pontoon) as a plugin: the bot bets within the table's
-limits, which views omit; a table never ends by itself, so it is played for a number of hands."""
+"""The banking mechanic (Pontoon, Shoot Pontoon, any banking spec) as a plugin: the bot bets
+within the table's limits, which views omit; a table ends only when fewer than two seats are
+left at it, so it is played for a number of hands."""
 
 from __future__ import annotations
 
 import functools
 import random
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
 
+from referee.engine.seeding import CONTRIBUTE
 from referee.engine.setup import TableSetup
 from referee.mechanics.banking.mechanic import BankingMechanic
 from referee.plugins.play_turns import MAX_PROPOSALS, PlayContext, play_turn
@@ -29,8 +31,35 @@ from referee_bots import pontoon_bot
 
 def candidates(options: Mapping[str, Any]) -> Candidates:
     return functools.partial(
-        pontoon_bot.turn_candidates, min_bet=options["min_bet"], max_bet=options["max_bet"]
+        turn_candidates, min_bet=options["min_bet"], max_bet=options["max_bet"]
     )
+
+
+def turn_candidates(
+    view: Mapping[str, Any], rng: random.Random, *, min_bet: int, max_bet: int
+) -> Iterator[dict[str, Any]]:
+    """The seat's moves worth proposing, best first. The Pontoon bot is written in the
+    mechanic's own move names: it plays a spec whose moves keep them; a spec that names its
+    moves its own way (`does:`) is played from the view's `legal` moves, at random."""
+    legal = view.get("legal")
+    if legal is None or set(legal) - {CONTRIBUTE} <= set(BankingMechanic.moves):
+        yield from pontoon_bot.turn_candidates(view, rng, min_bet=min_bet, max_bet=max_bet)
+        return
+    yield from legal_candidates(legal, rng)
+
+
+def legal_candidates(legal: Mapping[str, Any], rng: random.Random) -> Iterator[dict[str, Any]]:
+    """Each legal move once, in a random order; a move of one number (every banking handler
+    names it `amount`) with a random amount in its range. Every one is legal: the first is
+    taken, unless the table changed since the view."""
+    names = sorted(name for name in legal if name != CONTRIBUTE)
+    rng.shuffle(names)
+    for name in names:
+        entry = legal[name] or {}
+        if "min" in entry and "max" in entry:
+            yield {"type": name, "amount": rng.randint(int(entry["min"]), int(entry["max"]))}
+        elif not entry:
+            yield {"type": name}
 
 
 # --- the golden transcript ---------------------------------------------------------------------
@@ -72,6 +101,7 @@ BANKING = Adapter(
     summary=(field("balances"), field("on_table", "on the table")),
     hands=5,
     chips=1000,
+    legal=True,  # a spec naming its moves its own way is played from `legal`
     legend=(
         "# `??` is a card that seat may not see (face down, or the banker's own first card "
         "before its turn)",
@@ -99,16 +129,21 @@ def play(context: PlayContext) -> int:
         while proposals < MAX_PROPOSALS:
             public = referee.view(None)
             number = int(public["hand_number"])
-            if public["hand_over"] and number not in finished:
-                finished.add(number)
+            # a hand is over once its record is kept: between hands, or when a house has
+            # dealt the next one at once
+            last = (public.get("last_hand") or {}).get("hand_number")
+            if last is not None and last not in finished:
+                finished.add(last)
                 _hand_summary(public)
                 if len(finished) >= args.hands:
                     break
+            if public["match_over"]:
+                break
             if not public["hand_over"] and number != started:
                 started = number
                 print(f"hand {number}: banker seat {public['banker']}")
             seat = pontoon_bot.next_to_act(public)
-            moves = pontoon_bot.turn_candidates(referee.view(seat), rng, **limits)
+            moves = turn_candidates(referee.view(seat), rng, **limits)
             proposals += play_turn(referee, seat, moves, args.quiet)
         final = referee.view(None)
     finally:
@@ -120,7 +155,7 @@ def play(context: PlayContext) -> int:
         f"chips {'conserved' if conserved else 'NOT conserved'} ({_chips(final)} of {chips}); "
         f"proposals {proposals}"
     )
-    return 0 if conserved and played >= args.hands else 1
+    return 0 if conserved and (played >= args.hands or final["match_over"]) else 1
 
 
 def _chips(view: dict[str, Any]) -> int:

@@ -144,7 +144,8 @@ class Transcript:
         last: tuple[Mapping[str, JSON], list[str]] | None = None
         proposals = 0
         bots = itertools.chain(
-            self.candidates(self.table.view(seat), rng), self.last_resort(seat, rng, mends)
+            self.candidates(self.table.view(seat, legal=self.adapter.legal), rng),
+            self.last_resort(seat, rng, mends),
         )
         for move in itertools.islice(bots, MAX_TURN_PROPOSALS):
             proposals += 1

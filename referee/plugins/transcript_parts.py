@@ -64,6 +64,7 @@ class Adapter:
     hands: int | None = None  # default hand limit (None: to the end)
     chips: int | None = None  # each seat's starting balance
     legend: tuple[str, ...] = ()  # more `#` lines explaining the views
+    legal: bool = False  # the bot is given the seat's view with its `legal` moves
 
     def header_line(self, full: View) -> str:
         return f"=== hand {full['hand_number']}: " + join_parts(self.header, full, ", ")

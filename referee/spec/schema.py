@@ -46,6 +46,7 @@ KNOWN_KEYS = {
     "words",
     "groups",
     "clock",  # the play clock (`referee.engine.auto_moves`)
+    "house",  # the moves the table plays for a house seat (`referee.engine.auto_moves`)
 }
 RULE_KEYS = {"id", "source", "on", "at", "when", "require", "text", "note", "say", "fix"}
 
@@ -115,9 +116,18 @@ class FieldSpec:
 
 @dataclass(frozen=True)
 class MoveSpec:
+    """A move of the spec: its name (what clients send, verdicts and records show), its fields,
+    its sentence, and the handler of the mechanic that makes it (`does:`; left out, the
+    handler of the same name)."""
+
     type: str
     fields: tuple[FieldSpec, ...]
     text: Mapping[str, str] = field(default_factory=dict)
+    does: str = ""
+    handler: str = field(init=False)  # the name of the mechanic's handler it maps to
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "handler", self.does or self.type)
 
 
 @dataclass(frozen=True)
@@ -142,6 +152,10 @@ class GameSpec:
     words: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
     # named lists of moves or checkpoints for `on:` (`plays: [play, lead]`), already expanded there
     groups: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+
+    def declares(self, handler: str) -> bool:
+        """Does a move of the spec make the mechanic's move `handler` (by its name or `does:`)?"""
+        return any(move.handler == handler for move in self.moves.values())
 
     def pack(self) -> list[Card]:
         """The game's cards, in the pack's fixed order."""
@@ -443,7 +457,12 @@ def _read_moves(reader: SpecReader, moves: Any) -> dict[str, MoveSpec]:
             for f in (_read_field(reader, k, v, path + ("fields", k)) for k, v in fields.items())
             if f
         )
-        result[name] = MoveSpec(name, specs, reader.texts(body.get("text"), path + ("text",)))
+        does = body.get("does") or ""
+        if not isinstance(does, str):
+            reader.error(path + ("does",), "`does` names the mechanic's move this one makes")
+            does = ""
+        texts = reader.texts(body.get("text"), path + ("text",))
+        result[name] = MoveSpec(name, specs, texts, does)
     return result
 
 

@@ -18,6 +18,7 @@ SEED_LANGUAGE = {
     "tarocchi_piedicavallo": "pt",
     "pontoon": "tl",
     "shoot_pontoon": "tl",
+    "blackjack": "pt",  # no seed: the language of the players the issue brings it for
     "pif_paf": "pt",  # Brazilian: Portuguese
     "sueca": "pt",  # Portuguese: its players' language, as no seed gives one
 }

@@ -66,7 +66,11 @@ def candidates(game: Game, state: Any, seat: int) -> Iterator[Move]:
         found = tricks_candidates(state, seat)
     else:
         raise AssertionError(f"no liveness oracle for the `{mechanic.name}` mechanic")
-    return (move for move in found if move.type in game.spec.moves)
+    # the candidates are the mechanic's moves: each under every name the spec gives it (`does:`)
+    names: dict[str, list[str]] = {}
+    for spec in game.spec.moves.values():
+        names.setdefault(spec.handler, []).append(spec.type)
+    return (Move(name, move.fields) for move in found for name in names.get(move.type, ()))
 
 
 # --- rummy ----------------------------------------------------------------------------------
@@ -91,7 +95,9 @@ def rummy_candidates(mechanic: RummyMechanic, state: RummyState, seat: int) -> I
 
 def banking_candidates(state: BankState, seat: int) -> Iterator[Move]:
     amounts = _amounts(state, seat)
-    yield from (Move(t) for t in ("stick", "twist", "next_hand", "accept_bank", "split", "burn"))
+    yield from (
+        Move(t) for t in ("stick", "twist", "next_hand", "accept_bank", "split", "burn", "sit_out")
+    )
     for amount in amounts:
         yield Move("kitty", {"amount": amount})
         yield Move("bet", {"amount": amount})

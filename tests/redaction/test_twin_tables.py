@@ -29,6 +29,7 @@ from google.protobuf.message import Message
 from referee.cards import codes
 from referee.engine.game import Game
 from referee.engine.table import Table, TableSetup
+from referee.mechanics.banking.mechanic import BankingMechanic
 from referee.model import ADJUDICATOR, Move
 from referee_bots import pontoon_bot, rummy_bot, tricks_bot
 from tests.liveness.oracle import accepted, candidates
@@ -69,9 +70,16 @@ def traded(
     others = [s for s in range(state.seats) if s != seat]
     if game.spec.mechanics == "banking":
         deck = list(deal["deck"])
-        hidden = [str(state.hands[others[0]][0].cards[0])]
-        if seat == state.banker:
-            hidden.append(str(state.hands[seat][0].cards[0]))
+        if state.hands[others[0]][0].cards:  # bets after the first card: hands are face down
+            hidden = [str(state.hands[others[0]][0].cards[0])]
+            if seat == state.banker:
+                hidden.append(str(state.hands[seat][0].cards[0]))
+        else:  # bets before any card: the banker's cards nobody sees, as the deal will place them
+            players = len(state.players())
+            mechanic = game.mechanic
+            assert isinstance(mechanic, BankingMechanic)
+            places = mechanic.config.visibility.hidden_places
+            hidden = [deck[place * (players + 1) + players] for place in places]
         swapped = set()
         for depth, card in enumerate(hidden, start=1):  # each with a card from the bottom
             i, j = deck.index(card), len(deck) - depth

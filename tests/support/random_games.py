@@ -16,6 +16,7 @@ from referee.engine.game import Game
 from referee.engine.table import CLOSE_WINDOW, SYSTEM, Table, TableSetup
 from referee.errors import OptionError, SetupError
 from referee.model import ADJUDICATOR, Move, Verdict
+from referee.plugins import banking
 from referee.spec.options import Option
 from referee_bots import pontoon_bot, rummy_bot, tricks_bot
 from tests.liveness.oracle import accepted, candidates, witness
@@ -95,8 +96,13 @@ def bot_moves(game: Game, table: Table, rng: random.Random) -> Iterator[tuple[in
     if mechanic == "banking":
         seat = pontoon_bot.next_to_act(view)
         options = table.state.options
-        for move in pontoon_bot.turn_candidates(
-            table.view(seat), rng, min_bet=options["min_bet"], max_bet=options["max_bet"]
+        # a spec naming its moves its own way is played from `legal` (the plugin's bot)
+        renamed = any(move.handler != move.type for move in game.spec.moves.values())
+        for move in banking.turn_candidates(
+            table.view(seat, legal=renamed),
+            rng,
+            min_bet=options["min_bet"],
+            max_bet=options["max_bet"],
         ):
             yield seat, move
         return

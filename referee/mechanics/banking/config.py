@@ -10,6 +10,7 @@ from typing import Any
 
 from referee.errors import SpecError, SpecErrors
 from referee.mechanics.banking.kitty import Kitty, KittyPart, NoKitty
+from referee.mechanics.banking.visibility import DEFAULT, Visibility, read_visibility
 from referee.model import Violation
 from referee.spec.clock_options import CLOCK
 from referee.spec.expr import BOOL, INT, Type
@@ -18,9 +19,11 @@ from referee.spec.schema import GameSpec, expression_at
 from referee.spec.sections import ANY, VERDICT, Shape
 from referee.spec.yamlsource import Located, PathKey
 
-# the banking procedure as the spec may state it: two cards each, in two rounds, bets after the
-# first; the spec says so, or leaves it out, and is refused if it asks for another
-SIZES = {"hand_size": 2, "bet_after_round": 1}
+# the banking procedure as the spec may state it: two cards each, in two rounds; the spec says
+# so, or leaves it out, and is refused if it asks for another
+SIZES = {"hand_size": 2}
+# after which round of the deal the players bet: the first (Pontoon), or before any card (0)
+BET_AFTER_ROUND, BET_ROUNDS = "bet_after_round", (0, 1)
 # what every banking game states: when a hand is over by itself, when it is bust, what the
 # banker pays a hand still standing (negative: the hand pays the banker), and which finished
 # hand has the pack shuffled for the next (no default fits every game: `true`, each hand)
@@ -33,6 +36,9 @@ OPTIONAL_EXPRESSIONS: dict[str, Type] = {
     "banker_wins_at_once": BOOL,
     "takes_bank": BOOL,
     "forfeit_before_bet": INT,
+    "packs": INT,
+    "buy_in": INT,
+    "leaves": BOOL,
 }
 # GEN-10: the first card is dealt before the bets, so a player whose time runs out before it
 # bets has seen a card of the hand; a game whose tables have a play clock says what that costs
@@ -45,7 +51,15 @@ VIOLATIONS_OF_MOVES = {"split": ("split_pack_short",)}
 KITTY_MOVE = "kitty"  # the banker's move that puts up the kitty: with the kitty part only
 
 SECTION_SHAPE: Mapping[str, Shape] = {
-    key: None for key in (*SIZES, *EXPRESSIONS, *OPTIONAL_EXPRESSIONS, *AT_ONCE_EXPRESSIONS)
+    key: None
+    for key in (
+        *SIZES,
+        BET_AFTER_ROUND,
+        *EXPRESSIONS,
+        *OPTIONAL_EXPRESSIONS,
+        *AT_ONCE_EXPRESSIONS,
+        "visibility",
+    )
 } | {"kitty": {key: None for key in KITTY_EXPRESSIONS}, "violations": {ANY: VERDICT}}
 
 # what each key of the section means, for a game designer (docs/rules/mechanics.md is made of it). The
@@ -63,8 +77,36 @@ KEYS: dict[str, str] = {
         "one in each of two rounds, so it may only be 2 (anything else is refused)."
     ),
     "banking.bet_after_round": (
-        "After which round of the deal the players bet: an integer, optional. The mechanic takes "
-        "the bets after the first card, so it may only be 1 (anything else is refused)."
+        "After which round of the deal the players bet: an integer, 1 (after the first card, "
+        "Pontoon) or 0 (before any card is dealt: both rounds follow the last bet), optional, "
+        "default 1."
+    ),
+    "banking.visibility": (
+        "Who sees the cards dealt, a mapping, optional: `players` (every card of a player's "
+        "hands) and `banker` (a list of two: its first and its second dealt card), each "
+        "`public` (face up: every seat and a spectator), `owner` (face down: its holder sees "
+        "it, the others `??`) or `hidden` (face down, seen by nobody, its holder neither, until "
+        "the banker's turn, when the banker's cards turn face up). A twisted card is face up "
+        "whatever it says; a hand shown (done by itself) and every hand at the end are public. "
+        "Default `{players: owner, banker: [hidden, owner]}` (Pontoon's). The views and "
+        "`knowable` follow it alike."
+    ),
+    "banking.packs": (
+        "How many packs the shoe holds: an expression of type int over the `hand` context "
+        "(`options.decks`), read once when the table is set up; optional, default 1. Every "
+        "shuffle is of the whole shoe; the rules read `shoe_size` (its cards), `dealt` (the "
+        "cards dealt since it was last shuffled) and `pack_left`."
+    ),
+    "banking.buy_in": (
+        "The chips each seat starts with where the table's creation gives it no balance: an "
+        "expression of type int over the `hand` context (`options.chips`), optional; left out, "
+        "0. The rules read a seat's balance as `chips`."
+    ),
+    "banking.leaves": (
+        "Whether a player leaves the table for good when a hand ends (out of chips: "
+        "`chips < options.min_bet`): an expression of type bool over the `hand` context, asked "
+        "of every player seat still at the table (never the banker's) once the hand is "
+        "settled. Optional; left out, nobody leaves. Fewer than two seats left end the table."
     ),
     "banking.done": (
         "When a hand is over by itself (a pontoon, five cards, bust): an expression of type bool "
@@ -183,6 +225,11 @@ class BankingConfig:
     instant: SpecExpression | None  # stated with `banker_wins_at_once`, and only with it
     kitty: KittyPart
     violations: Mapping[str, Violation]
+    packs: SpecExpression | None = None
+    buy_in: SpecExpression | None = None
+    leaves: SpecExpression | None = None
+    bet_after_round: int = 1
+    visibility: Visibility = DEFAULT
 
     @property
     def split_pack_short(self) -> Violation:
@@ -202,6 +249,9 @@ class BankingConfig:
             self.takes_bank,
             self.forfeit_before_bet,
             self.instant,
+            self.packs,
+            self.buy_in,
+            self.leaves,
             *self.kitty.expressions(),
         ]
         return {e.path: e for e in found if e is not None}
@@ -230,10 +280,14 @@ def _compiled(spec: GameSpec, rules: RuleBook, raw: dict[str, Any]) -> BankingCo
     first error found is the one reported)."""
     read = _Reader(spec.located, rules, raw)
     done, bust, settle, reshuffle = map(read.required, EXPRESSIONS)
-    rank, wins, takes_bank, forfeit_before_bet = map(read.optional, OPTIONAL_EXPRESSIONS)
+    rank, wins, takes_bank, forfeit_before_bet, packs, buy_in, leaves = map(
+        read.optional, OPTIONAL_EXPRESSIONS
+    )
     instant = read.at_once("instant", wins)
     kitty = _kitty(spec, rules, raw)
-    wanted = [v for move, names in VIOLATIONS_OF_MOVES.items() if move in spec.moves for v in names]
+    wanted = [
+        v for move, names in VIOLATIONS_OF_MOVES.items() if spec.declares(move) for v in names
+    ]
     violations = _read_violations(spec.located, raw.get("violations"), wanted)
     return BankingConfig(
         done=done,
@@ -247,7 +301,23 @@ def _compiled(spec: GameSpec, rules: RuleBook, raw: dict[str, Any]) -> BankingCo
         instant=instant,
         kitty=kitty,
         violations=violations,
+        packs=packs,
+        buy_in=buy_in,
+        leaves=leaves,
+        bet_after_round=_bet_after_round(spec.located, raw),
+        visibility=read_visibility(spec.located, raw.get("visibility")),
     )
+
+
+def _bet_after_round(located: Located, raw: dict[str, Any]) -> int:
+    value = raw.get(BET_AFTER_ROUND, 1)
+    if isinstance(value, bool) or value not in BET_ROUNDS:
+        raise located.error(
+            ("banking", BET_AFTER_ROUND),
+            f"`banking.{BET_AFTER_ROUND}` is 1 (bets after the first card) or 0 (bets before "
+            "any card is dealt)",
+        )
+    return int(value)
 
 
 @dataclass(frozen=True)
@@ -298,7 +368,7 @@ def _kitty(spec: GameSpec, rules: RuleBook, raw: dict[str, Any]) -> KittyPart:
     """The kitty part, when the spec selects it; the banker's `kitty` move goes with it."""
     located = spec.located
     if "kitty" not in raw:
-        if KITTY_MOVE in spec.moves:
+        if spec.declares(KITTY_MOVE):
             raise located.error(
                 ("moves", KITTY_MOVE),
                 "the move `kitty` puts up the kitty: select the kitty part with `banking.kitty`",
@@ -310,7 +380,7 @@ def _kitty(spec: GameSpec, rules: RuleBook, raw: dict[str, Any]) -> KittyPart:
             "`banking.kitty` selects the kitty part: give its "
             + ", ".join(f"`{n}`" for n in KITTY_EXPRESSIONS),
         )
-    if KITTY_MOVE not in spec.moves:
+    if not spec.declares(KITTY_MOVE):
         raise located.error(
             ("banking", "kitty"), "a game with a kitty needs the banker's move `kitty` to put it up"
         )
@@ -336,8 +406,7 @@ def _size_error(located: Located, raw: dict[str, Any], key: str, fixed: int) -> 
         return None
     return located.error(
         ("banking", key),
-        f"the banking mechanic deals two cards each, in two "
-        f"rounds, and takes bets after the first: `banking.{key}` is {fixed}",
+        f"the banking mechanic deals two cards each, in two rounds: `banking.{key}` is {fixed}",
     )
 
 
@@ -391,19 +460,18 @@ __all__ = ["KEYS", "SECTION_SHAPE", "BankingConfig", "kitty_selected", "read_con
 # mechanics.md is made of it); a key that makes one of these the spec's takes its line out
 FIXED: tuple[str, ...] = (
     "The deal: two cards a hand, one in each of two rounds from the seat after the banker, the "
-    "banker last, the bets after the first card (`banking.hand_size` may only be 2, "
-    "`banking.bet_after_round` only 1).",
-    "The move names and what each does are the mechanic's (`bet`, `twist`, `stick`, `buy`, "
-    "`split`, `burn`, `next_hand`, ...: the move table); a spec declares those its game has, "
-    "and no move of its own.",
-    "The banker is a seat of the table that sends its own moves in its turn: its forced play is "
-    "the spec's rules, not played by the table. The bank passes only by `banking.takes_bank`, "
-    "a sale (`offer_bank`, `accept_bank`) or the play clock.",
-    "What a seat sees: face-down cards only by their holder, the banker's own first card not "
-    "until its turn; a hand shown (done, bust, the banker's in its turn, every hand at the end) "
-    "is public. A spec declares no other visibility (no up card, no player's card face up), "
-    "and table options are in no seat's view.",
-    "Chips: every chip that moves is a transfer, balances plus the stakes on the table never "
-    "change in sum; no context holds a seat's balance (a rule cannot refuse a bet above a "
-    "seat's chips) nor the cards left in the pack (no cut card).",
+    "banker last (`banking.hand_size` may only be 2); the bets come before the deal or after "
+    "its first round (`banking.bet_after_round`).",
+    "The moves and what each does are the mechanic's (`bet`, `twist`, `stick`, `buy`, "
+    "`split`, `burn`, `sit_out`, `next_hand`, ...: the move table); a spec declares those its "
+    "game has, under its own names if it likes (`does:`), and no move of its own.",
+    "The banker is a seat of the table: it sends its own moves in its turn, or the table plays "
+    "them for it (`house:`, the first move its rules accept). The bank passes only by "
+    "`banking.takes_bank`, a sale (`offer_bank`, `accept_bank`) or the play clock.",
+    "What a seat sees: the players' cards and the banker's two first cards as "
+    "`banking.visibility` says; a twisted card, a hand shown (done, bust, the banker's in its "
+    "turn) and every hand at the end are public; table options are in no seat's view.",
+    "Chips: every chip that moves is a transfer, and balances plus the stakes on the table "
+    "never change in sum; what moves is the spec's (`banking.settle`, `banking.kitty`), how it "
+    "moves the mechanic's.",
 )

@@ -74,6 +74,20 @@ NAMES: Context[Seen] = Context(
             "someone has taken the bank for the next hand",
             lambda v: v.state.next_banker is not None,
         ),
+        "chips": Name(
+            INT,
+            "the proposer's balance: its chips off the table (GEN-6)",
+            lambda v: v.state.balances[v.seat],
+        ),
+        "shoe_size": Name(
+            INT,
+            "the cards of the whole shoe (`banking.packs` packs)",
+            lambda v: v.state.shoe or len(v.state.deck),
+        ),
+        "dealt": Name(
+            INT, "the cards dealt since the shoe was last shuffled", lambda v: v.state.dealt
+        ),
+        "pack_left": Name(INT, "the cards left to deal", lambda v: len(v.state.pack)),
         # the kitty part's (`banking.kitty`): a spec without it has none of these names
         "kitty": Name(
             INT, "the chips in the kitty", lambda v: v.state.kitty, present=kitty_selected

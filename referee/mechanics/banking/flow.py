@@ -19,6 +19,7 @@ from referee.mechanics.banking.config import BankingConfig
 from referee.mechanics.banking.contexts import Seen
 from referee.mechanics.banking.state import BankState, Hand
 from referee.mechanics.banking.transfers import transfer, under_the_pack
+from referee.mechanics.banking.visibility import DEALT, DEFAULT, Visibility
 from referee.mechanics.context import Builder
 from referee.model import Event
 from referee.spec.rules import SpecExpression
@@ -45,8 +46,9 @@ class HandFlow:
     ) -> dict[str, Any]:
         """What the rules read (`contexts.NAMES`) of `seat`'s `hand` (its hand in play); with
         `names`, only those names (what the expressions judged with it read)."""
-        hand = hand or (state.hand(seat) if state.hands[seat] else NO_HAND)
-        banker = state.hands[state.banker][0] if state.hands[state.banker] else NO_HAND
+        dealt = bool(state.hands)  # a table being set up has no hands yet
+        hand = hand or (state.hand(seat) if dealt and state.hands[seat] else NO_HAND)
+        banker = state.hands[state.banker][0] if dealt and state.hands[state.banker] else NO_HAND
         return self.context.env(Seen(state, seat, hand, banker), names)
 
     def value(self, expression: SpecExpression, state: BankState, seat: int, hand: Hand) -> Any:
@@ -70,10 +72,13 @@ class HandFlow:
 
     # --- the flow of play ---------------------------------------------------------------------
     def second_round(self, s: BankState, events: list[Event]) -> None:
+        """The deal once every bet is placed: the second round (both, with bets before any
+        card: `banking.bet_after_round`); then the banker may win at once, or play begins."""
         # a hand is dealt from the whole pack (every card comes back between hands), so both
         # rounds always find their cards
-        for seat in [*s.players(), s.banker]:
-            give(s, seat, s.own(seat, 0), face_up=False, events=events)
+        for _ in range(2 - self.config.bet_after_round):
+            for seat in [*s.players(), s.banker]:
+                give(s, seat, s.own(seat, 0), False, events, self.config.visibility)
         banker = s.hands[s.banker][0]
         if self.holds(self.config.banker_wins_at_once, s, s.banker, banker):
             self._banker_wins_at_once(s, events)
@@ -166,7 +171,25 @@ class HandFlow:
             self.kitty.takes(s, hand, "banker wins at once", events)
         self.end_hand(s, events, played=False)
 
+    def sit_out(self, s: BankState, seat: int, events: list[Event]) -> None:
+        """`seat` sits the hand out: dealt no more of it (its cards, if any, go under the
+        pack); the next player bets, or the hand is dealt, or ends with nobody in it."""
+        order = s.players()
+        following = order[order.index(seat) + 1 :] if seat in order else []
+        s.out_of_hand[seat] = True
+        hand = s.own(seat, 0)
+        under_the_pack(s, hand.cards)
+        hand.cards, hand.face_up, hand.done = [], [], True
+        events.append(Event("sits_out", {"seat": seat}))
+        if not s.players():
+            self.end_hand(s, events, played=False)
+        elif following:
+            s.to_act = following[0]
+        else:
+            self.second_round(s, events)
+
     def end_hand(self, s: BankState, events: list[Event], played: bool = True) -> None:
+        self._leave_the_table(s, events)
         s.reshuffle = any(
             self.value(self.config.reshuffle, s, seat, hand)
             for seat in range(s.seats)
@@ -197,6 +220,17 @@ class HandFlow:
         )
         leaving.after_hand(s, self.kitty, events)
 
+    def _leave_the_table(self, s: BankState, events: list[Event]) -> None:
+        """Every player seat the spec says leaves the table now (`banking.leaves`) is out of it
+        for good: dealt no hand again."""
+        leaves = self.config.leaves
+        if leaves is None:
+            return
+        for seat in s.seated():
+            if seat != s.banker and self.holds(leaves, s, seat, s.hands[seat][0]):
+                s.out[seat] = True
+                events.append(Event("leaves_table", {"seat": seat}))
+
     def _bank_taker(self, s: BankState) -> int | None:
         """The first player, from the seat after the banker, holding a hand that takes the
         bank. Only for a hand that was played: one the banker won at once leaves the bank
@@ -210,29 +244,46 @@ class HandFlow:
         return takers[0] if takers else None
 
 
-def give(s: BankState, seat: int, hand: Hand, face_up: bool, events: list[Event]) -> None:
-    """The top card of the pack to `hand` (the caller has made sure there is one)."""
+def give(
+    s: BankState,
+    seat: int,
+    hand: Hand,
+    face_up: bool,
+    events: list[Event],
+    visibility: Visibility = DEFAULT,
+) -> None:
+    """The top card of the pack to `hand` (the caller has made sure there is one), face up as
+    asked or as `visibility` deals it."""
     card = s.pack.pop()
+    s.dealt += 1
+    place, banker = len(hand.cards), seat == s.banker
+    if not face_up:  # inline `visibility.face_up`: asked at every card dealt
+        up = visibility.dealt_up
+        face_up = up[1 + place] if banker and place < DEALT else up[0] and not banker
     hand.cards.append(card)
     hand.face_up.append(face_up)
     secret = {"card": str(card)}
     if face_up:
         events.append(Event("card", {"seat": seat, **secret}))
-    else:  # the banker's first card is seen by nobody until the banker's turn
-        hidden = seat == s.banker and len(hand.cards) == 1
+    else:  # a banker's hidden card is seen by nobody until the banker's turn
+        hidden = banker and place in visibility.hidden_places
         events.append(
             Event("card", {"seat": seat}, secret, frozenset() if hidden else frozenset({seat}))
         )
 
 
-def start_hand(s: BankState) -> None:
-    """One card to each player from the seat after the banker, the banker last."""
+def start_hand(s: BankState, config: BankingConfig) -> None:
+    """A new hand: with bets after the first round (`banking.bet_after_round`), one card to
+    each player from the seat after the banker, the banker last; then the bets."""
     s.hands = [[Hand()] for _ in range(s.seats)]
     s.out_of_hand = [False] * s.seats  # every seat at the table is dealt in again
-    for seat in [*s.players(), s.banker]:
-        card = s.pack.pop()
-        s.hands[seat][0].cards.append(card)
-        s.hands[seat][0].face_up.append(False)
+    if config.bet_after_round:
+        up = config.visibility.dealt_up
+        for seat in [*s.players(), s.banker]:
+            card = s.pack.pop()
+            s.dealt += 1
+            s.hands[seat][0].cards.append(card)
+            s.hands[seat][0].face_up.append(up[1] if seat == s.banker else up[0])
     s.phase, s.to_act, s.active = "bet", s.players()[0], 0
 
 
@@ -242,6 +293,7 @@ def shuffle(s: BankState, cards: list[Card], hand_number: int) -> None:
     shuffled = chance.shuffle(cards, s.seed, "deal", hand_number)
     s.deck, s.keys = tuple(shuffled.cards), {shuffled.purpose: shuffled.key}
     s.pack = list(reversed(shuffled.cards))
+    s.dealt = 0
 
 
 def deck_commitment(s: BankState) -> str:

@@ -11,11 +11,16 @@ from __future__ import annotations
 
 from referee.mechanics.banking.state import BankState
 from referee.mechanics.banking.views import BANKER_BLIND
+from referee.mechanics.banking.visibility import DEFAULT, Visibility
 from referee.model import ADJUDICATOR
 
 
-def knowable(state: BankState, seat: int | None) -> frozenset[str]:
-    """The canonical codes of the cards `seat` may know (None: a spectator)."""
+def knowable(
+    state: BankState, seat: int | None, visibility: Visibility = DEFAULT
+) -> frozenset[str]:
+    """The canonical codes of the cards `seat` may know (None: a spectator), the banker's
+    hidden places (`banking.visibility`) known to nobody until its turn."""
+    hidden = visibility.hidden_places
     if seat == ADJUDICATOR:
         every = [c for hands in state.hands for hand in hands for c in hand.cards]
         return frozenset(card.code for card in every + state.pack)
@@ -25,6 +30,6 @@ def knowable(state: BankState, seat: int | None) -> frozenset[str]:
         blind = holder == state.banker and state.phase in BANKER_BLIND
         for hand in hands:
             for place, (card, up) in enumerate(zip(hand.cards, hand.face_up)):
-                if up or (own and not (blind and place == 0)):
+                if up or (own and not (blind and place in hidden)):
                     known.add(card.code)
     return frozenset(known)

@@ -17,6 +17,7 @@ from typing import Any
 
 from referee.cards import Card, PackKind
 from referee.engine import stacked as stacking
+from referee.engine.auto_moves import HOUSE
 from referee.engine.mechanic import Deal, Judgement, Mechanic
 from referee.i18n.verdicts import unreadable
 from referee.mechanics.banking import knowable, leaving, views
@@ -47,10 +48,11 @@ class BankingMechanic(Mechanic[BankState]):
         self.config = read_config(spec, self.rules)
         self.flow = HandFlow(self.config, context)  # the procedure of a hand, shared by the moves
         self.pack = spec.pack()
+        self._has_house = isinstance(spec.located.data, dict) and HOUSE in spec.located.data
 
     # --- setting up -------------------------------------------------------------------------
     def new_state(self, deal: Deal) -> BankState:
-        balances = [int((deal.balances or {}).get(s, 0)) for s in range(deal.seats)]
+        given = deal.balances or {}
         state = BankState(
             seats=deal.seats,
             banker=deal.dealer,
@@ -58,18 +60,38 @@ class BankingMechanic(Mechanic[BankState]):
             salt=deal.salt,
             options=dict(deal.options),
             pack=[],
-            balances=balances,
+            balances=[0] * deal.seats,
             out_of_hand=[False] * deal.seats,
             out=[False] * deal.seats,
         )
+        buy_in = self._setup_value(self.config.buy_in, state, 0)
+        state.balances = [int(given.get(seat, buy_in)) for seat in range(deal.seats)]
+        shoe = self.pack * max(1, self._setup_value(self.config.packs, state, 1))
+        state.shoe = len(shoe)
         if deal.stacked is not None:
-            state.pack = list(reversed(_stacked_deck(self.pack, deal.stacked)))
+            state.pack = list(reversed(_stacked_deck(shoe, deal.stacked)))
             state.deck = tuple(reversed(state.pack))
         else:
-            shuffle(state, self.pack, 1)
-        start_hand(state)
+            shuffle(state, shoe, 1)
+        start_hand(state, self.config)
         self.config.kitty.ask(state)
         return state
+
+    def _setup_value(
+        self, expression: SpecExpression | None, state: BankState, default: int
+    ) -> int:
+        """A `banking.*` number the table is set up with (`packs`, `buy_in`), read over the
+        banker's empty hand; left out, `default`."""
+        if expression is None:
+            return default
+        return int(self.flow.value(expression, state, state.banker, Hand()))
+
+    def house(self, state: BankState) -> int | None:
+        """A game with a `house:` section has the banker's seat the house's: the table plays
+        its every move (the spec's `house.auto`), whenever it is the banker's to move."""
+        if not self._has_house or state.phase == OVER or state.to_act != state.banker:
+            return None
+        return state.banker
 
     def is_over(self, state: BankState) -> bool:
         """A banking table goes on hand after hand, until fewer than two seats are left at it
@@ -80,10 +102,12 @@ class BankingMechanic(Mechanic[BankState]):
         return deck_commitment(state)
 
     def view(self, state: BankState, seat: int | None) -> dict[str, JSON]:
-        return views.view(state, seat, deck_commitment(state), self.config.kitty)
+        return views.view(
+            state, seat, deck_commitment(state), self.config.kitty, self.config.visibility
+        )
 
     def knowable(self, state: BankState, seat: int | None) -> frozenset[str]:
-        return knowable.knowable(state, seat)
+        return knowable.knowable(state, seat, self.config.visibility)
 
     def awaited(self, state: BankState) -> tuple[int, ...]:
         """The seat to act: a player betting or playing its hand, the banker in its turn, or
@@ -155,11 +179,15 @@ class BankingMechanic(Mechanic[BankState]):
         env = self.env(state, seat, names=self.rules.reads_at(move_type))
         env["move"] = move
         violations = self.rules.judge(move_type, env, cards=lambda: self._cards_shown(state, seat))
-        if violations and blind and views.banker_blind(state, seat):
+        if (
+            violations
+            and blind
+            and views.banker_blind(state, seat, self.config.visibility.hidden_places)
+        ):
             violations = self._judged_blind(state, seat, move_type, move)
         if violations:
             return Judgement(violations)
-        served = self.moves.get(move_type)
+        served = self.served(move_type)
         if served is None:
             return Judgement([unreadable(Sentence("table.no_move_now", {"type": move_type}))])
         work = state.clone_sharing()  # only a move the rules allow is made: on a copy
@@ -179,10 +207,12 @@ class BankingMechanic(Mechanic[BankState]):
         each worded as for the first such card in pack order."""
         shown = self._cards_shown(state, seat)
         found: dict[str, Violation] = {}
+        cards = state.hands[seat][0].cards
+        place = next(p for p in self.config.visibility.hidden_places if p < len(cards))
         with explaining.blind():
             for card in dict.fromkeys(self.pack):
                 blind = state.clone()
-                blind.hands[seat][0].cards[0] = card
+                blind.hands[seat][0].cards[place] = card
                 env = self.env(blind, seat, names=self.rules.reads_at(move_type))
                 env["move"] = move
                 for violation in self.rules.judge(move_type, env, cards=shown):
@@ -195,9 +225,10 @@ class BankingMechanic(Mechanic[BankState]):
         banker's first card stays hidden from the banker until its turn)."""
         if not state.hands[seat]:
             return []
-        return [
-            c for c in views.seen_cards(state, seat, state.hand(seat), seat) if c != views.HIDDEN
-        ]
+        seen = views.seen_cards(
+            state, seat, state.hand(seat), seat, self.config.visibility.hidden_places
+        )
+        return [c for c in seen if c != views.HIDDEN]
 
 
 def _stacked_deck(pack: list[Card], stacked: Mapping[str, Any]) -> list[Card]:

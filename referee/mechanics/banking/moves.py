@@ -56,7 +56,7 @@ def do_split(
     flow.kitty.bet(s, seat, new, move, events)  # a split's shoot bet is the new hand's
     events.append(Event("split", {"seat": seat, "hands": len(s.hands[seat])}))
     for part in (hand, new):
-        give(s, seat, part, face_up=False, events=events)
+        give(s, seat, part, face_up=False, events=events, visibility=flow.config.visibility)
     flow.advance(s, events)
     return None
 
@@ -71,7 +71,7 @@ def do_buy(
     hand.paid.append(move["amount"])
     events.append(transfer(s, seat, None, move["amount"], "buy"))
     flow.kitty.bet(s, seat, hand, move, events)
-    give(s, seat, hand, face_up=False, events=events)
+    give(s, seat, hand, face_up=False, events=events, visibility=flow.config.visibility)
     flow.advance(s, events)
     return None
 
@@ -85,7 +85,7 @@ def do_twist(
         return None
     hand.twisted = True
     flow.kitty.bet(s, seat, hand, move, events)
-    give(s, seat, hand, face_up=True, events=events)
+    give(s, seat, hand, face_up=True, events=events, visibility=flow.config.visibility)
     flow.advance(s, events)
     return None
 
@@ -119,8 +119,16 @@ def do_burn(
     under_the_pack(s, burnt)
     hand.cards, hand.face_up = [], []
     for _ in burnt:
-        give(s, seat, hand, face_up=False, events=events)
+        give(s, seat, hand, face_up=False, events=events, visibility=flow.config.visibility)
     flow.advance(s, events)
+    return None
+
+
+def do_sit_out(
+    flow: HandFlow, s: BankState, seat: int, move: dict[str, Any], events: list[Event]
+) -> Violation | None:
+    """The player sits the hand out (the spec's rules say when: before its bet)."""
+    flow.sit_out(s, seat, events)
     return None
 
 
@@ -144,7 +152,7 @@ def do_next_hand(
         s.banker = s.next_banker
     s.hand_number += 1
     s.next_banker, s.reshuffle, s.offer = None, False, None
-    start_hand(s)
+    start_hand(s, flow.config)
     flow.kitty.ask(s)
     events.append(
         Event(
@@ -207,6 +215,7 @@ MOVES: dict[str, Move] = {
     "stick": Move(do_stick, judged=("stick",)),
     "burn": Move(do_burn, judged=("burn",)),
     "next_hand": Move(do_next_hand, judged=("next_hand",)),
+    "sit_out": Move(do_sit_out, judged=("sit_out",)),
     "kitty": Move(do_kitty, frozenset({"amount"}), ("kitty",)),
     "offer_bank": Move(do_offer_bank, frozenset({"to", "price"}), ("offer_bank",)),
     "accept_bank": Move(do_accept_bank, judged=("accept_bank",)),

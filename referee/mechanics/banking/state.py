@@ -72,6 +72,8 @@ class BankState:
     # played (dealt in again with the next), out of the table for good
     out_of_hand: list[bool] = field(default_factory=list)
     out: list[bool] = field(default_factory=list)
+    shoe: int = 0  # the cards of the whole shoe (`banking.packs` packs; 0: a table set up before)
+    dealt: int = 0  # the cards dealt since the shoe was last shuffled (a cut card's count)
 
     def players(self) -> list[int]:
         """The seats after the banker that play the hand, in play order (GEN-1)."""

@@ -13,14 +13,23 @@ from __future__ import annotations
 from referee.cards import codes
 from referee.mechanics.banking.kitty import KITTY_PHASE, KittyPart
 from referee.mechanics.banking.state import BankState, Hand
+from referee.mechanics.banking.visibility import DEFAULT, Visibility
 from referee.model import ADJUDICATOR, JSON
 
 HIDDEN = "??"
 BANKER_BLIND = (KITTY_PHASE, "bet", "play")  # the phases the banker does not see its first card in
 
 
-def view(state: BankState, seat: int | None, commitment: str, kitty: KittyPart) -> dict[str, JSON]:
-    """`seat`'s view, with what the game's kitty part shows (nothing without the part)."""
+def view(
+    state: BankState,
+    seat: int | None,
+    commitment: str,
+    kitty: KittyPart,
+    visibility: Visibility = DEFAULT,
+) -> dict[str, JSON]:
+    """`seat`'s view, with what the game's kitty part shows (nothing without the part), the
+    cards as the spec's `banking.visibility` deals them."""
+    hidden = visibility.hidden_places
     result: dict[str, JSON] = {
         "seats": state.seats,
         "banker": state.banker,
@@ -40,7 +49,7 @@ def view(state: BankState, seat: int | None, commitment: str, kitty: KittyPart) 
         "last_hand": dict(state.last_hand),
         "revealed_deck": state.revealed,
         "hands": {
-            str(s): [_hand(state, s, h, seat, kitty) for h in hands]
+            str(s): [_hand(state, s, h, seat, kitty, hidden) for h in hands]
             for s, hands in enumerate(state.hands)
         },
         **kitty.shown(state),
@@ -54,30 +63,41 @@ def view(state: BankState, seat: int | None, commitment: str, kitty: KittyPart) 
     return result
 
 
-def banker_blind(state: BankState, seat: int) -> bool:
-    """Does `seat` hold a card it does not see: the banker's first, until its turn?"""
+def banker_blind(state: BankState, seat: int, hidden: tuple[int, ...] = (0,)) -> bool:
+    """Does `seat` hold a card it does not see: a banker's `hidden` one (by place; Pontoon's
+    first), until its turn?"""
     return (
         seat == state.banker
         and state.phase in BANKER_BLIND
         and bool(state.hands[seat])
-        and bool(state.hands[seat][0].cards)
+        and any(place < len(state.hands[seat][0].cards) for place in hidden)
     )
 
 
-def seen_cards(state: BankState, holder: int, hand: Hand, viewer: int | None) -> list[str]:
-    """The hand's cards as `viewer` sees them: a card it may not see is `??`."""
+def seen_cards(
+    state: BankState, holder: int, hand: Hand, viewer: int | None, hidden: tuple[int, ...] = (0,)
+) -> list[str]:
+    """The hand's cards as `viewer` sees them: a card it may not see is `??` (the banker's
+    `hidden` places are seen by nobody until its turn)."""
     cards = []
     for place, (card, up) in enumerate(zip(hand.cards, hand.face_up)):
-        hidden_from_banker = holder == state.banker and place == 0 and state.phase in BANKER_BLIND
+        hidden_from_banker = (
+            holder == state.banker and place in hidden and state.phase in BANKER_BLIND
+        )
         own = viewer == holder and not hidden_from_banker
         cards.append(str(card) if up or own or viewer == ADJUDICATOR else HIDDEN)
     return cards
 
 
 def _hand(
-    state: BankState, holder: int, hand: Hand, viewer: int | None, kitty: KittyPart
+    state: BankState,
+    holder: int,
+    hand: Hand,
+    viewer: int | None,
+    kitty: KittyPart,
+    hidden: tuple[int, ...],
 ) -> dict[str, JSON]:
-    cards = seen_cards(state, holder, hand, viewer)
+    cards = seen_cards(state, holder, hand, viewer, hidden)
     return {
         "cards": cards,
         "stake": hand.stake,

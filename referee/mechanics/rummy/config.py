@@ -342,10 +342,10 @@ FIXED: tuple[str, ...] = (
     "The turn: take a card (`draw` from the stock, or `take_discard`), then lay melds, lay off "
     "and steal jokers as the rules allow, then `discard`; going out ends the hand. A stock "
     "drawn empty is rebuilt from the discard pile but its top card.",
-    "The move names and what each does are the mechanic's (`draw`, `take_discard`, `meld`, "
+    "The moves and what each does are the mechanic's (`draw`, `take_discard`, `meld`, "
     "`layoff`, `discard`, `go_out`, `swap_joker`, `pass`, `reenter`, `decline`: the move "
-    "table); a spec declares those its game has (and, for `go_out`, the fields it has), and no "
-    "move of its own.",
+    "table); a spec declares those its game has (and, for `go_out`, the fields it has), under "
+    "its own names if it likes (`does:`), and no move of its own.",
     "What a seat sees: its own hand, how many cards the others hold, the melds, the top discard "
     "and the stock's size; every hand is shown when the hand is over. A spec declares no other "
     "visibility.",

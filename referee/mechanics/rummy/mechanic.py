@@ -224,7 +224,8 @@ class RummyMechanic(Mechanic[RummyState]):
         playing_hand = work.went_out is None
         turn = Turn(self, work, seat, move_type, move, mend, kept)
         turn.check_rules(at="before")
-        handler = self.moves[move_type].handler if move_type in self.moves else None
+        served = self.served(move_type)
+        handler = None if served is None else served.handler
         if not turn.violations and handler is None:
             turn.fail(unreadable(Sentence("table.no_move_now", {"type": move_type})))
         if not turn.violations and handler is not None:

@@ -337,18 +337,20 @@ FIXED: tuple[str, ...] = (
     "The seats are a fixed number (`seats.min` equal to `seats.max`) in fixed teams "
     "(`tricks.teams`).",
     "Every card dealt goes face down into the hands (`tricks.packet` at a time, the dealer's "
-    "extra cards last): no card is turned up and no stock is left, so no context reads a card "
-    "of the deal but the seat's own hand, the trick and the tricks taken (a trump suit is a "
-    "table option, not a turned card).",
+    "extra cards last), and no stock is left. Only the dealer's last card may be turned face "
+    "up (`tricks.turned`): no other card of the deal is read by a context but the seat's own "
+    "hand, the trick and the tricks taken.",
     "The play: the seat after the dealer leads the first trick; each seat plays one card in "
     "seat order; the trick's winner (`tricks.winner`) leads the next; the deal ends when the "
-    "hands are empty. The moves are `play` and the dealer's `discard`: no bidding, no "
-    "declaration, no passing of cards, no move of the game's own.",
-    "The count: a team scores the `tricks.points` of the cards `tricks.owner` gives it; the "
-    "deals (`tricks.deals`) add up and the best total wins (a tie: no winner). No game points "
-    "above the card points, no match target, no trump chosen per deal.",
+    "hands are empty. The moves are `play` and the dealer's `discard` (a spec may name them its "
+    "own way, `does:`): no bidding, no declaration, no passing of cards, no move of the game's "
+    "own.",
+    "The count: a team scores the `tricks.points` of the cards `tricks.owner` gives it; a deal "
+    "may turn those into game points (`tricks.game_points`); the game is `tricks.deals` deals, "
+    "or ends at `tricks.game_over`, and the best total wins (a tie: no winner). No trump chosen "
+    "by a seat, no contract.",
     "What a seat sees: its own hand (not its partner's), the trick, the last trick, the tricks "
-    "per team and how many cards each seat holds; the discard is shown at the deal's end. A "
-    "spec declares no other visibility.",
+    "per team, how many cards each seat holds and the turned card while it is face up; the "
+    "discard is shown at the deal's end. Only the turned card's visibility is the spec's.",
     "The deal passes to the next seat after each deal.",
 )

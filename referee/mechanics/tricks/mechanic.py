@@ -176,7 +176,7 @@ class TricksMechanic(Mechanic[TrickState]):
         )
         if violations:
             return Judgement(violations)
-        served = self.moves.get(move_type)
+        served = self.served(move_type)
         if served is None:
             return Judgement([unreadable(Sentence("table.no_move_now", {"type": move_type}))])
         named = move.get("cards") or ([move["card"]] if "card" in move else [])

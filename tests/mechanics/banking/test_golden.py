@@ -38,3 +38,21 @@ def test_the_command_stops_a_banking_table_after_its_hands(
     assert lines[-1].startswith("=== stopped after 1 hand(s): balances {0: ")
     golden = GOLDEN.read_text(encoding="utf-8").splitlines()
     assert lines[1:-2] == golden[1 : len(lines) - 2]  # the same play, cut after the first hand
+
+
+BLACKJACK = Path(__file__).parent / "golden" / "blackjack-seed5.txt"
+
+
+def test_blackjack_transcript_unchanged(games: dict[str, Game]) -> None:
+    # the bot plays blackjack's own move names from each seat's `legal`
+    assert_transcript_unchanged(BLACKJACK, games["blackjack"], seed=5, seats=4)
+
+
+def test_the_blackjack_golden_shows_the_house_and_the_hole_card() -> None:
+    text = BLACKJACK.read_text(encoding="utf-8")
+    # five hands played; the house dealt the sixth as the fifth ended
+    assert text.count("\n=== hand ") == 6
+    assert text.rstrip().splitlines()[-1].startswith("=== stopped after 5 hand(s): ")
+    assert "house_played seat=0 move=next_hand" in text
+    assert "[JC ??]" in text  # the up card every seat sees, the hole card nobody does
+    assert "#" in text and " seat 0: " not in text  # no move of the house's is proposed
