@@ -2,12 +2,20 @@
 // every word it says in the language asked for, the lobby, then the examples' whole hands.
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
+import { readdirSync } from "node:fs";
 import { after, before, describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { move, pontinho, Referee, RefereeError, Status } from "../src/index.js";
 import { playPontinhoHand, playTarocchiDeal } from "../examples/play_pontinho_and_tarocchi.js";
 import { type Served, serve } from "./serve.js";
 
+// the shipped games: the spec files in specs/ (a proofs file is no game), sorted as ListGames
+// (this file runs as dist/test/referee.test.js)
+const SPECS = fileURLToPath(new URL("../../../../specs", import.meta.url));
+const SHIPPED = readdirSync(SPECS)
+  .filter((name) => name.endsWith(".yaml") && !name.endsWith(".proofs.yaml"))
+  .map((name) => name.slice(0, -".yaml".length))
+  .sort();
 const WHOLE_HAND = fileURLToPath(new URL("../examples/whole_hand.js", import.meta.url)); // README's example
 
 // the README's tour: dealer 0, so seat 1 plays first; it draws 4C
@@ -41,7 +49,7 @@ after(async () => {
 describe("games", () => {
   test("ListGames names every game", async () => {
     const names = (await referee.listGames()).map((g) => g.name);
-    assert.deepEqual(names, ["pontinho", "pontoon", "shoot_pontoon", "sueca", "taradinho", "tarocchi_piedicavallo"]);
+    assert.deepEqual(names, SHIPPED);
   });
 
   test("DescribeGame carries the JSON Schemas and the typed fields", async () => {
