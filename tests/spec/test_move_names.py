@@ -1,7 +1,7 @@
 """A spec's moves are named by the spec: `moves: {hit: {does: twist}}` makes the mechanic's
 `twist` under the name `hit`, which is what clients send and what verdicts, `legal` and records
 show; a `does:` naming no handler, or a renamed move leaving out a field its handler reads, is a
-spec error at the move. Shown on the banking test spec twenty_one, renamed."""
+spec error at the move. Shown on the banking example spec twenty_one, renamed."""
 
 from __future__ import annotations
 
@@ -13,8 +13,8 @@ from referee.engine.table import Table, TableSetup
 from referee.errors import SpecErrors
 from referee.model import Move, Outcome
 from referee.plugins.games import load_game
+from tests.support.examples import TWENTY_ONE
 
-TWENTY_ONE = Path(__file__).parents[1] / "mechanics" / "banking" / "specs" / "twenty_one.yaml"
 RENAMED = {
     "  twist:\n  stick:\n": "  hit: {does: twist}\n  stand: {does: stick}\n",
     "[bet, twist, stick]": "[bet, hit, stand]",
