@@ -3,6 +3,8 @@ names, from the plugins installed (`referee.plugins.installed`), and compiled in
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import replace
@@ -182,6 +184,18 @@ def _unique(errors: list[SpecError]) -> list[SpecError]:
 
 
 def load_games(specs_dir: str | Path = DEFAULT_SPECS) -> dict[str, Game]:
+    """The games of a folder's specs, compiled once for as long as its `*.yaml` files (specs,
+    their bases and proofs) hold the same bytes: commands run one after another in a process
+    (the tests', a server's reload) share the compiled games."""
+    folder = Path(specs_dir)
+    texts = tuple((path.name, path.read_bytes()) for path in sorted(folder.glob("*.yaml")))
+    digest = hashlib.sha256(repr(texts).encode()).hexdigest()
+    return dict(_compiled_folder(str(folder.resolve()), str(specs_dir), digest))
+
+
+@functools.lru_cache(maxsize=8)  # a few folders: the shipped specs, a test's own
+def _compiled_folder(resolved: str, specs_dir: str, digest: str) -> Mapping[str, Game]:
+    """The games of the folder `resolved` whose files' bytes have `digest` (the cache key)."""
     games = {}
     for path in spec_files(Path(specs_dir)):
         game = load_game(path, specs_dir)
