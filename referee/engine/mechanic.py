@@ -175,13 +175,18 @@ class Mechanic(ABC, Generic[StateT]):
     def served(self, move_type: str) -> Move | None:
         """The handler that makes the spec's move `move_type` (its `does:`, else the handler of
         its name); None for a move the spec does not declare or no handler serves."""
-        spec = self.spec.moves.get(move_type)
-        return None if spec is None else self.moves.get(spec.handler)
+        return self._handlers.get(move_type)
 
     rules: RuleBook  # the spec's rules, compiled checkpoint by checkpoint (set by `__init__`)
 
     def __init__(self, spec: GameSpec) -> None:
         self.spec = spec
+        # the spec's move -> the handler that makes it, looked up once a proposal
+        self._handlers = {
+            name: self.moves[move.handler]
+            for name, move in spec.moves.items()
+            if move.handler in self.moves
+        }
 
     @abstractmethod
     def new_state(self, deal: Deal) -> StateT:
