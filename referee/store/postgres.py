@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Iterator, Mapping, Sequence
-from concurrent.futures import Future
 from contextlib import contextmanager
 from typing import Any
 
@@ -39,15 +38,12 @@ from referee.errors import RefereeError
 from referee.store import codec, rows
 from referee.store.base import (
     JSON,
-    KEEP,
     NEW_TABLE,
     Due,
     Follower,
-    Keep,
     Listed,
     Proposal,
     Snapshot,
-    Store,
     StoreConflict,
     StoredSpec,
     StoreUnavailable,
@@ -59,7 +55,7 @@ from referee.store.base import (
 )
 from referee.store.durability import check_durable
 from referee.store.listening import CHANNEL, Listener, announcement
-from referee.store.writer import GroupWriter
+from referee.store.writer import GroupWriter, GroupWrittenStore
 
 MIGRATIONS: tuple[str, ...] = (
     # version 1: as SQLite's version 1, JSON kept as text (codec.py: what comes back is what went in)
@@ -153,7 +149,7 @@ POOL_SIZE = 8  # connections per referee process (its worker threads share them)
 UNREACHABLE = (psycopg.OperationalError, psycopg.InterfaceError, psycopg_pool.PoolTimeout)
 
 
-class PostgresStore(Store):
+class PostgresStore(GroupWrittenStore):
     def __init__(
         self,
         url: str,
@@ -298,28 +294,6 @@ class PostgresStore(Store):
             row = db.execute(SNAPSHOT_BEFORE, (table_id, version)).fetchone()
         return rows.snapshot_of(row)
 
-    def append_move(
-        self,
-        table_id: str,
-        seq: int,
-        seat: int,
-        move: Mapping[str, JSON],
-        move_id: str | None,
-        verdict: Mapping[str, JSON],
-        *,
-        deadline: Due | Keep | None = KEEP,
-        snapshot: Snapshot | None = None,
-        summary: Summary | Keep = KEEP,
-        seat_token: tuple[int, str] | None = None,
-    ) -> None:
-        write = Write(
-            table_id, seq, seat, move, move_id, verdict, deadline, snapshot, summary, seat_token
-        )
-        self.submit(write).result()
-
-    def submit(self, write: Write) -> Future[None]:
-        return self._writer.submit(write)
-
     def _write_group(self, writes: Sequence[Write]) -> list[BaseException | None]:
         """The writer's: every write in one transaction on one connection, each undone alone
         if it fails (a savepoint), and one commit for them all. A write alone in its group
@@ -329,16 +303,6 @@ class PostgresStore(Store):
                 _write(db, self.instance, writes[0])
                 return [None]
             return [_written(db, self.instance, write) for write in writes]
-
-    def record_rejection(
-        self,
-        table_id: str,
-        seat: int,
-        move: Mapping[str, JSON],
-        move_id: str,
-        verdict: Mapping[str, JSON],
-    ) -> None:
-        self.submit(Write(table_id, None, seat, move, move_id, verdict)).result()
 
     def find_verdict(self, table_id: str, move_id: str) -> Proposal | None:
         with self._connection() as db:

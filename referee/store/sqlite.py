@@ -26,7 +26,6 @@ import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from concurrent.futures import Future
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
@@ -36,14 +35,11 @@ from referee.errors import RefereeError
 from referee.store import codec, rows
 from referee.store.base import (
     JSON,
-    KEEP,
     NEW_TABLE,
     Due,
-    Keep,
     Listed,
     Proposal,
     Snapshot,
-    Store,
     StoreConflict,
     StoredSpec,
     Summary,
@@ -52,7 +48,7 @@ from referee.store.base import (
     Write,
     unknown_table,
 )
-from referee.store.writer import GroupWriter
+from referee.store.writer import GroupWriter, GroupWrittenStore
 
 MIGRATIONS: tuple[str, ...] = (
     # version 1
@@ -174,7 +170,7 @@ def open_sqlite3(path: Path) -> Connection:
     )
 
 
-class SqliteStore(Store):
+class SqliteStore(GroupWrittenStore):
     def __init__(
         self,
         path: str | Path,
@@ -321,28 +317,6 @@ class SqliteStore(Store):
             row = self._db.execute(SNAPSHOT_BEFORE, (table_id, version)).fetchone()
         return rows.snapshot_of(row)
 
-    def append_move(
-        self,
-        table_id: str,
-        seq: int,
-        seat: int,
-        move: Mapping[str, JSON],
-        move_id: str | None,
-        verdict: Mapping[str, JSON],
-        *,
-        deadline: Due | Keep | None = KEEP,
-        snapshot: Snapshot | None = None,
-        summary: Summary | Keep = KEEP,
-        seat_token: tuple[int, str] | None = None,
-    ) -> None:
-        write = Write(
-            table_id, seq, seat, move, move_id, verdict, deadline, snapshot, summary, seat_token
-        )
-        self.submit(write).result()
-
-    def submit(self, write: Write) -> Future[None]:
-        return self._writer.submit(write)
-
     def _write_group(self, writes: Sequence[Write]) -> list[BaseException | None]:
         """The writer's: every write in one transaction, each undone alone if it fails, and one
         commit (one sync) for them all."""
@@ -362,16 +336,6 @@ class SqliteStore(Store):
         started = time.perf_counter()
         db.execute("COMMIT")
         self.on_commit(time.perf_counter() - started)
-
-    def record_rejection(
-        self,
-        table_id: str,
-        seat: int,
-        move: Mapping[str, JSON],
-        move_id: str,
-        verdict: Mapping[str, JSON],
-    ) -> None:
-        self.submit(Write(table_id, None, seat, move, move_id, verdict)).result()
 
     def find_verdict(self, table_id: str, move_id: str) -> Proposal | None:
         with self._lock:

@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import queue
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future
 
-from referee.store.base import Write
+from referee.model import JSON
+from referee.store.base import KEEP, Due, Keep, Snapshot, Store, Summary, Write
 
 # commits the group, durably: each write's error in its place (None: written), or raises if the
 # commit itself failed (then no write of it is durable)
@@ -91,3 +92,42 @@ class GroupWriter:
                 future.set_result(None)
             else:
                 future.set_exception(error)
+
+
+class GroupWrittenStore(Store):
+    """A store with a disk: every write, a proposal's or not, goes through its `GroupWriter`
+    (`_writer`, set by the store), so there is one path to the disk and one commit a group."""
+
+    _writer: GroupWriter
+
+    def append_move(
+        self,
+        table_id: str,
+        seq: int,
+        seat: int,
+        move: Mapping[str, JSON],
+        move_id: str | None,
+        verdict: Mapping[str, JSON],
+        *,
+        deadline: Due | Keep | None = KEEP,
+        snapshot: Snapshot | None = None,
+        summary: Summary | Keep = KEEP,
+        seat_token: tuple[int, str] | None = None,
+    ) -> None:
+        write = Write(
+            table_id, seq, seat, move, move_id, verdict, deadline, snapshot, summary, seat_token
+        )
+        self.submit(write).result()
+
+    def record_rejection(
+        self,
+        table_id: str,
+        seat: int,
+        move: Mapping[str, JSON],
+        move_id: str,
+        verdict: Mapping[str, JSON],
+    ) -> None:
+        self.submit(Write(table_id, None, seat, move, move_id, verdict)).result()
+
+    def submit(self, write: Write) -> Future[None]:
+        return self._writer.submit(write)
