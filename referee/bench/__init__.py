@@ -53,7 +53,7 @@ from referee.plugins import installed
 from referee.plugins.games import load_games
 from referee.server.logging import configure_logging
 from referee_client import RefereeClient
-from referee_client.client import CHANNEL_OPTIONS, RETRY_POLICY, TOKEN_HEADER
+from referee_client.client import CHANNEL_OPTIONS, RETRY_POLICY, TABLE_HEADER, TOKEN_HEADER
 
 
 def recorded_game(
@@ -233,7 +233,7 @@ def replay_session(
             table = client.create_table(game, **setup.asked())
             for number, (seat, move, accepted) in enumerate(recorded):
                 request = propose_request(table.id, f"{table.id}-{number}", move)
-                metadata = ((TOKEN_HEADER, table.tokens[seat]),)
+                metadata = ((TABLE_HEADER, table.id), (TOKEN_HEADER, table.tokens[seat]))
                 reply = yield partial(client.stub.Propose, request, metadata=metadata)
                 if (reply.verdict.outcome == pb.OUTCOME_REJECTED) is accepted:
                     raise BenchError(f"`{game}`: {move.to_data()} was not judged as recorded")

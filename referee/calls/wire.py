@@ -7,6 +7,10 @@ method's handler takes the raw bytes (`request_deserializer=None`) and parses th
 not the message are INVALID_ARGUMENT "the request is not a valid `ProposeRequest`", logged as any
 refused request. Method names, messages and streaming kinds are those of the proto: the public
 API, reflection included, is the same byte for byte.
+
+Parsed, a request is held to the table its call names in `x-referee-table`, if it names one
+(`metadata.verify_table_header`): once here for every method, over gRPC and HTTP alike, before
+the servicer does any work.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ import grpc
 from google.protobuf import descriptor, message, message_factory
 
 from referee.api.v1 import referee_pb2
+from referee.calls.metadata import verify_table_header
 from referee.calls.status import abort
 from referee.errors import InvalidArgument
 
@@ -27,13 +32,19 @@ SERVICE = referee_pb2.DESCRIPTOR.services_by_name["Referee"]
 async def parse(
     context: grpc.aio.ServicerContext[Any, Any], rpc: str, kind: type[message.Message], raw: bytes
 ) -> Any:
-    """`raw` as a `kind` message; bytes that are not one end the call with INVALID_ARGUMENT."""
+    """`raw` as a `kind` message; bytes that are not one, or a request about another table than
+    the call's header names, end the call with INVALID_ARGUMENT."""
     try:
-        return kind.FromString(raw)
+        request = kind.FromString(raw)
     except message.DecodeError:
         await abort(
             context, rpc, InvalidArgument(f"the request is not a valid `{kind.DESCRIPTOR.name}`")
         )
+    try:
+        verify_table_header(context.invocation_metadata(), request)
+    except InvalidArgument as error:
+        await abort(context, rpc, error)
+    return request
 
 
 def unary(rpc: str, kind: type[message.Message], behaviour: Callable[..., Any]) -> Any:

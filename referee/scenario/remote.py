@@ -25,6 +25,7 @@ from referee.scenario.target import CannotRun, scenario_seed
 from referee_client.client import CHANNEL_OPTIONS  # the retry policy every client should use
 
 TOKEN_KEY = "x-seat-token"  # the seat the call acts for
+TABLE_KEY = "x-referee-table"  # the table the call is about: a proxy routes on it
 # the operator's, when the server asks for one (`serve --create-token`)
 CREATE_KEY = "x-create-token"
 OUTCOMES = {
@@ -154,7 +155,7 @@ class GrpcTarget:
     def _call(
         self, method: Any, request: Any, token: str | None = None, header: str = TOKEN_KEY
     ) -> Any:
-        metadata = ((header, token),) if token else None
+        metadata = _naming_its_table(request) + (((header, token),) if token else ())
         try:
             return method(request, metadata=metadata, timeout=self.timeout)
         except grpc.RpcError as exc:
@@ -218,6 +219,12 @@ class GrpcTarget:
 
     def close(self) -> None:
         self.channel.close()
+
+
+def _naming_its_table(request: Any) -> tuple[tuple[str, str], ...]:
+    """The header naming the table `request` is about (the referee checks it is the same)."""
+    table_id = getattr(request, "table_id", "")
+    return ((TABLE_KEY, table_id),) if table_id else ()
 
 
 def rule_request(table_id: str, move: Move) -> pb.RuleRequest:

@@ -2,9 +2,9 @@
 `abort` that ends it with a status. The handlers cannot tell it from a grpc.aio context.
 
 Headers become the gRPC metadata: `Authorization: Bearer TOKEN` is the seat's token
-(`x-seat-token`), `x-seat-token`, `x-create-token` and `Accept-Language` pass as they are. The
-peer is written as gRPC writes it (`ipv4:127.0.0.1:53211`), so an address's quotas are one over
-both ports.
+(`x-seat-token`), `x-seat-token`, `x-create-token`, `x-referee-table` and `Accept-Language` pass
+as they are. The peer is written as gRPC writes it (`ipv4:127.0.0.1:53211`), so an address's
+quotas are one over both ports.
 """
 
 from __future__ import annotations
@@ -16,9 +16,9 @@ from typing import NoReturn
 
 import grpc
 
-from referee.calls.metadata import CREATE_HEADER, LANGUAGE_HEADER, TOKEN_HEADER
+from referee.calls.metadata import CREATE_HEADER, LANGUAGE_HEADER, TABLE_HEADER, TOKEN_HEADER
 
-PASSED = (TOKEN_HEADER, CREATE_HEADER, LANGUAGE_HEADER)
+PASSED = (TOKEN_HEADER, CREATE_HEADER, LANGUAGE_HEADER, TABLE_HEADER)
 BEARER = "bearer "
 
 

@@ -27,6 +27,7 @@ from referee.api.v1 import referee_pb2_grpc as pb_grpc
 TOKEN_HEADER = "x-seat-token"
 CREATE_HEADER = "x-create-token"
 LANGUAGE_HEADER = "accept-language"
+TABLE_HEADER = "x-referee-table"  # every call of a table names it: a proxy routes on it
 
 # Over a quota the referee answers RESOURCE_EXHAUSTED with the wait in `grpc-retry-pushback-ms`;
 # gRPC's own retry policy waits that long and tries again (a refused call never reached the
@@ -161,6 +162,13 @@ class RefereeClient:
         """A call's metadata: the language asked for, and `key` when it has a value."""
         return self._language + (((key, value),) if value else ())
 
+    def _of(
+        self, table_id: str, metadata: tuple[tuple[str, str], ...]
+    ) -> tuple[tuple[str, str], ...]:
+        """`metadata` for a call about `table_id`, naming the table (the referee checks it is
+        the request's; a proxy sends every call of a table to one process)."""
+        return (((TABLE_HEADER, table_id),) if table_id else ()) + metadata
+
     def close(self) -> None:
         self.channel.close()
 
@@ -236,7 +244,9 @@ class RefereeClient:
         )
         if expected_version is not None:
             request.expected_version = expected_version
-        reply = self.stub.Propose(request, metadata=self._with(TOKEN_HEADER, token))
+        reply = self.stub.Propose(
+            request, metadata=self._of(table_id, self._with(TOKEN_HEADER, token))
+        )
         return verdict_data(reply.verdict)
 
     def view(
@@ -245,7 +255,9 @@ class RefereeClient:
         """`token`'s seat view, the public one without a token; with `director`, the director's
         (every card: it needs the operator's create token)."""
         metadata = self._with(TOKEN_HEADER, token) + (self._operator() if director else ())
-        reply = self.stub.GetView(pb.GetViewRequest(table_id=table_id), metadata=metadata)
+        reply = self.stub.GetView(
+            pb.GetViewRequest(table_id=table_id), metadata=self._of(table_id, metadata)
+        )
         return {**_data(reply.view), "version": reply.version, "rules_version": reply.rules_version}
 
     def rule(
@@ -277,7 +289,9 @@ class RefereeClient:
             )
         else:
             raise ValueError(f"a decision is `uphold`, `rewind` or `adjust`, not `{decision}`")
-        reply = self.stub.Rule(request, metadata=self._language + self._operator())
+        reply = self.stub.Rule(
+            request, metadata=self._of(table_id, self._language + self._operator())
+        )
         return verdict_data(reply.verdict)
 
     def list_tables(
@@ -317,7 +331,7 @@ class RefereeClient:
         """A new secret token for `seat` (a player lost theirs): the old one is refused from
         now on. The operator's: needs the create token."""
         request = pb.ReissueSeatRequest(table_id=table_id, seat=seat)
-        reply = self.stub.ReissueSeat(request, metadata=self._operator())
+        reply = self.stub.ReissueSeat(request, metadata=self._of(table_id, self._operator()))
         return str(reply.seat.token)
 
     def _operator(self) -> tuple[tuple[str, str], ...]:
@@ -328,7 +342,9 @@ class RefereeClient:
         """The table's signed game record, as its text (docs/records.md): the full one once the
         table is over (or for the operator's create token), else what `token`'s seat may see."""
         metadata = self._with(TOKEN_HEADER, token) + self._operator()
-        reply = self.stub.GetRecord(pb.GetRecordRequest(table_id=table_id), metadata=metadata)
+        reply = self.stub.GetRecord(
+            pb.GetRecordRequest(table_id=table_id), metadata=self._of(table_id, metadata)
+        )
         return str(reply.record)
 
     def explain(
@@ -349,7 +365,7 @@ class RefereeClient:
         if move_id is not None:
             request.move_id = move_id
         reply = self.stub.Explain(
-            request, metadata=self._with(TOKEN_HEADER, token) + self._operator()
+            request, metadata=self._of(table_id, self._with(TOKEN_HEADER, token) + self._operator())
         )
         return {
             "seat": reply.seat,
@@ -389,7 +405,10 @@ class RefereeClient:
         own moves (a deadline passed), -1 for the director's rulings."""
         stream = self.stub.Watch(
             pb.WatchRequest(table_id=table_id, from_version=from_version),
-            metadata=self._with(TOKEN_HEADER, token) + (self._operator() if director else ()),
+            metadata=self._of(
+                table_id,
+                self._with(TOKEN_HEADER, token) + (self._operator() if director else ()),
+            ),
         )
         for update in stream:
             yield {
