@@ -1,5 +1,6 @@
 // The client: a Referee connection, its tables, and a handle per seat that sends that seat's
-// token (`x-seat-token`) with every call. Moves, views and events are plain typed objects.
+// token (`x-seat-token`) with every call; every call of a table names it (`x-referee-table`).
+// Moves, views and events are plain typed objects.
 import { randomUUID } from "node:crypto";
 import {
   type CallOptions, type ChannelCredentials, type ClientReadableStream, type ClientUnaryCall,
@@ -22,6 +23,8 @@ import type {
 export const TOKEN_HEADER = "x-seat-token";
 export const CREATE_HEADER = "x-create-token";
 export const LANGUAGE_HEADER = "accept-language";
+/** The table a call is about, where a proxy can route on it: the referee checks it is the request's. */
+export const TABLE_HEADER = "x-referee-table";
 
 // Over a quota the referee answers RESOURCE_EXHAUSTED and says how long to wait
 // (`grpc-retry-pushback-ms`): gRPC's retry policy waits that long and tries again. Safe: a
@@ -203,11 +206,19 @@ export class Referee {
     return metadata;
   }
 
+  /** `metadata` naming the table `request` is about (its `tableId`), if it is about one. */
+  naming(request: unknown, metadata: Metadata): Metadata {
+    const tableId = (request as { tableId?: unknown }).tableId;
+    if (typeof tableId === "string" && tableId) metadata.set(TABLE_HEADER, tableId);
+    return metadata;
+  }
+
   /** One unary call, its failure a RefereeError with the gRPC status; its words in `language`
-   *  (else the connection's). */
+   *  (else the connection's); a call of a table names it. */
   call<Q, R>(method: UnaryMethod<Q, R>, request: Q, metadata = new Metadata(), language?: string): Promise<R> {
     return new Promise((resolve, reject) => {
-      method.call(this.client, request, this.speaking(metadata, language), {}, (error, response) => {
+      const sent = this.speaking(this.naming(request, metadata), language);
+      method.call(this.client, request, sent, {}, (error, response) => {
         if (error) reject(RefereeError.from(error));
         else resolve(response as R);
       });
@@ -355,9 +366,10 @@ async function explain<T extends GameTypes>(table: Table<T>, which: ExplainWhich
 /** A Watch stream as an async iterable; leaving the loop early cancels the call. */
 async function* watch<T extends GameTypes>(table: Table<T>, metadata: Metadata,
                                            options: WatchOptions): AsyncGenerator<WatchUpdate<T["event"]>> {
-  const call: ClientReadableStream<WatchResponse> = table.referee.client.watch(
-    { tableId: table.id, fromVersion: options.fromVersion ?? 0 },
-    table.referee.speaking(metadata, options.language));
+  const referee = table.referee;
+  const request = { tableId: table.id, fromVersion: options.fromVersion ?? 0 };
+  const call: ClientReadableStream<WatchResponse> = referee.client.watch(
+    request, referee.speaking(referee.naming(request, metadata), options.language));
   try {
     for await (const response of call) yield updateFrom<T["event"]>(response as WatchResponse);
   } catch (error) {

@@ -5,7 +5,7 @@ import { execFileSync } from "node:child_process";
 import { readdirSync } from "node:fs";
 import { after, before, describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
-import { move, pontinho, Referee, RefereeError, Status } from "../src/index.js";
+import { move, pontinho, Referee, RefereeError, Status, TABLE_HEADER } from "../src/index.js";
 import { playPontinhoHand, playTarocchiDeal } from "../examples/play_pontinho_and_tarocchi.js";
 import { type Served, serve } from "./serve.js";
 
@@ -388,6 +388,60 @@ describe("the lobby: names, tables, reissued seats (the operator's)", () => {
       (error: unknown) => error instanceof RefereeError && error.status === "UNAUTHENTICATED");
     await assert.rejects(director.reissueSeat(table.id, 7),
       (error: unknown) => error instanceof RefereeError && error.status === "INVALID_ARGUMENT");
+  });
+});
+
+describe("the table header (x-referee-table), where a proxy routes a table's calls", () => {
+  const ABOUT_A_TABLE = ["propose", "getView", "watch", "getRecord", "explain", "rule", "reissueSeat"];
+
+  /** A connection whose calls pass `sent` their method's name and metadata before they go out. */
+  async function watched(sent: (method: string, metadata: any) => void): Promise<Referee> {
+    const connection = await Referee.connect(directed.target, { createToken: OPERATOR });
+    const client = connection.client as any;
+    for (const name of ABOUT_A_TABLE) {
+      const original = client[name];
+      client[name] = function (this: unknown, request: unknown, metadata: any, ...rest: unknown[]) {
+        sent(name, metadata);
+        return original.call(this, request, metadata, ...rest);
+      };
+    }
+    return connection;
+  }
+
+  test("every call of a table names it", async () => {
+    const named = new Map<string, unknown[]>();
+    const connection = await watched((method, metadata) => named.set(method, metadata.get(TABLE_HEADER)));
+    try {
+      const table = await connection.createTable("pontinho", { seats: 3, deal: DEAL });
+      await table.seat(1).propose(pontinho.draw());
+      await table.seat(1).view();
+      for await (const _ of table.seat(1).watch()) break;
+      await table.record();
+      await table.explain({ version: 1 });
+      await table.rule({ dispute: 1, decision: "uphold", note: "no dispute here" }); // rejected: a call still
+      await table.reissueSeat(2);
+      assert.deepEqual([...named.keys()].sort(), [...ABOUT_A_TABLE].sort());
+      for (const [method, values] of named) assert.deepEqual([method, values], [method, [table.id]]);
+    } finally {
+      connection.close();
+    }
+  });
+
+  test("the referee reads it: a call naming another table is INVALID_ARGUMENT", async () => {
+    const other = "0123456789abcdef";
+    const connection = await watched((_, metadata) => {
+      if (metadata.get(TABLE_HEADER).length) metadata.set(TABLE_HEADER, other); // only if sent
+    });
+    try {
+      const table = await connection.createTable("pontinho", { seats: 3, deal: DEAL });
+      const refused = (error: unknown) => error instanceof RefereeError && error.status === "INVALID_ARGUMENT"
+        && error.details.includes(`names table \`${other}\`, not the request's \`${table.id}\``);
+      await assert.rejects(table.seat(1).propose(pontinho.draw()), refused);
+      await assert.rejects(async () => { for await (const _ of table.watch()) break; }, refused);
+      assert.equal((await director.table("pontinho", table.id).view()).version, 0); // nothing changed
+    } finally {
+      connection.close();
+    }
   });
 });
 
