@@ -1,12 +1,14 @@
 """Helpers of the page's browser tests (test_page.py): open a table as a person does, read what
-the referee answered to why?, and find English words of the page left in another language."""
+the referee answered to why?, find English words of the page left in another language, and hear
+the page's calls of a table."""
 
 from __future__ import annotations
 
 import re
+import urllib.parse
 from typing import Any
 
-from playwright.sync_api import Locator, Page
+from playwright.sync_api import Locator, Page, Request
 
 from tests.web.web_support import Http
 
@@ -32,6 +34,24 @@ def open_table(page: Page, http: Http, table_id: str, token: str | None) -> None
     page.fill("#table-id", table_id)
     page.fill("#token", token or "")
     page.click("#watch")
+
+
+TABLE_CALL = re.compile(r"^/v1/tables/([^/]+)/(\w+)")  # its table, its route: `view`, `moves`
+
+
+def table_calls(page: Page) -> list[tuple[str, str, str | None]]:
+    """The page's calls of a table from now on, each its route, the table of its path and the
+    table its `x-referee-table` header names, as the page makes them."""
+    calls: list[tuple[str, str, str | None]] = []
+
+    def heard(request: Request) -> None:
+        found = TABLE_CALL.match(urllib.parse.urlsplit(request.url).path)
+        if found:
+            table = urllib.parse.unquote(found[1])
+            calls.append((found[2], table, request.headers.get("x-referee-table")))
+
+    page.on("request", heard)
+    return calls
 
 
 def explained(page: Page, why: Locator) -> dict[str, Any]:

@@ -16,6 +16,7 @@ from playwright.sync_api import Page, Route, expect
 
 from tests.support.server import DEAL
 from tests.web import browser
+from tests.web.page_support import table_calls
 from tests.web.web_support import Http, bearer
 
 OPERATOR = "the-director's-token"
@@ -180,7 +181,9 @@ def test_the_director_rewinds_a_disputed_move_from_the_desk(page: Page, http: Ht
 
 def test_the_desk_upholds_adjusts_and_reissues(page: Page, http: Http) -> None:
     """In Portuguese: uphold, a refused adjustment with its reason, then one made; a dispute
-    raised while the desk is open shows up by itself; a seat's token reissued."""
+    raised while the desk is open shows up by itself; a seat's token reissued. Every call of
+    the table names it in `x-referee-table`."""
+    calls = table_calls(page)
     table, tokens = open_table(http)
     propose(http, table, tokens[2], "dispute", version=1, reason="I saw the card")  # 3
     propose(http, table, tokens[0], "dispute", version=2, reason="slow play")  # 4
@@ -243,6 +246,8 @@ def test_the_desk_upholds_adjusts_and_reissues(page: Page, http: Http) -> None:
         "8": "o diretor: dar um token novo para lugar 1",
     }.items():
         expect(page.locator(f"#moves li[data-version='{version}']")).to_have_text(said)
+    assert {route for route, _, _ in calls} >= {"view", "record", "rulings", "seats"}
+    assert [named for _, table, named in calls if named != table] == []
 
 
 def test_the_desk_is_a_page_of_its_own_with_the_page_s_headers(http: Http) -> None:

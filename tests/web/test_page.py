@@ -27,7 +27,7 @@ from referee_client import RefereeClient
 from tests.support.server import DEAL
 from tests.web import browser
 from tests.web.bots import play
-from tests.web.page_support import english_left, explained, open_table, page_words
+from tests.web.page_support import english_left, explained, open_table, page_words, table_calls
 from tests.web.web_support import Http, bearer
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -91,7 +91,9 @@ def test_a_spectator_watches_a_bots_moves_with_no_move_to_make(
 def test_a_seat_plays_by_clicking_cards_and_a_legal_move(page: Page, http: Http) -> None:
     """Seat 1 draws, lays 6C 4C 5C clicked out of order (sent low to high, as the legal meld
     lists them), then tries a two-card meld: the verdicts, and why? in sentences with the
-    rules as judged folded away. Switching tables then leaves nothing of the first."""
+    rules as judged folded away. Switching tables then leaves nothing of the first. Every call
+    of a table names it in `x-referee-table`."""
+    calls = table_calls(page)
     first = http.call("POST", "/v1/tables", {"game": "pontinho", "seats": 3, "deal": DEAL}).data
     token = first["seats"][1]["token"]
     open_table(page, http, first["table_id"], token)
@@ -170,6 +172,8 @@ def test_a_seat_plays_by_clicking_cards_and_a_legal_move(page: Page, http: Http)
     expect(page.locator("#chosen")).to_have_text("Chosen: no card chosen")
     expect(page.locator("#events li")).to_have_count(0)
     expect(page.locator("#play-hint")).to_have_text("Not your turn: waiting for seat 1.")
+    assert {route for route, _, _ in calls} == {"view", "events", "moves", "explain"}
+    assert [named for _, table, named in calls if named != table] == []
 
 
 def test_pontoon_draws_each_hand_once_with_its_stake_and_buys(page: Page, http: Http) -> None:

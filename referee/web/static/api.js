@@ -1,6 +1,7 @@
 // The referee's HTTP routes (docs/web.md): JSON calls and the Server-Sent Events of a table.
 // The seat token travels in the Authorization header, never in a URL; the language in
-// Accept-Language, as the gRPC API reads it.
+// Accept-Language, as the gRPC API reads it; a call of a table names it in x-referee-table (a
+// proxy routes every call of a table to one referee process by it).
 
 export class ApiError extends Error {
   constructor(status, code, message) {
@@ -10,14 +11,21 @@ export class ApiError extends Error {
   }
 }
 
-function headers(options) {
+// `headers` with the table the call's path is about (`/v1/tables/ID/...`), if it is about one
+export function naming(path, headers) {
+  const table = /^\/v1\/tables\/([^/?]+)\//.exec(path);
+  if (table) headers["x-referee-table"] = decodeURIComponent(table[1]);
+  return headers;
+}
+
+function headers(options, path) {
   const sent = { "Accept-Language": options.language || "en" };
   if (options.token) sent.Authorization = `Bearer ${options.token}`;
-  return sent;
+  return naming(path, sent);
 }
 
 export async function call(method, path, body, options = {}) {
-  const init = { method, headers: headers(options) };
+  const init = { method, headers: headers(options, path) };
   if (body !== undefined) {
     init.body = JSON.stringify(body);
     init.headers["Content-Type"] = "application/json";
@@ -39,7 +47,7 @@ export function watch(tableId, options, onEvent, onEnd) {
   const path = `/v1/tables/${encodeURIComponent(tableId)}/events`;
 
   async function readOnce() {
-    const sent = headers(options);
+    const sent = headers(options, path);
     if (lastId !== null) sent["Last-Event-ID"] = lastId;
     const response = await fetch(path, { headers: sent, signal: stop.signal });
     if (!response.ok) {

@@ -1,9 +1,10 @@
 // The referee's HTTP routes as the operator calls them (docs/web.md): the operator's token is
 // kept in this tab's sessionStorage and sent in the `x-create-token` header alone, never in a
-// URL; the language in Accept-Language. A call the referee refuses for the token
-// (PERMISSION_DENIED, UNAUTHENTICATED) tells the desk first (`whenRefused`), then throws.
+// URL; the language in Accept-Language; a call of a table names it in x-referee-table (`naming`).
+// A call the referee refuses for the token (PERMISSION_DENIED, UNAUTHENTICATED) tells the desk
+// first (`whenRefused`), then throws.
 
-import { ApiError } from "./api.js";
+import { ApiError, naming } from "./api.js";
 import { packOf } from "./cards.js";
 import { language } from "./words.js";
 
@@ -22,7 +23,8 @@ export function whenRefused(handler) {
 }
 
 export async function call(method, path, body) {
-  const init = { method, headers: { "x-create-token": token() ?? "", "Accept-Language": language() } };
+  const headers = naming(path, { "x-create-token": token() ?? "", "Accept-Language": language() });
+  const init = { method, headers };
   if (body !== undefined) {
     init.body = JSON.stringify(body);
     init.headers["Content-Type"] = "application/json";
