@@ -4,7 +4,7 @@ languages the caller reads, and the table a call is about."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 
 from google.protobuf import message
 
@@ -19,33 +19,39 @@ TABLE_HEADER = "x-referee-table"  # the request's `table_id`, where a proxy can 
 TABLE_ID = re.compile(r"[A-Za-z0-9._~-]{1,64}", re.ASCII)
 
 
-def metadata_value(metadata: Iterable[tuple[str, str | bytes]] | None, key: str) -> str | None:
-    """The first value of `key`, or None."""
+Metadata = Iterable[tuple[str, str | bytes]] | None
+
+
+def metadata_values(metadata: Metadata, key: str) -> Iterator[str]:
+    """Every value of `key`, in order (a caller may send a key twice)."""
     for name, value in metadata or ():
         if name == key:
-            return value.decode("utf-8", "replace") if isinstance(value, bytes) else str(value)
-    return None
+            yield value.decode("utf-8", "replace") if isinstance(value, bytes) else str(value)
 
 
-def verify_table_header(
-    metadata: Iterable[tuple[str, str | bytes]] | None, request: message.Message
-) -> None:
+def metadata_value(metadata: Metadata, key: str) -> str | None:
+    """The first value of `key`, or None."""
+    return next(metadata_values(metadata, key), None)
+
+
+def verify_table_header(metadata: Metadata, request: message.Message) -> None:
     """A call that names a table in `x-referee-table` names a table id, and the request's own
     `table_id` when it has one (a proxy routed it by the header: a call about another table
     would be judged where that table does not live); an InvalidArgument if not. A call
     without the header is served as before."""
-    named = metadata_value(metadata, TABLE_HEADER)
-    if named is None:
-        return
+    field = request.DESCRIPTOR.fields_by_name.get("table_id")
+    table_id = None if field is None else str(getattr(request, field.name))
+    for named in metadata_values(metadata, TABLE_HEADER):  # each: a proxy may read the last
+        verify_named(named, table_id)
+
+
+def verify_named(named: str, table_id: str | None) -> None:
+    """`named` is a table id, and `table_id`'s if the call is about a table."""
     if not TABLE_ID.fullmatch(named):
         raise InvalidArgument(
             f"the header `{TABLE_HEADER}` is not a table id: `{shortened(named, 80)}`"
         )
-    field = request.DESCRIPTOR.fields_by_name.get("table_id")
-    if field is None:
-        return  # a call about no table (CreateTable, ListTables): the header names nothing here
-    table_id = str(getattr(request, field.name))
-    if named != table_id:
+    if table_id is not None and named != table_id:
         raise InvalidArgument(
             f"the header `{TABLE_HEADER}` names table `{named}`, not the request's "
             f"`{shortened(table_id, 80)}`"

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import asyncio
 import ipaddress
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import NoReturn
 
 import grpc
+from multidict import MultiMapping
 
 from referee.calls.metadata import CREATE_HEADER, LANGUAGE_HEADER, TABLE_HEADER, TOKEN_HEADER
 
@@ -59,10 +60,10 @@ class HttpCallContext:
         raise CallAborted(code, details, self._trailers)
 
 
-def metadata(headers: Mapping[str, str]) -> tuple[tuple[str, str], ...]:
-    """The gRPC metadata of a request with `headers` (a case-insensitive mapping); a malformed
-    `Authorization` header is a CallAborted (UNAUTHENTICATED)."""
-    found = [(name, headers[name]) for name in PASSED if name in headers]
+def metadata(headers: MultiMapping[str]) -> tuple[tuple[str, str], ...]:
+    """The gRPC metadata of a request with `headers` (case-insensitive), each value of a header
+    sent twice; a malformed `Authorization` header is a CallAborted (UNAUTHENTICATED)."""
+    found = [(name, value) for name in PASSED for value in headers.getall(name, [])]
     authorization = headers.get("authorization")
     if authorization is not None:
         if not authorization.lower().startswith(BEARER):

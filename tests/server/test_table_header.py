@@ -120,6 +120,13 @@ def test_a_malformed_header_is_invalid_argument(table: OpenTable, value: str) ->
         assert len(message) < 200
 
 
+def test_each_of_a_header_sent_twice_must_name_the_table(table: OpenTable) -> None:
+    twice = ((TABLE_HEADER, table.table_id), *named(OTHER_TABLE, table.tokens[1]))
+    code, message = refusal(lambda: draw(table, twice))
+    assert code is grpc.StatusCode.INVALID_ARGUMENT and OTHER_TABLE in message
+    assert table.version() == 0
+
+
 def test_a_call_about_no_table_ignores_a_well_formed_header(stub: RefereeStub) -> None:
     games = stub.ListGames(pb.ListGamesRequest(), metadata=named(OTHER_TABLE)).games
     assert "pontinho" in {g.name for g in games}

@@ -4,6 +4,8 @@ the right header, or none, is served. The control switches the check off."""
 
 from __future__ import annotations
 
+import json
+from http.client import HTTPConnection
 from typing import Any
 
 import pytest
@@ -51,6 +53,22 @@ def test_a_malformed_header_is_400_never_500(http: Http, value: str) -> None:
     answer = propose(http, table, 1, DRAW, **{"X-Referee-Table": value})
     assert (answer.status, answer.data["code"]) == (400, "INVALID_ARGUMENT")
     assert answer.data["message"].startswith("the header `x-referee-table` is not a table id")
+    assert version(http, table) == 0
+
+
+def test_each_of_a_header_sent_twice_must_name_the_table(http: Http) -> None:
+    table = create(http)
+    connection = HTTPConnection("127.0.0.1", http.port, timeout=10)
+    connection.putrequest("POST", f"/v1/tables/{table['id']}/moves")
+    for named in (table["id"], OTHER_TABLE):
+        connection.putheader("X-Referee-Table", named)
+    body = json.dumps({"move": DRAW}).encode()
+    connection.putheader("Authorization", f"Bearer {table['tokens'][1]}")
+    connection.putheader("Content-Length", str(len(body)))
+    connection.endheaders(body)
+    answer = connection.getresponse()
+    assert (answer.status, json.loads(answer.read())["code"]) == (400, "INVALID_ARGUMENT")
+    connection.close()
     assert version(http, table) == 0
 
 
