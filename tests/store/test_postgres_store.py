@@ -295,7 +295,7 @@ def test_a_table_from_before_rules_versions_is_migrated_with_none(
     run_sql(pg_url, "INSERT INTO tables (id, game, setup) VALUES ('t1', 'pontinho', '{}')")
     store = PostgresStore(pg_url)
     try:
-        assert schema_version(pg_url) == len(MIGRATIONS) == 7
+        assert schema_version(pg_url) == len(MIGRATIONS) == 8
         assert store.load_table("t1").rules_version is None
     finally:
         store.close()
