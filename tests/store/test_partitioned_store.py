@@ -12,7 +12,7 @@ import psycopg
 import pytest
 
 from referee.errors import NotFound
-from referee.store.base import Due, Snapshot, Store, StoredSpec, StoreUnavailable, TableFilter
+from referee.store.base import Due, Keep, Snapshot, Store, StoredSpec, StoreUnavailable, TableFilter
 from referee.store.partitioned import (
     PartitionedStore,
     WrongPlace,
@@ -229,8 +229,26 @@ def test_a_database_down_leaves_the_other_s_tables_playing(urls: list[str], pg_s
         both.close()
 
 
+class Deaf:
+    """A follower that needs telling nothing: the test watches the listeners alone."""
+
+    def moved(self, table_id: str, version: int, deadline: Due | Keep | None) -> None:
+        pass
+
+    def missed(self) -> None:
+        pass
+
+
+def heard_within(store: PostgresStore, heard: bool) -> None:
+    give_up = time.monotonic() + 10
+    while store.heard != heard:
+        assert time.monotonic() < give_up, f"heard is still {store.heard}"
+        time.sleep(0.05)
+
+
 def down_and_back(both: PartitionedStore, urls: list[str], pg_server: str) -> None:
     one, two = "a" * 16, "2-" + "b" * 16
+    assert both.follow(Deaf())
     for table_id in (one, two):
         both.create_table(table_id, SETUP, TOKENS, deadline=Due(1, 50.0))
     with psycopg.connect(pg_server, autocommit=True) as admin:  # the second one gone
@@ -249,6 +267,8 @@ def down_and_back(both: PartitionedStore, urls: list[str], pg_server: str) -> No
         assert both.deadlines() == {one: Due(1, 50.0)}  # the second's again once it is back
         with pytest.raises(StoreUnavailable):  # a page of the lobby is whole, or not given
             both.list_tables(TableFilter(), limit=10)
+        heard_within(both.databases[1], False)  # its listener lost: new tables go elsewhere
+        assert {number_of(both.new_table_id()) for _ in range(20)} == {1}
     finally:
         with psycopg.connect(pg_server, autocommit=True) as admin:
             admin.execute(f'ALTER DATABASE "{name}" WITH ALLOW_CONNECTIONS true')
@@ -260,3 +280,5 @@ def down_and_back(both: PartitionedStore, urls: list[str], pg_server: str) -> No
         except StoreUnavailable:
             assert time.monotonic() < back_by
             time.sleep(0.1)
+    heard_within(both.databases[1], True)  # heard again: it takes new tables again
+    assert {number_of(both.new_table_id()) for _ in range(40)} == {1, 2}
