@@ -11,7 +11,8 @@ from contextlib import ExitStack
 import psycopg
 import pytest
 
-from referee.errors import NotFound
+from referee.errors import InvalidArgument, NotFound
+from referee.service import lobby
 from referee.store.base import Due, Keep, Snapshot, Store, StoredSpec, StoreUnavailable, TableFilter
 from referee.store.partitioned import (
     PartitionedStore,
@@ -138,14 +139,16 @@ def test_the_lobby_pages_newest_first_across_both(both: PartitionedStore, urls: 
 
 
 def test_a_page_token_of_the_partitioned_store_is_read_back(both: PartitionedStore) -> None:
-    from referee.service import lobby
-
     for table_id in (table_id_in(1, "1" * 16), table_id_in(2, "2" * 16)):
         both.create_table(table_id, SETUP, TOKENS)
     page = lobby.page(both, TableFilter(), None, 1)
     below = lobby.below(page.next_page_token, both.positions_below)
     assert below is not None and below >= 2**63  # beyond one database's: a page token holds it
     assert len(lobby.page(both, TableFilter(), below, 1).tables) == 1
+    # the largest position a token may hold still reads as a time: every table is below it
+    assert len(both.list_tables(TableFilter(), below=both.positions_below - 1, limit=5)) == 2
+    with pytest.raises(InvalidArgument):  # one database's store takes no such position
+        lobby.below(lobby.page_token(below))
 
 
 def test_a_rules_version_is_kept_with_the_tables_that_play_it(
