@@ -7,12 +7,17 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator
 from contextlib import ExitStack
+from pathlib import Path
 
 import psycopg
 import pytest
 
+from referee.engine.game import Game
+from referee.engine.versions import rules_version
 from referee.errors import InvalidArgument, NotFound
-from referee.service import lobby
+from referee.model import Move
+from referee.plugins.games import load_games
+from referee.service import RefereeService, lobby
 from referee.store.base import Due, Keep, Snapshot, Store, StoredSpec, StoreUnavailable, TableFilter
 from referee.store.partitioned import (
     PartitionedStore,
@@ -24,6 +29,7 @@ from referee.store.partitioned import (
 from referee.store.postgres import PostgresStore
 from tests.store.test_store_contract import ACCEPTED, DRAW, REJECTED, RULES, SETUP, TOKENS
 from tests.support.postgres_server import fresh_database
+from tests.versions.corrected import ALLOWED_BEFORE_ONLY, corrected_specs
 
 
 @pytest.fixture
@@ -285,3 +291,35 @@ def down_and_back(both: PartitionedStore, urls: list[str], pg_server: str) -> No
             time.sleep(0.1)
     heard_within(both.databases[1], True)  # heard again: it takes new tables again
     assert {number_of(both.new_table_id()) for _ in range(40)} == {1, 2}
+
+
+def test_a_second_database_table_keeps_its_rules_after_a_correction_and_a_restart(
+    urls: list[str], games: dict[str, Game], tmp_path: Path
+) -> None:
+    """The referee restarted with Pontoon's bet rule corrected: a table of database 2, created
+    before, is judged by the rules it was created under, their text read from its database."""
+    store = open_databases(urls[:2], unsafe_durability=True)
+    first = RefereeService(store, games)
+    old = first.create_table("pontoon", seats=3)
+    while number_of(old.table_id) != 2:  # placement is random: the first of database 2
+        old = first.create_table("pontoon", seats=3)
+    first.close()
+    store.close()
+    corrected = load_games(corrected_specs(tmp_path / "specs"))
+    store = open_databases(urls[:2], unsafe_durability=True)
+    again = RefereeService(store, corrected)
+    try:
+        view = again.view(old.table_id, None)
+        assert view.rules_version == rules_version(games["pontoon"])
+        assert view.rules_version != rules_version(corrected["pontoon"])
+        seat = int(view.view["to_act"])
+        bet = Move.from_data({"type": "bet", "amount": ALLOWED_BEFORE_ONLY})
+        assert again.propose(old.table_id, old.tokens[seat], bet).verdict.violations == ()
+    finally:
+        again.close()
+        store.close()
+    alone = PostgresStore(urls[0], unsafe_durability=True)
+    try:
+        assert alone.stored_spec(rules_version(games["pontoon"])) is None  # database 2's alone
+    finally:
+        alone.close()
