@@ -83,14 +83,15 @@ def created_in(number: int, create: Callable[[], TableHandle]) -> TableHandle:
 def test_tables_spread_over_both_each_in_the_database_its_id_names(
     cluster: PartitionedCluster, urls: list[str]
 ) -> None:
-    made = {cluster.client(n).create_table("pontinho", seats=3, seed=n).id for n in range(20)}
-    first, second = stored_in(urls[0]), stored_in(urls[1])
+    order = [cluster.client(n).create_table("pontinho", seats=3, seed=n).id for n in range(20)]
+    made, first, second = set(order), stored_in(urls[0]), stored_in(urls[1])
     assert made <= first | second and not first & second
     assert {t for t in made if number_of(t) == 1} == made & first != set()
     assert {t for t in made if number_of(t) == 2} == made & second != set()
     # the lobby pages across both, newest first, each table once
     listed = [t["table_id"] for t in cluster.client(1).all_tables(page_size=3)]
-    assert len(listed) == len(set(listed)) and made <= set(listed)
+    assert len(listed) == len(set(listed))
+    assert [t for t in listed if t in made] == order[::-1]
 
 
 def test_every_call_of_a_second_database_table_is_served_from_it(
