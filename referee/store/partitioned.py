@@ -140,8 +140,8 @@ def check_places(stores: Sequence[PostgresStore]) -> None:
         deployment = kept.deployment if number == 1 else deployment
         if kept != Place(deployment, number):  # another process, starting, claimed it otherwise
             raise WrongPlace(
-                f"the database `{safe_url(store.url)}` was given another place meanwhile "
-                f"(database {kept.number}): start again"
+                f"the database `{safe_url(store.url)}` is database {kept.number} already (the "
+                "same database given twice, or another process starting with another list)"
             )
 
 
@@ -150,6 +150,9 @@ def open_databases(urls: Sequence[str], *, unsafe_durability: bool = False) -> S
     in its place (`check_places`): one database's own store, or a `PartitionedStore`."""
     if not 0 < len(urls) <= MOST_DATABASES:
         raise RefereeError(f"serve on 1 to {MOST_DATABASES} databases, not {len(urls)}")
+    twice = next((url for n, url in enumerate(urls) if url in urls[:n]), None)
+    if twice is not None:
+        raise WrongPlace(f"the database `{safe_url(twice)}` is given twice")
     stores: list[PostgresStore] = []
     try:
         for url in urls:

@@ -211,6 +211,14 @@ def test_a_database_of_another_deployment_is_refused_and_nothing_is_written(
         alone.close()
 
 
+def test_a_database_given_twice_is_refused(urls: list[str]) -> None:
+    assert "is given twice" in refusal([urls[0], urls[1], urls[0]])
+    spelt_otherwise = urls[0].replace("?", "?connect_timeout=5&")  # the same database
+    assert "is database 1 already (the same database given twice" in refusal(
+        [urls[0], spelt_otherwise]
+    )
+
+
 def test_a_database_added_at_the_end_takes_the_next_number(urls: list[str]) -> None:
     single = open_databases(urls[:1], unsafe_durability=True)  # a deployment of one, as today
     assert isinstance(single, PostgresStore)
