@@ -208,6 +208,10 @@ def killed_and_back(servers: list[RestartablePostgres]) -> None:
     finally:
         codes = cluster.stop()
     assert during_outage and all(moves > 0 for moves in during_outage.values()), during_outage
+    print(
+        f"database 2 down {OUTAGE_S:.0f} s: database 1's tables made "
+        f"{sorted(during_outage.values())} moves meanwhile; failures {dict(clients.failures)}"
+    )
     store = open_databases([server.url for server in servers])
     try:
         audit = ledger.audit(store)

@@ -34,9 +34,15 @@ from tests.versions.corrected import ALLOWED_BEFORE_ONLY, corrected_specs
 
 @pytest.fixture
 def urls(pg_server: str) -> Iterator[list[str]]:
-    """Three fresh databases of the test server (the tests use two, or add the third)."""
+    """Two fresh databases of the test server."""
     with ExitStack() as stack:
-        yield [stack.enter_context(fresh_database(pg_server)) for _ in range(3)]
+        yield [stack.enter_context(fresh_database(pg_server)) for _ in range(2)]
+
+
+@pytest.fixture
+def third(pg_server: str) -> Iterator[str]:
+    with fresh_database(pg_server) as url:
+        yield url
 
 
 @pytest.fixture
@@ -198,14 +204,14 @@ def test_databases_in_another_order_are_refused(urls: list[str]) -> None:
 
 
 def test_a_database_of_another_deployment_is_refused_and_nothing_is_written(
-    urls: list[str], pg_server: str
+    urls: list[str], third: str, pg_server: str
 ) -> None:
     open_databases(urls[:2], unsafe_durability=True).close()  # deployment X
     with fresh_database(pg_server) as other_first, fresh_database(pg_server) as fresh:
-        open_databases([other_first, urls[2]], unsafe_durability=True).close()  # deployment Y
-        said = refusal([urls[0], urls[2]])  # Y's second database as X's second
+        open_databases([other_first, third], unsafe_durability=True).close()  # deployment Y
+        said = refusal([urls[0], third])  # Y's second database as X's second
         assert "belongs to another deployment than" in said
-        assert "belongs to another deployment than" in refusal([fresh, urls[2]])
+        assert "belongs to another deployment than" in refusal([fresh, third])
         alone = PostgresStore(fresh, unsafe_durability=True)
         assert alone.place() is None  # a refusal claims no database: `fresh` is free still
         alone.close()
@@ -219,12 +225,12 @@ def test_a_database_given_twice_is_refused(urls: list[str]) -> None:
     )
 
 
-def test_a_database_added_at_the_end_takes_the_next_number(urls: list[str]) -> None:
+def test_a_database_added_at_the_end_takes_the_next_number(urls: list[str], third: str) -> None:
     single = open_databases(urls[:1], unsafe_durability=True)  # a deployment of one, as today
     assert isinstance(single, PostgresStore)
     single.create_table("e" * 16, SETUP, TOKENS)
     single.close()
-    grown = open_databases(urls, unsafe_durability=True)
+    grown = open_databases([*urls, third], unsafe_durability=True)
     try:
         assert isinstance(grown, PartitionedStore)
         assert grown.load_table("e" * 16).version == 0  # today's id: the first database's
