@@ -60,6 +60,23 @@ def _integer(text: str) -> int:
         raise argparse.ArgumentTypeError(f"`{text}` is not a whole number") from None
 
 
+class Several(argparse.Action):
+    """A flag that may be given several times, its values kept in order (`--store A --store B`),
+    its type giving a list of them (a variable holds several). The first given on the command
+    line replaces the variable's, as any flag does."""
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: Any,
+        option_string: str | None = None,
+    ) -> None:
+        kept = getattr(namespace, self.dest, None)
+        earlier = list(kept) if isinstance(kept, list) else []  # not the default (a variable's)
+        setattr(namespace, self.dest, [*earlier, *values])
+
+
 class FromEnvironment(str):
     """A default read from the environment: argparse converts it with the flag's type, as if
     given on the command line, and a bad one is reported with the variable's name."""

@@ -9,8 +9,9 @@ docs/web.md), then logs JSON lines on stderr: every line either stream carries i
 after any stop, `kill -9` included (a claim window left open gets a full new deadline at startup); one
 process serves a file, a second refuses to start (`referee.store.sqlite_claim`);
 `--store postgresql://...` keeps them in PostgreSQL, shared by several referee processes, once
-it has checked the database is durable (`referee.store.durability`); `--memory` keeps them in
-memory only.
+it has checked the database is durable (`referee.store.durability`); `--store` given several
+times partitions the tables across those databases, each table in one (`referee.store.partitioned`:
+the databases in their first order always); `--memory` keeps them in memory only.
 
 Limits (docs/security.md): requests a second per address and per seat token, tables
 created per address, open Watch streams per address and per table, concurrent calls; how long a
@@ -53,7 +54,14 @@ from referee.app import (
     create_server,
 )
 from referee.calls.limits import Limits, Rate
-from referee.commands.arguments import from_environment, non_negative, port, positive, seconds
+from referee.commands.arguments import (
+    Several,
+    from_environment,
+    non_negative,
+    port,
+    positive,
+    seconds,
+)
 from referee.engine.game import Game
 from referee.errors import RefereeError, SpecErrors
 from referee.plugins.games import DEFAULT_SPECS, load_games
@@ -72,7 +80,8 @@ from referee.service import MAX_LIVE_TABLES, MAX_STREAMS_PER_TABLE, RefereeServi
 from referee.service.metrics import serve_metrics
 from referee.store.base import Store
 from referee.store.memory import MemoryStore
-from referee.store.postgres import PostgresStore, url_problem
+from referee.store.partitioned import open_databases
+from referee.store.postgres import url_problem
 from referee.store.sqlite import SqliteStore
 from referee.store.sqlite_claim import ServingClaim
 from referee.web.gateway import HttpLimits
@@ -97,9 +106,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     where.add_argument("--memory", action="store_true", help="keep tables in memory only")
     where.add_argument(
         "--store",
-        type=postgres_url,
+        type=postgres_urls,
+        action=Several,
+        metavar="URL",
         help="a PostgreSQL database of the tables, `postgresql://...`, "
-        "shared by every referee process serving on it",
+        "shared by every referee process serving on it; given several times (the variable: "
+        "URLs apart by spaces), the tables are partitioned across the databases, in this "
+        "order always",
     )
     parser.add_argument(
         "--unsafe-durability",
@@ -361,6 +374,15 @@ def postgres_url(text: str) -> str:
     return text
 
 
+def postgres_urls(text: str) -> list[str]:
+    """The URLs in `text`, apart by whitespace (a URL holds none: libpq's commas of several
+    hosts stay in theirs)."""
+    urls = [postgres_url(url) for url in text.split()]
+    if not urls:
+        raise argparse.ArgumentTypeError("no `postgresql://` URL given")
+    return urls
+
+
 def claim_store(args: argparse.Namespace) -> contextlib.AbstractContextManager[object]:
     """This process's claim on its SQLite file (a ServedElsewhere if another process serves it),
     held while it serves; nothing to claim in memory or in PostgreSQL, made for several."""
@@ -375,7 +397,7 @@ def open_store(args: argparse.Namespace) -> Store:
     if args.memory:
         return MemoryStore()
     if args.store:
-        return PostgresStore(args.store, unsafe_durability=args.unsafe_durability)
+        return open_databases(args.store, unsafe_durability=args.unsafe_durability)
     path = Path(args.db)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)

@@ -25,6 +25,7 @@ import structlog.tracebacks
 from referee import __version__
 from referee.service import Ruling
 from referee.store.base import Store
+from referee.store.partitioned import PartitionedStore
 from referee.store.postgres import PostgresStore, safe_url
 from referee.store.sqlite import SqliteStore
 
@@ -138,6 +139,8 @@ def log_started(
         where = f"sqlite:{store.path}"
     elif isinstance(store, PostgresStore):
         where = f"postgresql:{safe_url(store.url)}"
+    elif isinstance(store, PartitionedStore):
+        where = " | ".join(f"postgresql:{safe_url(db.url)}" for db in store.databases)
     log.info(
         "referee_started",
         version=__version__,

@@ -24,7 +24,7 @@ log = structlog.get_logger("referee.service")
 DEFAULT_PAGE_SIZE = 50  # a page_size of 0
 MAX_PAGE_SIZE = 200  # a larger page_size is cut to it (as AIP-158 has it), not refused
 TOKEN_PREFIX = "tables1:"  # the page token's form, inside its base64
-MAX_PAGE_TOKEN_CHARS = 64
+MAX_PAGE_TOKEN_CHARS = 64  # a position of several databases' (2**128 at most) takes them all
 BAD_PAGE_TOKEN = "`page_token` is not one this referee gave: ask for the first page (empty)"
 SUMMARISED_AT_ONCE = 100  # tables from before the summaries, filled in a batch at a time
 
@@ -100,8 +100,9 @@ def page_token(position: int) -> str:
     return base64.urlsafe_b64encode(f"{TOKEN_PREFIX}{position}".encode()).decode()
 
 
-def below(token: str) -> int | None:
-    """The position a page token starts below (None: the first page)."""
+def below(token: str, positions_below: int = 2**63) -> int | None:
+    """The position a page token starts below (None: the first page), one of a store whose
+    positions are below `positions_below` (`Store.positions_below`)."""
     if not token:
         return None
     try:
@@ -114,7 +115,7 @@ def below(token: str) -> int | None:
     if f"{prefix}:" != TOKEN_PREFIX or not digits.isdecimal() or not digits.isascii():
         raise InvalidArgument(BAD_PAGE_TOKEN)
     position = int(digits)
-    if not 0 < position < 2**63:
+    if not 0 < position < positions_below:
         raise InvalidArgument(BAD_PAGE_TOKEN)
     return position
 

@@ -22,7 +22,6 @@ thread while the loop serves others; one that needs the store first goes to a wo
 from __future__ import annotations
 
 import asyncio
-import secrets
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -201,7 +200,7 @@ class RefereeService:
         table = Table.create(game, setup)
         tokens = auth.new_tokens(seats)
         digests = {seat: auth.digest(token) for seat, token in tokens.items()}
-        table_id = secrets.token_hex(8)
+        table_id = self._store.new_table_id()  # a store of several says which keeps it
         # the table's own setup: the engine filled in the seed and the commitment's salt, which
         # a restart needs to deal the same cards behind the same commitment
         live = LiveTable(table_id, table, {}, StoredLog(0, [], tuple))
@@ -411,7 +410,8 @@ class RefereeService:
     ) -> lobby.Page:
         """The lobby (the operator's: the server checked): the tables `where` asks for, newest
         first, a page at a time, read from the store's summaries (`referee.service.lobby`)."""
-        below, size = lobby.below(page_token), lobby.page_size(page_size)  # checked first
+        below = lobby.below(page_token, self._store.positions_below)  # checked first
+        size = lobby.page_size(page_size)
         self._older_tables.summarise(self._summarise)
         return lobby.page(self._store, where, below, size)
 

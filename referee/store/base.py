@@ -30,12 +30,17 @@ A store also keeps each table's pending deadline (`Due`: a claim window's, say),
 move that set it, so that whichever process is alive can fire it. A store several processes share
 tells each of them what the others wrote (`follow`), so their watchers and deadlines keep up.
 
+A store names each new table (`new_table_id`): one store, a random 16-hex id; a store of several
+databases, an id that says which of them keeps the table (`referee.store.partitioned`).
+
 Implementations: `MemoryStore` (tests), `SqliteStore` (the default, embedded), `PostgresStore`
-(shared by several processes), with the same two unique keys.
+(shared by several processes), `PartitionedStore` (tables spread over several PostgreSQL
+databases), with the same two unique keys.
 """
 
 from __future__ import annotations
 
+import secrets
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from concurrent.futures import Future
@@ -200,6 +205,13 @@ class Follower(Protocol):
 
 class Store(ABC):
     """Durable tables. Every write is committed (on disk, for a durable store) when it returns."""
+
+    # every `Listed.position` is below it: a page token's larger number is not one of ours
+    positions_below = 2**63
+
+    def new_table_id(self) -> str:
+        """The id of a table about to be created: 16 random hex digits (one URL path segment)."""
+        return secrets.token_hex(8)
 
     @abstractmethod
     def create_table(

@@ -28,6 +28,8 @@ from __future__ import annotations
 import secrets
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 import psycopg
@@ -130,6 +132,24 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE INDEX tables_unsummarised ON tables (id) WHERE game_over IS NULL;
     CREATE INDEX tables_by_creation ON tables (created);
     """,
+    # version 8: the database's place among several (`referee.store.partitioned`), written the
+    # first time it serves as one of them; their lobby lists tables by creation time
+    """
+    CREATE TABLE deployment (
+        one         INTEGER PRIMARY KEY CHECK (one = 1),
+        id          TEXT NOT NULL,
+        number      INTEGER NOT NULL,
+        created_at  TIMESTAMPTZ NOT NULL DEFAULT now()
+    );
+    CREATE INDEX tables_by_creation_time ON tables (created_at, created);
+    """,
+)
+
+# a table's place in time among several databases' (`referee.store.partitioned`): when it was
+# created, in microseconds since the epoch, then its serial, as one number (`TIMED_POSITION`)
+TIMED = 2**63  # serials are below it (BIGSERIAL)
+TIMED_POSITION = (
+    f"(EXTRACT(EPOCH FROM t.created_at) * 1000000)::numeric(30, 0) * {TIMED} + t.created"
 )
 
 # the table's latest snapshot at a version or before it
@@ -147,6 +167,15 @@ POOL_SIZE = 8  # connections per referee process (its worker threads share them)
 # what psycopg raises when the database is down or the connection was cut: the database is
 # unavailable, the call may be retried (a SQL error of ours is not among them: it stays a bug)
 UNREACHABLE = (psycopg.OperationalError, psycopg.InterfaceError, psycopg_pool.PoolTimeout)
+
+
+@dataclass(frozen=True)
+class Place:
+    """A database's place among several: database `number` (1: the first) of the deployment
+    whose first database made the id `deployment`."""
+
+    deployment: str
+    number: int
 
 
 class PostgresStore(GroupWrittenStore):
@@ -338,6 +367,26 @@ class PostgresStore(GroupWrittenStore):
             ).fetchall()
         return [rows.listed(row) for row in found]
 
+    def list_tables_by_time(
+        self, where: TableFilter, *, below: tuple[datetime, int] | None = None, limit: int
+    ) -> list[Listed]:
+        """As `list_tables`, but by creation time (then serial: `TIMED_POSITION`, each position
+        `microseconds * TIMED + serial`), from the newest below (time, serial) `below`: the
+        order in which the tables of several databases merge."""
+        conditions, values = rows.filter_conditions(where, "%s")
+        if below is not None:
+            conditions.append("(t.created_at, t.created) < (%s, %s)")
+            values.extend(below)
+        columns = rows.LISTED_COLUMNS.format(version=rows.VERSION_OF_ROW, position=TIMED_POSITION)
+        holding = f" WHERE {' AND '.join(conditions)}" if conditions else ""
+        with self._connection() as db:
+            found = db.execute(
+                f"SELECT {columns} FROM tables t{holding} "
+                "ORDER BY t.created_at DESC, t.created DESC LIMIT %s",
+                (*values, limit),
+            ).fetchall()
+        return [rows.listed(row) for row in found]
+
     def unsummarised(self, limit: int) -> list[str]:
         with self._connection() as db:
             found = db.execute(
@@ -367,6 +416,32 @@ class PostgresStore(GroupWrittenStore):
         if row is None:
             raise unknown_table(table_id)
         return rows.due(row)
+
+    def place(self) -> Place | None:
+        """Which database of which deployment this one is, if it has served as one."""
+        with self._connection() as db:
+            row = db.execute("SELECT id, number FROM deployment").fetchone()
+        return None if row is None else Place(str(row[0]), int(row[1]))
+
+    def claim_place(self, place: Place) -> Place:
+        """Keep `place` as this database's, unless it has one already: the one it keeps."""
+        with self._transaction() as db:  # as the migrations: processes starting together
+            db.execute("SELECT pg_advisory_xact_lock(%s)", (MIGRATION_LOCK,))
+            db.execute(
+                "INSERT INTO deployment (one, id, number) VALUES (1, %s, %s) "
+                "ON CONFLICT (one) DO NOTHING",
+                (place.deployment, place.number),
+            )
+            row = db.execute("SELECT id, number FROM deployment").fetchone()
+        if row is None:  # inserted, or there already, in this very transaction
+            raise RefereeError("the database keeps no place")
+        return Place(str(row[0]), int(row[1]))
+
+    @property
+    def heard(self) -> bool:
+        """Whether this process hears the database now (its listening connection holds): a
+        database not heard is likely down. True while nothing listens (no `follow`)."""
+        return all(listener.listening.is_set() for listener in self._listeners)
 
     def follow(self, follower: Follower) -> bool:
         listener = Listener(self.url, self.instance, follower, connect_timeout=CONNECT_TIMEOUT_S)

@@ -271,9 +271,21 @@ def test_the_store_comes_from_its_variable_unless_a_flag_names_another(
 ) -> None:
     url = "postgresql://referee@db.example/tables"
     args = serve_args(["--unsafe-durability"], monkeypatch, REFEREE_STORE=url)
-    assert (args.store, args.unsafe_durability) == (url, True)
+    assert (args.store, args.unsafe_durability) == ([url], True)
     args = serve_args(["--db", "x.db"], monkeypatch)  # REFEREE_STORE still set
     assert (args.store, args.db) == (None, "x.db")
+
+
+def test_several_stores_come_in_order_from_the_flags_or_the_variable(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    one, two = (
+        "postgresql://referee@db1.example/t",
+        "postgresql://referee@h1,h2/t?connect_timeout=3",
+    )
+    assert serve_args([], monkeypatch, REFEREE_STORE=f" {one}\n {two} ").store == [one, two]
+    given = serve_args(["--store", two, "--store", one], monkeypatch, REFEREE_STORE=one)
+    assert given.store == [two, one]  # the command line's alone: libpq's commas kept
 
 
 def test_serve_on_a_database_out_of_reach_is_one_line(tmp_path: Path) -> None:

@@ -295,7 +295,7 @@ def test_a_table_from_before_rules_versions_is_migrated_with_none(
     run_sql(pg_url, "INSERT INTO tables (id, game, setup) VALUES ('t1', 'pontinho', '{}')")
     store = PostgresStore(pg_url)
     try:
-        assert schema_version(pg_url) == len(MIGRATIONS) == 7
+        assert schema_version(pg_url) == len(MIGRATIONS) == 8
         assert store.load_table("t1").rules_version is None
     finally:
         store.close()
@@ -342,7 +342,7 @@ def test_a_table_from_before_summaries_is_migrated_without_one(
         )
     store = PostgresStore(pg_url)
     try:
-        assert schema_version(pg_url) == len(MIGRATIONS) == 7
+        assert schema_version(pg_url) == len(MIGRATIONS) == 8
         assert sorted(store.unsummarised(5)) == ["t1", "t2"]
         listed = store.list_tables(TableFilter(), limit=5)
         assert [(t.table_id, t.summary) for t in listed] == [("t2", None), ("t1", None)]
