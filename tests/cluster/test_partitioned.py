@@ -18,7 +18,9 @@ from typing import Any
 
 import psycopg
 import pytest
+import yaml
 
+from referee.cli import main
 from referee.store.partitioned import number_of, open_databases
 from referee_client.client import RefereeClient, TableHandle
 from tests.cluster.cluster import ONLY_IN_MAKE_CLUSTER, Cluster, scaled
@@ -95,7 +97,7 @@ def test_tables_spread_over_both_each_in_the_database_its_id_names(
 
 
 def test_every_call_of_a_second_database_table_is_served_from_it(
-    cluster: PartitionedCluster,
+    cluster: PartitionedCluster, urls: list[str], tmp_path: Path
 ) -> None:
     maker, other = cluster.client(0), cluster.client(1)
     table = created_in(2, lambda: maker.create_table("pontinho", seats=3, seed=7))
@@ -112,6 +114,11 @@ def test_every_call_of_a_second_database_table_is_served_from_it(
     record = other.record(table.id)
     assert table.id in record and '"draw"' in record
     assert other.explain(table.id, version=1)["verdict"]["accepted"]
+    # `referee export` reads it from the databases listed as serve lists them
+    out = tmp_path / "record.yaml"
+    stores = [flag for url in urls for flag in ("--store", url)]
+    assert main(["export", table.id, *stores, "--out", str(out)]) == 0
+    assert yaml.safe_load(out.read_text())["steps"][0]["move"] == {"type": "draw"}
 
 
 def _first_update(client: RefereeClient, table: TableHandle) -> list[dict[str, Any]]:
