@@ -91,7 +91,7 @@ bench-transport: $(STAMP) $(API) ## Propose over the asyncio gRPC server against
 	$(BIN)/python -m tests.bench_transport
 
 # in tests/, not in the wheel: it starts PostgreSQL with pgserver, a dev tool
-bench-cluster: $(STAMP) $(API) haproxy ## Propose/s, p50/p99 of 1, 2, 4 referees on one PostgreSQL, beside SQLite; cores used (2 min)
+bench-cluster: $(STAMP) $(API) haproxy ## Propose/s, p50/p99 of 1, 2, 4 referees on one PostgreSQL, round robin and behind HAProxy, beside SQLite; cores used (4 min)
 	$(BIN)/python -m tests.bench_cluster
 
 # make test runs the liveness games at half the soak's size per scale unit (2 random games and 2
