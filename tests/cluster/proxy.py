@@ -34,6 +34,7 @@ def configured(shipped: str, binds: Mapping[str, str], servers: Mapping[str, Seq
     backend): `referee1`, `referee2`, ... Given the shipped addresses, the shipped text."""
     out: list[str] = []
     kind = name = ""  # of the section the line is in: `backend referee_grpc`
+    made: set[str] = set()  # the backends whose server lines are made
     for line in shipped.splitlines(keepends=True):
         words = line.split()
         if line[:1].isalpha():  # a section starts
@@ -41,7 +42,9 @@ def configured(shipped: str, binds: Mapping[str, str], servers: Mapping[str, Seq
         if kind == "frontend" and words[:1] == ["bind"]:
             out.append(line.replace(words[1], binds[name], 1))
         elif kind == "backend" and words[:1] == ["server"]:
-            out += _servers(line, words, servers[name]) if words[1].endswith("1") else []
+            if name not in made:  # its first server line: the others are made from it
+                out += _servers(line, words, servers[name])
+                made.add(name)
         else:
             out.append(line)
     return "".join(out)
@@ -49,7 +52,7 @@ def configured(shipped: str, binds: Mapping[str, str], servers: Mapping[str, Seq
 
 def _servers(first: str, words: list[str], addresses: Sequence[str]) -> list[str]:
     """The server line `first` (named `NAME1`) for each address, named `NAME1`, `NAME2`, ..."""
-    base = words[1].removesuffix("1")
+    base = words[1].rstrip("0123456789")
     named = re.compile(rf"\b{re.escape(words[1])}\b")  # its name, and a `track` of it
     lines = []
     for number, address in enumerate(addresses, start=1):
