@@ -27,7 +27,7 @@ FUZZ_SCALE  ?= 20  # make fuzz: examples per property, times those of the make t
 TS     := clients/typescript
 TS_DEPS := $(TS)/node_modules/.installed
 
-.PHONY: help install proto run lint test test-fast ts-test wheel bench bench-engine bench-transport bench-cluster cluster soak fuzz harden mutants chromium screenshots
+.PHONY: help install proto run lint test test-fast ts-test wheel bench bench-engine bench-transport bench-cluster cluster soak fuzz harden mutants chromium haproxy screenshots
 
 help: ## list the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  %-14s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -68,7 +68,7 @@ $(TS_DEPS): $(TS)/package-lock.json
 ts-test: $(STAMP) $(API) $(TS_DEPS) ## the TypeScript client: build it and run its tests (node, npm)
 	cd $(TS) && npm test --silent
 
-test: lint ts-test chromium ## lint, the TypeScript client's tests, then the whole test suite, one worker a core
+test: lint ts-test chromium haproxy ## lint, the TypeScript client's tests, then the whole test suite, one worker a core
 	$(PYTEST) -n auto $(PYTEST_ARGS) || [ $$? -eq 5 ]
 
 test-fast: lint chromium ## the whole test suite but the long runs (`@pytest.mark.slow`), one worker a core
@@ -91,7 +91,7 @@ bench-transport: $(STAMP) $(API) ## Propose over the asyncio gRPC server against
 	$(BIN)/python -m tests.bench_transport
 
 # in tests/, not in the wheel: it starts PostgreSQL with pgserver, a dev tool
-bench-cluster: $(STAMP) $(API) ## Propose/s, p50/p99 of 1, 2, 4 referees on one PostgreSQL, beside SQLite; cores used (2 min)
+bench-cluster: $(STAMP) $(API) haproxy ## Propose/s, p50/p99 of 1, 2, 4 referees on one PostgreSQL, round robin and behind HAProxy, beside SQLite; cores used (4 min)
 	$(BIN)/python -m tests.bench_cluster
 
 # make test runs the liveness games at half the soak's size per scale unit (2 random games and 2
@@ -103,7 +103,7 @@ soak: $(STAMP) $(API) ## the liveness checks at 20 times their size, the long pr
 	  tests/engine/test_fair_deal_rederived.py \
 	  tests/expr/test_agreement.py tests/spec/test_agreement.py
 
-cluster: $(STAMP) $(API) ## several referees on one PostgreSQL at the issue's sizes: races, kill -9, restarts, make bench-cluster's code (2 min)
+cluster: $(STAMP) $(API) haproxy ## several referees on one PostgreSQL at the issue's sizes: races, kill -9, restarts, make bench-cluster's code (2 min)
 	CLUSTER_SCALE=1 $(BIN)/python -m pytest -s -q -n 2 tests/cluster tests/bench_cluster
 
 # scale 7: the smallest at which the kill -9 attack plays 1,000 acknowledged moves; the fuzz and
@@ -119,6 +119,11 @@ fuzz: $(STAMP) $(API) ## hostile requests to every RPC, 20 times the make test p
 # CI runs as root on a fresh Debian machine: apt-get installs it there
 chromium: ## install Debian's Chromium for the browser tests (tests/web), when missing (root)
 	@test -x /usr/bin/chromium || { apt-get update -qq && apt-get install -y -qq chromium; }
+
+# tests/cluster/test_proxy.py and make bench-cluster run Debian's HAProxy from deploy/haproxy.cfg
+# in front of referee processes (as chromium above: apt-get, root)
+haproxy: ## install Debian's HAProxy for the proxy tests and bench-cluster, when missing (root)
+	@test -x /usr/sbin/haproxy || { apt-get update -qq && apt-get install -y -qq haproxy; }
 
 screenshots: $(STAMP) $(API) chromium ## a picture of each game's table in docs/screenshots/ (the page of serve --http)
 	$(BIN)/python -m tests.web.screenshots

@@ -8,13 +8,19 @@ the cores went meanwhile.
 The clients play the Propose workloads of `referee.bench` (every move accepted, so committed
 before its verdict), each on tables of its own, in client processes of their own; each call goes
 to the next referee process (gRPC's client-side round robin, no table affinity), or with
-`--affinity` each client keeps to one. PostgreSQL is a throw-away one (tests/support/postgres_server.py:
-pgserver, or the server of `REFEREE_TEST_PG`), a fresh database for each number of processes.
+`--affinity` each client keeps to one. Then the deployment as shipped: 1, 2 and 4 processes
+behind HAProxy (deploy/haproxy.cfg, `--proxied`), the clients calling it alone, each Propose
+naming its table (`x-referee-table`), so each table's moves are judged by one process; HAProxy's
+CPU is counted on its own, and the referees' CPU a Propose and Propose/s at 2 and 4 processes are
+printed against one process's at the end. PostgreSQL is a throw-away one
+(tests/support/postgres_server.py: pgserver, or the server of `REFEREE_TEST_PG`), a fresh database
+for each number of processes.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import tempfile
 import time
@@ -27,6 +33,7 @@ from referee.bench.flush import postgres_floor, sqlite_floor
 from tests.bench_cluster import cpu, reload, watch_delay
 from tests.bench_cluster.cluster import Referee, referees
 from tests.bench_cluster.load import FLOOR, GAMES, ClientProcesses
+from tests.cluster.proxy import Backend, Haproxy
 from tests.support.postgres_server import fresh_database, throwaway_server
 
 Figures = dict[str, float]
@@ -74,12 +81,17 @@ def _rows(
     args: argparse.Namespace,
     background: Mapping[str, cpu.Counter],
     flush: Figures,
+    proxy: Haproxy | None = None,
 ) -> Iterator[Row]:
-    """At each number of clients: the floor, then Propose, on the processes `serving`."""
+    """At each number of clients: the floor, then Propose, on the processes `serving`, reached
+    directly or through `proxy` (its CPU counted on its own)."""
     counters = {f"referee {i}": cpu.processes([r.pid]) for i, r in enumerate(serving, 1)}
     counters.update(background)
     addresses = tuple(r.address for r in serving)
     servers = [Servers((a,)) for a in addresses] if args.affinity else [Servers(addresses)]
+    if proxy is not None:
+        counters["haproxy"] = cpu.processes([proxy.process.pid])
+        servers = [Servers((proxy.grpc_address,))]
     for clients in args.clients:
         floor, _ = _measure(pool, FLOOR, servers, clients, args.seconds, counters)
         propose, cores = _measure(pool, GAMES, servers, clients, args.seconds, counters)
@@ -121,16 +133,42 @@ def flush_line(store: str, flush: Figures) -> str:
 def cores_line(row: Row) -> str:
     c = row.cores
     each = [v for k, v in c.items() if k.startswith("referee ")]
-    postgres = c.get("postgres")
+    postgres, haproxy = c.get("postgres"), c.get("haproxy")
     per_propose = 1000 / row.propose["made_per_s"]  # ms of a core's time a Propose, a core busy
     return (
         f"{row.deployment:<14}{row.clients:>7}  referee {sum(each):.2f} "
         f"({' + '.join(f'{v:.2f}' for v in each)})  postgres "
-        f"{'-' if postgres is None else f'{postgres:.2f}'}  clients {c['clients']:.2f}  "
+        f"{'-' if postgres is None else f'{postgres:.2f}'}  "
+        f"{'' if haproxy is None else f'haproxy {haproxy:.2f}  '}clients {c['clients']:.2f}  "
         f"harness {c['harness']:.2f}  other {c['other']:.2f}  iowait {c['iowait']:.2f}  "
-        f"idle {c['idle']:.2f} | a Propose: referee {sum(each) * per_propose:.1f} ms, "
+        f"idle {c['idle']:.2f} | a Propose: referee {referee_ms(row):.1f} ms, "
         f"postgres {'-' if postgres is None else f'{postgres * per_propose:.1f} ms'}"
+        f"{'' if haproxy is None else f', haproxy {haproxy * per_propose:.2f} ms'}"
     )
+
+
+def referee_ms(row: Row) -> float:
+    """The referee processes' CPU a Propose, ms (all of them, over the Proposes of the window)."""
+    busy = sum(v for k, v in row.cores.items() if k.startswith("referee "))
+    return busy * 1000 / row.propose["made_per_s"]
+
+
+def aims_lines(rows: Sequence[Row]) -> list[str]:
+    """Behind the proxy, against its one process: the referees' CPU a Propose (aim: within 15%),
+    and Propose/s (aim: not falling as processes are added), at each number of clients."""
+    lines = []
+    proxied = [row for row in rows if row.deployment.startswith(PROXIED)]
+    for clients in sorted({row.clients for row in proxied}):
+        alike = [row for row in proxied if row.clients == clients]
+        one = alike[0]
+        lines += [
+            f"{row.deployment:<14}{clients:>7}  referee CPU a Propose "
+            f"{referee_ms(row):.2f} ms ({referee_ms(row) / referee_ms(one) - 1:+.0%} of "
+            f"{one.deployment}'s), Propose/s {row.propose['rps']:,.0f} "
+            f"({row.propose['rps'] / one.propose['rps'] - 1:+.0%})"
+            for row in alike
+        ]
+    return lines
 
 
 CORES_NOTE = (
@@ -148,6 +186,8 @@ def preamble(args: argparse.Namespace, client_processes: int) -> str:
         if args.affinity
         else "each call to the next referee process (gRPC round robin, no table affinity)"
     )
+    if args.proxied:
+        routing += f"; behind {PROXIED}, each table's calls to one process (by its header)"
     return (
         f"bench-cluster: Propose over gRPC, every move accepted and committed before its "
         f"verdict; client i replays the accepted moves of a recorded bot game of the "
@@ -162,6 +202,7 @@ def preamble(args: argparse.Namespace, client_processes: int) -> str:
 
 SQLITE = "SQLite (WAL, synchronous FULL)"
 POSTGRES = "PostgreSQL (its synchronous_commit, on)"
+PROXIED = "HAProxy"  # its deployments: `HAProxy ×2`, two referees on PostgreSQL behind it
 
 
 def flush_floors(postgres_url: str, folder: Path, seconds: float) -> dict[str, Figures]:
@@ -175,7 +216,7 @@ def flush_floors(postgres_url: str, folder: Path, seconds: float) -> dict[str, F
 
 
 def _numbers(text: str) -> list[int]:
-    return [int(n) for n in text.split(",")]
+    return [int(n) for n in text.split(",") if n]
 
 
 def parse(argv: Sequence[str] | None) -> argparse.Namespace:
@@ -183,6 +224,9 @@ def parse(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--seconds", type=float, default=4.0, help="per measurement")
     parser.add_argument("--clients", type=_numbers, default=[1, 16], help="e.g. 1,16")
     parser.add_argument("--processes", type=_numbers, default=[1, 2, 4], help="on PostgreSQL")
+    parser.add_argument(
+        "--proxied", type=_numbers, default=[1, 2, 4], help="behind HAProxy ('': none)"
+    )
     parser.add_argument("--client-processes", type=int, default=4)
     parser.add_argument("--affinity", action="store_true", help="each client keeps to a process")
     parser.add_argument(
@@ -219,6 +263,18 @@ def main(argv: Sequence[str] | None = None) -> list[Row]:
                     for row in _rows(deployment, on, pool, args, background, flush[POSTGRES]):
                         rows.append(row)
                         print(figures_line(row), flush=True)
+            for count in args.proxied:
+                with (
+                    fresh_database(postgres.url) as url,
+                    referees(["--store", url], count) as on,
+                    proxied(Path(folder) / f"haproxy-{count}", on) as proxy,
+                ):
+                    deployment = f"{PROXIED} ×{count}"
+                    for row in _rows(
+                        deployment, on, pool, args, background, flush[POSTGRES], proxy
+                    ):
+                        rows.append(row)
+                        print(figures_line(row), flush=True)
             if args.watch_moves:
                 print("\na watcher's delay, verdict to the watcher, moves made through process 0:")
                 with fresh_database(postgres.url) as url, referees(["--store", url], 2) as on:
@@ -235,4 +291,23 @@ def main(argv: Sequence[str] | None = None) -> list[Row]:
     for row in rows:
         print(cores_line(row))
     print(CORES_NOTE)
+    if args.proxied:
+        print(
+            f"\nbehind {PROXIED}, against one process (aims: CPU within 15%, Propose/s not down):"
+        )
+        for line in aims_lines(rows):
+            print(line)
     return rows
+
+
+@contextlib.contextmanager
+def proxied(folder: Path, serving: Sequence[Referee]) -> Iterator[Haproxy]:
+    """HAProxy of the shipped configuration in front of `serving` (the bench calls gRPC alone:
+    its HTTP backend is pointed at the same ports, and never called)."""
+    folder.mkdir()
+    proxy = Haproxy(folder, [Backend(r.address, r.address) for r in serving])
+    try:
+        proxy.wait_until_up()
+        yield proxy
+    finally:
+        proxy.stop()
