@@ -103,7 +103,7 @@ soak: $(STAMP) $(API) ## the liveness checks at 20 times their size, the long pr
 	  tests/engine/test_fair_deal_rederived.py \
 	  tests/expr/test_agreement.py tests/spec/test_agreement.py
 
-cluster: $(STAMP) $(API) haproxy ## several referees on one PostgreSQL at the issue's sizes: races, kill -9, restarts, make bench-cluster's code (2 min)
+cluster: $(STAMP) $(API) haproxy ## several referees at full size: on one PostgreSQL (races, kill -9, restarts), behind HAProxy, across two databases; make bench-cluster's code (3 min)
 	CLUSTER_SCALE=1 $(BIN)/python -m pytest -s -q -n 2 tests/cluster tests/bench_cluster
 
 # scale 7: the smallest at which the kill -9 attack plays 1,000 acknowledged moves; the fuzz and

@@ -49,13 +49,17 @@ class Cluster:
 
     def _start(self, grpc_port: int = 0, http_port: int = 0) -> tuple[ServerProcess, int]:
         """A process on those ports (0: any free one); its HTTP port (0 without `http`)."""
-        flags = ["--store", self.url]
+        flags = self._flags()
         if grpc_port:  # a later --port wins over ServerProcess's own `--port 0`
             flags += ["--port", str(grpc_port)]
         if self.http:
             flags += ["--http", str(http_port)]
         process = ServerProcess(store=flags)
         return process, served.http_port(process.process) if self.http else 0
+
+    def _flags(self) -> list[str]:
+        """What each process serves on (its store), before its ports."""
+        return ["--store", self.url]
 
     def __len__(self) -> int:
         return len(self.processes)

@@ -28,7 +28,7 @@ from tests.cluster.postgres_restart import RestartablePostgres
 from tests.cluster.test_failures import WINDOW_MS, Clients, creating, play, wait_for_version
 from tests.harden.ledger import Ledger
 from tests.support.postgres_server import fresh_database
-from tests.support.server import SEAT_3_CLAIM, TARADINHO_DEAL, ServerProcess
+from tests.support.server import SEAT_3_CLAIM, TARADINHO_DEAL
 
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("cluster-partitioned")]
 
@@ -44,9 +44,9 @@ class PartitionedCluster(Cluster):
         self.urls = urls
         super().__init__(urls[0], size)
 
-    def _start(self) -> ServerProcess:
+    def _flags(self) -> list[str]:
         stores = [flag for url in self.urls for flag in ("--store", url)]
-        return ServerProcess(store=[*stores, "--create-token", OPERATOR])
+        return [*stores, "--create-token", OPERATOR]
 
     def client(self, index: int) -> RefereeClient:
         process = self.processes[index % len(self.processes)]
