@@ -13,8 +13,10 @@ the move, `{}` when the rules do not tell) and `events`.
 from __future__ import annotations
 
 import json
+import random
+import time
 import uuid
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -46,7 +48,22 @@ RETRY_POLICY = {
         }
     ]
 }
-CHANNEL_OPTIONS = (("grpc.enable_retries", 1), ("grpc.service_config", json.dumps(RETRY_POLICY)))
+# A referee that went away is tried again at least every 2 s (gRPC's own wait grows to 120 s), so
+# that a client, and a watch resuming, finds a restarted process within 2 s of its return.
+RECONNECT_AT_MOST_MS = 2000
+CHANNEL_OPTIONS = (
+    ("grpc.enable_retries", 1),
+    ("grpc.service_config", json.dumps(RETRY_POLICY)),
+    ("grpc.max_reconnect_backoff_ms", RECONNECT_AT_MOST_MS),
+)
+
+# A Watch stream that ends with one of these went away with its process or its connection: a
+# referee stopping, a connection reset (UNAVAILABLE), or a proxy's stream whose process died,
+# ended with no status at all (UNKNOWN; the referee's own failures are INTERNAL). Opened again
+# from the last version seen, it goes on where it was, there or on another process.
+RESUMABLE = frozenset({grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.UNKNOWN})
+RESUME_ATTEMPTS = 10  # breaks in a row, no move between them, before `watch` gives up: ~7-13 s
+RESUME_WAIT_S = (0.1, 2.0)  # the first wait before opening it again, and the longest
 
 
 @dataclass(frozen=True)
@@ -399,20 +416,52 @@ class RefereeClient:
         from_version: int = 0,
         *,
         director: bool = False,
+        resume: int = RESUME_ATTEMPTS,
+        on_resume: Callable[[grpc.RpcError], None] | None = None,
     ) -> Iterator[dict[str, Any]]:
         """Each accepted move's events after `from_version`, as `token`'s seat sees them (a
         spectator without one; every event whole with `director`). `seat` is -2 for the table's
-        own moves (a deadline passed), -1 for the director's rulings."""
-        stream = self.stub.Watch(
-            pb.WatchRequest(table_id=table_id, from_version=from_version),
-            metadata=self._of(
-                table_id,
-                self._with(TOKEN_HEADER, token) + (self._operator() if director else ()),
-            ),
+        own moves (a deadline passed), -1 for the director's rulings. It ends when the table is
+        over. A stream broken by its process or connection going away (UNAVAILABLE, or UNKNOWN:
+        a proxy's stream whose process died) is opened again from the last version given, after
+        a short wait (0.1 s doubling to 2 s, jittered), `on_resume` told first: every version
+        comes once, in order. `resume` breaks in a row with no move between them are borne (0:
+        none), the next one raised; any other status is raised at once."""
+        metadata = self._of(
+            table_id, self._with(TOKEN_HEADER, token) + (self._operator() if director else ())
         )
-        for update in stream:
-            yield {
-                "version": update.version,
-                "seat": update.seat,
-                "events": [_event(e) for e in update.events],
-            }
+        version, breaks = from_version, 0
+        while True:
+            stream = self.stub.Watch(
+                pb.WatchRequest(table_id=table_id, from_version=version), metadata=metadata
+            )
+            try:
+                for update in stream:
+                    version, breaks = update.version, 0
+                    yield _update(update)
+                return
+            except grpc.RpcError as error:
+                if error.code() not in RESUMABLE or breaks >= resume:
+                    raise
+                breaks += 1
+                if on_resume is not None:
+                    on_resume(error)
+                time.sleep(_resume_wait(breaks))
+            finally:  # the caller left early: the referee stops queueing for it
+                stream.cancel()
+
+
+def _update(update: pb.WatchResponse) -> dict[str, Any]:
+    return {
+        "version": update.version,
+        "seat": update.seat,
+        "events": [_event(e) for e in update.events],
+    }
+
+
+def _resume_wait(breaks: int) -> float:
+    """Seconds to wait before opening a stream again after `breaks` breaks in a row: doubling
+    from the first wait to the longest, each between its half and itself (watchers of one
+    process do not all come back at once)."""
+    longest = min(RESUME_WAIT_S[1], RESUME_WAIT_S[0] * 2 ** (breaks - 1))
+    return random.uniform(longest / 2, longest)
