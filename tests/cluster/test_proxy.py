@@ -4,8 +4,8 @@ land on one process while all are up, and calls without the table header go roun
 process killed with kill -9 has its tables served by the others with no acknowledged move lost
 and its watchers resumed; restarted on its address, it gets its tables back.
 
-The Python client has no resuming watch: `ResumingWatch` reopens a broken stream from the last
-version it saw, as a client would (docs/deploying.md, "Restarting processes one at a time")."""
+The watchers are the Python client's own watch, which opens a broken stream again from the last
+version it gave (docs/deploying.md, "Restarting processes one at a time")."""
 
 from __future__ import annotations
 
@@ -245,38 +245,36 @@ def play_all(
         meanwhile.result()
 
 
-class ResumingWatch:
-    """A table watched through the proxy in a thread of its own: a stream that breaks is opened
-    again from the last version seen, as a client would."""
+class Watching:
+    """A table watched through the proxy by the client's watch, which resumes a broken stream
+    from the last version it gave, read in a thread of its own up to version `until`: the
+    versions it gave, the status codes of the breaks it resumed after, and the error that ended
+    it, if one did."""
 
-    def __init__(self, address: str, table_id: str) -> None:
+    def __init__(self, address: str, table_id: str, until: int) -> None:
         self.versions: list[int] = []
-        self.breaks: Counter[str] = Counter()  # status codes that ended a stream
+        self.breaks: Counter[str] = Counter()
+        self.error: grpc.RpcError | None = None
         self._client = RefereeClient(address)
-        self._table_id = table_id
-        self._done = threading.Event()
-        self._thread = threading.Thread(target=self._watch, daemon=True)
+        self._thread = threading.Thread(target=self._watch, args=(table_id, until), daemon=True)
         self._thread.start()
 
-    def _watch(self) -> None:
-        while not self._done.is_set():
-            last = self.versions[-1] if self.versions else 0
-            try:
-                for update in self._client.watch(self._table_id, from_version=last):
-                    self.versions.append(update["version"])
-            except grpc.RpcError as error:
-                if not self._done.is_set():
-                    self.breaks[error.code().name] += 1
-                    time.sleep(0.05)
+    def _watch(self, table_id: str, until: int) -> None:
+        def count(error: grpc.RpcError) -> None:
+            self.breaks[error.code().name] += 1
 
-    def seen_up_to(self, version: int) -> list[int]:
-        """The versions seen, once `version` is among them; the watch closed."""
-        give_up = time.monotonic() + WATCH_TIMEOUT_S
-        while (not self.versions or self.versions[-1] < version) and time.monotonic() < give_up:
-            time.sleep(0.02)
-        self._done.set()
-        self._client.close()  # ends the stream: its thread stops
+        try:
+            for update in self._client.watch(table_id, on_resume=count):
+                self.versions.append(update["version"])
+                if update["version"] >= until:
+                    return
+        except grpc.RpcError as error:  # it gave up, or the channel closed at the end
+            self.error = error
+
+    def seen(self) -> list[int]:
+        """The versions seen, once it reached `until` (or its time is up); the watch closed."""
         self._thread.join(WATCH_TIMEOUT_S)
+        self._client.close()  # ends a stream still open: its thread stops
         return self.versions
 
 
@@ -293,8 +291,8 @@ def test_a_killed_process_s_tables_move_to_the_others_and_come_back(proxied: Pro
     ledger = Ledger()
     for table in tables:
         ledger.open(table.id)
-    watchers = [ResumingWatch(proxy.grpc_address, table.id) for table in tables]
     phase = -(-MOVES // (3 * TABLES))  # moves a table in each third
+    watchers = [Watching(proxy.grpc_address, table.id, 3 * phase) for table in tables]
 
     play_all(calls, tables, phase, ledger)
     owners = {t: next(iter(by)) for t, by in judged_by(cluster, range(PROCESSES)).items()}
@@ -322,7 +320,7 @@ def test_a_killed_process_s_tables_move_to_the_others_and_come_back(proxied: Pro
         if table.id not in its_tables:  # never moved: judged by their first process alone
             assert set(after[table.id]) == {owners[table.id]}
 
-    seen = [watcher.seen_up_to(3 * phase) for watcher in watchers]
+    seen = [watcher.seen() for watcher in watchers]
     assert all(versions == list(range(1, 3 * phase + 1)) for versions in seen), seen
     resumed = sum((watcher.breaks for watcher in watchers), Counter[str]())
     assert sum(resumed.values()) >= len(its_tables), resumed  # each of its watchers broke
@@ -330,6 +328,7 @@ def test_a_killed_process_s_tables_move_to_the_others_and_come_back(proxied: Pro
     # status (a DATA frame ends it, no trailers): its client makes it again or resumes
     assert set(calls.failures) <= {"UNAVAILABLE"}, calls.failures
     assert set(resumed) <= {"UNKNOWN", "UNAVAILABLE"}, resumed
+    assert [watcher.error for watcher in watchers] == [None] * TABLES
     store = PostgresStore(cluster.url)
     try:
         audit = ledger.audit(store)
