@@ -8,7 +8,9 @@
 // (`pontinho`, `tarocchiPiedicavallo`, ...), generated from the game's JSON Schemas.
 import type { AnyMove, JsonObject } from "./types.js";
 
-export { Referee, Seat, Table, TOKEN_HEADER, CREATE_HEADER, LANGUAGE_HEADER, TABLE_HEADER } from "./referee.js";
+export {
+  Referee, Seat, Table, TOKEN_HEADER, CREATE_HEADER, LANGUAGE_HEADER, TABLE_HEADER, RESUME_ATTEMPTS,
+} from "./referee.js";
 export type {
   ConnectOptions, CreateTableOptions, ListTablesOptions, ProposeOptions, RuleOptions, WatchOptions,
 } from "./referee.js";

@@ -10,7 +10,7 @@ import {
   adjudicationFrom, decisionToProto, explanationFrom, moveToProto, tableFilterToProto, tablePageFrom,
   updateFrom, verdictFrom, viewFrom, withoutUndefined,
 } from "./convert.js";
-import { RefereeError } from "./errors.js";
+import { RefereeError, Status } from "./errors.js";
 import {
   AdjudicateRequest, CreateTableRequest, ExplainRequest, type GameSummary, ProposeRequest, RefereeClient,
   RuleRequest, type WatchResponse,
@@ -83,7 +83,20 @@ export interface RuleOptions extends LanguageOption {
 export interface WatchOptions extends LanguageOption {
   /** Stream the moves after this version (default 0: from the first). */
   fromVersion?: number;
+  /** A stream its process or connection broke is opened again from the last version given:
+   *  this many breaks in a row with no move between them are borne, the next one thrown
+   *  (default `RESUME_ATTEMPTS`, 10; 0: none). */
+  resume?: number;
+  /** Told of each break the watch resumes after, before it waits to open the stream again. */
+  onResume?: (error: RefereeError) => void;
 }
+
+/** The breaks in a row, no move between them, that a watch resumes after by default (~7-13 s). */
+export const RESUME_ATTEMPTS = 10;
+const RESUME_WAIT_MS = { first: 100, longest: 2000 };
+// A referee that went away is tried again at least every 2 s (gRPC's own wait grows to 120 s),
+// so that a client, and a watch resuming, finds a restarted process within 2 s of its return.
+const RECONNECT_AT_MOST_MS = 2000;
 
 type Callback<R> = (error: ServiceError | null, response?: R) => void;
 type UnaryMethod<Q, R> = (request: Q, metadata: Metadata, options: Partial<CallOptions>,
@@ -108,6 +121,7 @@ export class Referee {
       : credentials.createSsl(Buffer.from(options.tlsCa));
     const client = new RefereeClient(target, channel, {
       "grpc.enable_retries": 1, "grpc.service_config": JSON.stringify(SERVICE_CONFIG),
+      "grpc.max_reconnect_backoff_ms": RECONNECT_AT_MOST_MS,
     });
     const deadline = Date.now() + (options.connectTimeoutMs ?? 10_000);
     await new Promise<void>((resolve, reject) => client.waitForReady(deadline, (error) =>
@@ -363,13 +377,55 @@ async function explain<T extends GameTypes>(table: Table<T>, which: ExplainWhich
   return explanationFrom(response);
 }
 
-/** A Watch stream as an async iterable; leaving the loop early cancels the call. */
+/** A Watch as an async iterable: a stream broken by its process or connection going away is
+ *  opened again from the last version given, after a short wait, so every version comes once,
+ *  in order; leaving the loop early cancels the call. */
 async function* watch<T extends GameTypes>(table: Table<T>, metadata: Metadata,
                                            options: WatchOptions): AsyncGenerator<WatchUpdate<T["event"]>> {
+  const attempts = options.resume ?? RESUME_ATTEMPTS;
+  let version = options.fromVersion ?? 0;
+  let breaks = 0; // in a row, no move between them
+  for (;;) {
+    try {
+      for await (const update of stream<T>(table, metadata, version, options.language)) {
+        version = update.version;
+        breaks = 0;
+        yield update;
+      }
+      return;
+    } catch (error) {
+      if (!(error instanceof RefereeError) || !resumable(error) || breaks >= attempts) throw error;
+      breaks += 1;
+      options.onResume?.(error);
+      await new Promise((resolve) => setTimeout(resolve, resumeWaitMs(breaks)));
+    }
+  }
+}
+
+/** A stream that ended so went away with its process or its connection: a referee stopping, a
+ *  connection dropped (UNAVAILABLE), or a proxy's stream whose process died, ended with no status
+ *  at all (UNKNOWN; grpc-js says INTERNAL, "Call ended without gRPC status"). The referee's own
+ *  failures are INTERNAL with a status: never resumed. */
+function resumable(error: RefereeError): boolean {
+  return error.code === Status.UNAVAILABLE || error.code === Status.UNKNOWN
+    || (error.code === Status.INTERNAL && error.details.includes("Call ended without gRPC status"));
+}
+
+/** The wait before opening a stream again after `breaks` breaks in a row: doubling from the
+ *  first to the longest, each between its half and itself (a process's watchers do not all
+ *  come back at once). */
+function resumeWaitMs(breaks: number): number {
+  const longest = Math.min(RESUME_WAIT_MS.longest, RESUME_WAIT_MS.first * 2 ** (breaks - 1));
+  return longest / 2 + Math.random() * longest / 2;
+}
+
+/** One Watch stream from `fromVersion`; leaving the loop early cancels the call. */
+async function* stream<T extends GameTypes>(table: Table<T>, metadata: Metadata, fromVersion: number,
+                                            language: string | undefined): AsyncGenerator<WatchUpdate<T["event"]>> {
   const referee = table.referee;
-  const request = { tableId: table.id, fromVersion: options.fromVersion ?? 0 };
+  const request = { tableId: table.id, fromVersion };
   const call: ClientReadableStream<WatchResponse> = referee.client.watch(
-    request, referee.speaking(referee.naming(request, metadata), options.language));
+    request, referee.speaking(referee.naming(request, metadata.clone()), language));
   try {
     for await (const response of call) yield updateFrom<T["event"]>(response as WatchResponse);
   } catch (error) {

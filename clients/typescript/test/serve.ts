@@ -1,6 +1,7 @@
 // A real referee for the tests: `referee serve --port 0` (any free port), in memory, stacked
 // decks and chosen seeds allowed, the rate quotas lifted (the bots are far faster than people),
-// with an operator's create token when asked (the director's tests).
+// with an operator's create token when asked (the director's tests); or on a SQLite file and a
+// given port, to be killed and started again in its place (a watch resuming).
 import { type ChildProcess, spawn } from "node:child_process";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
@@ -19,17 +20,24 @@ function listeningAddress(line: string): string | undefined {
 export interface Served {
   target: string;
   stop(): Promise<void>;
+  /** kill -9: no goodbye to its clients. */
+  kill(): Promise<void>;
 }
 
 export interface ServeOptions {
   /** The operator's token (`--create-token`): CreateTable asks for it, and it makes a caller the
    *  director. None by default: anyone creates tables, and nobody rules. */
   createToken?: string;
+  /** Its tables in this SQLite file (`--db`), not in memory. */
+  db?: string;
+  /** This port, not any free one. */
+  port?: number;
 }
 
 export async function serve(options: ServeOptions = {}): Promise<Served> {
   const operator = options.createToken === undefined ? [] : ["--create-token", options.createToken];
-  const child = spawn(REFEREE, ["serve", "--host", "127.0.0.1", "--port", "0", "--memory",
+  const store = options.db === undefined ? ["--memory"] : ["--db", options.db];
+  const child = spawn(REFEREE, ["serve", "--host", "127.0.0.1", "--port", String(options.port ?? 0), ...store,
     "--allow-stacked", "--peer-rate", "100000", "--token-rate", "100000", "--create-rate", "10000",
     "--log-level", "warning", ...operator], { stdio: ["ignore", "pipe", "inherit"] });
   const target = await new Promise<string>((resolve, reject) => {
@@ -40,13 +48,13 @@ export async function serve(options: ServeOptions = {}): Promise<Served> {
       if (address !== undefined) resolve(address);
     });
   });
-  return { target, stop: () => stop(child) };
+  return { target, stop: () => stop(child), kill: () => stop(child, "SIGKILL") };
 }
 
-function stop(child: ChildProcess): Promise<void> {
+function stop(child: ChildProcess, signal: NodeJS.Signals = "SIGTERM"): Promise<void> {
   return new Promise((resolve) => {
-    if (child.exitCode !== null) { resolve(); return; }
+    if (child.exitCode !== null || child.signalCode !== null) { resolve(); return; }
     child.once("exit", () => resolve());
-    child.kill("SIGTERM");
+    child.kill(signal);
   });
 }
