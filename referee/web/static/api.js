@@ -38,12 +38,21 @@ export async function call(method, path, body, options = {}) {
   return data;
 }
 
+// A stream is read again after this many breaks in a row, no event between them (as the clients'
+// watch: docs/api.md), the first after 0.1 s, each wait twice the last, up to 2 s.
+const RESUME_ATTEMPTS = 10;
+const RESUME_WAIT_MS = { first: 100, longest: 2000 };
+const AWAY = new Set([502, 503, 504]); // the referee, or every process behind a proxy, is away
+
 // Read a table's events: onEvent(answer) for each move, onEnd({code, message}) once. The
-// stream is read with fetch (so the token can go in a header) and resumed after a dropped
-// connection from the last id, as EventSource does. Returns a function that stops it.
+// stream is read with fetch (so the token can go in a header) and, as EventSource does, read
+// again from the last id when its connection drops or fails: its process died (a proxy sends
+// the next request to another, and cuts the response short: the read fails) or is away. A
+// refusal ends it. Returns a function that stops it.
 export function watch(tableId, options, onEvent, onEnd) {
   const stop = new AbortController();
   let lastId = null;
+  let breaks = 0; // in a row, no event between them
   const path = `/v1/tables/${encodeURIComponent(tableId)}/events`;
 
   async function readOnce() {
@@ -64,7 +73,10 @@ export function watch(tableId, options, onEvent, onEnd) {
       while ((end = buffer.indexOf("\n\n")) >= 0) {
         const event = parseEvent(buffer.slice(0, end));
         buffer = buffer.slice(end + 2);
-        if (event.id !== undefined) lastId = event.id;
+        if (event.id !== undefined) {
+          lastId = event.id;
+          breaks = 0;
+        }
         if (event.event === "end") {
           onEnd(event.data);
           return true;
@@ -75,13 +87,29 @@ export function watch(tableId, options, onEvent, onEnd) {
   }
 
   (async () => {
-    try {
-      while (!(await readOnce())) await new Promise((r) => setTimeout(r, 1000));
-    } catch (error) {
-      if (!stop.signal.aborted) onEnd({ code: error.code ?? "UNAVAILABLE", message: error.message });
+    for (;;) {
+      let error = new ApiError(503, "UNAVAILABLE", "the stream dropped"); // ended with no `end`
+      try {
+        if (await readOnce()) return;
+      } catch (failure) {
+        if (stop.signal.aborted) return;
+        error = failure;
+      }
+      if (!resumable(error) || breaks >= RESUME_ATTEMPTS) {
+        onEnd({ code: error.code ?? "UNAVAILABLE", message: error.message });
+        return;
+      }
+      breaks += 1;
+      const longest = Math.min(RESUME_WAIT_MS.longest, RESUME_WAIT_MS.first * 2 ** (breaks - 1));
+      await new Promise((r) => setTimeout(r, longest / 2 + (Math.random() * longest) / 2));
     }
   })();
   return () => stop.abort();
+}
+
+// fetch's failures (no connection, a response cut short) are TypeErrors; a refusal is an ApiError
+function resumable(error) {
+  return error instanceof TypeError || (error instanceof ApiError && AWAY.has(error.status));
 }
 
 function parseEvent(text) {
