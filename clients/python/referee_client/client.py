@@ -7,7 +7,9 @@
 
 Moves, views and events are plain dicts (the move language of docs/scenarios.md); a verdict is a dict
 with `accepted`, `outcome`, `violations` (rule, message, cites, cards, code, and `fix`: how to mend
-the move, `{}` when the rules do not tell) and `events`.
+the move, `{}` when the rules do not tell) and `events`. `watch` yields a table's accepted moves,
+and opens its stream again from the last version it gave when the referee or the connection
+goes away (docs/api.md): every version once, in order.
 """
 
 from __future__ import annotations
