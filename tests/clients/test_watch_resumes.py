@@ -117,7 +117,7 @@ def test_a_watch_resumes_across_its_referee_s_kill_and_restart(db: Path) -> None
 
 def test_a_watch_gives_up_after_its_resume_breaks_in_a_row() -> None:
     """Nobody listens at its address: the watch tries 3 times (the first, and 2 resumed), then
-    raises the last UNAVAILABLE."""
+    raises the last UNAVAILABLE. A client closed meanwhile stops it at once."""
     with socket.socket() as unused:
         unused.bind(("127.0.0.1", 0))
         address = f"127.0.0.1:{unused.getsockname()[1]}"
@@ -128,6 +128,11 @@ def test_a_watch_gives_up_after_its_resume_breaks_in_a_row() -> None:
             next(watch)
     assert raised.value.code() is grpc.StatusCode.UNAVAILABLE
     assert breaks == [grpc.StatusCode.UNAVAILABLE] * 2
+
+    closing = RefereeClient(address)  # closed while it waits to resume: it raises the break
+    with pytest.raises(grpc.RpcError) as raised:
+        next(closing.watch("t-1", on_resume=lambda _: closing.close()))
+    assert raised.value.code() is grpc.StatusCode.UNAVAILABLE
 
 
 def test_a_refused_watch_is_raised_at_once(games: dict[str, Game]) -> None:

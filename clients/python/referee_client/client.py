@@ -176,6 +176,7 @@ class RefereeClient:
         self._language = ((LANGUAGE_HEADER, language),) if language else ()
         self._create_token = create_token
         self._create_metadata = self._with(CREATE_HEADER, create_token)
+        self._closed = False  # a watch waiting to resume gives up
 
     def _with(self, key: str, value: str | None) -> tuple[tuple[str, str], ...]:
         """A call's metadata: the language asked for, and `key` when it has a value."""
@@ -189,6 +190,7 @@ class RefereeClient:
         return (((TABLE_HEADER, table_id),) if table_id else ()) + metadata
 
     def close(self) -> None:
+        self._closed = True
         self.channel.close()
 
     def __enter__(self) -> RefereeClient:
@@ -428,7 +430,8 @@ class RefereeClient:
         a proxy's stream whose process died) is opened again from the last version given, after
         a short wait (0.1 s doubling to 2 s, jittered), `on_resume` told first: every version
         comes once, in order. `resume` breaks in a row with no move between them are borne (0:
-        none), the next one raised; any other status is raised at once."""
+        none), the next one raised, as is a break while the client closes; any other status is
+        raised at once."""
         metadata = self._of(
             table_id, self._with(TOKEN_HEADER, token) + (self._operator() if director else ())
         )
@@ -443,12 +446,14 @@ class RefereeClient:
                     yield _update(update)
                 return
             except grpc.RpcError as error:
-                if error.code() not in RESUMABLE or breaks >= resume:
+                if error.code() not in RESUMABLE or breaks >= resume or self._closed:
                     raise
                 breaks += 1
                 if on_resume is not None:
                     on_resume(error)
                 time.sleep(_resume_wait(breaks))
+                if self._closed:  # while it waited
+                    raise
             finally:  # the caller left early: the referee stops queueing for it
                 stream.cancel()
 
