@@ -20,6 +20,7 @@ from referee.engine.game import Game
 from referee.service import RefereeService
 from referee.store.memory import MemoryStore
 from referee_client import RefereeClient
+from referee_client import client as client_module
 from referee_client.client import RESUME_ATTEMPTS  # the default
 from tests.harden.ledger import draw_or_discard
 from tests.support.server import ServerProcess, serving
@@ -133,6 +134,28 @@ def test_a_watch_gives_up_after_its_resume_breaks_in_a_row() -> None:
     with pytest.raises(grpc.RpcError) as raised:
         next(closing.watch("t-1", on_resume=lambda _: closing.close()))
     assert raised.value.code() is grpc.StatusCode.UNAVAILABLE
+
+
+def test_a_stream_that_lived_long_starts_the_count_anew(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A stream open for `RESUME_LIVED_S` before it broke (a quiet table's, cut by a proxy's
+    timeout) is not one more break in a row: with that time 0, `resume=2` bears a fifth break,
+    and the watch goes on until its client closes."""
+    monkeypatch.setattr(client_module, "RESUME_LIVED_S", 0.0)
+    monkeypatch.setattr(client_module, "RESUME_WAIT_S", (0.01, 0.01))
+    with socket.socket() as unused:
+        unused.bind(("127.0.0.1", 0))
+        address = f"127.0.0.1:{unused.getsockname()[1]}"
+    breaks: list[grpc.StatusCode] = []
+    closing = RefereeClient(address)
+
+    def broke(error: grpc.RpcError) -> None:
+        breaks.append(error.code())
+        if len(breaks) == 5:
+            closing.close()
+
+    with pytest.raises(grpc.RpcError):
+        next(closing.watch("t-1", resume=2, on_resume=broke))
+    assert breaks == [grpc.StatusCode.UNAVAILABLE] * 5
 
 
 def test_a_refused_watch_is_raised_at_once(games: dict[str, Game]) -> None:

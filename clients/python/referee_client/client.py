@@ -66,6 +66,7 @@ CHANNEL_OPTIONS = (
 RESUMABLE = frozenset({grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.UNKNOWN})
 RESUME_ATTEMPTS = 10  # breaks in a row, no move between them, before `watch` gives up: ~7-13 s
 RESUME_WAIT_S = (0.1, 2.0)  # the first wait before opening it again, and the longest
+RESUME_LIVED_S = 60.0  # a stream open this long before it broke starts the count of breaks anew
 
 
 @dataclass(frozen=True)
@@ -430,8 +431,9 @@ class RefereeClient:
         a proxy's stream whose process died) is opened again from the last version given, after
         a short wait (0.1 s doubling to 2 s, jittered), `on_resume` told first: every version
         comes once, in order. `resume` breaks in a row with no move between them are borne (0:
-        none), the next one raised, as is a break while the client closes; any other status is
-        raised at once."""
+        none; a stream that was open a minute before it broke starts the count again: a quiet
+        table's stream cut by a proxy's timeout), the next one raised, as is a break while the
+        client closes; any other status is raised at once."""
         metadata = self._of(
             table_id, self._with(TOKEN_HEADER, token) + (self._operator() if director else ())
         )
@@ -440,12 +442,15 @@ class RefereeClient:
             stream = self.stub.Watch(
                 pb.WatchRequest(table_id=table_id, from_version=version), metadata=metadata
             )
+            opened = time.monotonic()
             try:
                 for update in stream:
                     version, breaks = update.version, 0
                     yield _update(update)
                 return
             except grpc.RpcError as error:
+                if time.monotonic() - opened >= RESUME_LIVED_S:
+                    breaks = 0
                 if error.code() not in RESUMABLE or breaks >= resume or self._closed:
                     raise
                 breaks += 1

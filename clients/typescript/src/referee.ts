@@ -94,6 +94,7 @@ export interface WatchOptions extends LanguageOption {
 /** The breaks in a row, no move between them, that a watch resumes after by default (~7-13 s). */
 export const RESUME_ATTEMPTS = 10;
 const RESUME_WAIT_MS = { first: 100, longest: 2000 };
+const RESUME_LIVED_MS = 60_000; // a stream open this long before it broke starts the count of breaks anew
 // A referee that went away is tried again at least every 2 s (gRPC's own wait grows to 120 s),
 // so that a client, and a watch resuming, finds a restarted process within 2 s of its return.
 const RECONNECT_AT_MOST_MS = 2000;
@@ -386,6 +387,7 @@ async function* watch<T extends GameTypes>(table: Table<T>, metadata: Metadata,
   let version = options.fromVersion ?? 0;
   let breaks = 0; // in a row, no move between them
   for (;;) {
+    const opened = Date.now();
     try {
       for await (const update of stream<T>(table, metadata, version, options.language)) {
         version = update.version;
@@ -394,6 +396,7 @@ async function* watch<T extends GameTypes>(table: Table<T>, metadata: Metadata,
       }
       return;
     } catch (error) {
+      if (Date.now() - opened >= RESUME_LIVED_MS) breaks = 0; // a quiet table's stream cut by a proxy's timeout
       if (!(error instanceof RefereeError) || !resumable(error) || breaks >= attempts) throw error;
       breaks += 1;
       options.onResume?.(error);
