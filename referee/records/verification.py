@@ -158,10 +158,13 @@ def _replay(data: Mapping[str, Any], games: Mapping[tuple[str, str], Game]) -> C
             f"no spec of `{data.get('game')}` at rules version {short(str(version))} was given "
             "(--specs DIR: the specs it was played under)",
         )
+    salt = data.get("salt")
+    if salt is not None and not isinstance(salt, str):
+        return Check("replay", False, "the record's `salt` is not text")
     body = unsealed(data)
     try:
         scenario = load_data(integral(body), "<record>")
-        setup = replace(table_setup(scenario.setup), salt=data.get("salt"))
+        setup = replace(table_setup(scenario.setup), salt=salt)
         moves = [
             _logged(step, recorded)
             for step, recorded in zip(scenario.steps, body.get("steps") or (), strict=True)

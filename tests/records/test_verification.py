@@ -184,3 +184,13 @@ def test_any_value_anywhere_re_signed_is_judged_without_a_crash(data: st.DataObj
         )
     )
     verify(sealed(record, KEY), GAMES_LOADED.values())
+
+
+@pytest.mark.parametrize("salt", [[0], 7, {"a": 1}])
+def test_a_salt_that_is_not_text_fails_the_replay_in_words(salt: object) -> None:
+    """Found by the property above: a re-signed record whose `salt` is a list reached the deck's
+    commitment, which could not hash it (a TypeError out of `verify`)."""
+    record = json.loads(SMALL_RECORD)
+    record["salt"] = salt
+    said = {c.name: c.said for c in verify(sealed(record, KEY), GAMES_LOADED.values()).checks}
+    assert said["replay"] == "the record's `salt` is not text"
