@@ -8,21 +8,25 @@ from __future__ import annotations
 import random
 import threading
 import time
-import uuid
-from collections import Counter
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any, TypeVar
 
-import grpc
 import pytest
 
 from referee.store.postgres import POOL_TIMEOUT_S, PostgresStore
 from referee_client.client import RefereeClient, TableHandle
 from tests.cluster.cluster import ONLY_IN_MAKE_CLUSTER, Cluster, scaled
+from tests.cluster.playing import (
+    RETRY_FOR_S,
+    WINDOW_MS,
+    Clients,
+    creating,
+    play,
+    wait_for_version,
+)
 from tests.cluster.postgres_restart import RestartablePostgres
-from tests.harden.ledger import Ledger, draw_or_discard
+from tests.harden.ledger import Ledger
 from tests.support.postgres_server import fresh_database
 from tests.support.server import SEAT_3_CLAIM, TARADINHO_DEAL
 
@@ -31,61 +35,6 @@ pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("cluster-failures"), ONL
 
 MOVES = scaled(1000)  # acknowledged, over all tables
 TABLES = 4  # each played by a client thread of its own, through every process in turn
-RETRY_FOR_S = 60.0  # a call is tried again, process after process, for this long
-WINDOW_MS = 1500
-T = TypeVar("T")
-
-
-class Clients:
-    """Calls spread over the cluster's processes, each call on the next process; a failed call
-    is made again, unchanged (the same `move_id`), on the next, until one answers."""
-
-    def __init__(self, cluster: Cluster) -> None:
-        self.cluster = cluster
-        self.failures: Counter[str] = Counter()  # status codes of the calls that failed
-        self._turn = 0
-        self._lock = threading.Lock()
-
-    def call(self, action: Callable[[RefereeClient], T]) -> T:
-        given_up_at = time.monotonic() + RETRY_FOR_S
-        while True:
-            with self._lock:
-                self._turn += 1
-                turn = self._turn
-            try:
-                return action(self.cluster.client(turn))
-            except (grpc.RpcError, ValueError) as error:  # ValueError: a killed process's channel
-                code = error.code().name if isinstance(error, grpc.RpcError) else "CLOSED"
-                with self._lock:
-                    self.failures[code] += 1
-                if time.monotonic() > given_up_at:
-                    raise
-                time.sleep(0.01)
-
-
-def viewing(table: TableHandle, seat: int | None = None) -> Callable[[RefereeClient], Any]:
-    return lambda client: client.view(table.id, None if seat is None else table.tokens[seat])
-
-
-def proposing(
-    table: TableHandle, seat: int, move: dict[str, Any], move_id: str
-) -> Callable[[RefereeClient], dict[str, Any]]:
-    return lambda client: client.propose(table.id, table.tokens[seat], move, move_id=move_id)
-
-
-def creating(seed: int) -> Callable[[RefereeClient], TableHandle]:
-    return lambda client: client.create_table("pontinho", seats=3, seed=seed)
-
-
-def play(clients: Clients, table: TableHandle, moves: int, ledger: Ledger, seed: int) -> None:
-    rng = random.Random(seed)
-    while ledger.version(table.id) < moves:
-        seat = int(clients.call(viewing(table))["to_act"])
-        move = draw_or_discard(clients.call(viewing(table, seat)), rng)
-        move_id = uuid.uuid4().hex
-        verdict = clients.call(proposing(table, seat, move, move_id))
-        assert verdict["accepted"], verdict
-        ledger.acknowledge(table.id, verdict["version"], move_id)
 
 
 def play_everywhere(
@@ -172,14 +121,6 @@ def open_window(client: RefereeClient) -> tuple[TableHandle, int]:
     assert client.propose(table.id, table.tokens[1], {"type": "discard", "card": "5C"})["accepted"]
     assert client.propose(table.id, table.tokens[3], SEAT_3_CLAIM)["outcome"] == "pending"
     return table, int(client.view(table.id)["version"])
-
-
-def wait_for_version(client: RefereeClient, table: TableHandle, version: int) -> dict[str, Any]:
-    give_up = time.monotonic() + 10 * WINDOW_MS / 1000
-    while (seen := client.view(table.id))["version"] < version:
-        assert time.monotonic() < give_up, f"still at version {seen['version']}"
-        time.sleep(0.02)
-    return seen
 
 
 def closes(cluster: Cluster, url: str, table: TableHandle) -> int:

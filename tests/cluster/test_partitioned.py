@@ -24,8 +24,8 @@ from referee.cli import main
 from referee.store.partitioned import number_of, open_databases
 from referee_client.client import RefereeClient, TableHandle
 from tests.cluster.cluster import ONLY_IN_MAKE_CLUSTER, Cluster, scaled
+from tests.cluster.playing import WINDOW_MS, Clients, creating, play, wait_for_version
 from tests.cluster.postgres_restart import RestartablePostgres
-from tests.cluster.test_failures import WINDOW_MS, Clients, creating, play, wait_for_version
 from tests.harden.ledger import Ledger
 from tests.support.postgres_server import fresh_database
 from tests.support.server import SEAT_3_CLAIM, TARADINHO_DEAL

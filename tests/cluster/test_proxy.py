@@ -31,6 +31,7 @@ from referee.server.convert import data_to_struct
 from referee.store.postgres import PostgresStore
 from referee_client.client import TABLE_HEADER, TOKEN_HEADER, RefereeClient, TableHandle
 from tests.cluster.cluster import Cluster, scaled
+from tests.cluster.playing import proposing, viewing
 from tests.cluster.proxy import HAPROXY, SHIPPED, Backend, Haproxy, configured
 from tests.harden.ledger import Ledger, draw_or_discard
 from tests.support.postgres_server import fresh_database
@@ -202,16 +203,6 @@ class Retrying:
                 if time.monotonic() > given_up_at:
                     raise
                 time.sleep(0.02)
-
-
-def viewing(table: TableHandle, seat: int | None = None) -> Callable[[RefereeClient], Any]:
-    return lambda client: client.view(table.id, None if seat is None else table.tokens[seat])
-
-
-def proposing(
-    table: TableHandle, seat: int, move: dict[str, Any], move_id: str
-) -> Callable[[RefereeClient], dict[str, Any]]:
-    return lambda client: client.propose(table.id, table.tokens[seat], move, move_id=move_id)
 
 
 def play(calls: Retrying, table: TableHandle, moves: int, ledger: Ledger, seed: int) -> None:
