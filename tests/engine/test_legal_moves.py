@@ -50,6 +50,8 @@ def listed_moves(game: Game, move_type: str, entry: dict[str, Any]) -> Iterator[
         return
     if "uses" in entry:
         yield from (Move(move_type, use) for use in entry["uses"])
+    elif "moves" in entry:  # whole moves: a rummy `go_out` laying the hand and its discard
+        yield from (Move(move_type, fields) for fields in entry["moves"])
     elif "onto" in entry:
         yield from (
             Move(move_type, {"meld": onto["meld"], "cards": [card]})

@@ -42,6 +42,7 @@ export async function call(method, path, body, options = {}) {
 // watch: docs/api.md), the first after 0.1 s, each wait twice the last, up to 2 s.
 const RESUME_ATTEMPTS = 10;
 const RESUME_WAIT_MS = { first: 100, longest: 2000 };
+const RESUME_LIVED_MS = 60_000; // a stream read this long before it broke starts the count anew
 const AWAY = new Set([502, 503, 504]); // the referee, or every process behind a proxy, is away
 
 // Read a table's events: onEvent(answer) for each move, onEnd({code, message}) once. The
@@ -89,12 +90,14 @@ export function watch(tableId, options, onEvent, onEnd) {
   (async () => {
     for (;;) {
       let error = new ApiError(503, "UNAVAILABLE", "the stream dropped"); // ended with no `end`
+      const opened = Date.now();
       try {
         if (await readOnce()) return;
       } catch (failure) {
         if (stop.signal.aborted) return;
         error = failure;
       }
+      if (Date.now() - opened >= RESUME_LIVED_MS) breaks = 0; // a quiet table's, cut by a timeout
       if (!resumable(error) || breaks >= RESUME_ATTEMPTS) {
         onEnd({ code: error.code ?? "UNAVAILABLE", message: error.message });
         return;
