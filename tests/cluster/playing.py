@@ -10,7 +10,7 @@ import time
 import uuid
 from collections import Counter
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 import grpc
 
@@ -64,7 +64,14 @@ def creating(seed: int) -> Callable[[RefereeClient], TableHandle]:
     return lambda client: client.create_table("pontinho", seats=3, seed=seed)
 
 
-def play(clients: Clients, table: TableHandle, moves: int, ledger: Ledger, seed: int) -> None:
+class Caller(Protocol):
+    """What makes a call until it is answered (`Clients`, or a proxy test's own)."""
+
+    def call(self, action: Callable[[RefereeClient], T]) -> T: ...
+
+
+def play(clients: Caller, table: TableHandle, moves: int, ledger: Ledger, seed: int) -> None:
+    """`table` on to version `moves`, each acknowledged move in the ledger."""
     rng = random.Random(seed)
     while ledger.version(table.id) < moves:
         seat = int(clients.call(viewing(table))["to_act"])

@@ -13,7 +13,6 @@ import random
 import subprocess
 import threading
 import time
-import uuid
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from concurrent import futures
@@ -31,7 +30,7 @@ from referee.server.convert import data_to_struct
 from referee.store.postgres import PostgresStore
 from referee_client.client import TABLE_HEADER, TOKEN_HEADER, RefereeClient, TableHandle
 from tests.cluster.cluster import Cluster, scaled
-from tests.cluster.playing import proposing, viewing
+from tests.cluster.playing import play
 from tests.cluster.proxy import HAPROXY, SHIPPED, Backend, Haproxy, configured
 from tests.harden.ledger import Ledger, draw_or_discard
 from tests.support.postgres_server import fresh_database
@@ -203,18 +202,6 @@ class Retrying:
                 if time.monotonic() > given_up_at:
                     raise
                 time.sleep(0.02)
-
-
-def play(calls: Retrying, table: TableHandle, moves: int, ledger: Ledger, seed: int) -> None:
-    """`table` on to version `moves`, each acknowledged move in the ledger."""
-    rng = random.Random(seed)
-    while ledger.version(table.id) < moves:
-        seat = int(calls.call(viewing(table))["to_act"])
-        move = draw_or_discard(calls.call(viewing(table, seat)), rng)
-        move_id = uuid.uuid4().hex
-        verdict = calls.call(proposing(table, seat, move, move_id))
-        assert verdict["accepted"], verdict
-        ledger.acknowledge(table.id, verdict["version"], move_id)
 
 
 def play_all(
